@@ -1,0 +1,34 @@
+// JSON-lines iteration shared by the line-based parsers: yields each non-empty line parsed as JSON
+// and records a ParseIssue (with line number and column) for every line that is not valid JSON,
+// including a truncated last line, so one bad line never stops the load (SPEC §1.3).
+
+import { preview, tryParseJson } from '../lib/json.ts';
+import type { Line } from '../lib/lines.ts';
+import type { ParseContext, ParseInput } from './types.ts';
+
+export type JsonLine = { line: Line; value: unknown };
+
+/** Parse every non-empty line of the main file; bad lines become issues and are skipped. */
+export function* jsonLines(input: ParseInput, ctx: ParseContext): Generator<JsonLine> {
+  yield* jsonLinesOf(input.lines(), ctx);
+}
+
+export function* jsonLinesOf(lines: Iterable<Line>, ctx: ParseContext, file?: string): Generator<JsonLine> {
+  for (const line of lines) {
+    if (line.tooLong) continue; // reported by the input wrapper
+    if (line.text.trim() === '') continue;
+    const r = tryParseJson(line.text);
+    if (r.ok) {
+      yield { line, value: r.value };
+      continue;
+    }
+    const what = line.unterminated ? 'truncated last line (no closing newline and not valid JSON)' : 'not valid JSON';
+    ctx.issue({
+      line: line.no,
+      column: r.column,
+      severity: 'error',
+      message: `${what}: ${r.message}; starts with "${preview(line.text, 60)}"`,
+      ...(file ? { file } : {}),
+    });
+  }
+}

@@ -1,0 +1,48 @@
+// The contract every input-format parser implements (STYLE.md "A format parser looks like this"):
+// a cheap `sniff` over the head of the input and a `parse` that turns lines (or one JSON document)
+// into the normalized Transcript. Parsers never throw on bad data: they record ParseIssues.
+
+import type { Line } from '../lib/lines.ts';
+import type { FormatId, ParseIssue, Transcript } from '../model/transcript.ts';
+
+/** One input file: a name (a hint only) and a way to stream its bytes. */
+export type SourceFile = {
+  name: string;
+  size: number;
+  chunks: () => Iterable<Uint8Array>;
+};
+
+/** What `sniff` sees: the first non-empty lines parsed as JSON, and (for single-document inputs) the document. */
+export type SniffHead = {
+  fileName: string;
+  /** Parsed values of the first ≤ 20 non-empty lines; `undefined` where a line is not JSON. */
+  lines: unknown[];
+  /** The whole input parsed as one JSON value, when it is a single JSON document (else undefined). */
+  doc: unknown;
+};
+
+export type ParseContext = {
+  /** Record a problem; parsing continues. */
+  issue: (issue: ParseIssue) => void;
+  /** Report progress in [0, 1] (optional). */
+  progress?: (fraction: number) => void;
+};
+
+export type ParseInput = {
+  main: SourceFile;
+  /** Companion files (Claude Code sub-agent `agent-*.jsonl` files). */
+  extra: SourceFile[];
+  /** Lines of the main file (streamed; each call restarts). */
+  lines: () => Iterable<Line>;
+  /** The main file parsed as one JSON document (cached), or undefined when it is not one. */
+  doc: () => unknown;
+};
+
+export interface FormatParser {
+  id: FormatId;
+  label: string;
+  /** Cheap test on the head of the input. Never throws. */
+  sniff(head: SniffHead): boolean;
+  /** Parse the whole input. Bad lines become issues; the rest still loads. */
+  parse(input: ParseInput, ctx: ParseContext): Transcript;
+}

@@ -1,0 +1,115 @@
+// Streaming line reader over byte chunks (SPEC §1.3): no whole-file string is ever built. Lines are
+// split on LF (CR stripped), decoded one by one with their 1-based number and byte offset; invalid
+// UTF-8 and over-long lines become problems with a location instead of exceptions.
+import { firstInvalidUtf8 } from './utf8.ts';
+
+export type Line = {
+  /** 1-based line number. */
+  no: number;
+  text: string;
+  /** Byte offset of the line start in the file. */
+  byteOffset: number;
+  byteLength: number;
+  /** Set when the line held invalid UTF-8 (decoded with U+FFFD): byte offset of the first bad byte. */
+  badUtf8At?: number;
+  /** Set when the line was longer than the limit: the text is empty and the bytes were skipped. */
+  tooLong?: boolean;
+  /** True for the last line when the file did not end with a newline. */
+  unterminated?: boolean;
+};
+
+export type LineReaderOptions = {
+  /** Lines longer than this many bytes are skipped and reported (default 256 MB, SPEC §1.3). */
+  maxLineBytes?: number;
+};
+
+export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
+
+function decodeLine(bytes: Uint8Array, offset: number, no: number, unterminated: boolean): Line {
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] === 13) end--;
+  const view = end === bytes.length ? bytes : bytes.subarray(0, end);
+  const bad = firstInvalidUtf8(view);
+  let text = decoder.decode(view);
+  if (no === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const line: Line = { no, text, byteOffset: offset, byteLength: bytes.length };
+  if (bad >= 0) line.badUtf8At = offset + bad;
+  if (unterminated) line.unterminated = true;
+  return line;
+}
+
+/** Split a stream of byte chunks into decoded lines. Empty lines are yielded too (callers skip them). */
+export function* readLines(chunks: Iterable<Uint8Array>, options: LineReaderOptions = {}): Generator<Line> {
+  const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  let pending: Uint8Array[] = [];
+  let pendingLen = 0;
+  let skipping = false;
+  let lineStart = 0;
+  let pos = 0;
+  let no = 1;
+  for (const chunk of chunks) {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(10, start);
+      const end = nl === -1 ? chunk.length : nl;
+      const piece = chunk.subarray(start, end);
+      if (!skipping) {
+        if (pendingLen + piece.length > maxLine) {
+          skipping = true;
+          pending = [];
+          pendingLen += piece.length;
+        } else if (piece.length > 0) {
+          pending.push(piece);
+          pendingLen += piece.length;
+        }
+      } else pendingLen += piece.length;
+      if (nl === -1) {
+        // Copy pending views: the chunk buffer may be reused by the producer.
+        if (!skipping && pending.length > 0) pending[pending.length - 1] = piece.slice();
+        break;
+      }
+      if (skipping) {
+        yield { no, text: '', byteOffset: lineStart, byteLength: pendingLen, tooLong: true };
+      } else {
+        yield decodeLine(concat(pending, pendingLen), lineStart, no, false);
+      }
+      pos = lineStart + pendingLen + 1;
+      lineStart = pos;
+      no++;
+      pending = [];
+      pendingLen = 0;
+      skipping = false;
+      start = nl + 1;
+    }
+  }
+  if (skipping)
+    yield { no, text: '', byteOffset: lineStart, byteLength: pendingLen, tooLong: true, unterminated: true };
+  else if (pendingLen > 0) yield decodeLine(concat(pending, pendingLen), lineStart, no, true);
+}
+
+function concat(parts: Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** Yield `bytes` as chunks of `size` bytes (views, no copy). */
+export function* chunksOf(bytes: Uint8Array, size = 1 << 20): Generator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, Math.min(bytes.length, i + size));
+}
+
+/** Decode a whole byte buffer chunk by chunk (for single-document JSON formats). */
+export function decodeAll(chunks: Iterable<Uint8Array>): string {
+  const dec = new TextDecoder('utf-8', { fatal: false });
+  let out = '';
+  for (const c of chunks) out += dec.decode(c, { stream: true });
+  out += dec.decode();
+  return out.charCodeAt(0) === 0xfeff ? out.slice(1) : out;
+}

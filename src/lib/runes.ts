@@ -1,0 +1,65 @@
+// Rune (Unicode code point) helpers. SPEC §4 measures thresholds, previews and cuts in runes and
+// requires every cut to be rune-safe: never split a surrogate pair.
+
+/** Number of code points in `s` (surrogate pairs count once). */
+export function runeCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** UTF-16 offset just after the first `runes` code points of `s` (clamped to s.length). */
+export function runeOffset(s: string, runes: number): number {
+  if (runes <= 0) return 0;
+  let i = 0;
+  let r = 0;
+  while (i < s.length && r < runes) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      i += d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
+    } else i++;
+    r++;
+  }
+  return i;
+}
+
+/** The first `runes` code points of `s`. */
+export function headRunes(s: string, runes: number): string {
+  return s.slice(0, runeOffset(s, runes));
+}
+
+/** The last `runes` code points of `s`. */
+export function tailRunes(s: string, runes: number): string {
+  if (runes <= 0) return '';
+  const total = runeCount(s);
+  if (runes >= total) return s;
+  return s.slice(runeOffset(s, total - runes));
+}
+
+/** Byte length of `s` encoded as UTF-8, without allocating. */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}

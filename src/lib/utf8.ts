@@ -1,0 +1,49 @@
+// UTF-8 validation with the byte offset of the first bad sequence, so decoding errors can be
+// reported precisely (SPEC §1.3) while the text is still decoded with replacement characters.
+
+/** Offset of the first invalid UTF-8 sequence in `bytes[start, end)`, or -1 when valid. */
+export function firstInvalidUtf8(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  let i = start;
+  while (i < end) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    if (i + need >= end) return i;
+    let cp = b & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if ((c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/** True when the head of a file looks binary (NUL bytes or mostly control characters). */
+export function looksBinary(head: Uint8Array): boolean {
+  const n = Math.min(head.length, 8192);
+  if (n === 0) return false;
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = head[i];
+    if (b === 0) return true;
+    if (b < 9 || (b > 13 && b < 32)) control++;
+  }
+  return control / n > 0.1;
+}

@@ -1,0 +1,163 @@
+// The normalized transcript model (SPEC §1.2): one shape for every input format.
+// Parsers produce it; tokens, pipeline, replay and analyses read nothing else. Plain data only,
+// structured-cloneable, so it can cross the worker boundary and round-trip through a bundle.
+import type { EpochMs, LineNumber, MessageIndex, RequestIndex, Tokens } from './units.ts';
+
+export type Role = 'system' | 'user' | 'assistant';
+
+export type TextBlock = { type: 'text'; text: string };
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature?: string };
+export type RedactedThinkingBlock = { type: 'redacted_thinking'; data: string };
+/** An image; `source` keeps the provider's original source object (base64 data or URL). */
+export type ImageBlock = { type: 'image'; mediaType?: string; source?: unknown };
+export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
+export type ToolResultBlock = {
+  type: 'tool_result';
+  toolUseId: string;
+  content: string | Block[];
+  isError: boolean;
+};
+export type ServerToolUseBlock = { type: 'server_tool_use'; id: string; name: string; input: unknown };
+/** Anything else (documents, server tool results, provider-specific items): kept verbatim. */
+export type OtherBlock = { type: 'other'; kind: string; raw: unknown };
+
+export type Block =
+  | TextBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | ImageBlock
+  | ToolUseBlock
+  | ToolResultBlock
+  | ServerToolUseBlock
+  | OtherBlock;
+
+/** How a message looked in its source format, so provider-specific pairing rules can be checked. */
+export type SourceShape =
+  | 'native' // Anthropic-style content blocks (Claude Code, claude-trace, anthropic-request)
+  | 'openai-tool' // one or more OpenAI `role:"tool"` messages merged into one user message of tool_result blocks
+  | 'openai-message' // an OpenAI chat message (assistant tool_calls become tool_use blocks)
+  | 'responses-item'; // Codex / OpenAI Responses items merged into a message
+
+export type MessageSource = {
+  /** 1-based line of the source file where this message starts (0 when not line-based). */
+  line: LineNumber;
+  /** Stable id from the source (uuid, message id, item id), when there is one. */
+  uuid?: string;
+  /** Extra source lines merged into this message (split assistant responses, parallel tool messages). */
+  lines?: LineNumber[];
+  shape?: SourceShape;
+  /** Which file of a multi-file input the message came from (sub-agent files), when not the main file. */
+  file?: string;
+  /** For whole-document formats (Inspect, SWE-agent): JSON path of the item inside the document. */
+  path?: string;
+};
+
+export type Message = {
+  index: MessageIndex;
+  role: Role;
+  blocks: Block[];
+  source: MessageSource;
+  time?: EpochMs;
+  model?: string;
+  /** Set on messages the agent itself produced when compacting: its summary, or a boundary marker. */
+  compaction?: 'summary' | 'boundary';
+  /** Injected, not typed by the user (slash-command expansion, caveats, reminders). */
+  meta?: boolean;
+  /** A tool result the harness synthesised (interrupted run, repair) rather than a real tool output. */
+  synthetic?: boolean;
+};
+
+export type ToolDef = { name: string; description?: string; inputSchema?: unknown };
+
+export type ObservedUsage = {
+  /** Uncached input tokens (Anthropic semantics; for OpenAI-style logs: prompt minus cached). */
+  input: Tokens;
+  cacheRead: Tokens;
+  cacheWrite: Tokens;
+  cacheWrite1h?: Tokens;
+  output: Tokens;
+};
+
+export type Request = {
+  index: RequestIndex;
+  thread: string;
+  /** Messages [0, inputEnd) of the thread are this request's input. */
+  inputEnd: MessageIndex;
+  /** Messages [inputEnd, responseEnd) are this request's response (the assistant message(s) it produced). */
+  responseEnd?: MessageIndex;
+  time?: EpochMs;
+  /** Time the response finished (for TTL gaps), when known. */
+  responseTime?: EpochMs;
+  model?: string;
+  observed?: ObservedUsage;
+  /** Request logs carry the exact input the model saw. */
+  exactInput?: Message[];
+  /** Exact static prefix of this request, when the log has it (request logs). */
+  exactPrefix?: ThreadPrefix;
+  /** Set on the first request after the agent's own compaction. */
+  boundary?: 'agent-compaction';
+  /** Source line of the request (request logs) or of the response's first line. */
+  line?: LineNumber;
+  /** Provider request id, when known (`requestId`, `request-id` header, response id). */
+  requestId?: string;
+};
+
+export type ThreadPrefix = { system?: Block[]; tools?: ToolDef[] };
+
+export type ThreadKind = 'main' | 'sidechain' | 'side-call';
+
+export type Thread = {
+  id: string;
+  kind: ThreadKind;
+  /** Human label (sub-agent description, side-call purpose); the id when none. */
+  title?: string;
+  messages: Message[];
+  requests: Request[];
+  prefix: ThreadPrefix;
+  /** For sidechains: the tool_use id (in the main thread) that spawned it, when known. */
+  parentToolUseId?: string;
+};
+
+export type IssueSeverity = 'error' | 'warning' | 'info';
+
+export type ParseIssue = {
+  line: LineNumber;
+  column?: number;
+  severity: IssueSeverity;
+  message: string;
+  /** Byte offset in the file (UTF-8 decoding errors, huge lines). */
+  byteOffset?: number;
+  file?: string;
+};
+
+export type FormatId =
+  | 'claude-code'
+  | 'claude-trace'
+  | 'anthropic-request'
+  | 'openai-chat'
+  | 'codex'
+  | 'inspect'
+  | 'swe-agent'
+  | 'tierscope';
+
+export type TranscriptMeta = {
+  /** File name the transcript was loaded from (a hint only). */
+  fileName?: string;
+  title?: string;
+  sessionId?: string;
+  /** Producer version (Claude Code version, Codex cli_version, Inspect log version …). */
+  version?: string;
+  /** Lines (or items) the parser saw but does not model, by kind: e.g. `{ "file-history-snapshot": 3 }`. */
+  skipped?: Record<string, number>;
+  /** The format the transcript was originally parsed from (kept when re-imported from a bundle). */
+  originalFormat?: FormatId;
+  /** Anything else format-specific worth showing. */
+  extra?: Record<string, string | number | boolean>;
+};
+
+export type Transcript = {
+  format: FormatId;
+  meta: TranscriptMeta;
+  threads: Thread[];
+  parseIssues: ParseIssue[];
+};

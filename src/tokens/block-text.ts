@@ -1,0 +1,70 @@
+// What text of each block is counted as tokens, in one place, so the heatmap, the pipeline and the
+// CLI all agree. Images have no text: they get a fixed estimate (flagged as such in the UI).
+import type { Block, Message, ToolDef } from '../model/transcript.ts';
+import type { Tokenizer } from './tokenizer.ts';
+
+/** Estimated tokens for one image (Anthropic: ~1,600 for a 1092×1092 image); an estimate, not a count. */
+export const IMAGE_TOKENS = 1600;
+
+/** The text of a block that is sent to the model (tool inputs as compact JSON). */
+export function blockText(b: Block): string {
+  switch (b.type) {
+    case 'text':
+      return b.text;
+    case 'thinking':
+      return b.thinking;
+    case 'redacted_thinking':
+      return b.data;
+    case 'image':
+      return '';
+    case 'tool_use':
+    case 'server_tool_use':
+      return `${b.name} ${safeJson(b.input)}`;
+    case 'tool_result':
+      return typeof b.content === 'string' ? b.content : b.content.map(blockText).join('\n');
+    case 'other':
+      return safeJson(b.raw);
+  }
+}
+
+/** The result text of a tool_result (string content, or its text parts joined). */
+export function resultText(b: Block): string {
+  if (b.type !== 'tool_result') return blockText(b);
+  return typeof b.content === 'string'
+    ? b.content
+    : b.content
+        .filter((x) => x.type === 'text')
+        .map((x) => (x.type === 'text' ? x.text : ''))
+        .join('\n');
+}
+
+function imageCount(b: Block): number {
+  if (b.type === 'image') return 1;
+  if (b.type === 'tool_result' && typeof b.content !== 'string')
+    return b.content.reduce((n, x) => n + imageCount(x), 0);
+  return 0;
+}
+
+export function safeJson(v: unknown): string {
+  if (typeof v === 'string') return v;
+  try {
+    return JSON.stringify(v) ?? '';
+  } catch {
+    return String(v);
+  }
+}
+
+/** Tokens of one block: exact for text, plus IMAGE_TOKENS per image. */
+export function blockTokens(tok: Tokenizer, b: Block): number {
+  return tok.count(blockText(b)) + imageCount(b) * IMAGE_TOKENS;
+}
+
+export function messageTokens(tok: Tokenizer, m: Message): number {
+  let n = 0;
+  for (const b of m.blocks) n += blockTokens(tok, b);
+  return n;
+}
+
+export function toolDefTokens(tok: Tokenizer, t: ToolDef): number {
+  return tok.count(`${t.name} ${t.description ?? ''} ${t.inputSchema === undefined ? '' : safeJson(t.inputSchema)}`);
+}

@@ -1,0 +1,218 @@
+// Exact BPE token counting over js-tiktoken's rank files, without js-tiktoken's quadratic merge:
+// pieces from the same pre-tokenization regex are memoised, short pieces merge with a simple scan,
+// long pieces with a heap (O(n log n)) that reproduces tiktoken's "lowest rank, leftmost first"
+// order exactly. Special-token text is counted as plain text (SPEC §2), so nothing ever throws.
+
+/** Rank data as shipped by js-tiktoken (`js-tiktoken/ranks/<name>`). */
+export type RankFile = { pat_str: string; special_tokens: Record<string, number>; bpe_ranks: string };
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_INDEX = new Int16Array(128).fill(-1);
+for (let i = 0; i < B64.length; i++) B64_INDEX[B64.charCodeAt(i)] = i;
+
+/** Decode base64 to a "byte string" (one char per byte, code 0–255). */
+function b64ToByteString(s: string): string {
+  let out = '';
+  let buf = 0;
+  let bits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const v = B64_INDEX[s.charCodeAt(i)];
+    if (v < 0) continue; // '=' padding
+    buf = (buf << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += String.fromCharCode((buf >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+/** UTF-8 bytes of `s` as a byte string (lone surrogates become U+FFFD, as TextEncoder does). */
+export function utf8ByteString(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      out += s[i];
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      } else c = 0xfffd;
+    } else if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+    if (c < 0x800) out += String.fromCharCode(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out += String.fromCharCode(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out += String.fromCharCode(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return out;
+}
+
+const SMALL_PIECE = 48;
+const MEMO_LIMIT = 400_000;
+const MEMO_MAX_PIECE = 64;
+
+export class BpeCounter {
+  private readonly ranks = new Map<string, number>();
+  private readonly pattern: RegExp;
+  private memo = new Map<string, number>();
+
+  constructor(file: RankFile) {
+    this.pattern = new RegExp(file.pat_str, 'gu');
+    for (const line of file.bpe_ranks.split('\n')) {
+      if (line === '') continue;
+      const parts = line.split(' ');
+      const offset = Number.parseInt(parts[1], 10);
+      for (let i = 2; i < parts.length; i++) this.ranks.set(b64ToByteString(parts[i]), offset + i - 2);
+    }
+  }
+
+  /** Exact token count of `text` (equal to js-tiktoken `encode(text, [], []).length`). */
+  count(text: string): number {
+    if (text.length === 0) return 0;
+    let n = 0;
+    const re = this.pattern;
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null = re.exec(text);
+    while (m !== null) {
+      n += this.countPiece(m[0]);
+      m = re.exec(text);
+    }
+    return n;
+  }
+
+  /** Token count of one pre-tokenized piece. */
+  countPiece(piece: string): number {
+    const cached = this.memo.get(piece);
+    if (cached !== undefined) return cached;
+    const bytes = utf8ByteString(piece);
+    const n = this.ranks.has(bytes) ? 1 : bytes.length <= SMALL_PIECE ? this.mergeSmall(bytes) : this.mergeHeap(bytes);
+    if (piece.length <= MEMO_MAX_PIECE) {
+      if (this.memo.size >= MEMO_LIMIT) this.memo = new Map();
+      this.memo.set(piece, n);
+    }
+    return n;
+  }
+
+  /** Simple quadratic merge (fast for short pieces): boundaries array, repeatedly merge the best pair. */
+  private mergeSmall(bytes: string): number {
+    const starts: number[] = [];
+    for (let i = 0; i <= bytes.length; i++) starts.push(i);
+    while (starts.length > 2) {
+      let best = -1;
+      let bestRank = Number.POSITIVE_INFINITY;
+      for (let i = 0; i + 2 < starts.length; i++) {
+        const r = this.ranks.get(bytes.slice(starts[i], starts[i + 2]));
+        if (r !== undefined && r < bestRank) {
+          bestRank = r;
+          best = i;
+        }
+      }
+      if (best < 0) break;
+      starts.splice(best + 1, 1);
+    }
+    return starts.length - 1;
+  }
+
+  /** Heap-based merge for long pieces: same order as tiktoken (min rank, then leftmost). */
+  private mergeHeap(bytes: string): number {
+    const n = bytes.length;
+    // Doubly linked list of parts by start offset; end[i] is the end of the part starting at i.
+    const end = new Int32Array(n);
+    const next = new Int32Array(n);
+    const prev = new Int32Array(n);
+    const alive = new Uint8Array(n).fill(1);
+    for (let i = 0; i < n; i++) {
+      end[i] = i + 1;
+      next[i] = i + 1 < n ? i + 1 : -1;
+      prev[i] = i - 1;
+    }
+    const heap = new PairHeap();
+    const pairRank = (a: number): number => {
+      const b = next[a];
+      if (b < 0) return -1;
+      const r = this.ranks.get(bytes.slice(a, end[b]));
+      return r === undefined ? -1 : r;
+    };
+    for (let i = 0; i + 1 < n; i++) {
+      const r = pairRank(i);
+      if (r >= 0) heap.push(r, i, end[i + 1]);
+    }
+    let parts = n;
+    while (heap.size > 0) {
+      const [rank, a, pairEnd] = heap.pop();
+      if (!alive[a]) continue;
+      const b = next[a];
+      if (b < 0 || end[b] !== pairEnd) continue; // stale entry
+      if (pairRank(a) !== rank) continue;
+      // merge a and b
+      end[a] = end[b];
+      alive[b] = 0;
+      next[a] = next[b];
+      if (next[b] >= 0) prev[next[b]] = a;
+      parts--;
+      const p = prev[a];
+      if (p >= 0) {
+        const r = pairRank(p);
+        if (r >= 0) heap.push(r, p, end[a]);
+      }
+      const r2 = pairRank(a);
+      if (r2 >= 0) heap.push(r2, a, end[next[a]]);
+    }
+    return parts;
+  }
+}
+
+/** Binary min-heap of (rank, start, pairEnd), ordered by rank then start (leftmost first). */
+class PairHeap {
+  private rank: number[] = [];
+  private start: number[] = [];
+  private pend: number[] = [];
+  get size(): number {
+    return this.rank.length;
+  }
+  private less(i: number, j: number): boolean {
+    return this.rank[i] < this.rank[j] || (this.rank[i] === this.rank[j] && this.start[i] < this.start[j]);
+  }
+  private swap(i: number, j: number): void {
+    [this.rank[i], this.rank[j]] = [this.rank[j], this.rank[i]];
+    [this.start[i], this.start[j]] = [this.start[j], this.start[i]];
+    [this.pend[i], this.pend[j]] = [this.pend[j], this.pend[i]];
+  }
+  push(rank: number, start: number, pend: number): void {
+    this.rank.push(rank);
+    this.start.push(start);
+    this.pend.push(pend);
+    let i = this.rank.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+  pop(): [number, number, number] {
+    const top: [number, number, number] = [this.rank[0], this.start[0], this.pend[0]];
+    const last = this.rank.length - 1;
+    this.swap(0, last);
+    this.rank.pop();
+    this.start.pop();
+    this.pend.pop();
+    let i = 0;
+    const n = this.rank.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < n && this.less(l, m)) m = l;
+      if (r < n && this.less(r, m)) m = r;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
+    return top;
+  }
+}

@@ -1,0 +1,80 @@
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import o200k from 'js-tiktoken/ranks/o200k_base';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BpeCounter } from '../../src/tokens/bpe.ts';
+import { createTokenizer } from '../../src/tokens/tokenizer.ts';
+
+const corpora: Record<string, string> = {
+  code: 'export function add(a: number, b: number): number {\n  return a + b; // sum\n}\n\tconst x = [1, 2, 3].map((v) => v * 2);\n',
+  json: JSON.stringify({
+    id: 'toolu_01ABC',
+    input: { file_path: '/src/a.ts', n: 12345.678, ok: true, list: [null, 'x'] },
+  }),
+  prose: "It's the file we're editing: they'll re-read it. The quick brown fox jumps over the lazy dog. Don't panic!",
+  cjk: '階層型圧縮は、古いものを圧縮すればいい——ところが40ステップ前に読んだそのファイルこそ、いま編集しているファイルだ。한국어 텍스트와 中文文本。',
+  emoji: 'Deploy 🚀🚀 done ✅ — family 👨‍👩‍👧‍👦, flags 🇯🇵🇺🇸, skin 👍🏽, zwj ‍ end',
+  special: 'literal <|endoftext|> and <|endofprompt|> and <|fim_prefix|> in a transcript',
+  spaces: `a${' '.repeat(1500)}b`,
+  equals: '='.repeat(900),
+  aaaa: 'a'.repeat(700),
+  lower: 'qwertyuiopasdfghjklzxcvbnm'.repeat(30),
+  han: '漢字'.repeat(200),
+  base64: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='.repeat(5),
+  mixed: '\r\n\r\n  \n\t\t x\u00a0y\u200b z \u202e reversed \ud800 lone',
+};
+
+describe('BpeCounter equals js-tiktoken encode on every corpus', () => {
+  for (const [name, ranks] of [
+    ['o200k_base', o200k],
+    ['cl100k_base', cl100k],
+  ] as const) {
+    const ref = new Tiktoken(ranks);
+    const fast = new BpeCounter(ranks);
+    for (const [kind, text] of Object.entries(corpora)) {
+      it(`${name} ${kind}`, () => {
+        expect(fast.count(text)).toBe(ref.encode(text, [], []).length);
+      });
+    }
+    it(`${name} random strings`, () => {
+      let seed = 7;
+      const rnd = () => {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        return seed / 0x7fffffff;
+      };
+      const alphabet = 'ab  \n\t.,;:!?()[]{}"\'01239_-=+/*日本語テキスト한글😀é';
+      for (let k = 0; k < 200; k++) {
+        const len = Math.floor(rnd() * 120);
+        let s = '';
+        for (let i = 0; i < len; i++) s += [...alphabet][Math.floor(rnd() * [...alphabet].length)];
+        expect(fast.count(s), JSON.stringify(s)).toBe(ref.encode(s, [], []).length);
+      }
+    });
+  }
+});
+
+describe('CachedTokenizer', () => {
+  let tok: Awaited<ReturnType<typeof createTokenizer>>;
+  beforeAll(async () => {
+    tok = await createTokenizer('o200k_base');
+  });
+  it('counts hello world as 2 tokens and caches long texts by hash', () => {
+    expect(tok.count('hello world')).toBe(2);
+    const long = 'The same paragraph, counted twice. '.repeat(10);
+    const first = tok.count(long);
+    const misses = tok.misses;
+    expect(tok.count(long)).toBe(first);
+    expect(tok.misses).toBe(misses);
+    expect(tok.hits).toBeGreaterThan(0);
+  });
+  it('never throws on special-token text', () => {
+    expect(() => tok.count('<|endoftext|>'.repeat(50))).not.toThrow();
+  });
+  it('handles a long pathological run quickly and exactly (heap merge)', () => {
+    const ref = new Tiktoken(o200k);
+    const run = ' '.repeat(3000);
+    expect(tok.count(`x${run}y`)).toBe(ref.encode(`x${run}y`, [], []).length);
+    // 200k spaces: js-tiktoken would take hours (quadratic); the heap merge finishes within the test timeout.
+    expect(tok.count(' '.repeat(200_000))).toBeGreaterThan(1000);
+  });
+});
