@@ -1,13 +1,386 @@
-// Parser for the claude-code format: not implemented in this commit (sniff never matches, so detection skips it).
-import { makeTranscript } from './thread.ts';
-import type { FormatParser } from './types.ts';
+// Claude Code session JSONL (SPEC §1.1, formats.md §1): a tree of lines linked by `parentUuid`. The main
+// thread is the active branch; inline sidechains (1.0.x, `isSidechain`) and sub-agent files (2.x) become
+// sidechain threads linked to the Task call that spawned them. Split assistant lines are one API response;
+// compact_boundary + isCompactSummary lines are the agent's own compactions; unknown line types are counted.
+
+import { arr, isObject, type JsonObject, obj, str, toEpochMs } from '../lib/json.ts';
+import type { Line } from '../lib/lines.ts';
+import { readLines } from '../lib/lines.ts';
+import type { Block, ParseIssue, Thread, TranscriptMeta } from '../model/transcript.ts';
+import type { LineNumber } from '../model/units.ts';
+import { anthropicContent, anthropicUsage } from './anthropic-blocks.ts';
+import { assembleThread, type BranchItem, buildTree, pathTo, rootsOf, type Tree } from './claude-code-tree.ts';
+import { type JsonLine, jsonLines, jsonLinesOf } from './jsonl.ts';
+import { bump, makeTranscript } from './thread.ts';
+import type { FormatParser, ParseContext, SniffHead, SourceFile } from './types.ts';
+
+/** A line that takes part in the tree: `id` is its uuid, or a stand-in for a user/assistant line without one. */
+type Entry = {
+  no: LineNumber;
+  kind: string;
+  id: string;
+  hasUuid: boolean;
+  parent?: string;
+  sidechain: boolean;
+  o: JsonObject;
+};
+
+/** What one file contributes before threads are built. */
+type FileRead = {
+  entries: Entry[];
+  /** `leafUuid` pointers of summary / last-prompt lines, in file order. */
+  leafMarks: { no: LineNumber; leaf: string }[];
+  summaries: { text: string; leaf?: string }[];
+  customTitle?: string;
+  aiTitle?: string;
+  sessionId?: string;
+  version?: string;
+  agentId?: string;
+};
+
+const TASK_TOOLS = new Set(['Task', 'Agent']);
+const INTERRUPTED = /^\[Request interrupted by user/;
+const CC_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'attachment', 'progress']);
+
+const isConversation = (e: Entry) => e.kind === 'user' || e.kind === 'assistant';
+const isBoundary = (e: Entry) => e.kind === 'system:compact_boundary';
+
+/** Read a file's lines into tree entries and metadata; non-conversation lines are counted in `skipped`. */
+function readFile(lines: Iterable<JsonLine>, ctx: ParseContext, skipped: Record<string, number>, file?: string) {
+  const r: FileRead = { entries: [], leafMarks: [], summaries: [] };
+  const warn = (line: LineNumber, message: string) =>
+    ctx.issue({ line, severity: 'warning', message, ...(file ? { file } : {}) });
+  for (const { line, value: o } of lines) {
+    if (!isObject(o)) {
+      warn(line.no, 'line is not a JSON object; skipped');
+      continue;
+    }
+    const type = str(o.type);
+    if (type === undefined) {
+      warn(line.no, 'line has no string "type"; skipped');
+      continue;
+    }
+    const leaf = str(o.leafUuid);
+    if ((type === 'summary' || type === 'last-prompt') && leaf) r.leafMarks.push({ no: line.no, leaf });
+    if (type === 'summary') r.summaries.push({ text: str(o.summary) ?? '', ...(leaf ? { leaf } : {}) });
+    if (type === 'custom-title') r.customTitle = str(o.customTitle) ?? r.customTitle;
+    if (type === 'ai-title') r.aiTitle = str(o.aiTitle) ?? r.aiTitle;
+    if (type === 'summary' || type === 'last-prompt' || type === 'custom-title' || type === 'ai-title') continue;
+    const kind = type === 'system' ? `system:${str(o.subtype) ?? 'unknown'}` : type;
+    const conversation = type === 'user' || type === 'assistant';
+    if (!conversation && kind !== 'system:compact_boundary') bump(skipped, kind);
+    if (conversation) checkConversationLine(o, line.no, warn, r);
+    r.agentId ??= str(o.agentId);
+    const uuid = str(o.uuid);
+    if (uuid === undefined) {
+      if (!conversation && kind !== 'system:compact_boundary') continue;
+      warn(line.no, `${kind} line has no string "uuid"; it is placed by its parentUuid only`);
+    }
+    const p = o.parentUuid;
+    if (p !== undefined && p !== null && typeof p !== 'string')
+      warn(line.no, '"parentUuid" is not a string; treated as a root');
+    const parent =
+      typeof p === 'string' ? p : kind === 'system:compact_boundary' ? str(o.logicalParentUuid) : undefined;
+    r.entries.push({
+      no: line.no,
+      kind,
+      id: uuid ?? `#${line.no}`,
+      hasUuid: uuid !== undefined,
+      ...(parent !== undefined ? { parent } : {}),
+      sidechain: o.isSidechain === true,
+      o,
+    });
+  }
+  return r;
+}
+
+/** Warnings for a user/assistant line with missing or mistyped fields; collects session id and version. */
+function checkConversationLine(o: JsonObject, no: LineNumber, warn: (l: LineNumber, m: string) => void, r: FileRead) {
+  r.sessionId ??= str(o.sessionId);
+  const v = str(o.version);
+  if (v && /^\d+\.\d+/.test(v)) r.version = v;
+  const m = o.message;
+  if (!isObject(m)) return warn(no, `${o.type} line has no "message" object; skipped`);
+  const c = m.content;
+  if (typeof c !== 'string' && !Array.isArray(c)) return warn(no, '"message.content" is neither a string nor an array');
+  for (const b of arr(c) ?? []) {
+    if (!isObject(b)) continue;
+    if (b.type === 'tool_use' && typeof b.id !== 'string') warn(no, 'tool_use block has no "id"');
+    if (b.type === 'tool_result' && typeof b.tool_use_id !== 'string')
+      warn(no, 'tool_result block has no "tool_use_id"');
+  }
+}
+
+/** Normalize a user/assistant entry (or a compact_boundary) into a branch item; undefined when it has no content. */
+function toItem(e: Entry, skipped: Record<string, number>, file?: string): BranchItem | undefined {
+  if (isBoundary(e)) return { boundary: true };
+  const m = obj(e.o.message);
+  const blocks = m ? anthropicContent(m.content) : [];
+  if (blocks.length === 0) {
+    bump(skipped, `${e.kind}:empty`);
+    return undefined;
+  }
+  const role = e.kind === 'assistant' ? 'assistant' : 'user';
+  const item: BranchItem = { line: e.no, role, blocks };
+  if (e.hasUuid) item.uuid = e.id;
+  if (file !== undefined) item.file = file;
+  const time = toEpochMs(e.o.timestamp);
+  if (time !== undefined) item.time = time;
+  if (e.o.isMeta === true) item.meta = true;
+  if (role === 'user') {
+    if (e.o.isCompactSummary === true) item.compactSummary = true;
+    if (isSyntheticResult(e.o, blocks)) item.synthetic = true;
+    return item;
+  }
+  const model = str(m?.model);
+  if (model !== undefined) item.model = model;
+  if (model === '<synthetic>') {
+    // Written by Claude Code itself (API error text, interruptions): a message, but no API response.
+    item.notRequest = true;
+    item.synthetic = true;
+  }
+  const messageId = str(m?.id);
+  const requestId = str(e.o.requestId);
+  if (messageId !== undefined || requestId !== undefined) item.responseKey = `${messageId ?? ''}|${requestId ?? ''}`;
+  if (requestId !== undefined) item.requestId = requestId;
+  const usage = anthropicUsage(m?.usage);
+  if (usage) item.usage = usage;
+  return item;
+}
+
+/** A tool result the harness wrote instead of the tool: an interruption marker, or an interrupted run. */
+function isSyntheticResult(o: JsonObject, blocks: Block[]): boolean {
+  const tur = o.toolUseResult;
+  if (typeof tur === 'string' && INTERRUPTED.test(tur)) return true;
+  if (isObject(tur) && tur.interrupted === true) return true;
+  return blocks.some((b) => {
+    if (b.type !== 'tool_result') return false;
+    const first = typeof b.content === 'string' ? b.content : b.content.find((x) => x.type === 'text');
+    return INTERRUPTED.test(typeof first === 'string' ? first : first?.type === 'text' ? first.text : '');
+  });
+}
+
+/**
+ * The leaf of the active branch among eligible entries: the newest conversation line, unless a summary or
+ * last-prompt line written after it points (leafUuid) to a line of this file — the leaf Claude Code recorded.
+ */
+function pickLeaf(r: FileRead, eligible: (e: Entry) => boolean): number {
+  let leaf = -1;
+  r.entries.forEach((e, i) => {
+    if (isConversation(e) && eligible(e)) leaf = i;
+  });
+  const after = leaf >= 0 ? r.entries[leaf].no : 0;
+  const marks = r.leafMarks.filter((m) => m.no > after);
+  if (marks.length === 0) return leaf;
+  const latest = new Map(r.entries.map((e, i) => [e.id, i]));
+  for (const mark of marks) {
+    const i = latest.get(mark.leaf);
+    if (i !== undefined && eligible(r.entries[i])) leaf = i;
+  }
+  return leaf;
+}
+
+/** Items of a path, remembering which entries were placed in a thread. */
+function branchItems(r: FileRead, path: number[], placed: Set<number>, skipped: Record<string, number>, file?: string) {
+  const items: BranchItem[] = [];
+  for (const i of path) {
+    const e = r.entries[i];
+    if (!isConversation(e) && !isBoundary(e)) continue;
+    placed.add(i);
+    const item = toItem(e, skipped, file);
+    if (item) items.push(item);
+  }
+  return items;
+}
+
+/** Count conversation lines that are on no active branch (rewound or superseded turns). */
+function countOffBranch(r: FileRead, placed: Set<number>, skipped: Record<string, number>) {
+  r.entries.forEach((e, i) => {
+    if ((isConversation(e) || isBoundary(e)) && !placed.has(i)) bump(skipped, 'inactive-branch');
+  });
+}
+
+/**
+ * The file's tree, with duplicated uuids reported. A parentUuid that names no line of the file (a line lost to
+ * corruption), or a compact_boundary without a logicalParentUuid, is bridged to the previous line of the same
+ * chain kind, with a warning, so one bad line does not cut the conversation in two.
+ */
+function treeOf(r: FileRead, ctx: ParseContext, file?: string): Tree {
+  const tree = buildTree(r.entries);
+  const at = file ? { file } : {};
+  for (const [id, uses] of tree.duplicates) {
+    const first = r.entries[uses[0]].no;
+    const message = `uuid "${id}" is used by ${uses.length} lines (first on line ${first}); each parentUuid resolves to the nearest earlier one`;
+    ctx.issue({ line: first, severity: 'warning', message, ...at });
+  }
+  const previous: Record<string, number> = {};
+  r.entries.forEach((e, i) => {
+    const chain = String(e.sidechain);
+    const j = previous[chain];
+    previous[chain] = i;
+    if ((e.parent === undefined && !isBoundary(e)) || tree.parents[i] >= 0 || j === undefined) return;
+    tree.parents[i] = j;
+    const what =
+      e.parent === undefined
+        ? 'compact_boundary has no logicalParentUuid'
+        : `parentUuid "${e.parent}" names no other line of this file`;
+    const message = `${what}; linked to the previous line ${r.entries[j].no}`;
+    ctx.issue({ line: e.no, severity: 'warning', message, ...at });
+  });
+  return tree;
+}
+
+/** Lines of a companion file, reporting what the loader reports for the main file (bad UTF-8, over-long lines). */
+function* fileLines(f: SourceFile, ctx: ParseContext): Generator<Line> {
+  for (const line of readLines(f.chunks())) {
+    const at = { line: line.no, file: f.name, byteOffset: line.badUtf8At ?? line.byteOffset };
+    if (line.badUtf8At !== undefined)
+      ctx.issue({ ...at, severity: 'warning', message: 'invalid UTF-8; decoded with replacement characters' });
+    if (line.tooLong) ctx.issue({ ...at, severity: 'error', message: 'line over the line-size limit; skipped' });
+    yield line;
+  }
+}
+
+type Side = { thread: Thread; agentId?: string };
+
+/** Sub-agent files (input.extra): each becomes a sidechain thread; sibling `agent-*.jsonl` only with our sessionId. */
+function readExtras(
+  extra: SourceFile[],
+  sessionId: string | undefined,
+  ctx: ParseContext,
+  skipped: Record<string, number>,
+) {
+  const sides: Side[] = [];
+  for (const f of extra) {
+    const issues: ParseIssue[] = [];
+    const local: Record<string, number> = {};
+    const fctx: ParseContext = { issue: (i) => issues.push(i) };
+    const r = readFile(jsonLinesOf(fileLines(f, fctx), fctx, f.name), fctx, local, f.name);
+    const nested = /[/\\]subagents[/\\]/.test(f.name);
+    if (!nested && (sessionId === undefined || r.sessionId !== sessionId)) continue; // another session's agent
+    const tree = treeOf(r, fctx, f.name);
+    const placed = new Set<number>();
+    const leaf = pickLeaf(r, () => true);
+    const items = branchItems(r, leaf >= 0 ? pathTo(tree, leaf) : [], placed, local, f.name);
+    countOffBranch(r, placed, local);
+    const agentId = r.agentId ?? /agent-([^/\\]+)\.jsonl$/.exec(f.name)?.[1];
+    sides.push({ thread: assembleThread(`agent:${agentId ?? f.name}`, 'sidechain', items), agentId });
+    for (const i of issues) ctx.issue(i);
+    for (const [k, n] of Object.entries(local)) skipped[k] = (skipped[k] ?? 0) + n;
+  }
+  return sides;
+}
+
+/** Text of a thread's first user message (a sub-agent's prompt). */
+function promptOf(t: Thread): string | undefined {
+  const m = t.messages.find((x) => x.role === 'user');
+  return m?.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
+}
+
+/**
+ * Link sidechains to the main thread's Task calls: by the agentId a Task result names (2.x), else by the
+ * sub-agent's prompt, which Claude Code copies verbatim from the Task input (1.0.x inline sidechains).
+ */
+function linkSidechains(main: Thread, sides: Side[], agentResults: Map<string, string>) {
+  const tasks: { id: string; prompt?: string; description?: string }[] = [];
+  for (const m of main.messages) {
+    for (const b of m.blocks) {
+      if (b.type !== 'tool_use' || !TASK_TOOLS.has(b.name)) continue;
+      const input = obj(b.input);
+      tasks.push({ id: b.id, prompt: str(input?.prompt), description: str(input?.description) });
+    }
+  }
+  const used = new Set<number>();
+  for (const side of sides) {
+    const byAgent = side.agentId !== undefined ? agentResults.get(side.agentId) : undefined;
+    const prompt = promptOf(side.thread)?.trim();
+    const k = tasks.findIndex(
+      (t, i) => !used.has(i) && t.id !== '' && (byAgent ? t.id === byAgent : t.prompt?.trim() === prompt),
+    );
+    if (k < 0) continue;
+    used.add(k);
+    side.thread.parentToolUseId = tasks[k].id;
+    const title = tasks[k].description;
+    if (title !== undefined) side.thread.title = title;
+  }
+}
+
+/** agentId → tool_use id, from Task results on the main branch that name their sub-agent (2.x). */
+function agentResultsOf(r: FileRead, path: number[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const i of path) {
+    const o = r.entries[i].o;
+    const agentId = str(obj(o.toolUseResult)?.agentId);
+    const result = arr(obj(o.message)?.content)?.find((b) => isObject(b) && b.type === 'tool_result');
+    const id = isObject(result) ? str(result.tool_use_id) : undefined;
+    if (agentId && id) out.set(agentId, id);
+  }
+  return out;
+}
+
+function titleOf(r: FileRead): string | undefined {
+  const ids = new Set(r.entries.map((e) => e.id));
+  const own = r.summaries.filter((s) => s.leaf !== undefined && ids.has(s.leaf)).pop();
+  // A summary pointing to another session's leaf is still the only title Claude Code wrote into this file.
+  return r.customTitle ?? own?.text ?? r.aiTitle ?? r.summaries[r.summaries.length - 1]?.text;
+}
+
+function looksLikeClaudeCode(v: unknown): boolean {
+  if (!isObject(v) || typeof v.type !== 'string' || !CC_TYPES.has(v.type)) return false;
+  if (v.type === 'summary') return typeof v.leafUuid === 'string';
+  if (v.type === 'file-history-snapshot') return typeof v.messageId === 'string' && isObject(v.snapshot);
+  // user/assistant/system/attachment/progress share the envelope: uuid, parentUuid (may be null), sessionId.
+  if (typeof v.uuid !== 'string' || !('parentUuid' in v) || typeof v.sessionId !== 'string') return false;
+  return v.type === 'user' || v.type === 'assistant' ? isObject(v.message) : true;
+}
 
 export const claudeCodeParser: FormatParser = {
   id: 'claude-code',
   label: 'Claude Code session JSONL',
-  sniff: () => false,
-  parse: (_input, ctx) => {
-    ctx.issue({ line: 0, severity: 'error', message: 'the claude-code parser is not implemented yet' });
-    return makeTranscript('claude-code', {}, []);
+  sniff: (head: SniffHead) => head.lines.some(looksLikeClaudeCode),
+  parse: (input, ctx) => {
+    const skipped: Record<string, number> = {};
+    const r = readFile(jsonLines(input, ctx), ctx, skipped);
+    const tree = treeOf(r, ctx);
+    // A sub-agent file opened on its own (2.0 `agent-*.jsonl`: every line isSidechain) has no parent
+    // conversation in it; its own chain is the conversation to inspect, so it loads as the main thread.
+    const agentFile = r.entries.some(isConversation) && r.entries.filter(isConversation).every((e) => e.sidechain);
+    const inMain = (e: Entry) => agentFile || !e.sidechain;
+    const leaf = pickLeaf(r, inMain);
+    const mainPath = leaf >= 0 ? pathTo(tree, leaf) : [];
+    const placed = new Set<number>();
+    const main = assembleThread('main', 'main', branchItems(r, mainPath, placed, skipped));
+    const sides: Side[] = [];
+    if (!agentFile) {
+      // Inline sidechains (1.0.x): group by the root of each parentUuid chain; each group's newest line is its leaf.
+      const roots = rootsOf(tree);
+      const groups = new Map<number, number>();
+      r.entries.forEach((e, i) => {
+        if (e.sidechain && isConversation(e) && !placed.has(i)) groups.set(roots[i], i);
+      });
+      for (const [root, last] of groups) {
+        const items = branchItems(r, pathTo(tree, last), placed, skipped);
+        const agentId = str(r.entries[root].o.agentId);
+        sides.push({ thread: assembleThread(`sidechain:${r.entries[root].id}`, 'sidechain', items), agentId });
+      }
+    }
+    countOffBranch(r, placed, skipped);
+    sides.push(...readExtras(input.extra, r.sessionId, ctx, skipped));
+    linkSidechains(main, sides, agentResultsOf(r, mainPath));
+    const ids = new Set(['main']);
+    for (const { thread } of sides) {
+      // Thread ids must be unique (duplicated uuids, two files with one agentId): suffix repeats.
+      let id = thread.id;
+      for (let n = 2; ids.has(id); n++) id = `${thread.id}#${n}`;
+      ids.add(id);
+      thread.id = id;
+    }
+    const meta: TranscriptMeta = {};
+    if (r.sessionId !== undefined) meta.sessionId = r.sessionId;
+    if (r.version !== undefined) meta.version = r.version;
+    const title = titleOf(r);
+    if (title) meta.title = title;
+    if (Object.keys(skipped).length > 0) meta.skipped = skipped;
+    return makeTranscript('claude-code', meta, [main, ...sides.map((s) => s.thread)]);
   },
 };

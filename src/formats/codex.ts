@@ -1,13 +1,303 @@
-// Parser for the codex format: not implemented in this commit (sniff never matches, so detection skips it).
-import { makeTranscript } from './thread.ts';
-import type { FormatParser } from './types.ts';
+// Codex CLI rollout JSONL (formats.md §3): `{timestamp, type, payload}` lines, where `response_item`
+// payloads are what the model saw (messages, reasoning, tool calls and outputs), `event_msg` lines are
+// UI echoes plus `token_count` usage, `turn_context` carries the model and `compacted` records the
+// agent's own compaction. Also reads legacy (pre-envelope, mid-2025) rollouts of bare items.
+// One model call = one assistant message = one request; usage comes from the token_count after it.
+import { isObject, type JsonObject, num, str, toEpochMs } from '../lib/json.ts';
+import type { Message, Request, Thread, TranscriptMeta } from '../model/transcript.ts';
+import type { LineNumber } from '../model/units.ts';
+import { codexUsage, ItemGrouper, normalizeItem, usageDelta } from './codex-items.ts';
+import { jsonLines } from './jsonl.ts';
+import { bump, makeTranscript, newThread, pushMessage } from './thread.ts';
+import type { FormatParser, ParseContext, ParseInput, SniffHead } from './types.ts';
 
+const LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+/** Item types a legacy rollout writes as bare lines. */
+const BARE_ITEM_TYPES = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+  'web_search_call',
+]);
+
+function isRolloutLine(v: unknown): boolean {
+  return isObject(v) && !!v.timestamp && typeof v.type === 'string' && LINE_TYPES.has(v.type) && isObject(v.payload);
+}
+
+function isLegacyHeader(v: unknown): v is JsonObject {
+  return (
+    isObject(v) &&
+    v.type === undefined &&
+    typeof v.id === 'string' &&
+    'timestamp' in v &&
+    ('instructions' in v || 'git' in v)
+  );
+}
+
+function isLegacyBody(v: unknown): boolean {
+  if (!isObject(v) || 'payload' in v) return false;
+  return v.record_type === 'state' || (typeof v.type === 'string' && BARE_ITEM_TYPES.has(v.type));
+}
+
+/**
+ * Mark the replacement-history message that carries the summary: an encrypted `compaction` item
+ * (remote compaction), else the last message whose text contains the summary (local compaction).
+ */
+function markSummary(messages: Message[], summary: string): void {
+  const encrypted = messages.filter((m) => m.blocks.some((b) => b.type === 'other' && b.kind === 'compaction'));
+  const holder = (m: Message) => m.blocks.some((b) => b.type === 'text' && b.text.includes(summary));
+  const marked = encrypted.length > 0 ? encrypted : summary === '' ? [] : messages.filter(holder).slice(-1);
+  for (const m of marked) m.compaction = 'summary';
+}
+
+type Compaction = { summaryIndex: number; history?: Message[] };
+type EventEcho = { kind: string; text: string; line: LineNumber };
+
+/** One pass over the lines; all state of a parse lives here. */
+class RolloutReader {
+  readonly thread: Thread = newThread('main', 'main');
+  readonly meta: TranscriptMeta = {};
+  private readonly skipped: Record<string, number> = {};
+  private readonly extra: Record<string, string | number | boolean> = {};
+  private readonly grouper = new ItemGrouper(this.thread.messages, (m) => this.openRequest(m));
+  private readonly compactions: Compaction[] = [];
+  private readonly echoes: EventEcho[] = [];
+  private readonly itemTexts = { user: new Set<string>(), assistant: new Set<string>() };
+  private model: string | undefined;
+  private boundaryPending = false;
+  private lastTotalKey: string | undefined;
+  private lastTotal: unknown;
+  private sessionMetas = 0;
+  private badTimes = { count: 0, first: 0 };
+
+  constructor(private readonly ctx: ParseContext) {}
+
+  private issue(line: LineNumber, severity: 'error' | 'warning' | 'info', message: string): void {
+    this.ctx.issue({ line, severity, message });
+  }
+
+  /** Dispatch one parsed line. */
+  line(no: LineNumber, v: unknown): void {
+    if (!isObject(v)) {
+      this.issue(no, 'error', 'line is not a JSON object; skipped');
+    } else if (typeof v.type === 'string' && 'payload' in v) {
+      if (!isObject(v.payload)) {
+        this.issue(no, 'error', `"${v.type}" line: payload is not an object; skipped`);
+        return;
+      }
+      const time = toEpochMs(v.timestamp);
+      if (time === undefined && this.badTimes.count++ === 0) this.badTimes.first = no;
+      this.envelope(no, v.type, v.payload, time);
+    } else if (typeof v.record_type === 'string') {
+      bump(this.skipped, `record_type:${v.record_type}`);
+    } else if (typeof v.type === 'string') {
+      if (LINE_TYPES.has(v.type)) this.issue(no, 'error', `"${v.type}" line has no payload; skipped`);
+      else this.item(no, v, undefined); // legacy: a bare ResponseItem
+    } else if (isLegacyHeader(v)) {
+      this.sessionMeta(v);
+    } else {
+      this.issue(no, 'error', 'line has no "type" (not a rollout line); skipped');
+    }
+  }
+
+  private envelope(no: LineNumber, type: string, p: JsonObject, time: number | undefined): void {
+    if (type === 'response_item') this.item(no, p, time);
+    else if (type === 'event_msg') this.event(no, p);
+    else if (type === 'session_meta') this.sessionMeta(p);
+    else if (type === 'compacted') this.compacted(no, p, time);
+    else if (type === 'turn_context') {
+      this.model = str(p.model) ?? this.model;
+      this.grouper.close();
+    } else bump(this.skipped, type); // world_state, inter_agent_communication_metadata, future line types
+  }
+
+  private item(no: LineNumber, p: JsonObject, time: number | undefined): void {
+    const type = str(p.type);
+    if (type === undefined) {
+      this.issue(no, 'error', 'response_item payload has no "type"; skipped');
+      return;
+    }
+    const n = normalizeItem(p);
+    for (const w of n.warnings) this.issue(no, 'warning', w);
+    if (n.side === 'skip') {
+      bump(this.skipped, `response_item:${type}`);
+      return;
+    }
+    if (type === 'message' && (n.side === 'user' || n.side === 'assistant')) {
+      const set = this.itemTexts[n.side];
+      const texts = n.blocks.flatMap((b) => (b.type === 'text' ? [b.text.trim()] : []));
+      for (const t of texts) set.add(t);
+      set.add(texts.join('\n').trim());
+    }
+    const msg = this.grouper.add(n, { line: no, time, uuid: str(p.id), model: this.model });
+    const req = this.thread.requests.at(-1);
+    if (msg && req && msg.index === req.inputEnd && time !== undefined) req.responseTime = time;
+  }
+
+  /** A new assistant message = the output of one model call = one request. */
+  private openRequest(m: Message): void {
+    if (m.role !== 'assistant') return;
+    const r: Request = { index: this.thread.requests.length, thread: this.thread.id, inputEnd: m.index };
+    r.responseEnd = m.index + 1;
+    r.line = m.source.line;
+    if (m.time !== undefined) r.time = r.responseTime = m.time;
+    if (m.model !== undefined) r.model = m.model;
+    if (this.boundaryPending) r.boundary = 'agent-compaction';
+    this.boundaryPending = false;
+    this.thread.requests.push(r);
+  }
+
+  private event(no: LineNumber, p: JsonObject): void {
+    const kind = str(p.type) ?? 'unknown';
+    if (kind === 'token_count' && this.tokenCount(p)) return;
+    bump(this.skipped, `event_msg:${kind}`);
+    // user_message / agent_message echo response_items; remember them to report echoes of nothing.
+    const text = str(p.message)?.trim();
+    if ((kind === 'user_message' || kind === 'agent_message') && text) this.echoes.push({ kind, text, line: no });
+  }
+
+  /** Attach usage to the latest request that has none yet; false when the event carries nothing new. */
+  private tokenCount(p: JsonObject): boolean {
+    const info = p.info;
+    if (!isObject(info)) return false; // null: a rate-limit-only update
+    const total = info.total_token_usage;
+    const key = isObject(total) ? JSON.stringify(total) : undefined;
+    if (key !== undefined && key === this.lastTotalKey) return false; // repeated (rate-limit refresh)
+    const last = isObject(info.last_token_usage) ? info.last_token_usage : usageDelta(total, this.lastTotal);
+    if (key !== undefined) {
+      this.lastTotalKey = key;
+      this.lastTotal = total;
+    }
+    const window = num(info.model_context_window);
+    if (window && this.extra.modelContextWindow === undefined) this.extra.modelContextWindow = window;
+    const usage = codexUsage(last);
+    if (!usage || usage.input + usage.cacheRead + usage.cacheWrite + usage.output === 0) return false;
+    const req = this.thread.requests.at(-1);
+    if (!req || req.observed) return false; // before any model output, or a second call (compaction)
+    req.observed = usage;
+    this.grouper.close(); // a token_count ends a model call
+    return true;
+  }
+
+  private sessionMeta(p: JsonObject): void {
+    this.sessionMetas++;
+    if (this.sessionMetas > 1) return; // resume / fork / sub-agent spawn: the first one names the file
+    const id = str(p.id) ?? str(p.session_id);
+    if (id !== undefined) this.meta.sessionId = id;
+    const version = str(p.cli_version);
+    if (version !== undefined) this.meta.version = version;
+    for (const k of ['originator', 'model_provider', 'cwd', 'source'] as const) {
+      const s = str(p[k]);
+      if (s !== undefined) this.extra[k] = s;
+    }
+    // Newer rollouts store the system prompt; older `instructions` are user instructions (AGENTS.md),
+    // which also appear as a user message, so they are not the prefix.
+    const base = isObject(p.base_instructions) ? str(p.base_instructions.text) : undefined;
+    if (base !== undefined) this.thread.prefix.system = [{ type: 'text', text: base }];
+  }
+
+  /**
+   * The agent compacted its context. The thread gets a user message with the summary (compaction:
+   * 'summary') and the next request is marked as the boundary. When `replacement_history` is present
+   * it IS the new context (kept user messages + summary, or an encrypted `compaction` item), so the
+   * following requests get exactInput = that history, normalized, + the messages after the summary.
+   */
+  private compacted(no: LineNumber, p: JsonObject, time: number | undefined): void {
+    this.grouper.close();
+    if (p.message !== undefined && typeof p.message !== 'string')
+      this.issue(no, 'warning', 'compacted.message is not a string');
+    const summary = str(p.message) ?? '';
+    let history: Message[] | undefined;
+    if (Array.isArray(p.replacement_history)) {
+      history = [];
+      const g = new ItemGrouper(history);
+      p.replacement_history.forEach((it, i) => {
+        const path = `payload.replacement_history[${i}]`;
+        if (!isObject(it)) {
+          this.issue(no, 'warning', `${path} is not an object; left out`);
+          return;
+        }
+        const n = normalizeItem(it);
+        for (const w of n.warnings) this.issue(no, 'warning', `${path}: ${w}`);
+        g.add(n, { line: no, time, path });
+      });
+      markSummary(history, summary);
+    } else if (p.replacement_history !== undefined && p.replacement_history !== null) {
+      this.issue(no, 'warning', 'compacted.replacement_history is not an array; ignored');
+    }
+    const encrypted = history?.flatMap((m) => m.blocks).find((b) => b.type === 'other' && b.kind === 'compaction');
+    const blocks: Message['blocks'] = summary === '' && encrypted ? [encrypted] : [{ type: 'text', text: summary }];
+    const msg: Omit<Message, 'index'> = { role: 'user', blocks, source: { line: no, shape: 'responses-item' } };
+    if (time !== undefined) msg.time = time;
+    msg.compaction = 'summary';
+    this.compactions.push({ summaryIndex: pushMessage(this.thread, msg), history });
+    this.boundaryPending = true;
+  }
+
+  /** Post-pass: exact inputs after compactions, echo and timestamp reports, meta. */
+  finish(): Thread {
+    this.exactInputs();
+    const missing = this.echoes.filter(
+      (e) => !this.itemTexts[e.kind === 'user_message' ? 'user' : 'assistant'].has(e.text),
+    );
+    if (missing.length > 0) {
+      this.issue(
+        missing[0].line,
+        'info',
+        `${missing.length} user_message/agent_message event(s) match no response_item message; events are UI echoes ` +
+          'of what the model saw, so they were not added as messages (first at this line)',
+      );
+    }
+    if (this.badTimes.count > 0) {
+      this.issue(
+        this.badTimes.first,
+        'info',
+        `${this.badTimes.count} line(s) have an unparseable timestamp (first at this line)`,
+      );
+    }
+    if (this.sessionMetas > 1) this.extra.sessionMetaLines = this.sessionMetas;
+    if (Object.keys(this.skipped).length > 0) this.meta.skipped = this.skipped;
+    if (Object.keys(this.extra).length > 0) this.meta.extra = this.extra;
+    return this.thread;
+  }
+
+  private exactInputs(): void {
+    let next = 0;
+    let win: { start: number; history: Message[]; copies: Message[] } | undefined;
+    for (const r of this.thread.requests) {
+      while (next < this.compactions.length && this.compactions[next].summaryIndex < r.inputEnd) {
+        const c = this.compactions[next++];
+        win = c.history ? { start: c.summaryIndex + 1, history: c.history, copies: [] } : undefined;
+      }
+      if (!win) continue;
+      const n = r.inputEnd - win.start;
+      // Copies (re-indexed to their place in the exact input) are shared by all requests of the window.
+      while (win.copies.length < n) {
+        const m = this.thread.messages[win.start + win.copies.length];
+        win.copies.push({ ...m, index: win.history.length + win.copies.length });
+      }
+      r.exactInput = [...win.history, ...win.copies.slice(0, n)];
+    }
+  }
+}
+
+/** Codex CLI rollout parser (current `{timestamp,type,payload}` envelope and legacy bare-item files). */
 export const codexParser: FormatParser = {
   id: 'codex',
   label: 'Codex CLI rollout',
-  sniff: () => false,
-  parse: (_input, ctx) => {
-    ctx.issue({ line: 0, severity: 'error', message: 'the codex parser is not implemented yet' });
-    return makeTranscript('codex', {}, []);
+  sniff: (head: SniffHead) => {
+    if (head.lines.some(isRolloutLine)) return true;
+    const [first, ...rest] = head.lines.filter((v) => v !== undefined);
+    return isLegacyHeader(first) && (rest.length === 0 || rest.some(isLegacyBody));
+  },
+  parse: (input: ParseInput, ctx: ParseContext) => {
+    const reader = new RolloutReader(ctx);
+    for (const { line, value } of jsonLines(input, ctx)) reader.line(line.no, value);
+    const thread = reader.finish();
+    return makeTranscript('codex', reader.meta, [thread]);
   },
 };

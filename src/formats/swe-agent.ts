@@ -1,13 +1,181 @@
-// Parser for the swe-agent format: not implemented in this commit (sniff never matches, so detection skips it).
-import { makeTranscript } from './thread.ts';
+// SWE-agent trajectories (`.traj`, one JSON document: {history, trajectory, info, …}, formats.md §4).
+// `history` is OpenAI chat shaped and becomes one main thread (one request per assistant message); some demo
+// files store `tool_calls` / `tool_call_ids` as Python-repr strings, decoded here by a small literal parser
+// (never eval). `info.model_stats` are run totals (zeros in replays), so they go to meta, not to requests.
+import { arr, isObject, num, str } from '../lib/json.ts';
+import type { ParseIssue, TranscriptMeta } from '../model/transcript.ts';
+import { openaiMessages } from './openai-messages.ts';
+import { makeTranscript, newThread } from './thread.ts';
 import type { FormatParser } from './types.ts';
+
+export type PyLiteralResult = { ok: true; value: unknown } | { ok: false; message: string; offset: number };
+
+const MAX_DEPTH = 512;
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '\n': '',
+};
+
+/**
+ * Parse a Python literal as produced by `repr()` of dicts, lists, tuples, strings, numbers, True/False/None
+ * into the equivalent JSON value (tuples become arrays). Never evaluates anything; never throws.
+ */
+export function parsePythonLiteral(text: string): PyLiteralResult {
+  let pos = 0;
+  const fail = (message: string): never => {
+    throw new PyError(message, pos);
+  };
+  const ws = () => {
+    while (pos < text.length && /\s/.test(text[pos])) pos++;
+  };
+  const pyStr = (): string => {
+    const q = text[pos++];
+    let out = '';
+    for (;;) {
+      if (pos >= text.length) fail('unterminated string');
+      const c = text[pos++];
+      if (c === q) return out;
+      if (c !== '\\') {
+        out += c;
+        continue;
+      }
+      const e = text[pos++] ?? fail('unterminated escape');
+      if (e in ESCAPES) out += ESCAPES[e];
+      else if (e === 'x' || e === 'u' || e === 'U') {
+        const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+        const hex = text.slice(pos, pos + n);
+        if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) fail(`bad \\${e} escape`);
+        const cp = Number.parseInt(hex, 16);
+        if (cp > 0x10ffff) fail('code point out of range');
+        out += String.fromCodePoint(cp);
+        pos += n;
+      } else if (/[0-7]/.test(e)) {
+        const oct = /^[0-7]{1,3}/.exec(text.slice(pos - 1))?.[0] ?? e;
+        out += String.fromCharCode(Number.parseInt(oct, 8));
+        pos += oct.length - 1;
+      } else out += `\\${e}`; // Python keeps unknown escapes verbatim
+    }
+  };
+  const value = (depth: number): unknown => {
+    if (depth > MAX_DEPTH) fail('nested too deeply');
+    ws();
+    const c = text[pos];
+    if (c === undefined) return fail('unexpected end');
+    if (c === "'" || c === '"') return pyStr();
+    if (c === '{' || c === '[' || c === '(') {
+      const close = c === '{' ? '}' : c === '[' ? ']' : ')';
+      pos++;
+      const items: unknown[] = [];
+      const dict: Record<string, unknown> = {};
+      for (;;) {
+        ws();
+        if (text[pos] === close) {
+          pos++;
+          return c === '{' ? dict : items;
+        }
+        const v = value(depth + 1);
+        if (c === '{') {
+          ws();
+          if (text[pos++] !== ':') fail("expected ':'");
+          dict[typeof v === 'string' ? v : JSON.stringify(v)] = value(depth + 1);
+        } else items.push(v);
+        ws();
+        if (text[pos] === ',') pos++;
+        else if (text[pos] !== close) fail(`expected ',' or '${close}'`);
+      }
+    }
+    const word = /^(True|False|None|[-+]?(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][-+]?\d+)?|[-+]?inf|nan)/.exec(
+      text.slice(pos, pos + 400),
+    )?.[0];
+    if (!word) return fail(`unexpected character ${JSON.stringify(c)}`);
+    pos += word.length;
+    if (word === 'True') return true;
+    if (word === 'False') return false;
+    if (word === 'None') return null;
+    return Number(word.replaceAll('_', '').replace('inf', 'Infinity').replace('nan', 'NaN'));
+  };
+  try {
+    const v = value(0);
+    ws();
+    if (pos < text.length) fail('unexpected text after the value');
+    return { ok: true, value: v };
+  } catch (e) {
+    if (e instanceof PyError) return { ok: false, message: e.message, offset: e.offset };
+    throw e;
+  }
+}
+
+class PyError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
 
 export const sweAgentParser: FormatParser = {
   id: 'swe-agent',
   label: 'SWE-agent trajectory',
-  sniff: () => false,
-  parse: (_input, ctx) => {
-    ctx.issue({ line: 0, severity: 'error', message: 'the swe-agent parser is not implemented yet' });
-    return makeTranscript('swe-agent', {}, []);
+  sniff: (head) => {
+    const d = head.doc;
+    return isObject(d) && Array.isArray(d.history) && Array.isArray(d.trajectory) && isObject(d.info);
+  },
+  parse: (input) => {
+    const issues: ParseIssue[] = [];
+    const doc = input.doc();
+    const meta: TranscriptMeta = {};
+    if (!isObject(doc)) {
+      issues.push({ line: 0, severity: 'error', message: 'the file is not one JSON object; nothing to load' });
+      return makeTranscript('swe-agent', meta, [], issues);
+    }
+    const history = arr(doc.history);
+    if (!history) issues.push({ line: 0, severity: 'error', message: 'history: missing or not a list' });
+    const thread = newThread('main', 'main');
+    thread.messages = openaiMessages(history ?? [], {
+      locate: (i) => ({ line: 0, path: `history[${i}]` }),
+      issue: (severity, message, i) => issues.push({ line: 0, severity, message: `history[${i}]: ${message}` }),
+      decodeString: parsePythonLiteral,
+    });
+
+    const info = isObject(doc.info) ? doc.info : {};
+    const replay = isObject(doc.replay_config) ? doc.replay_config : undefined;
+    const agent = replay && isObject(replay.agent) ? replay.agent : undefined;
+    const model = agent && isObject(agent.model) ? str(agent.model.name) : undefined;
+    thread.messages.forEach((m, k) => {
+      if (m.role !== 'assistant') return;
+      const r: (typeof thread.requests)[number] = { index: 0, thread: thread.id, inputEnd: k, responseEnd: k + 1 };
+      if (model !== undefined) r.model = model;
+      thread.requests.push(r);
+    });
+
+    const extra: Record<string, string | number | boolean> = {};
+    const stats = isObject(info.model_stats) ? info.model_stats : {};
+    for (const [k, v] of Object.entries(stats)) {
+      const n = num(v);
+      if (n !== undefined) extra[`model_stats.${k}`] = n;
+    }
+    const exit = str(info.exit_status);
+    if (exit !== undefined) extra.exit_status = exit;
+    const env = str(doc.environment);
+    if (env !== undefined) extra.environment = env;
+    if (model !== undefined) extra.model = model;
+    const ps = replay && isObject(replay.problem_statement) ? replay.problem_statement : undefined;
+    const title = ps ? str(ps.id) : undefined;
+    if (title !== undefined) meta.title = title;
+    if (Object.keys(extra).length > 0) meta.extra = extra;
+    // `trajectory` repeats the history as action/observation steps: counted, not modelled.
+    const steps = arr(doc.trajectory)?.length ?? 0;
+    if (steps > 0) meta.skipped = { 'trajectory-step': steps };
+    return makeTranscript('swe-agent', meta, [thread], issues);
   },
 };

@@ -1,0 +1,182 @@
+// Shared builders for parent-linked session logs (Claude Code JSONL, SPEC §1.1): resolve each line's
+// parent, walk the active branch from a leaf back to its root, group lines by root, and assemble a thread
+// from a branch — merging one API response split over several lines (same response key) into one message
+// and parallel tool results written one per line into one user message, as the API saw them.
+import type { Block, Message, ObservedUsage, Request, Thread, ThreadKind } from '../model/transcript.ts';
+import type { EpochMs, LineNumber } from '../model/units.ts';
+import { newThread } from './thread.ts';
+
+/** A node of the tree: its own id and its parent's id (undefined at a root). */
+export type TreeNode = { id: string; parent?: string };
+
+export type Tree = {
+  /** Index of each node's parent; -1 at roots (no parent, or a parent that is not in the log). */
+  parents: number[];
+  /** Ids used by more than one node, with the indices of the nodes that use them. */
+  duplicates: Map<string, number[]>;
+};
+
+/**
+ * Resolve parents. Logs are append-only, so a parent id resolves to the nearest earlier node with that id:
+ * duplicated ids stay well-formed and no cycle can form. Only when no earlier node has the id does it fall
+ * back to the first later one (walks below still guard against the cycles that can make).
+ */
+export function buildTree(nodes: readonly TreeNode[]): Tree {
+  const latest = new Map<string, number>();
+  const uses = new Map<string, number[]>();
+  const parents = new Array<number>(nodes.length).fill(-1);
+  const forward: number[] = [];
+  nodes.forEach((n, i) => {
+    if (n.parent !== undefined) {
+      const p = latest.get(n.parent);
+      if (p !== undefined) parents[i] = p;
+      else forward.push(i);
+    }
+    latest.set(n.id, i);
+    const list = uses.get(n.id);
+    if (list) list.push(i);
+    else uses.set(n.id, [i]);
+  });
+  for (const i of forward) {
+    const p = uses.get(nodes[i].parent ?? '')?.[0];
+    if (p !== undefined && p !== i) parents[i] = p;
+  }
+  const duplicates = new Map([...uses].filter(([, list]) => list.length > 1));
+  return { parents, duplicates };
+}
+
+/** Node indices from the root down to `leaf` (cycle-safe). */
+export function pathTo(tree: Tree, leaf: number): number[] {
+  const seen = new Set<number>();
+  const out: number[] = [];
+  for (let i = leaf; i >= 0 && !seen.has(i); i = tree.parents[i]) {
+    seen.add(i);
+    out.push(i);
+  }
+  return out.reverse();
+}
+
+/** The root of every node (memoized in node order; falls back to a walk for forward links). */
+export function rootsOf(tree: Tree): number[] {
+  const roots = new Array<number>(tree.parents.length);
+  tree.parents.forEach((p, i) => {
+    roots[i] = p < 0 ? i : p < i ? roots[p] : pathTo(tree, i)[0];
+  });
+  return roots;
+}
+
+/** One line of a branch, already normalized; `boundary` marks the agent's compact_boundary line. */
+export type BranchItem =
+  | { boundary: true }
+  | {
+      boundary?: false;
+      line: LineNumber;
+      uuid?: string;
+      file?: string;
+      role: 'user' | 'assistant';
+      blocks: Block[];
+      time?: EpochMs;
+      model?: string;
+      meta?: boolean;
+      synthetic?: boolean;
+      compactSummary?: boolean;
+      /** Assistant lines: identity of the API response (message.id + requestId) shared by its split lines. */
+      responseKey?: string;
+      /** Assistant lines that are messages but not API responses (model "<synthetic>"). */
+      notRequest?: boolean;
+      usage?: ObservedUsage;
+      requestId?: string;
+    };
+
+/** A response seen so far: its message, request, source lines and the serialized blocks it already holds. */
+type Response = { message: Message; request: Request; lines: LineNumber[]; have: Set<string> };
+
+/**
+ * Build a thread from a branch (root first). Assistant lines with the same response key become one message and
+ * one request (usage: the copy with the largest output, the last on ties); consecutive tool-result lines become
+ * one user message. The first request after a compact boundary or a compaction summary gets `boundary`.
+ */
+export function assembleThread(id: string, kind: ThreadKind, items: Iterable<BranchItem>): Thread {
+  const thread = newThread(id, kind);
+  const byKey = new Map<string, Response>();
+  const lines = new Map<Message, LineNumber[]>();
+  let lastIsResults = false;
+  let pendingBoundary = false;
+  for (const item of items) {
+    if (item.boundary) {
+      pendingBoundary = true;
+      continue;
+    }
+    const prior = item.responseKey !== undefined ? byKey.get(item.responseKey) : undefined;
+    if (prior) {
+      appendBlocks(prior, item.blocks);
+      prior.lines.push(item.line);
+      const r = prior.request;
+      if (item.time !== undefined) r.responseTime = item.time;
+      if (item.usage && (!r.observed || item.usage.output >= r.observed.output)) r.observed = item.usage;
+      continue;
+    }
+    const hasResults = item.blocks.some((b) => b.type === 'tool_result');
+    const last = thread.messages[thread.messages.length - 1];
+    if (item.role === 'user' && hasResults && lastIsResults && last) {
+      last.blocks.push(...item.blocks);
+      lines.get(last)?.push(item.line);
+      if (!item.meta) delete last.meta;
+      if (item.synthetic) last.synthetic = true;
+      continue;
+    }
+    const message: Message = {
+      index: thread.messages.length,
+      role: item.role,
+      blocks: [...item.blocks],
+      source: { line: item.line, shape: 'native' },
+    };
+    if (item.uuid !== undefined) message.source.uuid = item.uuid;
+    if (item.file !== undefined) message.source.file = item.file;
+    if (item.time !== undefined) message.time = item.time;
+    if (item.model !== undefined) message.model = item.model;
+    if (item.meta) message.meta = true;
+    if (item.synthetic) message.synthetic = true;
+    if (item.compactSummary) {
+      message.compaction = 'summary';
+      pendingBoundary = true;
+    }
+    thread.messages.push(message);
+    lines.set(message, [item.line]);
+    lastIsResults = item.role === 'user' && hasResults;
+    if (item.role !== 'assistant' || item.notRequest) continue;
+    const request: Request = {
+      index: thread.requests.length,
+      thread: id,
+      inputEnd: message.index,
+      responseEnd: message.index + 1,
+      line: item.line,
+    };
+    if (item.time !== undefined) {
+      request.time = item.time;
+      request.responseTime = item.time;
+    }
+    if (item.model !== undefined) request.model = item.model;
+    if (item.usage) request.observed = item.usage;
+    if (item.requestId !== undefined) request.requestId = item.requestId;
+    if (pendingBoundary) request.boundary = 'agent-compaction';
+    pendingBoundary = false;
+    thread.requests.push(request);
+    if (item.responseKey !== undefined) {
+      const have = new Set(message.blocks.map((b) => JSON.stringify(b)));
+      byKey.set(item.responseKey, { message, request, lines: lines.get(message) ?? [], have });
+    }
+  }
+  for (const [message, list] of lines) if (list.length > 1) message.source.lines = list;
+  return thread;
+}
+
+/** Append a split line's blocks, skipping exact copies of blocks already there (a re-written line). */
+function appendBlocks(prior: Response, blocks: Block[]): void {
+  for (const b of blocks) {
+    const key = JSON.stringify(b);
+    if (prior.have.has(key)) continue;
+    prior.have.add(key);
+    prior.message.blocks.push(b);
+  }
+}
