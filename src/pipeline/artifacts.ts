@@ -1,0 +1,140 @@
+// The artifact index behind anchored summaries (SPEC §4 stage 5): exact paths from tool inputs,
+// exact error strings, decisions and state lines, each tagged with the request that produced it.
+// Built incrementally and merged with the previous summary's index, never regenerated from prose.
+import { headRunes, runeCount } from '../lib/runes.ts';
+import type { Block, Message } from '../model/transcript.ts';
+import { resultText } from '../tokens/block-text.ts';
+import { canonicalTool } from './aliases.ts';
+
+export type Artifact = { text: string; request: number };
+
+export type ArtifactIndex = {
+  intent: Artifact[];
+  filesModified: Artifact[];
+  filesRead: Artifact[];
+  decisions: Artifact[];
+  errors: Artifact[];
+  state: Artifact[];
+  next: Artifact[];
+};
+
+export const SECTION_TITLES: Readonly<Record<keyof ArtifactIndex, string>> = {
+  intent: 'Session Intent',
+  filesModified: 'Files Modified',
+  filesRead: 'Files Read',
+  decisions: 'Decisions',
+  errors: 'Errors',
+  state: 'Current State',
+  next: 'Next Steps',
+};
+
+export function emptyIndex(): ArtifactIndex {
+  return { intent: [], filesModified: [], filesRead: [], decisions: [], errors: [], state: [], next: [] };
+}
+
+function clip(s: string, n: number): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return runeCount(t) > n ? `${headRunes(t, n)}…` : t;
+}
+
+function addUnique(list: Artifact[], text: string, request: number, max = 40): void {
+  if (text === '' || list.some((a) => a.text === text)) return;
+  list.push({ text, request });
+  if (list.length > max) list.shift();
+}
+
+/** Paths a tool input names (file_path/path/notebook_path, or apply_patch headers). */
+export function inputPaths(tool: string, input: unknown): string[] {
+  const out: string[] = [];
+  if (typeof input === 'object' && input !== null) {
+    const o = input as Record<string, unknown>;
+    for (const k of ['file_path', 'path', 'notebook_path', 'filePath', 'filename']) {
+      if (typeof o[k] === 'string') out.push(o[k] as string);
+    }
+    if (typeof o.input === 'string') out.push(...patchPaths(o.input));
+  } else if (typeof input === 'string' && canonicalTool(tool) === 'file_edit') out.push(...patchPaths(input));
+  return out;
+}
+
+function patchPaths(patch: string): string[] {
+  const out: string[] = [];
+  for (const m of patch.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm)) out.push(m[1].trim());
+  return out;
+}
+
+const DECISION = /\b(I'll|I will|Let me|let's|decided|instead|going to|plan is|the fix)\b/i;
+
+function textOf(m: Message): string {
+  return m.blocks
+    .filter((b): b is Extract<Block, { type: 'text' }> => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n');
+}
+
+/** Add what `messages` contain to `index` (mutates the index it owns). `requestOf` maps a thread message index to the request that produced it. */
+export function indexMessages(
+  index: ArtifactIndex,
+  messages: readonly Message[],
+  requestOf: (messageIndex: number) => number,
+): ArtifactIndex {
+  const tools = new Map<string, { name: string; input: unknown }>();
+  for (const m of messages) {
+    const req = requestOf(m.index);
+    if (m.compaction === 'summary') continue;
+    const text = textOf(m);
+    if (m.role === 'user' && text.trim() !== '' && !m.meta) {
+      if (index.intent.length === 0) addUnique(index.intent, clip(text, 300), req);
+      index.next = [];
+      addUnique(index.next, clip(text, 200), req);
+    }
+    if (m.role === 'assistant') {
+      for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+        if (DECISION.test(sentence)) addUnique(index.decisions, clip(sentence, 160), req, 12);
+      }
+      if (text.trim() !== '') {
+        index.state = [];
+        addUnique(index.state, clip(text, 300), req);
+      }
+    }
+    for (const b of m.blocks) {
+      if (b.type === 'tool_use') {
+        tools.set(b.id, { name: b.name, input: b.input });
+        const canon = canonicalTool(b.name);
+        const paths = inputPaths(b.name, b.input);
+        if (canon === 'file_edit' || canon === 'file_write')
+          for (const p of paths) addUnique(index.filesModified, p, req);
+        else if (canon === 'file_read') for (const p of paths) addUnique(index.filesRead, p, req);
+      } else if (b.type === 'tool_result' && b.isError) {
+        const first = resultText(b)
+          .split('\n')
+          .find((l) => l.trim() !== '');
+        if (first) addUnique(index.errors, clip(first, 200), req, 20);
+      }
+    }
+  }
+  return index;
+}
+
+/** Merge `more` into a copy of `base` (previous summary kept, new items appended). */
+export function mergeIndex(base: ArtifactIndex, more: ArtifactIndex): ArtifactIndex {
+  const out = emptyIndex();
+  for (const k of Object.keys(out) as (keyof ArtifactIndex)[]) {
+    const replaceable = k === 'state' || k === 'next';
+    out[k] = replaceable && more[k].length > 0 ? [...more[k]] : [...base[k]];
+    if (!replaceable) for (const a of more[k]) addUnique(out[k], a.text, a.request, 60);
+  }
+  return out;
+}
+
+/** Render the anchored sections (every item tagged with its request). */
+export function renderSections(index: ArtifactIndex, prose?: Partial<Record<keyof ArtifactIndex, string>>): string {
+  const lines: string[] = [];
+  for (const k of Object.keys(SECTION_TITLES) as (keyof ArtifactIndex)[]) {
+    lines.push(`## ${SECTION_TITLES[k]}`);
+    const extra = prose?.[k];
+    if (extra) lines.push(extra.trim());
+    if (index[k].length === 0 && !extra) lines.push('- (none)');
+    for (const a of index[k]) lines.push(`- ${a.text} (req ${a.request})`);
+  }
+  return lines.join('\n');
+}

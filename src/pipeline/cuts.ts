@@ -1,0 +1,60 @@
+// Where history may be cut (summarize, hardcap): never between a tool_use and its result, never inside
+// a parallel batch; the head (leading system messages, the first user message, an existing summary) and
+// the most recent turns are protected.
+import type { Message } from '../model/transcript.ts';
+import type { Working } from './working.ts';
+
+export const SUMMARY_UUID = 'tierscope-summary';
+
+export function isPipelineSummary(m: Message): boolean {
+  return m.compaction === 'summary' && m.source.uuid === SUMMARY_UUID;
+}
+
+function isToolResultMessage(m: Message): boolean {
+  return m.role === 'user' && m.blocks.some((b) => b.type === 'tool_result');
+}
+
+/** End of the protected head: leading system messages, the first plain user message, then summaries. */
+export function headEnd(work: Working): number {
+  let h = 0;
+  while (h < work.length && work.at(h).role === 'system') h++;
+  if (
+    h < work.length &&
+    work.at(h).role === 'user' &&
+    !isToolResultMessage(work.at(h)) &&
+    !isPipelineSummary(work.at(h))
+  )
+    h++;
+  while (h < work.length && work.at(h).compaction === 'summary') h++;
+  return h;
+}
+
+/** Start of the protected tail: the last `turns` assistant messages and everything after them. */
+export function tailStart(work: Working, turns: number): number {
+  if (turns <= 0) return work.length;
+  let seen = 0;
+  for (let i = work.length - 1; i >= 0; i--) {
+    if (work.at(i).role === 'assistant') {
+      seen++;
+      if (seen === turns) return i;
+    }
+  }
+  return 0;
+}
+
+/** Positions c in [from, to] where a cut keeps every tool pair and batch whole, ascending. */
+export function validCuts(work: Working, from: number, to: number): number[] {
+  // A pair spans [use position, result position]; a cut c is invalid when use < c <= result.
+  const spanEnd = new Int32Array(work.length + 1).fill(-1);
+  for (const [id, u] of work.useAt) {
+    const r = work.resultAt.get(id);
+    if (r !== undefined && r > u) spanEnd[u] = Math.max(spanEnd[u], r);
+  }
+  const cuts: number[] = [];
+  let open = -1; // furthest result position of pairs opened before the current position
+  for (let c = 0; c <= Math.min(to, work.length); c++) {
+    if (c >= from && c > open) cuts.push(c);
+    if (c < work.length && spanEnd[c] > open) open = spanEnd[c];
+  }
+  return cuts;
+}

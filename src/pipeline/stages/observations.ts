@@ -1,0 +1,74 @@
+// Stage 1 — observations (SPEC §4.1), every request: GUI tool calls (screenshot, computer, browser_*…)
+// older than the newest `observationWindow` calls get their string results replaced by
+// `[elided browser observation: <tool>, was <N> chars]` and their images by a placeholder. The window
+// counts calls, not messages. Idempotent: an elided result is never rewritten again.
+import { runeCount } from '../../lib/runes.ts';
+import type { Block } from '../../model/transcript.ts';
+import { toolMatches } from '../aliases.ts';
+import { ELIDED_PREFIX, elidedObservation, IMAGE_PLACEHOLDER } from '../markers.ts';
+import type { PipelineStage, StageContext } from '../stage.ts';
+import type { Working } from '../working.ts';
+import { emitRewrite } from './rewrite.ts';
+
+export type ObservationsState = {
+  /** GUI tool_use ids in call order, with their tool names. */
+  calls: { id: string; tool: string }[];
+  /** Calls [0, decided) are outside the window and were handled. */
+  decided: number;
+};
+
+function collectCalls(work: Working, from: number, ctx: StageContext, into: ObservationsState['calls']): void {
+  for (let i = from; i < work.length; i++) {
+    const m = work.at(i);
+    if (m.role !== 'assistant') continue;
+    for (const b of m.blocks) {
+      if (b.type === 'tool_use' && toolMatches(ctx.config.guiTools, b.name)) into.push({ id: b.id, tool: b.name });
+    }
+  }
+}
+
+function elide(b: Extract<Block, { type: 'tool_result' }>, tool: string): Block | undefined {
+  if (typeof b.content === 'string') {
+    if (b.content.startsWith(ELIDED_PREFIX)) return undefined;
+    return { ...b, content: elidedObservation(tool, runeCount(b.content)) };
+  }
+  if (!b.content.some((x) => x.type === 'image')) return undefined;
+  return {
+    ...b,
+    content: b.content.map((x): Block => (x.type === 'image' ? { type: 'text', text: IMAGE_PLACEHOLDER } : x)),
+  };
+}
+
+function decide(work: Working, state: ObservationsState, ctx: StageContext): void {
+  const limit = state.calls.length - ctx.config.observationWindow;
+  for (let k = state.decided; k < limit; k++) {
+    const { id, tool } = state.calls[k];
+    const pos = work.resultAt.get(id);
+    if (pos === undefined) continue;
+    const m = work.at(pos);
+    const j = m.blocks.findIndex((b) => b.type === 'tool_result' && b.toolUseId === id);
+    const b = m.blocks[j];
+    if (b.type !== 'tool_result') continue;
+    const next = elide(b, tool);
+    if (next) emitRewrite(work, ctx, pos, j, next, typeof b.content === 'string' ? 'elide' : 'image-strip');
+  }
+  state.decided = Math.max(state.decided, limit);
+}
+
+export const observationsStage: PipelineStage<ObservationsState> = {
+  id: 'observations',
+  title: 'Observation window',
+  description:
+    'GUI observations (screenshots, browser snapshots) older than the newest N calls become one-line stubs; their images become placeholders.',
+  initial: () => ({ calls: [], decided: 0 }),
+  onReset(work, _state, ctx) {
+    const state: ObservationsState = { calls: [], decided: 0 };
+    collectCalls(work, 0, ctx, state.calls);
+    return state;
+  },
+  run(work, state, ctx) {
+    collectCalls(work, ctx.freshFrom, ctx, state.calls);
+    if (state.calls.length > ctx.config.observationWindow) decide(work, state, ctx);
+    return state;
+  },
+};

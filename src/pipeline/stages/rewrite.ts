@@ -1,0 +1,41 @@
+// Shared by the content-rewriting stages: replace one block, measure it before and after, and emit the
+// SPEC §4 event — but only when the bytes actually change.
+import { runeCount } from '../../lib/runes.ts';
+import type { Block } from '../../model/transcript.ts';
+import { resultText } from '../../tokens/block-text.ts';
+import type { PipelineEvent, StageContext } from '../stage.ts';
+import type { Working } from '../working.ts';
+
+type Extra = Pick<PipelineEvent, 'tier' | 'detail' | 'distance'>;
+
+/** Replace block j of the message at pos and emit an event; returns false when nothing changed. */
+export function emitRewrite(
+  work: Working,
+  ctx: StageContext,
+  pos: number,
+  j: number,
+  next: Block,
+  action: string,
+  extra: Extra = {},
+): boolean {
+  const m = work.at(pos);
+  const prev = m.blocks[j];
+  if (JSON.stringify(prev) === JSON.stringify(next)) return false;
+  const tokensBefore = ctx.meter.block(prev);
+  work.replaceBlock(pos, j, next);
+  ctx.emit({
+    action,
+    ...extra,
+    messageIndex: m.index,
+    position: pos,
+    blockIndex: j,
+    toolUseId: prev.type === 'tool_result' ? prev.toolUseId : undefined,
+    charsBefore: runeCount(resultText(prev)),
+    charsAfter: runeCount(resultText(next)),
+    tokensBefore,
+    tokensAfter: ctx.meter.block(next),
+    before: prev,
+    after: next,
+  });
+  return true;
+}

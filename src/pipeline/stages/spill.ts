@@ -1,0 +1,85 @@
+// Stage 2 — spill (SPEC §4.2), when a batch of results first appears: a result over `spillThreshold`
+// runes (or its tool's declared cap) becomes `[Output saved to disk: …]` + a rune-exact preview; then,
+// per batch (one user message of results), while the batch exceeds `batchAggregateTarget`, the largest
+// result ≥ `minAggregateSpill` spills too (self-capped tools never). Every result is marked Seen on first
+// sight, so a result that was not spilled then stays byte-identical forever (the replay re-applies spills).
+import { runeCount } from '../../lib/runes.ts';
+import { toolCap, toolMatches } from '../aliases.ts';
+import { spillReplacement } from '../markers.ts';
+import type { PipelineStage, StageContext } from '../stage.ts';
+import type { Working } from '../working.ts';
+import { emitRewrite } from './rewrite.ts';
+
+export type SpillState = { seen: Set<string> };
+
+type Candidate = { pos: number; j: number; id: string; runes: number; tool: string };
+
+function spillOne(work: Working, ctx: StageContext, c: Candidate, action: string): number {
+  const m = work.at(c.pos);
+  const b = m.blocks[c.j];
+  if (b.type !== 'tool_result' || typeof b.content !== 'string') return c.runes;
+  const replacement = spillReplacement(c.id, b.content, ctx.config.spillPreview);
+  emitRewrite(work, ctx, c.pos, c.j, { ...b, content: replacement }, action, {
+    detail: `${c.tool}: ${c.runes} chars → ${ctx.config.spillPreview}-char preview`,
+  });
+  return runeCount(replacement);
+}
+
+function processBatch(work: Working, pos: number, state: SpillState, ctx: StageContext): void {
+  const cfg = ctx.config;
+  const fresh: Candidate[] = [];
+  let total = 0;
+  const m = work.at(pos);
+  m.blocks.forEach((b, j) => {
+    if (b.type !== 'tool_result' || b.toolUseId === '') return;
+    if (typeof b.content !== 'string') return; // structured (image) results are never spilled or counted
+    const runes = runeCount(b.content);
+    total += runes;
+    if (state.seen.has(b.toolUseId)) return;
+    state.seen.add(b.toolUseId);
+    fresh.push({ pos, j, id: b.toolUseId, runes, tool: work.toolName(b.toolUseId) ?? 'unknown' });
+  });
+  const remaining: Candidate[] = [];
+  for (const c of fresh) {
+    if (toolMatches(cfg.selfCappedTools, c.tool)) continue;
+    const cap = toolCap(cfg.toolCaps, c.tool);
+    const threshold = cap !== undefined && cap > 0 ? Math.min(cap, cfg.spillThreshold) : cfg.spillThreshold;
+    if (c.runes > threshold) {
+      const after = spillOne(work, ctx, c, 'spill');
+      total += after - c.runes;
+    } else remaining.push(c);
+  }
+  if (total <= cfg.batchAggregateTarget) return;
+  // Largest first; a stable sort keeps message order for ties.
+  const candidates = remaining.filter((c) => c.runes >= cfg.minAggregateSpill).sort((a, b) => b.runes - a.runes);
+  for (const c of candidates) {
+    if (total <= cfg.batchAggregateTarget) break;
+    const after = spillOne(work, ctx, c, 'spill-batch');
+    total += after - c.runes;
+  }
+}
+
+export const spillStage: PipelineStage<SpillState> = {
+  id: 'spill',
+  title: 'Spill',
+  description:
+    'Oversized tool results are saved to disk with a preview when they first appear; a batch over the aggregate target spills its largest results.',
+  initial: () => ({ seen: new Set() }),
+  run(work, state, ctx) {
+    for (const pos of freshResultMessages(work, ctx.freshFrom)) processBatch(work, pos, state, ctx);
+    return state;
+  },
+};
+
+/** Tool-result message positions ≥ from (binary search over the ascending list). */
+export function freshResultMessages(work: Working, from: number): number[] {
+  const list = work.resultMessages;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return list.slice(lo);
+}

@@ -1,0 +1,127 @@
+// Stage 3 — tiers (SPEC §4.3), only while the estimate is at or over the trigger. Tool-result messages
+// are counted from the tail; parallel results share their message's distance. At first touch:
+// distance < tier3Window → Tier 3 (untouched, re-examined later); < tier1Distance → Tier 2 (a
+// `[micro-compact] ` summary within the per-pass attempt budget, else head/tail truncation);
+// otherwise Tier 1 (a metadata stub) unless a floor tool keeps it at Tier 2. A touched result is frozen.
+import { runeCount } from '../../lib/runes.ts';
+import type { Block, ToolResultBlock } from '../../model/transcript.ts';
+import { resultText } from '../../tokens/block-text.ts';
+import { toolMatches } from '../aliases.ts';
+import { triggerTokens } from '../config.ts';
+import {
+  CLEARED_MARKER,
+  IMAGE_PLACEHOLDER,
+  MICRO_COMPACT_PREFIX,
+  microCompact,
+  tier1Stub,
+  truncateHeadTail,
+} from '../markers.ts';
+import type { PipelineStage, StageContext } from '../stage.ts';
+import type { Working } from '../working.ts';
+import { emitRewrite } from './rewrite.ts';
+
+export type TierRecord = { tier: 1 | 2; request: number; distance: number; floor: boolean; summarized: boolean };
+
+export type TiersState = {
+  /** Results touched at first touch (frozen), by tool_use id. */
+  frozen: Map<string, TierRecord>;
+  /** Results that sat inside the Tier-3 window while tiering ran. */
+  tier3: Set<string>;
+  /** Index into the tool-result message list of the first message that may hold untouched results. */
+  next: number;
+  epoch: number;
+};
+
+function mechanical(b: ToolResultBlock, cap: number): ToolResultBlock {
+  if (typeof b.content === 'string') return { ...b, content: truncateHeadTail(b.content, cap) };
+  const content = b.content.map(
+    (x): Block =>
+      x.type === 'image'
+        ? { type: 'text', text: IMAGE_PLACEHOLDER }
+        : x.type === 'text'
+          ? { type: 'text', text: truncateHeadTail(x.text, cap) }
+          : x,
+  );
+  return { ...b, content };
+}
+
+function tierMessage(
+  work: Working,
+  pos: number,
+  distance: number,
+  state: TiersState,
+  ctx: StageContext,
+  budget: { attempts: number },
+): void {
+  const cfg = ctx.config;
+  const m = work.at(pos);
+  const isFloor = (id: string) => toolMatches(cfg.floorTools, work.toolName(id) ?? 'unknown');
+  const messageFloor =
+    cfg.floorScope === 'message' && m.blocks.some((b) => b.type === 'tool_result' && isFloor(b.toolUseId));
+  m.blocks.forEach((_, j) => {
+    const b = work.at(pos).blocks[j];
+    if (b.type !== 'tool_result' || state.frozen.has(b.toolUseId)) return;
+    const id = b.toolUseId;
+    const tool = work.toolName(id) ?? 'unknown';
+    const floor = cfg.floorScope === 'message' ? messageFloor : isFloor(id);
+    const text = resultText(b);
+    const runes = runeCount(text);
+    const record: TierRecord = { tier: 2, request: ctx.request, distance, floor, summarized: false };
+    state.frozen.set(id, record);
+    state.tier3.delete(id);
+    if (typeof b.content === 'string' && b.content === CLEARED_MARKER) return;
+    if (distance >= cfg.tier1Distance && !floor) {
+      record.tier = 1;
+      const stub = tier1Stub(tool, work.toolInput(id), runes);
+      emitRewrite(work, ctx, pos, j, { ...b, content: stub }, 'tier1', { tier: 1, distance });
+      return;
+    }
+    const skipSummary =
+      toolMatches(cfg.floorTools, tool) || toolMatches(cfg.guiTools, tool) || text.startsWith(MICRO_COMPACT_PREFIX);
+    if (runes > cfg.tier2SummarizeMin && !skipSummary && budget.attempts < cfg.summaryAttemptsPerPass) {
+      budget.attempts++;
+      const out = ctx.summarizer.summarizeResult({ tool, text, task: ctx.task() });
+      if (out.ok && out.text.trim() !== '') {
+        record.summarized = true;
+        const content = microCompact(out.text, cfg.tier2Cap);
+        emitRewrite(work, ctx, pos, j, { ...b, content }, 'tier2-summary', { tier: 2, distance });
+        return;
+      }
+    }
+    emitRewrite(work, ctx, pos, j, mechanical(b, cfg.tier2Cap), 'tier2-truncate', { tier: 2, distance });
+  });
+}
+
+function hasUntouched(work: Working, pos: number, state: TiersState): boolean {
+  return work.at(pos).blocks.some((b) => b.type === 'tool_result' && !state.frozen.has(b.toolUseId));
+}
+
+export const tiersStage: PipelineStage<TiersState> = {
+  id: 'tiers',
+  title: 'Tiers',
+  description:
+    'Over the trigger, old tool results are classified once by distance from the tail: Tier 3 kept, Tier 2 summarised or head/tail-truncated, Tier 1 reduced to a metadata stub (floor tools stay at Tier 2).',
+  initial: () => ({ frozen: new Map(), tier3: new Set(), next: 0, epoch: -1 }),
+  run(work, state, ctx) {
+    const cfg = ctx.config;
+    if (!cfg.tiersEnabled) return state;
+    const list = work.resultMessages;
+    if (list.length < cfg.tier3Window || ctx.estimate() < triggerTokens(cfg)) return state;
+    if (state.epoch !== work.epoch) {
+      // Positions moved (reset or structural change): find the first message with an untouched result.
+      state.epoch = work.epoch;
+      state.next = 0;
+      while (state.next < list.length && !hasUntouched(work, list[state.next], state)) state.next++;
+    }
+    const budget = { attempts: 0 };
+    const end = list.length - cfg.tier3Window;
+    for (let i = state.next; i < end; i++) tierMessage(work, list[i], list.length - 1 - i, state, ctx, budget);
+    state.next = Math.max(state.next, end);
+    for (let i = Math.max(0, end); i < list.length; i++) {
+      for (const b of work.at(list[i]).blocks) {
+        if (b.type === 'tool_result' && !state.frozen.has(b.toolUseId)) state.tier3.add(b.toolUseId);
+      }
+    }
+    return state;
+  },
+};

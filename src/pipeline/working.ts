@@ -1,0 +1,195 @@
+// The working history a request's pipeline operates on: the previous request's output plus the
+// messages appended since, with incrementally maintained indexes (token totals, tool_use/tool_result
+// positions, tool-result message list, per-category tokens). Owned by the replay driver and passed
+// to stages by ownership: stages never mutate a Message or Block (they replace them), so the original
+// transcript is untouched and unchanged messages stay shared — which is what keeps re-runs incremental.
+import type { Block, Message } from '../model/transcript.ts';
+import type { TokenMeter } from '../tokens/meter.ts';
+
+export type Category = string; // 'system' | 'user' | 'assistant' | 'thinking' | `result:<tool>`
+
+export class Working {
+  messages: Message[] = [];
+  /** Exact (uncalibrated) tokens of each message. */
+  private tokens: number[] = [];
+  /** Sum of `tokens`. */
+  total = 0;
+  /** toolUseId → position of the assistant message holding the tool_use. */
+  useAt = new Map<string, number>();
+  /** toolUseId → position of the (first) message holding its tool_result. */
+  resultAt = new Map<string, number>();
+  /** Positions of user messages that hold at least one tool_result, ascending. */
+  resultMessages: number[] = [];
+  /** Tokens per category, for the stacked timeline. */
+  categories = new Map<Category, number>();
+  /** Lowest position changed since `startRequest` (Infinity when only appends happened). */
+  firstChange = Number.POSITIVE_INFINITY;
+  /** Length of the history as carried over from the previous request (the old prefix). */
+  carried = 0;
+  /** True after a structural change (messages removed or inserted) in this request. */
+  structural = false;
+  /** Count of tool_use ids seen again after their first occurrence (duplicates need a full pairing check). */
+  duplicateUses = 0;
+  /** Incremented on every rebuild (reset or splice): positions cached by stages are stale when it changes. */
+  epoch = 0;
+
+  constructor(private readonly meter: TokenMeter) {}
+
+  get length(): number {
+    return this.messages.length;
+  }
+
+  at(i: number): Message {
+    return this.messages[i];
+  }
+
+  tokensAt(i: number): number {
+    return this.tokens[i];
+  }
+
+  /** Tokens of positions [from, to). */
+  tokensBetween(from: number, to: number): number {
+    let n = 0;
+    for (let i = from; i < to; i++) n += this.tokens[i];
+    return n;
+  }
+
+  /** Tokens of positions [0, p): computed from whichever end is shorter. */
+  tokensBefore(p: number): number {
+    return p <= this.messages.length / 2
+      ? this.tokensBetween(0, p)
+      : this.total - this.tokensBetween(p, this.messages.length);
+  }
+
+  /** Start a request: everything present is the carried-over prefix. */
+  startRequest(): void {
+    this.firstChange = Number.POSITIVE_INFINITY;
+    this.carried = this.messages.length;
+    this.structural = false;
+  }
+
+  /** Replace the history wholesale (a reset: the recorded input no longer extends the previous one). */
+  reset(messages: readonly Message[]): void {
+    this.messages = [];
+    this.tokens = [];
+    this.total = 0;
+    this.useAt = new Map();
+    this.resultAt = new Map();
+    this.resultMessages = [];
+    this.categories = new Map();
+    this.epoch++;
+    this.append(messages);
+    this.firstChange = 0;
+    this.structural = true;
+  }
+
+  append(messages: readonly Message[]): void {
+    for (const m of messages) {
+      const pos = this.messages.length;
+      this.messages.push(m);
+      const t = this.meter.message(m);
+      this.tokens.push(t);
+      this.total += t;
+      this.index(m, pos);
+      this.addCategories(m, 1);
+    }
+  }
+
+  private index(m: Message, pos: number): void {
+    let hasResult = false;
+    for (const b of m.blocks) {
+      if (b.type === 'tool_use' && m.role === 'assistant') {
+        if (!this.useAt.has(b.id)) this.useAt.set(b.id, pos);
+        else this.duplicateUses++;
+      } else if (b.type === 'tool_result') {
+        hasResult = true;
+        if (!this.resultAt.has(b.toolUseId)) this.resultAt.set(b.toolUseId, pos);
+      }
+    }
+    if (hasResult && m.role === 'user') this.resultMessages.push(pos);
+  }
+
+  /** Tool name of a tool_use id present in the history. */
+  toolName(id: string): string | undefined {
+    const pos = this.useAt.get(id);
+    if (pos === undefined) return undefined;
+    for (const b of this.messages[pos].blocks) if (b.type === 'tool_use' && b.id === id) return b.name;
+    return undefined;
+  }
+
+  toolInput(id: string): unknown {
+    const pos = this.useAt.get(id);
+    if (pos === undefined) return undefined;
+    for (const b of this.messages[pos].blocks) if (b.type === 'tool_use' && b.id === id) return b.input;
+    return undefined;
+  }
+
+  private categoryOf(m: Message, b: Block): Category {
+    if (m.role === 'system') return 'system';
+    if (b.type === 'thinking' || b.type === 'redacted_thinking') return 'thinking';
+    if (b.type === 'tool_result') return `result:${this.toolName(b.toolUseId) ?? 'unknown'}`;
+    return m.role;
+  }
+
+  private addCategories(m: Message, sign: 1 | -1): void {
+    const per = this.meter.measure(m).blocks;
+    m.blocks.forEach((b, j) => {
+      const c = this.categoryOf(m, b);
+      this.categories.set(c, (this.categories.get(c) ?? 0) + sign * per[j]);
+    });
+  }
+
+  /**
+   * Replace the message at `pos` by one with the same block structure (types and ids): content-only
+   * rewrites cannot change pairing. Throws if the structure differs (a stage bug).
+   */
+  replaceContent(pos: number, next: Message): void {
+    const prev = this.messages[pos];
+    if (prev.blocks.length !== next.blocks.length || prev.role !== next.role) {
+      throw new Error(`content rewrite changed the structure of message ${pos}`);
+    }
+    prev.blocks.forEach((b, j) => {
+      const nb = next.blocks[j];
+      const same =
+        b.type === nb.type &&
+        (b.type !== 'tool_result' || (nb.type === 'tool_result' && nb.toolUseId === b.toolUseId)) &&
+        (b.type !== 'tool_use' || (nb.type === 'tool_use' && nb.id === b.id));
+      if (!same) throw new Error(`content rewrite changed block ${j} of message ${pos}`);
+    });
+    this.addCategories(prev, -1);
+    this.messages[pos] = next;
+    const t = this.meter.message(next);
+    this.total += t - this.tokens[pos];
+    this.tokens[pos] = t;
+    this.addCategories(next, 1);
+    if (pos < this.firstChange) this.firstChange = pos;
+  }
+
+  /** Replace block `j` of message `pos` (content-only). Returns the new message. */
+  replaceBlock(pos: number, j: number, block: Block): Message {
+    const prev = this.messages[pos];
+    const blocks = prev.blocks.slice();
+    blocks[j] = block;
+    const next: Message = { ...prev, blocks };
+    this.replaceContent(pos, next);
+    return next;
+  }
+
+  /** Structural change: remove `deleteCount` messages at `start` and insert `items`. Rebuilds indexes. */
+  splice(start: number, deleteCount: number, items: readonly Message[] = []): Message[] {
+    const removed = this.messages.slice(start, start + deleteCount);
+    const next = [...this.messages.slice(0, start), ...items, ...this.messages.slice(start + deleteCount)];
+    const firstChange = Math.min(this.firstChange, start);
+    const carried = this.carried;
+    this.reset(next);
+    this.firstChange = firstChange;
+    this.carried = carried;
+    this.structural = true;
+    return removed;
+  }
+
+  /** A copy of the current messages (for views and tests). */
+  snapshot(): Message[] {
+    return this.messages.slice();
+  }
+}

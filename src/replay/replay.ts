@@ -1,0 +1,301 @@
+// The request-by-request replay (SPEC §3): for every request of a thread, its recorded input goes through
+// the pipeline with the state carried over from the previous request. The working history carries the
+// previous output forward and only appended messages are new, so a request's cost does not grow with the
+// unchanged history; a recorded input that stops extending the previous one (an agent compaction, a
+// rewritten request log) resets the history and re-applies every persisted result rewrite byte-identically.
+// The pairing validator runs on the recorded input and after every stage that changed structure.
+
+import { newViolations, type PairingViolation, type Provider, validatePairing } from '../analyses/pairing.ts';
+import { hashKey } from '../lib/hash.ts';
+import { runeCount } from '../lib/runes.ts';
+import type { Block, Message, Request, Thread } from '../model/transcript.ts';
+import type { PipelineConfig } from '../pipeline/config.ts';
+import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
+import { STAGES } from '../pipeline/stages/index.ts';
+import type { Summarizer } from '../pipeline/summarizer.ts';
+import { Working } from '../pipeline/working.ts';
+import { resultText, safeJson } from '../tokens/block-text.ts';
+import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
+import type { TokenMeter } from '../tokens/meter.ts';
+import { InputBuilder, type InputDelta, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
+import { validateAppended } from './pairing-window.ts';
+
+export type ReplayOptions = {
+  config: PipelineConfig;
+  mode: ReplayMode;
+  provider: Provider;
+  meter: TokenMeter;
+  summarizer: Summarizer;
+};
+
+export type RequestReplay = {
+  thread: string;
+  index: number;
+  time?: number;
+  responseTime?: number;
+  model?: string;
+  /** Set when the recorded input did not extend the previous one. */
+  reset?: Exclude<InputDelta, { kind: 'append' }>;
+  /** Counted tokens (static prefix + messages) of the recorded input and of what would be sent. */
+  inputTokens: number;
+  outputTokens: number;
+  /** Calibrated estimates of the same. */
+  estimateIn: number;
+  estimateOut: number;
+  prefixTokens: number;
+  toolsKey: string;
+  systemKey: string;
+  toolsTokens: number;
+  /** Counted total after each stage, in STAGES order. */
+  stageTokens: number[];
+  events: PipelineEvent[];
+  /** Pairing violations first seen at this request (input or a stage). */
+  pairing: PairingViolation[];
+  /** Output tokens by category: system, tools, user, assistant, thinking, result:<tool>. */
+  categories: Record<string, number>;
+  outputMessages: number;
+  /** Messages and counted tokens this output shares byte-for-byte with the previous output of the thread. */
+  commonMessages: number;
+  commonTokens: number;
+  summarizerError?: string;
+};
+
+export type ThreadReplay = {
+  thread: string;
+  calibration: Calibration;
+  requests: RequestReplay[];
+  /** Final state per stage id (tiers records, spill Seen set, summaries, dropped ids …). */
+  states: Record<string, unknown>;
+  /** Latest size (runes) of each tool result in the last request that carried it. */
+  lastChars: Map<string, number>;
+  /** Output of the last replayed request (only when `capture` was asked). */
+  output?: Message[];
+};
+
+function requestIndexer(thread: Thread): (messageIndex: number) => number {
+  const ends = thread.requests.map((r) => r.inputEnd);
+  return (mi: number) => {
+    let lo = 0;
+    let hi = ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid] <= mi) lo = mid + 1;
+      else hi = mid;
+    }
+    return Math.max(0, lo - 1);
+  };
+}
+
+function reapply(messages: readonly Message[], rewrites: Map<string, Block>): Message[] {
+  if (rewrites.size === 0) return messages.slice();
+  return messages.map((m) => {
+    if (!m.blocks.some((b) => b.type === 'tool_result' && rewrites.has(b.toolUseId))) return m;
+    return {
+      ...m,
+      blocks: m.blocks.map((b) => (b.type === 'tool_result' ? (rewrites.get(b.toolUseId) ?? b) : b)),
+    };
+  });
+}
+
+function latestTask(work: Working): string {
+  for (let i = work.length - 1; i >= 0; i--) {
+    const m = work.at(i);
+    if (m.role !== 'user' || m.meta || m.compaction) continue;
+    const t = m.blocks
+      .map((b) => (b.type === 'text' ? b.text : ''))
+      .join('\n')
+      .trim();
+    if (t !== '') return t;
+  }
+  return '';
+}
+
+/** Replay one thread. `until` stops after that request index; `capture` keeps its output messages. */
+export function replayThread(
+  thread: Thread,
+  opts: ReplayOptions,
+  calibration: Calibration,
+  until = Number.POSITIVE_INFINITY,
+  capture = false,
+): ThreadReplay {
+  const { meter, config } = opts;
+  const work = new Working(meter);
+  const states: unknown[] = STAGES.map((s) => s.initial());
+  const rewrites = new Map<string, Block>();
+  const lastChars = new Map<string, number>();
+  const inputs = new InputBuilder(thread, opts.mode);
+  const requestOf = requestIndexer(thread);
+  const reported = new Set<string>();
+  const out: RequestReplay[] = [];
+  let prevView: InputView | undefined;
+  let rawInputTokens = 0;
+  let prevToolsKey = '';
+  let prevSystemKey = '';
+  const factor = calibration.factor;
+
+  const report = (list: readonly PairingViolation[], into: PairingViolation[]) => {
+    for (const v of list) {
+      const key = `${v.stage}|${v.rule}|${v.toolUseId ?? ''}|${v.toolUseId ? '' : v.messageIndex}`;
+      if (reported.has(key)) continue;
+      reported.add(key);
+      into.push(v);
+    }
+  };
+
+  for (const r of thread.requests) {
+    if (r.index > until) break;
+    const view = inputs.view(r);
+    const delta = inputDeltaFor(prevView, view, r);
+    const prefix = r.exactPrefix ?? thread.prefix;
+    const toolsKey = hashKey(safeJson(prefix.tools ?? []));
+    const systemKey = hashKey(safeJson(prefix.system ?? []));
+    let toolsTokens = 0;
+    for (const t of prefix.tools ?? []) toolsTokens += meter.tool(t);
+    const staticTokens =
+      calibration.prefixSource === 'counted' ? prefixTokensOf(meter, prefix) : calibration.prefixTokens;
+    const pairing: PairingViolation[] = [];
+    const events: PipelineEvent[] = [];
+    const pctx = { thread: thread.id, request: r.index, provider: opts.provider };
+
+    work.startRequest();
+    let freshFrom: number;
+    let oldOutput: Message[] | undefined;
+    const dupBefore = work.duplicateUses;
+    if (delta.kind === 'append') {
+      freshFrom = work.length;
+      const appended = view.array.slice(view.start + delta.from, view.end);
+      rawInputTokens += meter.messages(appended);
+      work.append(appended);
+      const full = work.duplicateUses > dupBefore;
+      report(validateAppended(view, delta.from, { ...pctx, stage: 'input' }, full), pairing);
+    } else {
+      oldOutput = work.messages;
+      const raw = view.array.slice(view.start, view.end);
+      rawInputTokens = meter.messages(raw);
+      work.reset(reapply(raw, rewrites));
+      freshFrom = 0;
+      report(validatePairing(raw, { ...pctx, stage: 'input' }), pairing);
+    }
+
+    let task: string | undefined;
+    const ctx: StageContext = {
+      thread: thread.id,
+      request: r.index,
+      config,
+      meter,
+      summarizer: opts.summarizer,
+      estimate: () => factor * (staticTokens + work.total),
+      factor,
+      prefixTokens: staticTokens,
+      requestOf,
+      freshFrom,
+      task: () => {
+        task ??= latestTask(work);
+        return task;
+      },
+      emit: () => undefined,
+    };
+    const stageTokens: number[] = [];
+    STAGES.forEach((stage, i) => {
+      ctx.emit = (e) => {
+        const ev: PipelineEvent = { thread: thread.id, request: r.index, stage: stage.id, ...e };
+        events.push(ev);
+        if (ev.toolUseId && ev.after?.type === 'tool_result') {
+          rewrites.set(ev.toolUseId, ev.after);
+          lastChars.set(ev.toolUseId, ev.charsAfter);
+        }
+      };
+      if (delta.kind === 'reset' && stage.onReset) states[i] = stage.onReset(work, states[i] as never, ctx);
+      const before = work.messages;
+      const epoch = work.epoch;
+      states[i] = stage.run(work, states[i] as never, ctx);
+      stageTokens.push(staticTokens + work.total);
+      if (work.epoch !== epoch) {
+        const stageCtx = { ...pctx, stage: stage.id };
+        const was = validatePairing(before, stageCtx);
+        const now = validatePairing(work.messages, { ...stageCtx, before });
+        report(newViolations(was, now), pairing);
+      }
+    });
+
+    for (let i = freshFrom; i < work.length; i++) {
+      for (const b of work.at(i).blocks) {
+        if (b.type === 'tool_result' && !lastChars.has(b.toolUseId)) lastChars.set(b.toolUseId, resultRunes(b));
+      }
+    }
+
+    let commonMessages: number;
+    if (delta.kind === 'append') commonMessages = Math.min(work.firstChange, work.carried);
+    else {
+      commonMessages = 0;
+      const old = oldOutput ?? [];
+      while (
+        commonMessages < old.length &&
+        commonMessages < work.length &&
+        old[commonMessages] === work.at(commonMessages)
+      )
+        commonMessages++;
+    }
+    const sameTools = toolsKey === prevToolsKey;
+    const samePrefix = sameTools && systemKey === prevSystemKey;
+    const commonTokens = samePrefix ? staticTokens + work.tokensBefore(commonMessages) : sameTools ? toolsTokens : 0;
+    if (!samePrefix) commonMessages = 0;
+
+    const categories: Record<string, number> = {};
+    for (const [k, v] of work.categories) if (v !== 0) categories[k] = v;
+    categories.tools = toolsTokens;
+    categories.system = (categories.system ?? 0) + Math.max(0, staticTokens - toolsTokens);
+    const summarizeState = states[STAGES.findIndex((s) => s.id === 'summarize')] as {
+      failed: { request: number; error: string }[];
+    };
+    const failure = summarizeState.failed.at(-1);
+
+    out.push({
+      thread: thread.id,
+      index: r.index,
+      time: r.time,
+      responseTime: r.responseTime,
+      model: r.model,
+      reset: delta.kind === 'reset' ? delta : undefined,
+      inputTokens: staticTokens + rawInputTokens,
+      outputTokens: staticTokens + work.total,
+      estimateIn: factor * (staticTokens + rawInputTokens),
+      estimateOut: factor * (staticTokens + work.total),
+      prefixTokens: staticTokens,
+      toolsKey,
+      systemKey,
+      toolsTokens,
+      stageTokens,
+      events,
+      pairing,
+      categories,
+      outputMessages: work.length,
+      commonMessages,
+      commonTokens,
+      summarizerError: failure && failure.request === r.index ? failure.error : undefined,
+    });
+    prevView = view;
+    prevToolsKey = toolsKey;
+    prevSystemKey = systemKey;
+  }
+  const stateRecord: Record<string, unknown> = {};
+  STAGES.forEach((s, i) => {
+    stateRecord[s.id] = states[i];
+  });
+  return {
+    thread: thread.id,
+    calibration,
+    requests: out,
+    states: stateRecord,
+    lastChars,
+    output: capture ? work.snapshot() : undefined,
+  };
+}
+
+function inputDeltaFor(prev: InputView | undefined, view: InputView, r: Request): InputDelta {
+  return inputDelta(prev, view, r.boundary === 'agent-compaction');
+}
+
+function resultRunes(b: Extract<Block, { type: 'tool_result' }>): number {
+  return runeCount(resultText(b));
+}

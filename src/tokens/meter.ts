@@ -1,0 +1,57 @@
+// Token meter: exact tokens per block and per message, memoised by object identity (WeakMap) on top
+// of the tokenizer's content-hash cache. Unchanged messages are shared by reference between requests,
+// so a re-run never re-counts or even re-hashes them (SPEC §2, §9 incremental re-runs).
+import type { Block, Message, ToolDef } from '../model/transcript.ts';
+import { blockTokens, toolDefTokens } from './block-text.ts';
+import type { Tokenizer } from './tokenizer.ts';
+
+export type MessageMeasure = { total: number; blocks: number[] };
+
+export class TokenMeter {
+  private readonly blockCache = new WeakMap<Block, number>();
+  private readonly msgCache = new WeakMap<Message, MessageMeasure>();
+  private readonly toolCache = new WeakMap<ToolDef, number>();
+  constructor(readonly tokenizer: Tokenizer) {}
+
+  block(b: Block): number {
+    let n = this.blockCache.get(b);
+    if (n === undefined) {
+      n = blockTokens(this.tokenizer, b);
+      this.blockCache.set(b, n);
+    }
+    return n;
+  }
+
+  measure(m: Message): MessageMeasure {
+    let r = this.msgCache.get(m);
+    if (!r) {
+      const blocks = m.blocks.map((b) => this.block(b));
+      r = { total: blocks.reduce((a, b) => a + b, 0), blocks };
+      this.msgCache.set(m, r);
+    }
+    return r;
+  }
+
+  message(m: Message): number {
+    return this.measure(m).total;
+  }
+
+  messages(list: readonly Message[], from = 0, to = list.length): number {
+    let n = 0;
+    for (let i = from; i < to; i++) n += this.message(list[i]);
+    return n;
+  }
+
+  tool(t: ToolDef): number {
+    let n = this.toolCache.get(t);
+    if (n === undefined) {
+      n = toolDefTokens(this.tokenizer, t);
+      this.toolCache.set(t, n);
+    }
+    return n;
+  }
+
+  text(s: string): number {
+    return this.tokenizer.count(s);
+  }
+}
