@@ -1,10 +1,18 @@
-// The machine-readable report of SPEC §8, built from a parsed transcript (and, once replayed, the
-// pipeline results). The CLI prints it with --json; the worker sends parts of it to the UI.
+// The machine-readable report of SPEC §8, assembled from a parsed transcript, its replay and the
+// analyses. The CLI prints it with --json; the worker sends the same rows to the UI. Field meanings
+// follow SPEC §8 (`tier` 1/2 at first touch, 3 if tiering only ran while it sat in the window, null if
+// tiering never ran while it existed; `finalChars` = its size in the last request that carries it).
 import { runeCount } from '../lib/runes.ts';
 import type { ObservedUsage, ParseIssue, Transcript } from '../model/transcript.ts';
+import type { PipelineEvent } from '../pipeline/stage.ts';
+import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
+import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
+import { addCost, type CostUnits, observedCost, simulatedCost, ZERO_COST } from './cost.ts';
 import { type Counts, transcriptCounts } from './counts.ts';
+import type { PairingViolation } from './pairing.ts';
+import type { Refetch } from './refetch.ts';
 import { indexToolCalls } from './tool-index.ts';
 
 export type ToolResultRow = {
@@ -15,41 +23,108 @@ export type ToolResultRow = {
   chars: number;
   tokens: number;
   isError: boolean;
+  tier: 1 | 2 | 3 | null;
+  firstTouchRequest: number | null;
+  distanceAtFirstTouch: number | null;
+  floor: boolean;
+  spilled: boolean;
+  summarized: boolean;
+  cleared: boolean;
+  inSummary: boolean;
+  dropped: boolean;
+  finalChars: number;
 };
+
+export type ReportEvent = Omit<PipelineEvent, 'before' | 'after' | 'thread' | 'request'>;
 
 export type RequestRow = {
   thread: string;
   index: number;
   model: string | null;
-  inputEnd: number;
+  tokensIn: number;
+  tokensOut: number;
+  estimateIn: number;
+  estimateOut: number;
   observed: Pick<ObservedUsage, 'input' | 'cacheRead' | 'cacheWrite'> | null;
+  simulated: { cacheRead: number; cacheWrite: number };
+  events: ReportEvent[];
+  cacheBreak: (Pick<BreakInfo, 'cause' | 'tokensLost' | 'detail'> & { messageIndex: number | null }) | null;
+  observedBreak: Pick<BreakInfo, 'cause' | 'tokensLost' | 'detail'> | null;
 };
 
-export type BaseReport = {
+export type Totals = {
+  tokensIn: number;
+  tokensOut: number;
+  tokensSaved: number;
+  observed: { prompt: number; cacheRead: number; cacheWrite: number; hitRate: number | null; cost: CostUnits } | null;
+  simulated: { prompt: number; cacheRead: number; cacheWrite: number; hitRate: number; cost: CostUnits };
+  pairingErrors: number;
+  pairingWarnings: number;
+  refetches: number;
+  refetchesAfterPipeline: number;
+  refetchTokens: number;
+  cacheBreaksObserved: number;
+  cacheBreaksSimulated: number;
+};
+
+export type Report = {
   format: string;
   parseIssues: Pick<ParseIssue, 'line' | 'message' | 'severity'>[];
   counts: Counts;
+  settings: { preset: string | null; mode: string; provider: string; summarizer: string };
+  calibration: { thread: string; factor: number; prefixTokens: number; prefixSource: string; samples: number }[];
+  pairing: Omit<PairingViolation, 'provider'>[];
   toolResults: ToolResultRow[];
   requests: RequestRow[];
+  refetches: Refetch[];
+  totals: Totals;
 };
 
-/** Per tool result: its tool (from the matching tool_use), size in runes and exact tokens. */
-export function toolResultRows(t: Transcript, tok: Tokenizer): ToolResultRow[] {
+type TierState = {
+  frozen: Map<string, { tier: 1 | 2; request: number; distance: number; floor: boolean; summarized: boolean }>;
+  tier3: Set<string>;
+};
+
+/** Per tool result: size, tokens, and what the pipeline did to it. */
+export function toolResultRows(t: Transcript, tok: Tokenizer, replay?: Replay): ToolResultRow[] {
   const rows: ToolResultRow[] = [];
-  for (const th of t.threads) {
+  for (const [ti, th] of t.threads.entries()) {
+    const tr = replay?.threads[ti];
+    const tiers = tr?.states.tiers as TierState | undefined;
+    const spilled = new Set<string>();
+    for (const q of tr?.requests ?? [])
+      for (const e of q.events) if (e.stage === 'spill' && e.toolUseId) spilled.add(e.toolUseId);
+    const cleared = (tr?.states.microcompact as { cleared?: Set<string> } | undefined)?.cleared;
+    const folded = (tr?.states.summarize as { folded?: Set<string> } | undefined)?.folded;
+    const dropped = (tr?.states.hardcap as { dropped?: Set<string> } | undefined)?.dropped;
     const calls = indexToolCalls(th.messages);
+    const seen = new Set<string>();
     for (const m of th.messages) {
       for (const b of m.blocks) {
-        if (b.type !== 'tool_result') continue;
+        if (b.type !== 'tool_result' || seen.has(b.toolUseId)) continue;
+        seen.add(b.toolUseId);
+        const id = b.toolUseId;
         const text = resultText(b);
+        const chars = runeCount(text);
+        const rec = tiers?.frozen.get(id);
         rows.push({
           thread: th.id,
-          toolUseId: b.toolUseId,
-          tool: calls.get(b.toolUseId)?.name ?? 'unknown',
+          toolUseId: id,
+          tool: calls.get(id)?.name ?? 'unknown',
           messageIndex: m.index,
-          chars: runeCount(text),
+          chars,
           tokens: tok.count(text),
           isError: b.isError,
+          tier: rec ? rec.tier : tiers?.tier3.has(id) ? 3 : null,
+          firstTouchRequest: rec ? rec.request : null,
+          distanceAtFirstTouch: rec ? rec.distance : null,
+          floor: rec?.floor ?? false,
+          spilled: spilled.has(id),
+          summarized: rec?.summarized ?? false,
+          cleared: cleared?.has(id) ?? false,
+          inSummary: folded?.has(id) ?? false,
+          dropped: dropped?.has(id) ?? false,
+          finalChars: tr?.lastChars.get(id) ?? chars,
         });
       }
     }
@@ -57,26 +132,119 @@ export function toolResultRows(t: Transcript, tok: Tokenizer): ToolResultRow[] {
   return rows;
 }
 
-export function requestRows(t: Transcript): RequestRow[] {
-  return t.threads.flatMap((th) =>
-    th.requests.map((r) => ({
-      thread: th.id,
-      index: r.index,
-      model: r.model ?? null,
-      inputEnd: r.inputEnd,
-      observed: r.observed
-        ? { input: r.observed.input, cacheRead: r.observed.cacheRead, cacheWrite: r.observed.cacheWrite }
-        : null,
-    })),
-  );
+function stripEvent(e: PipelineEvent): ReportEvent {
+  const { before: _b, after: _a, thread: _t, request: _r, ...rest } = e;
+  return rest;
 }
 
-export function baseReport(t: Transcript, tok: Tokenizer): BaseReport {
+export type ReportInput = {
+  transcript: Transcript;
+  tokenizer: Tokenizer;
+  replay: Replay;
+  observed: ObservedPoint[];
+  simulated: SimulatedPoint[];
+  refetches: Refetch[];
+  preset: string | null;
+};
+
+export function buildReport(x: ReportInput): Report {
+  const { transcript: t, replay } = x;
+  const cfg = replay.options.config;
+  const obsByKey = new Map(x.observed.map((p) => [`${p.thread}|${p.index}`, p]));
+  const simByKey = new Map(x.simulated.map((p) => [`${p.thread}|${p.index}`, p]));
+  const requests: RequestRow[] = [];
+  let obsCost = ZERO_COST;
+  let simCost = ZERO_COST;
+  const obsTot = { prompt: 0, cacheRead: 0, cacheWrite: 0 };
+  const simTot = { prompt: 0, cacheRead: 0, cacheWrite: 0 };
+  let tokensIn = 0;
+  let tokensOut = 0;
+  for (const [ti, tr] of replay.threads.entries()) {
+    const thread = t.threads[ti];
+    for (const q of tr.requests) {
+      const req = thread.requests[q.index];
+      const key = `${tr.thread}|${q.index}`;
+      const sim = simByKey.get(key);
+      const obs = obsByKey.get(key);
+      tokensIn += q.inputTokens;
+      tokensOut += q.outputTokens;
+      if (req?.observed) {
+        obsCost = addCost(obsCost, observedCost(req.observed, cfg));
+        obsTot.prompt += req.observed.input + req.observed.cacheRead + req.observed.cacheWrite;
+        obsTot.cacheRead += req.observed.cacheRead;
+        obsTot.cacheWrite += req.observed.cacheWrite;
+      }
+      if (sim) {
+        simCost = addCost(simCost, simulatedCost(sim, cfg));
+        simTot.prompt += sim.prompt;
+        simTot.cacheRead += sim.cacheRead;
+        simTot.cacheWrite += sim.cacheWrite;
+      }
+      requests.push({
+        thread: tr.thread,
+        index: q.index,
+        model: q.model ?? null,
+        tokensIn: q.inputTokens,
+        tokensOut: q.outputTokens,
+        estimateIn: Math.round(q.estimateIn),
+        estimateOut: Math.round(q.estimateOut),
+        observed: req?.observed
+          ? { input: req.observed.input, cacheRead: req.observed.cacheRead, cacheWrite: req.observed.cacheWrite }
+          : null,
+        simulated: { cacheRead: Math.round(sim?.cacheRead ?? 0), cacheWrite: Math.round(sim?.cacheWrite ?? 0) },
+        events: q.events.map(stripEvent),
+        cacheBreak: sim?.break
+          ? {
+              cause: sim.break.cause,
+              tokensLost: Math.round(sim.break.tokensLost),
+              detail: sim.break.detail,
+              messageIndex: sim.break.messageIndex ?? null,
+            }
+          : null,
+        observedBreak: obs?.break
+          ? { cause: obs.break.cause, tokensLost: obs.break.tokensLost, detail: obs.break.detail }
+          : null,
+      });
+    }
+  }
+  const pairing = replay.threads.flatMap((tr) =>
+    tr.requests.flatMap((q) => q.pairing.map(({ provider: _p, ...v }) => v)),
+  );
+  const hasObserved = obsTot.prompt > 0;
   return {
     format: t.format,
     parseIssues: t.parseIssues.map((i) => ({ line: i.line, message: i.message, severity: i.severity })),
     counts: transcriptCounts(t),
-    toolResults: toolResultRows(t, tok),
-    requests: requestRows(t),
+    settings: {
+      preset: x.preset,
+      mode: replay.options.mode,
+      provider: replay.options.provider,
+      summarizer: replay.options.summarizer,
+    },
+    calibration: replay.threads.map((tr) => ({
+      thread: tr.thread,
+      factor: Number(tr.calibration.factor.toFixed(4)),
+      prefixTokens: tr.calibration.prefixTokens,
+      prefixSource: tr.calibration.prefixSource,
+      samples: tr.calibration.samples,
+    })),
+    pairing,
+    toolResults: toolResultRows(t, x.tokenizer, replay),
+    requests,
+    refetches: x.refetches,
+    totals: {
+      tokensIn,
+      tokensOut,
+      tokensSaved: tokensIn - tokensOut,
+      observed: hasObserved ? { ...obsTot, hitRate: obsTot.cacheRead / obsTot.prompt, cost: obsCost } : null,
+      simulated: { ...simTot, hitRate: simTot.prompt > 0 ? simTot.cacheRead / simTot.prompt : 0, cost: simCost },
+      pairingErrors: pairing.filter((v) => v.severity === 'error').length,
+      pairingWarnings: pairing.filter((v) => v.severity === 'warning').length,
+      refetches: x.refetches.length,
+      refetchesAfterPipeline: x.refetches.filter((r) => r.kind === 'after-pipeline').length,
+      refetchTokens: x.refetches.reduce((n, r) => n + r.tokens, 0),
+      cacheBreaksObserved: x.observed.filter((p) => p.break).length,
+      cacheBreaksSimulated: x.simulated.filter((p) => p.break).length,
+    },
   };
 }

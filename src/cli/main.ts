@@ -1,22 +1,27 @@
-// The tierscope CLI (SPEC §8): `analyze` prints a readable summary or, with --json, the report.
-// Exit 0 on success (even with parse issues), 2 on unusable input or arguments with a one-line reason.
+// The tierscope CLI (SPEC §8): `analyze` replays a transcript through the compaction pipeline and prints
+// a readable summary, or with --json the full report. Exit 0 on success (even with parse issues), 2 on
+// unusable input or arguments, with a one-line reason on stderr.
 import { existsSync, statSync } from 'node:fs';
-import { baseReport } from '../analyses/report.ts';
+import { analyze } from '../analyses/analyze.ts';
 import { FORMAT_IDS, parseTranscript } from '../formats/index.ts';
 import type { FormatId } from '../model/transcript.ts';
-import { createTokenizer, ENCODINGS, type EncodingName } from '../tokens/tokenizer.ts';
+import { createTokenizer } from '../tokens/tokenizer.ts';
 import { option, parseArgs, UsageError } from './args.ts';
 import { companionFiles, fileFromPath } from './node-input.ts';
+import { resolveSettings, VALUED } from './options.ts';
 import { formatSummary } from './summary.ts';
 
-const USAGE = `usage: tierscope analyze <file> [--format F] [--provider P] [--encoding o200k_base|cl100k_base] [--json]`;
+const USAGE = [
+  'usage: tierscope analyze <file> [--preset P] [--config file.json] [--set key=value]… [--mode recorded|raw]',
+  '                         [--provider anthropic|openai-chat|openai-responses|gemini|bedrock] [--format F] [--json]',
+].join('\n');
 
 export type CliIo = { out: (s: string) => void; err: (s: string) => void };
 
 /** Run the CLI; returns the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
-    const args = parseArgs(argv, ['format', 'provider', 'encoding'], ['json', 'help']);
+    const args = parseArgs(argv, VALUED, ['json', 'help']);
     if (args.switches.has('help') || args.command === undefined) {
       io.out(USAGE);
       return args.command === undefined && !args.switches.has('help') ? 2 : 0;
@@ -29,8 +34,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (format !== undefined && !FORMAT_IDS.includes(format as FormatId)) {
       throw new UsageError(`unknown format "${format}" (one of ${FORMAT_IDS.join(', ')})`);
     }
-    const encoding = (option(args, 'encoding') ?? 'o200k_base') as EncodingName;
-    if (!ENCODINGS.includes(encoding)) throw new UsageError(`unknown encoding "${encoding}"`);
+    const settings = resolveSettings(args);
     const loaded = parseTranscript(fileFromPath(file), companionFiles(file), {
       format: format as FormatId | undefined,
     });
@@ -38,8 +42,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.err(`tierscope: ${loaded.error}`);
       return 2;
     }
-    const tok = await createTokenizer(encoding);
-    const report = baseReport(loaded.transcript, tok);
+    const tokenizer = await createTokenizer(settings.encoding);
+    const { report } = analyze(loaded.transcript, { ...settings, preset: settings.preset, tokenizer });
     io.out(args.switches.has('json') ? JSON.stringify(report, null, 2) : formatSummary(loaded.transcript, report));
     return 0;
   } catch (e) {

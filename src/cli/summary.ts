@@ -1,41 +1,58 @@
-// Human-readable summary of a report for the terminal: what was loaded, where the tokens are, and the
-// problems found, in a few aligned lines.
-import type { BaseReport } from '../analyses/report.ts';
+// Human-readable summary of a report for the terminal: what was loaded, where the tokens are, what the
+// pipeline did, the cache and the problems found — a few aligned lines, most important first.
+import type { Report } from '../analyses/report.ts';
 import type { Transcript } from '../model/transcript.ts';
 
 export function fmtNum(n: number): string {
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
-  if (n >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
-  return String(n);
+  const a = Math.abs(n);
+  if (a >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (a >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
+  return String(Math.round(n));
 }
 
-export function formatSummary(t: Transcript, r: BaseReport): string {
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(0)}%`);
+
+export function formatSummary(t: Transcript, r: Report): string {
   const lines: string[] = [];
   const c = r.counts;
-  lines.push(`${t.meta.fileName ?? ''} · ${r.format}${t.meta.version ? ` ${t.meta.version}` : ''}`);
+  const tot = r.totals;
+  lines.push(
+    `${t.meta.fileName ?? ''} · ${r.format}${t.meta.version ? ` ${t.meta.version}` : ''} · preset ${r.settings.preset} · ${r.settings.mode} · ${r.settings.provider}`,
+  );
   lines.push(
     `${c.threads} threads · ${c.messages} messages · ${c.requests} requests · ${c.toolUses} tool uses · ${c.toolResults} tool results`,
   );
-  for (const th of t.threads) {
+  const sideCalls = t.threads.filter((th) => th.kind === 'side-call');
+  for (const th of t.threads.filter((x) => x.kind !== 'side-call')) {
     lines.push(
       `  ${th.kind.padEnd(9)} ${th.id}  ${th.messages.length} msgs, ${th.requests.length} requests${th.title ? `  (${th.title})` : ''}`,
     );
   }
-  const byTool = new Map<string, { n: number; tokens: number }>();
-  for (const tr of r.toolResults) {
-    const e = byTool.get(tr.tool) ?? { n: 0, tokens: 0 };
-    e.n++;
-    e.tokens += tr.tokens;
-    byTool.set(tr.tool, e);
+  if (sideCalls.length > 0) {
+    const reqs = sideCalls.reduce((n, th) => n + th.requests.length, 0);
+    lines.push(`  side-call ×${sideCalls.length}  ${reqs} requests (titles, quota probes, helpers)`);
   }
-  if (byTool.size > 0) {
-    lines.push('tool results by tool (tokens):');
-    for (const [tool, e] of [...byTool].sort((a, b) => b[1].tokens - a[1].tokens)) {
-      lines.push(`  ${tool.padEnd(24)} ${String(e.n).padStart(5)} × ${fmtNum(e.tokens).padStart(8)}`);
-    }
-  }
-  const withUsage = r.requests.filter((q) => q.observed).length;
-  lines.push(`observed usage on ${withUsage} of ${r.requests.length} requests`);
+  lines.push(
+    `tokens: ${fmtNum(tot.tokensIn)} in → ${fmtNum(tot.tokensOut)} after the pipeline (saved ${fmtNum(tot.tokensSaved)})`,
+  );
+  lines.push(
+    `cache hit rate: observed ${pct(tot.observed?.hitRate)} → simulated ${pct(tot.simulated.hitRate)} · cost (input-token units) ${tot.observed ? fmtNum(tot.observed.cost.total) : 'n/a'} → ${fmtNum(tot.simulated.cost.total)}`,
+  );
+  lines.push(`cache breaks: ${tot.cacheBreaksObserved} observed, ${tot.cacheBreaksSimulated} simulated`);
+  const causes = new Map<string, number>();
+  for (const q of r.requests)
+    if (q.observedBreak) causes.set(q.observedBreak.cause, (causes.get(q.observedBreak.cause) ?? 0) + 1);
+  for (const [cause, n] of causes) lines.push(`  observed ${cause} × ${n}`);
+  const tiers = [1, 2, 3].map((k) => r.toolResults.filter((x) => x.tier === k).length);
+  lines.push(
+    `tool results: tier 1 × ${tiers[0]}, tier 2 × ${tiers[1]}, tier 3 × ${tiers[2]}; spilled ${r.toolResults.filter((x) => x.spilled).length}, cleared ${r.toolResults.filter((x) => x.cleared).length}, summarised away ${r.toolResults.filter((x) => x.inSummary).length}, dropped ${r.toolResults.filter((x) => x.dropped).length}`,
+  );
+  lines.push(
+    `re-fetches: ${tot.refetches} (${tot.refetchesAfterPipeline} after the pipeline dropped the first result, ${fmtNum(tot.refetchTokens)} tokens)`,
+  );
+  lines.push(`pairing (${r.settings.provider}): ${tot.pairingErrors} errors, ${tot.pairingWarnings} warnings`);
+  for (const v of r.pairing.slice(0, 5))
+    lines.push(`  ${v.thread} req ${v.request} [${v.stage}] ${v.severity}: ${v.error}`);
   const errors = r.parseIssues.filter((i) => i.severity === 'error').length;
   lines.push(`parse issues: ${r.parseIssues.length} (${errors} errors)`);
   for (const i of r.parseIssues.slice(0, 10)) lines.push(`  line ${i.line}: ${i.severity}: ${i.message}`);

@@ -98,7 +98,7 @@ export const KEY_SPECS: readonly KeySpec[] = [
     max: 10_000_000,
     help: 'landing = max(ratio·W, W − buffer)',
   },
-  { key: 'observationWindow', kind: 'int', min: 0, max: 1000, help: 'GUI observation calls kept verbatim' },
+  { key: 'observationWindow', kind: 'int', min: 0, max: 10_000_000, help: 'GUI observation calls kept verbatim' },
   { key: 'guiTools', kind: 'list', help: 'GUI tool name patterns (* wildcard)' },
   { key: 'spillThreshold', kind: 'int', min: 1, max: 100_000_000, help: 'results over this many runes spill' },
   { key: 'spillPreview', kind: 'int', min: 0, max: 1_000_000, help: 'runes kept as spill preview' },

@@ -53,6 +53,11 @@ export type InputDelta =
   | { kind: 'append'; from: number }
   | { kind: 'reset'; reason: 'first' | 'agent-compaction' | 'history-rewritten'; divergeAt: number };
 
+/** Identity first (parsers share unchanged messages); else the same role and the same blocks. */
+function sameMessage(a: Message, b: Message): boolean {
+  return a === b || (a.role === b.role && JSON.stringify(a.blocks) === JSON.stringify(b.blocks));
+}
+
 export function inputDelta(prev: InputView | undefined, next: InputView, boundary: boolean): InputDelta {
   if (!prev) return { kind: 'reset', reason: 'first', divergeAt: 0 };
   const prevLen = prev.end - prev.start;
@@ -62,7 +67,7 @@ export function inputDelta(prev: InputView | undefined, next: InputView, boundar
   }
   let i = 0;
   const n = Math.min(prevLen, nextLen);
-  while (i < n && prev.array[prev.start + i] === next.array[next.start + i]) i++;
+  while (i < n && sameMessage(prev.array[prev.start + i], next.array[next.start + i])) i++;
   if (i === prevLen) return { kind: 'append', from: prevLen };
   return {
     kind: 'reset',

@@ -54,6 +54,8 @@ export type RequestReplay = {
   /** Output tokens by category: system, tools, user, assistant, thinking, result:<tool>. */
   categories: Record<string, number>;
   outputMessages: number;
+  /** Messages carried over from the previous output (its length) before this request's rewrites. */
+  carriedMessages: number;
   /** Messages and counted tokens this output shares byte-for-byte with the previous output of the thread. */
   commonMessages: number;
   commonTokens: number;
@@ -110,13 +112,15 @@ function latestTask(work: Working): string {
   return '';
 }
 
-/** Replay one thread. `until` stops after that request index; `capture` keeps its output messages. */
+/** Replay one thread. `until` stops after that request index; `capture` keeps its output messages;
+ *  `observe` (tests, the diff view) sees every request's output right after its pipeline ran. */
 export function replayThread(
   thread: Thread,
   opts: ReplayOptions,
   calibration: Calibration,
   until = Number.POSITIVE_INFINITY,
   capture = false,
+  observe?: (request: number, output: readonly Message[]) => void,
 ): ThreadReplay {
   const { meter, config } = opts;
   const work = new Working(meter);
@@ -270,10 +274,12 @@ export function replayThread(
       pairing,
       categories,
       outputMessages: work.length,
+      carriedMessages: delta.kind === 'append' ? work.carried : (oldOutput?.length ?? 0),
       commonMessages,
       commonTokens,
       summarizerError: failure && failure.request === r.index ? failure.error : undefined,
     });
+    observe?.(r.index, work.snapshot());
     prevView = view;
     prevToolsKey = toolsKey;
     prevSystemKey = systemKey;

@@ -1,0 +1,62 @@
+// One call that runs everything on a parsed transcript — replay, cache timelines, re-fetches — and
+// assembles the SPEC §8 report. Shared by the CLI and the worker so both always agree.
+import type { Transcript } from '../model/transcript.ts';
+import type { PipelineConfig } from '../pipeline/config.ts';
+import { type Summarizer, summarizerFor } from '../pipeline/summarizer.ts';
+import type { ReplayMode } from '../replay/inputs.ts';
+import { type Replay, replayTranscript } from '../replay/transcript.ts';
+import type { Calibration } from '../tokens/calibration.ts';
+import { TokenMeter } from '../tokens/meter.ts';
+import type { Tokenizer } from '../tokens/tokenizer.ts';
+import { type ObservedPoint, observedTimeline, type SimulatedPoint, simulatedTimeline } from './cache-timeline.ts';
+import type { Provider } from './pairing.ts';
+import { type Refetch, refetches } from './refetch.ts';
+import { buildReport, type Report } from './report.ts';
+
+export type AnalyzeOptions = {
+  config: PipelineConfig;
+  preset: string | null;
+  mode: ReplayMode;
+  provider: Provider;
+  tokenizer: Tokenizer;
+  /** Reuse a meter across runs (identity caches survive re-runs). */
+  meter?: TokenMeter;
+  summarizer?: Summarizer;
+  calibrations?: Map<string, Calibration>;
+};
+
+export type Analysis = {
+  replay: Replay;
+  observed: ObservedPoint[];
+  simulated: SimulatedPoint[];
+  refetches: Refetch[];
+  report: Report;
+};
+
+export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
+  const meter = o.meter ?? new TokenMeter(o.tokenizer);
+  const replay = replayTranscript(
+    t,
+    {
+      config: o.config,
+      mode: o.mode,
+      provider: o.provider,
+      meter,
+      summarizer: o.summarizer ?? summarizerFor(o.config.summarizer),
+    },
+    o.calibrations,
+  );
+  const observed = observedTimeline(t, o.config);
+  const simulated = simulatedTimeline(t, replay);
+  const found = refetches(t, o.tokenizer, replay);
+  const report = buildReport({
+    transcript: t,
+    tokenizer: o.tokenizer,
+    replay,
+    observed,
+    simulated,
+    refetches: found,
+    preset: o.preset,
+  });
+  return { replay, observed, simulated, refetches: found, report };
+}

@@ -1,0 +1,142 @@
+// Re-fetches (SPEC §5.3): a tool call whose (canonical tool, normalized args) repeats an earlier one in
+// the same thread. `after-edit`: the file was written in between (expected); `after-agent-compaction`:
+// the agent compacted in between; `after-pipeline`: in the replay the earlier result had been stubbed,
+// cleared, summarised or dropped before the repeat — the 37.1 failure; otherwise `plain`.
+import type { Message, Thread, Transcript } from '../model/transcript.ts';
+import { canonicalTool } from '../pipeline/aliases.ts';
+import { inputPaths } from '../pipeline/artifacts.ts';
+import type { Replay } from '../replay/transcript.ts';
+import { resultText } from '../tokens/block-text.ts';
+import type { Tokenizer } from '../tokens/tokenizer.ts';
+
+export type RefetchKind = 'after-edit' | 'after-agent-compaction' | 'after-pipeline' | 'plain';
+
+export type Refetch = {
+  thread: string;
+  tool: string;
+  args: string;
+  firstToolUseId: string;
+  repeatToolUseId: string;
+  firstMessageIndex: number;
+  repeatMessageIndex: number;
+  kind: RefetchKind;
+  /** Tokens of the repeated result: what re-fetching cost. */
+  tokens: number;
+  /** For after-pipeline: what happened to the first result, and at which request. */
+  lostBy?: string;
+};
+
+/** Stable JSON with sorted keys (so argument order does not matter). */
+export function normalizedArgs(input: unknown): string {
+  const norm = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(norm);
+    if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      return Object.fromEntries(
+        Object.keys(o)
+          .sort()
+          .map((k) => [k, norm(o[k])]),
+      );
+    }
+    return v;
+  };
+  return JSON.stringify(norm(input)) ?? '';
+}
+
+const LOSSY = new Set(['tier1', 'tier2-summary', 'clear', 'elide', 'summarize', 'drop']);
+
+type Lost = Map<string, { request: number; how: string }>;
+
+/** When (request index) and how each tool result of a thread was lost in the replay. */
+function lostResults(replay: Replay | undefined, threadId: string): Lost {
+  const lost: Lost = new Map();
+  const tr = replay?.threads.find((t) => t.thread === threadId);
+  if (!tr) return lost;
+  for (const q of tr.requests) {
+    for (const e of q.events) {
+      if (!LOSSY.has(e.action)) continue;
+      if (e.toolUseId && !lost.has(e.toolUseId))
+        lost.set(e.toolUseId, { request: q.index, how: `${e.stage} ${e.action}` });
+    }
+  }
+  const folded = (tr.states.summarize as { folded?: Set<string> } | undefined)?.folded;
+  const dropped = (tr.states.hardcap as { dropped?: Set<string> } | undefined)?.dropped;
+  // Folded/dropped ids have no per-result event; attribute them to the request of the summarize/drop event.
+  for (const q of tr.requests) {
+    for (const e of q.events) {
+      if (e.action !== 'summarize' && e.action !== 'drop') continue;
+      const ids = e.action === 'summarize' ? folded : dropped;
+      if (!ids) continue;
+      for (const id of ids)
+        if (!lost.has(id) && q.index >= 0)
+          lost.set(id, {
+            request: q.index,
+            how: e.action === 'summarize' ? 'summarize (folded into a summary)' : 'hardcap drop',
+          });
+    }
+  }
+  return lost;
+}
+
+function requestOfMessage(thread: Thread, mi: number): number {
+  let k = -1;
+  for (const r of thread.requests) if (r.inputEnd <= mi) k = r.index;
+  return k;
+}
+
+function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
+  const out: Refetch[] = [];
+  const seen = new Map<string, { id: string; mi: number }>();
+  const writes: { mi: number; paths: string[] }[] = [];
+  const compactions: number[] = [];
+  const results = new Map<string, string>();
+  for (const m of thread.messages)
+    for (const b of m.blocks) if (b.type === 'tool_result') results.set(b.toolUseId, resultText(b));
+  thread.messages.forEach((m: Message) => {
+    if (m.compaction) compactions.push(m.index);
+    for (const b of m.blocks) {
+      if (b.type !== 'tool_use' || m.role !== 'assistant') continue;
+      const canon = canonicalTool(b.name);
+      if (canon === 'file_edit' || canon === 'file_write')
+        writes.push({ mi: m.index, paths: inputPaths(b.name, b.input) });
+      const args = normalizedArgs(b.input);
+      const key = `${canon}\u0000${args}`;
+      const first = seen.get(key);
+      if (first) {
+        const paths = inputPaths(b.name, b.input);
+        const edited =
+          paths.length > 0 &&
+          writes.some((w) => w.mi > first.mi && w.mi < m.index && w.paths.some((p) => paths.includes(p)));
+        const compacted = compactions.some((c) => c > first.mi && c < m.index);
+        const l = lost.get(first.id);
+        const repeatReq = requestOfMessage(thread, m.index);
+        const kind: RefetchKind = edited
+          ? 'after-edit'
+          : compacted
+            ? 'after-agent-compaction'
+            : l && l.request <= repeatReq
+              ? 'after-pipeline'
+              : 'plain';
+        out.push({
+          thread: thread.id,
+          tool: canon,
+          args: args.length > 200 ? `${args.slice(0, 200)}…` : args,
+          firstToolUseId: first.id,
+          repeatToolUseId: b.id,
+          firstMessageIndex: first.mi,
+          repeatMessageIndex: m.index,
+          kind,
+          tokens: tok.count(results.get(b.id) ?? ''),
+          ...(kind === 'after-pipeline' && l ? { lostBy: `${l.how} at request ${l.request}` } : {}),
+        });
+      }
+      seen.set(key, { id: b.id, mi: m.index });
+    }
+  });
+  return out;
+}
+
+/** Every re-fetch in every thread, classified against the replay (when given). */
+export function refetches(t: Transcript, tok: Tokenizer, replay?: Replay): Refetch[] {
+  return t.threads.flatMap((th) => findRefetches(th, tok, lostResults(replay, th.id)));
+}

@@ -1,0 +1,57 @@
+// Resolve analysis settings from CLI flags: --preset, --config file.json, repeatable --set key=value,
+// --mode, --provider, --encoding. Every bad value is a UsageError (exit 2) with a one-line reason.
+import { readFileSync } from 'node:fs';
+import { PROVIDERS, type Provider } from '../analyses/pairing.ts';
+import { ConfigError, mergeConfig, type PipelineConfig, setKey } from '../pipeline/config.ts';
+import { PRESET_IDS, type PresetId, presetConfig } from '../pipeline/presets.ts';
+import type { ReplayMode } from '../replay/inputs.ts';
+import { ENCODINGS, type EncodingName } from '../tokens/tokenizer.ts';
+import { option, type ParsedArgs, UsageError } from './args.ts';
+
+export type Settings = {
+  preset: PresetId;
+  config: PipelineConfig;
+  mode: ReplayMode;
+  provider: Provider;
+  encoding: EncodingName;
+};
+
+export const VALUED = ['format', 'provider', 'encoding', 'preset', 'config', 'set', 'mode'] as const;
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value as T)) throw new UsageError(`unknown ${name} "${value}" (one of ${allowed.join(', ')})`);
+  return value as T;
+}
+
+export function resolveSettings(args: ParsedArgs): Settings {
+  const preset = oneOf('preset', option(args, 'preset'), PRESET_IDS, 'seeds');
+  let config = presetConfig(preset);
+  try {
+    const file = option(args, 'config');
+    if (file !== undefined) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (e) {
+        throw new UsageError(`cannot read config ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      const p = (parsed as { preset?: unknown }).preset;
+      if (typeof p === 'string' && option(args, 'preset') === undefined) {
+        config = presetConfig(oneOf('preset', p, PRESET_IDS, 'seeds'));
+      }
+      config = mergeConfig(config, parsed);
+    }
+    for (const a of args.options.get('set') ?? []) config = setKey(config, a);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UsageError(e.message);
+    throw e;
+  }
+  return {
+    preset,
+    config,
+    mode: oneOf('mode', option(args, 'mode'), ['recorded', 'raw'] as const, 'recorded'),
+    provider: oneOf('provider', option(args, 'provider'), PROVIDERS, 'anthropic'),
+    encoding: oneOf('encoding', option(args, 'encoding'), ENCODINGS, 'o200k_base'),
+  };
+}
