@@ -41,7 +41,13 @@ describe('observed causes on DSL transcripts', () => {
     t.threads[0].requests[4].model = 'other';
     t.threads[0].requests[4].boundary = 'agent-compaction';
     const points = observedTimeline(t, seeds);
-    expect(points.map((p) => p.break?.cause ?? null)).toEqual([null, null, 'ttl-expired', 'model-changed', 'agent-compaction']);
+    expect(points.map((p) => p.break?.cause ?? null)).toEqual([
+      null,
+      null,
+      'ttl-expired',
+      'model-changed',
+      'agent-compaction',
+    ]);
     expect(points[2].break?.detail).toBe('cache expired: 7 min 20 s since the previous response; TTL 5 min');
     expect(points[1].hitRate).toBeCloseTo(20000 / 20503, 5);
   });
@@ -89,7 +95,13 @@ describeReal('observed timelines of the real fixtures', () => {
   beforeAll(async () => {
     tok = await tokenizer();
   });
-  const opts = () => ({ config: seeds, preset: 'seeds', mode: 'recorded' as const, provider: 'anthropic' as const, tokenizer: tok });
+  const opts = () => ({
+    config: seeds,
+    preset: 'seeds',
+    mode: 'recorded' as const,
+    provider: 'anthropic' as const,
+    tokenizer: tok,
+  });
 
   it('fe5e1c67: every observed drop is the first request of a sub-agent, and one still reads the ~11.4k shared prefix', () => {
     const t = loadReal('claude-code/ccviewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl');
@@ -117,7 +129,10 @@ describeReal('observed timelines of the real fixtures', () => {
   });
 
   it('openai-chat / inspect: cached tokens are part of the prompt and nothing breaks', () => {
-    for (const f of ['openai-chat/inspect-browser-gpt4o-mini.chat-completions.jsonl', 'inspect/inspect-browser-gpt4o-mini.json']) {
+    for (const f of [
+      'openai-chat/inspect-browser-gpt4o-mini.chat-completions.jsonl',
+      'inspect/inspect-browser-gpt4o-mini.json',
+    ]) {
       const points = observedTimeline(loadReal(f), seeds);
       expect(points).toHaveLength(5);
       expect(points.filter((p) => p.break)).toEqual([]);

@@ -76,7 +76,12 @@ describeReal('every real fixture', () => {
           expect(m.index).toBe(th.messages.indexOf(m));
         }
         for (const r of th.requests) expect(r.inputEnd).toBeLessThanOrEqual(th.messages.length);
-        const flagged = validatePairing(th.messages, { thread: th.id, request: 0, stage: 'input', provider: 'anthropic' })
+        const flagged = validatePairing(th.messages, {
+          thread: th.id,
+          request: 0,
+          stage: 'input',
+          provider: 'anthropic',
+        })
           .filter((v) => v.rule === 'orphan-result')
           .map((v) => v.toolUseId);
         expect(flagged).toEqual(expect.arrayContaining(orphans));
@@ -91,7 +96,13 @@ describeReal('every real fixture', () => {
       expect(back.transcript.format).toBe('tierscope');
       expect(back.transcript.meta.originalFormat).toBe(t.format);
       expect(exportBundle(back.transcript)).toBe(text);
-      const opts = { config: presetConfig('seeds'), preset: 'seeds', mode: 'recorded' as const, provider: 'anthropic' as const, tokenizer: tok };
+      const opts = {
+        config: presetConfig('seeds'),
+        preset: 'seeds',
+        mode: 'recorded' as const,
+        provider: 'anthropic' as const,
+        tokenizer: tok,
+      };
       const a = analyze(t, opts).report;
       const b = analyze(back.transcript, opts).report;
       expect({ ...b, format: a.format }).toEqual(a);
