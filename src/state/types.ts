@@ -1,0 +1,98 @@
+// The app state's shape (STYLE.md "State and URL"): one zustand store built from slices, data under one
+// key per slice and actions under `<slice>Actions`. Big data (rows, run results) lives outside the store
+// as frozen references; the store holds them by reference and components select narrowly.
+
+import type { LoadProgress, LoadSummary, Row, RunResult } from '../../worker/api.ts';
+import type { Provider } from '../analyses/pairing.ts';
+import type { ParseIssue } from '../model/transcript.ts';
+import type { PipelineConfig } from '../pipeline/config.ts';
+import type { PresetId } from '../pipeline/presets.ts';
+import type { ReplayMode } from '../replay/inputs.ts';
+import type { EncodingName } from '../tokens/tokenizer.ts';
+
+export type LoadSource = { kind: 'sample' | 'file' | 'paste' | 'url'; name: string };
+
+export type TranscriptState = {
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  source?: LoadSource;
+  summary?: LoadSummary;
+  error?: string;
+  issues: ParseIssue[];
+  progress?: LoadProgress;
+  /** Rows per thread id (frozen arrays, fetched from the engine on demand). */
+  rows: Record<string, readonly Row[]>;
+};
+
+export type RunState = {
+  status: 'idle' | 'running' | 'ready' | 'error';
+  result?: RunResult;
+  error?: string;
+  /** Id of the newest run requested (older replies are dropped). */
+  runId: number;
+};
+
+export type ConfigState = {
+  preset: PresetId;
+  config: PipelineConfig;
+  mode: ReplayMode;
+  provider: Provider;
+  encoding: EncodingName;
+};
+
+export type Theme = 'system' | 'light' | 'dark';
+
+export type ViewState = {
+  thread: string;
+  /** Selected message (row) index in the current thread. */
+  message: number | null;
+  /** Selected request (timeline) index in the current thread. */
+  request: number | null;
+  /** Selected rewrite event id (for the diff view). */
+  event: number | null;
+  detailTab: 'raw' | 'normalized' | 'diff';
+  search: string;
+  help: boolean;
+  theme: Theme;
+  /** Scroll the transcript to this message (bumped on each request so the same index scrolls again). */
+  scrollTo: { index: number; nonce: number } | null;
+};
+
+export type TranscriptActions = {
+  loadFiles: (files: File[], source?: LoadSource) => Promise<void>;
+  loadText: (name: string, text: string, source?: LoadSource) => Promise<void>;
+  loadUrl: (url: string, source?: LoadSource) => Promise<void>;
+  ensureRows: (thread: string) => Promise<void>;
+};
+
+export type RunActions = { requestRun: () => void };
+
+export type ConfigActions = {
+  setPreset: (p: PresetId) => void;
+  setKey: (key: string, value: unknown) => string | null;
+  setConfig: (c: PipelineConfig) => void;
+  setMode: (m: ReplayMode) => void;
+  setProvider: (p: Provider) => void;
+  setEncoding: (e: EncodingName) => void;
+};
+
+export type ViewActions = {
+  setThread: (id: string) => void;
+  selectMessage: (index: number | null, scroll?: boolean) => void;
+  selectRequest: (index: number | null) => void;
+  selectEvent: (id: number | null) => void;
+  setDetailTab: (t: ViewState['detailTab']) => void;
+  setSearch: (s: string) => void;
+  toggleHelp: (open?: boolean) => void;
+  setTheme: (t: Theme) => void;
+};
+
+export type AppState = {
+  transcript: TranscriptState;
+  transcriptActions: TranscriptActions;
+  run: RunState;
+  runActions: RunActions;
+  config: ConfigState;
+  configActions: ConfigActions;
+  view: ViewState;
+  viewActions: ViewActions;
+};

@@ -1,0 +1,16 @@
+import { useStore } from '../../state/store.ts';
+
+export function Header() {
+  const summary = useStore((s) => s.transcript.summary);
+  return (
+    <header className="header">
+      <strong>Tierscope</strong>
+      {summary && (
+        <span className="muted">
+          {' '}
+          {summary.fileName} · {summary.format} · {summary.threads.length} threads
+        </span>
+      )}
+    </header>
+  );
+}

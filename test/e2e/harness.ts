@@ -1,0 +1,108 @@
+// End-to-end harness: build the app once (skipped when E2E_SKIP_BUILD=1 and dist exists), serve it with
+// `vite preview` on an ephemeral loopback port, and drive Debian's Chromium (playwright-core, fresh
+// profile, hard offline). Every non-loopback request is aborted and recorded, console errors and page
+// errors are collected, and tests assert both lists stay empty.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { build, type PreviewServer, preview } from 'vite';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const ARTIFACTS = join(ROOT, 'e2e-artifacts');
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
+];
+
+export type Session = {
+  context: BrowserContext;
+  page: Page;
+  baseUrl: string;
+  consoleErrors: string[];
+  externalRequests: string[];
+  failedRequests: string[];
+  close: () => Promise<void>;
+};
+
+let server: PreviewServer | undefined;
+let baseUrl = '';
+
+/** Build (once) and start the preview server; returns its base URL. */
+export async function startServer(): Promise<string> {
+  if (server) return baseUrl;
+  if (!(process.env.E2E_SKIP_BUILD === '1' && existsSync(join(ROOT, 'dist/index.html')))) {
+    await build({ root: ROOT, logLevel: 'warn' });
+  }
+  server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+  const addr = server.httpServer.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 4173;
+  baseUrl = `http://127.0.0.1:${port}/`;
+  return baseUrl;
+}
+
+export async function stopServer(): Promise<void> {
+  await new Promise<void>((r) => (server ? server.httpServer.close(() => r()) : r()));
+  server = undefined;
+}
+
+/** A fresh Chromium profile with the offline guard and error collectors installed. */
+export async function openSession(
+  opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
+): Promise<Session> {
+  const url = await startServer();
+  const dir = mkdtempSync(join(tmpdir(), 'tierscope-chromium-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    chromiumSandbox: false,
+    args: ARGS,
+    viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
+    colorScheme: opts.colorScheme ?? 'light',
+    timeout: 60_000,
+  });
+  const consoleErrors: string[] = [];
+  const externalRequests: string[] = [];
+  const failedRequests: string[] = [];
+  await context.route('**/*', (route) => {
+    const u = new URL(route.request().url());
+    if (u.protocol === 'data:' || u.protocol === 'blob:' || u.hostname === '127.0.0.1' || u.hostname === 'localhost')
+      return route.continue();
+    externalRequests.push(route.request().url());
+    return route.abort();
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => failedRequests.push(`${r.url()} ${r.failure()?.errorText ?? ''}`));
+  return {
+    context,
+    page,
+    baseUrl: url,
+    consoleErrors,
+    externalRequests,
+    failedRequests,
+    close: async () => {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const p = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: p });
+  return p;
+}

@@ -1,0 +1,88 @@
+// The engine in-thread (the same code the worker runs): load, rows, a run, stale-run dropping, detail,
+// diff and the report, on a DSL transcript exported as a bundle and on a real fixture.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { exportBundle } from '../../src/formats/tierscope.ts';
+import { presetConfig } from '../../src/pipeline/presets.ts';
+import type { RunResult, RunSettings } from '../../worker/api.ts';
+import { createEngine } from '../../worker/create-engine.ts';
+import { describeReal, realPath } from '../helpers/fixtures.ts';
+import { loop, repeat } from '../helpers/loop.ts';
+
+const enc = new TextEncoder();
+const file = (name: string, text: string) => ({ name, buffer: enc.encode(text).buffer as ArrayBuffer });
+const settings = (over: Partial<RunSettings> = {}): RunSettings => ({
+  preset: 'seeds',
+  config: { ...presetConfig('seeds'), contextWindow: 24_000, outputReserve: 2000 },
+  mode: 'recorded',
+  provider: 'anthropic',
+  encoding: 'o200k_base',
+  ...over,
+});
+
+describe('engine', () => {
+  it('loads a bundle, lists rows, runs the pipeline and explains a rewrite', async () => {
+    const engine = createEngine();
+    const t = loop(repeat(34, { tool: 'Bash', args: 'go test', result: '3000 chars' }));
+    const summary = await engine.load([file('story.tierscope.json', exportBundle(t))], undefined);
+    expect(summary.ok).toBe(true);
+    if (!summary.ok) return;
+    expect(summary.format).toBe('tierscope');
+    expect(summary.counts.toolResults).toBe(34);
+    const rows = await engine.rows('main');
+    expect(rows).toHaveLength(t.threads[0].messages.length);
+    expect(rows[2].tools).toEqual(['Bash']);
+    expect(rows[2].tokens).toBeGreaterThan(600);
+    const r = (await engine.run(1, settings())) as RunResult;
+    expect(r.stale).toBeFalsy();
+    expect(r.toolResults.filter((x) => x.tier === 1).length).toBeGreaterThan(0);
+    expect(r.timeline).toHaveLength(t.threads[0].requests.length);
+    const tier1 = r.events.find((e) => e.action === 'tier1');
+    expect(tier1).toBeDefined();
+    const d = await engine.diff(tier1?.id ?? -1);
+    expect(d?.after).toMatch(/^\[Bash called with \{"command":"go test"\}\] → \[result: 3000 chars, snipped\]$/);
+    expect(d?.before.length).toBe(3000);
+    expect(r.lines.trigger).toBe(19_200);
+    const detail = await engine.detail('main', 2);
+    expect(JSON.parse(detail?.normalized ?? '{}').role).toBe('user');
+    expect((await engine.report())?.counts.toolResults).toBe(34);
+  });
+
+  it('drops stale runs: of three runs sent at once only the last is computed', async () => {
+    const engine = createEngine();
+    await engine.load(
+      [file('t.tierscope.json', exportBundle(loop(repeat(10, { tool: 'Bash', args: 'x', result: '100 chars' }))))],
+      undefined,
+    );
+    const results = await Promise.all([
+      engine.run(1, settings()),
+      engine.run(2, settings()),
+      engine.run(3, settings()),
+    ]);
+    expect(results.map((x) => x.stale === true)).toEqual([true, true, false]);
+  });
+
+  it('reports unusable input with the formats tried', async () => {
+    const engine = createEngine();
+    const r = await engine.load([file('x.txt', 'hello\n')], undefined);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatch(/tried tierscope, claude-trace/);
+  });
+});
+
+describeReal('engine on a real fixture', () => {
+  it('shows the raw source lines of a merged assistant message', async () => {
+    const engine = createEngine();
+    const p = realPath('claude-code/ccviewer-1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl');
+    const bytes = readFileSync(p);
+    const s = await engine.load(
+      [{ name: 'session.jsonl', buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) }],
+      undefined,
+    );
+    expect(s.ok).toBe(true);
+    const rows = await engine.rows('main');
+    const a = rows.find((r) => r.role === 'assistant');
+    const d = await engine.detail('main', a?.index ?? 0);
+    expect(d?.raw).toContain('"type": "assistant"');
+  });
+});

@@ -1,0 +1,143 @@
+// EngineApi: the protocol between the UI and the engine (SPEC §6: all parsing, tokenizing, replay and
+// analysis run off the main thread). Shared by worker/create-engine.ts (the implementation, also used
+// in-thread by tests and as the no-worker fallback) and src/state/engine-client.ts. Every value crossing
+// it is plain structured-cloneable data, sized for the view: the transcript itself never crosses.
+
+import type { PairingViolation, Provider } from '../src/analyses/pairing.ts';
+import type { Refetch } from '../src/analyses/refetch.ts';
+import type { Report, RequestRow, ToolResultRow } from '../src/analyses/report.ts';
+import type { FormatId, ParseIssue, Role, ThreadKind } from '../src/model/transcript.ts';
+import type { PipelineConfig } from '../src/pipeline/config.ts';
+import type { PipelineEvent } from '../src/pipeline/stage.ts';
+import type { ReplayMode } from '../src/replay/inputs.ts';
+import type { EncodingName } from '../src/tokens/tokenizer.ts';
+
+export type LoadFile = { name: string; buffer: ArrayBuffer };
+
+export type LoadProgress = {
+  phase: 'reading' | 'parsing' | 'counting' | 'replaying';
+  fraction: number;
+  detail?: string;
+};
+
+export type ThreadInfo = {
+  id: string;
+  kind: ThreadKind;
+  title?: string;
+  messages: number;
+  requests: number;
+  parentToolUseId?: string;
+};
+
+export type LoadSummary = {
+  ok: true;
+  fileName: string;
+  format: FormatId;
+  originalFormat?: FormatId;
+  version?: string;
+  title?: string;
+  bytes: number;
+  threads: ThreadInfo[];
+  counts: Report['counts'];
+  parseIssues: ParseIssue[];
+  skipped: Record<string, number>;
+  loadMs: number;
+};
+
+export type LoadFailure = { ok: false; error: string; issues: ParseIssue[] };
+
+/** One transcript row (a message) for the virtualized list: small, static per load. */
+export type Row = {
+  index: number;
+  role: Role;
+  tokens: number;
+  /** Tool names of tool_use blocks (assistant) or of the tools whose results it carries (user). */
+  tools: string[];
+  /** tool_use ids of the results it carries (user) or of its calls (assistant). */
+  toolUseIds: string[];
+  blockTypes: string[];
+  preview: string;
+  isError: boolean;
+  compaction?: 'summary' | 'boundary';
+  meta?: boolean;
+  time?: number;
+  line: number;
+  /** Request index this message is the response of (assistant), if any. */
+  request?: number;
+};
+
+export type RunSettings = {
+  preset: string;
+  config: PipelineConfig;
+  mode: ReplayMode;
+  provider: Provider;
+  encoding: EncodingName;
+};
+
+/** One request of the timeline: what the stacked chart and break markers need. */
+export type TimelinePoint = {
+  thread: string;
+  index: number;
+  time?: number;
+  model?: string;
+  inputTokens: number;
+  outputTokens: number;
+  estimateOut: number;
+  categories: Record<string, number>;
+  observed: { input: number; cacheRead: number; cacheWrite: number; prompt: number } | null;
+  simulated: { cacheRead: number; cacheWrite: number; prompt: number };
+  observedBreak: RequestRow['observedBreak'];
+  cacheBreak: RequestRow['cacheBreak'];
+  /** Indices into the run's `events` of this request's rewrites. */
+  eventIds: number[];
+  /** Index of the message that is this request's response (for click-to-scroll). */
+  responseMessage: number;
+};
+
+export type EventRow = Omit<PipelineEvent, 'before' | 'after'> & { id: number };
+
+export type RunResult = {
+  runId: number;
+  stale?: false;
+  ms: number;
+  settings: RunSettings;
+  totals: Report['totals'];
+  calibration: Report['calibration'];
+  lines: { window: number; trigger: number; landing: number; hardcap: number };
+  toolResults: ToolResultRow[];
+  timeline: TimelinePoint[];
+  events: EventRow[];
+  pairing: PairingViolation[];
+  refetches: Refetch[];
+  /** Set when the http summarizer still has calls to make (the UI may fetch and re-run). */
+  pendingSummaries: number;
+};
+
+export type StaleRun = { runId: number; stale: true };
+
+export type MessageDetail = {
+  thread: string;
+  index: number;
+  /** The message as normalized (pretty JSON). */
+  normalized: string;
+  /** The source line(s) as written in the file, pretty-printed when JSON; null for whole-document formats. */
+  raw: string | null;
+  line: number;
+  path?: string;
+};
+
+export type DiffResult = { before: string; after: string; title: string };
+
+export interface EngineApi {
+  load(
+    files: LoadFile[],
+    format: FormatId | undefined,
+    onProgress?: (p: LoadProgress) => void,
+  ): Promise<LoadSummary | LoadFailure>;
+  rows(thread: string): Promise<Row[]>;
+  run(runId: number, settings: RunSettings, onProgress?: (p: LoadProgress) => void): Promise<RunResult | StaleRun>;
+  detail(thread: string, messageIndex: number): Promise<MessageDetail | null>;
+  diff(eventId: number): Promise<DiffResult | null>;
+  report(): Promise<Report | null>;
+  exportBundle(): Promise<string | null>;
+}

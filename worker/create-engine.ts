@@ -1,0 +1,371 @@
+// The engine behind EngineApi: holds the loaded transcript, its bytes (for raw line views), tokenizers
+// and identity caches that survive re-runs, and the last analysis (for diffs and the report). Pure
+// TypeScript with no DOM: it runs in the worker, in Node tests, and in-thread as the no-worker fallback.
+// Stale runs are dropped: each run yields once so later requests can supersede it before it starts.
+import { type Analysis, analyze } from '../src/analyses/analyze.ts';
+import { indexToolCalls } from '../src/analyses/tool-index.ts';
+import { fileFromBytes, parseTranscript } from '../src/formats/index.ts';
+import { exportBundle } from '../src/formats/tierscope.ts';
+import type { Block, FormatId, Message, Thread, Transcript } from '../src/model/transcript.ts';
+import { hardcapTokens, landingTokens, triggerTokens } from '../src/pipeline/config.ts';
+import type { PipelineEvent } from '../src/pipeline/stage.ts';
+import { type SummaryOutcome, summarizerFor } from '../src/pipeline/summarizer.ts';
+import { calibrateTranscript } from '../src/replay/transcript.ts';
+import { blockText, resultText } from '../src/tokens/block-text.ts';
+import type { Calibration } from '../src/tokens/calibration.ts';
+import { TokenMeter } from '../src/tokens/meter.ts';
+import { type CachedTokenizer, createTokenizer, type EncodingName } from '../src/tokens/tokenizer.ts';
+import type {
+  DiffResult,
+  EngineApi,
+  EventRow,
+  LoadFailure,
+  LoadFile,
+  LoadProgress,
+  LoadSummary,
+  MessageDetail,
+  Row,
+  RunResult,
+  RunSettings,
+  StaleRun,
+  TimelinePoint,
+} from './api.ts';
+
+type Loaded = {
+  transcript: Transcript;
+  files: Map<string, Uint8Array>;
+  mainName: string;
+  lineStarts: Map<string, Uint32Array>;
+};
+
+const PREVIEW = 160;
+
+function lineStartsOf(bytes: Uint8Array): Uint32Array {
+  const starts = [0];
+  let i = bytes.indexOf(10);
+  while (i !== -1) {
+    starts.push(i + 1);
+    i = bytes.indexOf(10, i + 1);
+  }
+  return Uint32Array.from(starts);
+}
+
+function previewOf(m: Message): string {
+  const parts: string[] = [];
+  let len = 0;
+  for (const b of m.blocks) {
+    const t =
+      b.type === 'tool_use'
+        ? `${b.name}(${blockText(b).slice(b.name.length + 1, 120)})`
+        : b.type === 'image'
+          ? '[image]'
+          : b.type === 'tool_result'
+            ? resultText(b)
+            : blockText(b);
+    parts.push(t.replace(/\s+/g, ' ').trim());
+    len += t.length;
+    if (len > PREVIEW) break;
+  }
+  const s = parts.filter(Boolean).join(' · ');
+  return s.length > PREVIEW ? `${s.slice(0, PREVIEW)}…` : s;
+}
+
+function blockJson(b: Block | undefined): string {
+  if (!b) return '';
+  if (b.type === 'tool_result') return typeof b.content === 'string' ? b.content : JSON.stringify(b.content, null, 2);
+  if (b.type === 'text') return b.text;
+  return JSON.stringify(b, null, 2);
+}
+
+export function createEngine(): EngineApi {
+  let loaded: Loaded | undefined;
+  const tokenizers = new Map<EncodingName, CachedTokenizer>();
+  const meters = new Map<EncodingName, TokenMeter>();
+  const calibrations = new Map<EncodingName, Map<string, Calibration>>();
+  const httpCache = new Map<string, SummaryOutcome>();
+  let last: { analysis: Analysis; events: EventRow[]; full: PipelineEvent[] } | undefined;
+  let latestRun = 0;
+
+  async function meterFor(enc: EncodingName): Promise<TokenMeter> {
+    let m = meters.get(enc);
+    if (!m) {
+      let tok = tokenizers.get(enc);
+      if (!tok) {
+        tok = await createTokenizer(enc);
+        tokenizers.set(enc, tok);
+      }
+      m = new TokenMeter(tok);
+      meters.set(enc, m);
+    }
+    return m;
+  }
+
+  function thread(id: string): Thread | undefined {
+    return loaded?.transcript.threads.find((t) => t.id === id);
+  }
+
+  function rawLines(file: string, lines: number[]): string | null {
+    if (!loaded) return null;
+    const bytes = loaded.files.get(file);
+    if (!bytes) return null;
+    let starts = loaded.lineStarts.get(file);
+    if (!starts) {
+      starts = lineStartsOf(bytes);
+      loaded.lineStarts.set(file, starts);
+    }
+    const dec = new TextDecoder();
+    const out: string[] = [];
+    for (const ln of lines) {
+      if (ln < 1 || ln > starts.length) continue;
+      const a = starts[ln - 1];
+      const b = ln < starts.length ? starts[ln] - 1 : bytes.length;
+      const text = dec.decode(bytes.subarray(a, b)).replace(/\r$/, '');
+      try {
+        out.push(JSON.stringify(JSON.parse(text), null, 2));
+      } catch {
+        out.push(text);
+      }
+    }
+    return out.join('\n\n');
+  }
+
+  return {
+    async load(
+      files: LoadFile[],
+      format: FormatId | undefined,
+      onProgress?: (p: LoadProgress) => void,
+    ): Promise<LoadSummary | LoadFailure> {
+      const t0 = performance.now();
+      if (files.length === 0) return { ok: false, error: 'No file given.', issues: [] };
+      const [main, ...extra] = files.map((f) => ({ name: f.name, bytes: new Uint8Array(f.buffer) }));
+      onProgress?.({ phase: 'parsing', fraction: 0 });
+      const r = parseTranscript(
+        fileFromBytes(main.name, main.bytes),
+        extra.map((e) => fileFromBytes(e.name, e.bytes)),
+        { format, progress: (f) => onProgress?.({ phase: 'parsing', fraction: f }) },
+      );
+      if (!r.ok) return { ok: false, error: r.error, issues: r.issues };
+      const fileMap = new Map<string, Uint8Array>([
+        [main.name, main.bytes],
+        ...extra.map((e) => [e.name, e.bytes] as [string, Uint8Array]),
+      ]);
+      loaded = { transcript: r.transcript, files: fileMap, mainName: main.name, lineStarts: new Map() };
+      last = undefined;
+      calibrations.clear();
+      const t = r.transcript;
+      let toolUses = 0;
+      let toolResults = 0;
+      let messages = 0;
+      let requests = 0;
+      for (const th of t.threads) {
+        messages += th.messages.length;
+        requests += th.requests.length;
+        for (const m of th.messages)
+          for (const b of m.blocks) {
+            if (b.type === 'tool_use') toolUses++;
+            else if (b.type === 'tool_result') toolResults++;
+          }
+      }
+      return {
+        ok: true,
+        fileName: main.name,
+        format: t.format,
+        originalFormat: t.meta.originalFormat,
+        version: t.meta.version,
+        title: t.meta.title,
+        bytes: main.bytes.length,
+        threads: t.threads.map((th) => ({
+          id: th.id,
+          kind: th.kind,
+          title: th.title,
+          messages: th.messages.length,
+          requests: th.requests.length,
+          parentToolUseId: th.parentToolUseId,
+        })),
+        counts: { threads: t.threads.length, messages, requests, toolUses, toolResults },
+        parseIssues: t.parseIssues,
+        skipped: t.meta.skipped ?? {},
+        loadMs: performance.now() - t0,
+      };
+    },
+
+    async rows(threadId: string): Promise<Row[]> {
+      const th = thread(threadId);
+      if (!th) return [];
+      const meter = await meterFor('o200k_base');
+      const calls = indexToolCalls(th.messages);
+      const responseOf = new Map<number, number>();
+      for (const r of th.requests) if (r.responseEnd !== undefined) responseOf.set(r.inputEnd, r.index);
+      return th.messages.map((m) => {
+        const tools: string[] = [];
+        const ids: string[] = [];
+        let isError = false;
+        for (const b of m.blocks) {
+          if (b.type === 'tool_use') {
+            tools.push(b.name);
+            ids.push(b.id);
+          } else if (b.type === 'tool_result') {
+            tools.push(calls.get(b.toolUseId)?.name ?? 'unknown');
+            ids.push(b.toolUseId);
+            if (b.isError) isError = true;
+          }
+        }
+        const row: Row = {
+          index: m.index,
+          role: m.role,
+          tokens: meter.message(m),
+          tools,
+          toolUseIds: ids,
+          blockTypes: m.blocks.map((b) => b.type),
+          preview: previewOf(m),
+          isError,
+          line: m.source.line,
+        };
+        if (m.compaction) row.compaction = m.compaction;
+        if (m.meta) row.meta = true;
+        if (m.time !== undefined) row.time = m.time;
+        const req = responseOf.get(m.index);
+        if (req !== undefined) row.request = req;
+        return row;
+      });
+    },
+
+    async run(
+      runId: number,
+      settings: RunSettings,
+      onProgress?: (p: LoadProgress) => void,
+    ): Promise<RunResult | StaleRun> {
+      latestRun = Math.max(latestRun, runId);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (runId < latestRun) return { runId, stale: true };
+      if (!loaded) throw new Error('nothing loaded');
+      const t0 = performance.now();
+      onProgress?.({ phase: 'counting', fraction: 0 });
+      const meter = await meterFor(settings.encoding);
+      let cals = calibrations.get(settings.encoding);
+      if (!cals) {
+        cals = calibrateTranscript(loaded.transcript, meter);
+        calibrations.set(settings.encoding, cals);
+      }
+      if (runId < latestRun) return { runId, stale: true };
+      onProgress?.({ phase: 'replaying', fraction: 0.5 });
+      const summarizer = summarizerFor(settings.config.summarizer, httpCache);
+      const analysis = analyze(loaded.transcript, {
+        config: settings.config,
+        preset: settings.preset,
+        mode: settings.mode,
+        provider: settings.provider,
+        tokenizer: meter.tokenizer,
+        meter,
+        summarizer,
+        calibrations: cals,
+      });
+      const events: EventRow[] = [];
+      const full: PipelineEvent[] = [];
+      const timeline: TimelinePoint[] = [];
+      const report = analysis.report;
+      let k = 0;
+      for (const [ti, tr] of analysis.replay.threads.entries()) {
+        const th = loaded.transcript.threads[ti];
+        for (const q of tr.requests) {
+          const row = report.requests[k++];
+          const ids: number[] = [];
+          for (const e of q.events) {
+            const { before: _b, after: _a, ...rest } = e;
+            ids.push(events.length);
+            events.push({ ...rest, id: events.length });
+            full.push(e);
+          }
+          const req = th.requests[q.index];
+          timeline.push({
+            thread: tr.thread,
+            index: q.index,
+            time: q.time,
+            model: q.model,
+            inputTokens: q.inputTokens,
+            outputTokens: q.outputTokens,
+            estimateOut: q.estimateOut,
+            categories: q.categories,
+            observed: req?.observed
+              ? {
+                  input: req.observed.input,
+                  cacheRead: req.observed.cacheRead,
+                  cacheWrite: req.observed.cacheWrite,
+                  prompt: req.observed.input + req.observed.cacheRead + req.observed.cacheWrite,
+                }
+              : null,
+            simulated: {
+              cacheRead: row.simulated.cacheRead,
+              cacheWrite: row.simulated.cacheWrite,
+              prompt: Math.round(q.estimateOut),
+            },
+            observedBreak: row.observedBreak,
+            cacheBreak: row.cacheBreak,
+            eventIds: ids,
+            responseMessage: req?.inputEnd ?? 0,
+          });
+        }
+      }
+      last = { analysis, events, full };
+      const c = settings.config;
+      const pending = 'pending' in summarizer ? (summarizer as { pending: unknown[] }).pending.length : 0;
+      return {
+        runId,
+        ms: performance.now() - t0,
+        settings,
+        totals: report.totals,
+        calibration: report.calibration,
+        lines: {
+          window: c.contextWindow,
+          trigger: triggerTokens(c),
+          landing: landingTokens(c),
+          hardcap: hardcapTokens(c),
+        },
+        toolResults: report.toolResults,
+        timeline,
+        events,
+        pairing: analysis.replay.threads.flatMap((tr) => tr.requests.flatMap((q) => q.pairing)),
+        refetches: report.refetches,
+        pendingSummaries: pending,
+      };
+    },
+
+    async detail(threadId: string, messageIndex: number): Promise<MessageDetail | null> {
+      const th = thread(threadId);
+      const m = th?.messages[messageIndex];
+      if (!th || !m || !loaded) return null;
+      const lines = [m.source.line, ...(m.source.lines ?? [])]
+        .filter((x, i, a) => x > 0 && a.indexOf(x) === i)
+        .sort((a, b) => a - b);
+      const file = m.source.file ?? loaded.mainName;
+      const raw = m.source.path || lines.length === 0 ? null : rawLines(file, lines);
+      return {
+        thread: threadId,
+        index: messageIndex,
+        normalized: JSON.stringify(m, null, 2),
+        raw,
+        line: m.source.line,
+        path: m.source.path,
+      };
+    },
+
+    async diff(eventId: number): Promise<DiffResult | null> {
+      const e = last?.full[eventId];
+      if (!e) return null;
+      const where = e.messageIndex >= 0 ? `message ${e.messageIndex}` : 'summary';
+      return {
+        before: blockJson(e.before),
+        after: blockJson(e.after),
+        title: `${e.stage} · ${e.action}${e.tier ? ` · tier ${e.tier}` : ''} · ${where} · request ${e.request}`,
+      };
+    },
+
+    async report() {
+      return last?.analysis.report ?? null;
+    },
+
+    async exportBundle() {
+      return loaded ? exportBundle(loaded.transcript) : null;
+    },
+  };
+}
