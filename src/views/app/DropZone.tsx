@@ -1,20 +1,44 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useStore } from '../../state/store.ts';
 
+/** The whole window accepts dropped files; an overlay shows while something is dragged over it. */
 export function DropZone({ children }: { children: ReactNode }) {
   const loadFiles = useStore((s) => s.transcriptActions.loadFiles);
+  const [over, setOver] = useState(false);
+  useEffect(() => {
+    let depth = 0;
+    const enter = (e: DragEvent) => {
+      e.preventDefault();
+      depth++;
+      setOver(true);
+    };
+    const leave = () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setOver(false);
+    };
+    const overFn = (e: DragEvent) => e.preventDefault();
+    const drop = (e: DragEvent) => {
+      e.preventDefault();
+      depth = 0;
+      setOver(false);
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (files.length > 0) void loadFiles(files);
+    };
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('dragover', overFn);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('dragover', overFn);
+      window.removeEventListener('drop', drop);
+    };
+  }, [loadFiles]);
   return (
-    <div
-      data-testid="drop-zone"
-      style={{ height: '100%' }}
-      onDragOver={(e) => e.preventDefault()}
-      onDrop={(e) => {
-        e.preventDefault();
-        const files = [...e.dataTransfer.files];
-        if (files.length > 0) void loadFiles(files);
-      }}
-    >
+    <div data-testid="drop-zone" className={over ? 'drop-zone dragging' : 'drop-zone'}>
       {children}
+      {over && <div className="drop-overlay">Drop a transcript to inspect it</div>}
     </div>
   );
 }
