@@ -37,6 +37,7 @@ export const useStore = create<AppState>()((set, get) => ({
     help: false,
     theme: 'system',
     scrollTo: null,
+    pricePerMtok: 3,
   },
 
   transcriptActions: {
@@ -157,6 +158,9 @@ export const useStore = create<AppState>()((set, get) => ({
     },
     setTheme(t) {
       set((s) => ({ view: { ...s.view, theme: t } }));
+    },
+    setPrice(p) {
+      set((s) => ({ view: { ...s.view, pricePerMtok: p } }));
     },
   },
 }));

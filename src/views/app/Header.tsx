@@ -1,4 +1,5 @@
 import { useStore } from '../../state/store.ts';
+import { SamplePicker } from './SamplePicker.tsx';
 
 export function Header() {
   const summary = useStore((s) => s.transcript.summary);
@@ -11,6 +12,7 @@ export function Header() {
           {summary.fileName} · {summary.format} · {summary.threads.length} threads
         </span>
       )}
+      <SamplePicker />
     </header>
   );
 }
