@@ -10,7 +10,8 @@ import { jsonLines } from './jsonl.ts';
 import {
   contentKey,
   createThreadGrouper,
-  type GroupedThread,
+  type JoinedThread,
+  joinContinuations,
   type Placement,
   type ThreadGrouper,
 } from './request-threads.ts';
@@ -100,8 +101,6 @@ export function createBodyReader(): (
   };
 }
 
-const CONTINUATION = 'This session is being continued from a previous conversation';
-
 function texts(m: Message | undefined): string[] {
   return (m?.blocks ?? []).flatMap((b) => (b.type === 'text' ? [b.text.trim()] : []));
 }
@@ -147,7 +146,7 @@ function findSidechains(grouper: ThreadGrouper): Map<number, TaskLink> {
 }
 
 /** The largest conversation (messages, then requests) on the main model, the model of requests with tools. */
-function pickMain(grouper: ThreadGrouper, entries: LoggedRequest[], exclude: Map<number, TaskLink>): number {
+function pickMain(threads: JoinedThread[], entries: LoggedRequest[], exclude: Map<number, TaskLink>): number {
   const byModel = new Map<string, number>();
   const agentic = entries.filter((e) => (e.body.prefix.tools?.length ?? 0) > 0);
   for (const e of agentic.length > 0 ? agentic : entries) {
@@ -157,9 +156,9 @@ function pickMain(grouper: ThreadGrouper, entries: LoggedRequest[], exclude: Map
   const mainModel = [...byModel.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   let best = -1;
   for (const onModel of [true, false]) {
-    grouper.threads.forEach((g, t) => {
-      if (exclude.has(t) || (onModel && (entries[g.requests[0]].body.model ?? '') !== mainModel)) return;
-      const b = best >= 0 ? grouper.threads[best] : undefined;
+    threads.forEach((g, t) => {
+      if (exclude.has(g.parts[0]) || (onModel && (entries[g.requests[0]].body.model ?? '') !== mainModel)) return;
+      const b = best >= 0 ? threads[best] : undefined;
       const better =
         !b ||
         g.messages.length > b.messages.length ||
@@ -171,10 +170,10 @@ function pickMain(grouper: ThreadGrouper, entries: LoggedRequest[], exclude: Map
   return best;
 }
 
-function sideCallTitle(g: GroupedThread, first: LoggedRequest, mainSystem: string): string {
+function sideCallTitle(g: JoinedThread, first: LoggedRequest, mainSystem: string): string {
   const model = first.body.model ?? 'unknown model';
   if (first.body.maxTokens === 1) return `quota probe · ${model}`;
-  if (texts(g.messages[0]).some((x) => x.startsWith(CONTINUATION))) return `${model} · continued after compaction`;
+  if (g.continuation) return `${model} · continued after compaction`;
   const system = first.body.prefix.system;
   const purpose = contentKey(system ?? null) === mainSystem ? undefined : systemPurpose(system);
   const user = preview(firstUserText(g.messages), purpose ? 40 : 60);
@@ -182,22 +181,30 @@ function sideCallTitle(g: GroupedThread, first: LoggedRequest, mainSystem: strin
 }
 
 /**
- * Turn grouped requests into Threads: a thread opened by the prompt of a Task tool_use in another thread is
- * a 'sidechain'; of the rest, the largest conversation on the main model is 'main'; everything else is a
- * 'side-call' titled by purpose. A thread that opens with Claude Code's "session is being continued"
- * summary is marked as the continuation after the agent's own compaction (summary message + boundary).
+ * Turn grouped requests into Threads. First, a conversation that continues after the agent's own compaction
+ * (Claude Code's "This session is being continued…" summary) is joined to the conversation it continues
+ * (joinContinuations: the thread whose last request preceded it on the same model, preferring the one whose
+ * last request was the compaction request): its summary becomes a `compaction: 'summary'` message and its
+ * first request the `agent-compaction` boundary. Then a thread opened by the prompt of a Task tool_use in
+ * another thread is a 'sidechain'; of the rest, the largest conversation on the main model is 'main';
+ * everything else is a 'side-call' titled by purpose.
  */
 export function buildRequestThreads(grouper: ThreadGrouper, entries: LoggedRequest[]): Thread[] {
   const agents = findSidechains(grouper);
-  const main = pickMain(grouper, entries, agents);
+  const joined = joinContinuations(
+    grouper,
+    entries.map((e) => e.placement),
+    { model: (k) => entries[k].body.model, exclude: (t) => agents.has(t) },
+  );
+  const main = pickMain(joined.threads, entries, agents);
   const mainSystem = contentKey(
-    main >= 0 ? (entries[grouper.threads[main].requests[0]].body.prefix.system ?? null) : null,
+    main >= 0 ? (entries[joined.threads[main].requests[0]].body.prefix.system ?? null) : null,
   );
   let sides = 0;
   let subs = 0;
-  return grouper.threads.map((g, t) => {
+  return joined.threads.map((g, t) => {
     const first = entries[g.requests[0]];
-    const task = agents.get(t);
+    const task = agents.get(g.parts[0]);
     let thread: Thread;
     if (t === main) thread = newThread('main', 'main');
     else if (task) {
@@ -207,17 +214,16 @@ export function buildRequestThreads(grouper: ThreadGrouper, entries: LoggedReque
     } else thread = newThread(`side-${++sides}`, 'side-call', sideCallTitle(g, first, mainSystem));
     thread.messages = g.messages;
     thread.prefix = first.body.prefix;
-    thread.requests = g.requests.map((k, index) => toRequest(entries[k], thread.id, index));
-    if (t !== main && texts(g.messages[0]).some((x) => x.startsWith(CONTINUATION))) {
-      g.messages[0].compaction = 'summary';
-      thread.requests[0].boundary = 'agent-compaction';
-    }
+    thread.requests = g.requests.map((k, index) => {
+      const r = toRequest(entries[k], joined.placements[k], thread.id, index);
+      if (joined.boundaries.has(k)) r.boundary = 'agent-compaction';
+      return r;
+    });
     return thread;
   });
 }
 
-function toRequest(e: LoggedRequest, thread: string, index: number): Request {
-  const p = e.placement;
+function toRequest(e: LoggedRequest, p: Placement, thread: string, index: number): Request {
   const r: Request = { index, thread, inputEnd: p.inputEnd, exactInput: p.exactInput, exactPrefix: e.body.prefix };
   if (p.responseEnd !== undefined) r.responseEnd = p.responseEnd;
   if (e.time !== undefined) r.time = e.time;

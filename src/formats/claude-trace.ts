@@ -1,7 +1,8 @@
 // claude-trace logs (formats.md §2): one line per HTTP request/response pair Claude Code sent. Messages API
 // calls become Requests with their exact input and prefix; responses (JSON body, SSE text in `body_raw`, or
 // parsed `events`) become the assistant message and observed usage. Pairs are grouped into threads by
-// message prefix; side calls (titles, quota probes, topic checks) get their own threads. Of the headers only
+// message prefix; side calls (titles, quota probes, topic checks) get their own threads, and the conversation
+// that continues after Claude Code's own compaction joins the one it continues. Of the headers only
 // `request-id` and the Claude Code version in `user-agent` are read: credentials never enter the model.
 import { arr, isObject, type JsonObject, num, preview, str, toEpochMs, tryParseJson } from '../lib/json.ts';
 import type { Message } from '../model/transcript.ts';

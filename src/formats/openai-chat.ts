@@ -15,7 +15,13 @@ import type {
 import type { LineNumber } from '../model/units.ts';
 import { jsonLines } from './jsonl.ts';
 import { deepEqual, openaiMessages, openaiTools, openaiUsage } from './openai-messages.ts';
-import { createThreadGrouper, type GroupedThread, type Placement, type ThreadGrouper } from './request-threads.ts';
+import {
+  createThreadGrouper,
+  type JoinedThread,
+  joinContinuations,
+  type Placement,
+  type ThreadGrouper,
+} from './request-threads.ts';
 import { bump, makeTranscript, newThread } from './thread.ts';
 import type { FormatParser, ParseContext, ParseInput } from './types.ts';
 
@@ -83,6 +89,7 @@ type Pending = {
   responseTime?: number;
   requestId?: string;
   tools?: ToolDef[];
+  boundary?: boolean;
 };
 
 type Sink = (severity: IssueSeverity, message: string) => void;
@@ -132,7 +139,7 @@ function pairEntry(o: JsonObject, line: LineNumber, grouper: ThreadGrouper, issu
 }
 
 /** A grouped thread with its requests; tools of its first request become the thread prefix. */
-function finishThread(g: GroupedThread, pending: Pending[], id: string, kind: Thread['kind']): Thread {
+function finishThread(g: JoinedThread, pending: Pending[], id: string, kind: Thread['kind']): Thread {
   const t = newThread(id, kind);
   t.messages = g.messages;
   const tools = pending[0]?.tools;
@@ -140,6 +147,7 @@ function finishThread(g: GroupedThread, pending: Pending[], id: string, kind: Th
   t.requests = pending.map((p, index) => {
     const { inputEnd, responseEnd, exactInput } = p.placement;
     const r: Request = { index, thread: id, inputEnd, exactInput, line: p.line };
+    if (p.boundary) r.boundary = 'agent-compaction';
     if (responseEnd !== undefined) r.responseEnd = responseEnd;
     if (p.tools) r.exactPrefix = { tools: tools && deepEqual(tools, p.tools) ? tools : p.tools };
     if (p.model !== undefined) r.model = p.model;
@@ -198,10 +206,22 @@ export const openaiChatParser: FormatParser = {
         bump(skipped, 'unknown');
       }
     }
+    // A conversation that continues after the agent's own compaction (a Claude Code request relayed as Chat
+    // Completions) joins the conversation it continues (joinContinuations).
+    const joined = joinContinuations(
+      grouper,
+      pending.map((p) => p.placement),
+      { model: (k) => pending[k]?.model },
+    );
+    const placed = pending.map((p, k) => ({
+      ...p,
+      placement: joined.placements[k],
+      boundary: joined.boundaries.has(k),
+    }));
     // The thread with the most requests is the main one; the others are side calls.
-    const byThread = grouper.threads.map((_, t) => pending.filter((p) => p.placement.thread === t));
+    const byThread = joined.threads.map((g) => g.requests.map((k) => placed[k]));
     const mainAt = byThread.reduce((best, list, t) => (list.length > byThread[best].length ? t : best), 0);
-    const threads = grouper.threads.map((g, t) =>
+    const threads = joined.threads.map((g, t) =>
       t === mainAt
         ? finishThread(g, byThread[t], 'main', 'main')
         : finishThread(g, byThread[t], `call-${byThread[t][0]?.line ?? t}`, 'side-call'),

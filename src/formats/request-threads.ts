@@ -208,3 +208,160 @@ export function createThreadGrouper(): ThreadGrouper {
 
   return { threads, add };
 }
+
+// ---- continuations after the agent's own compaction ----
+
+/** Claude Code's opening of the first user message after it compacted its history (the summary follows). */
+export const CONTINUATION_TEXT = 'This session is being continued from a previous conversation';
+/** Claude Code's compaction prompt: the last input message of the request that produces the summary. */
+export const COMPACTION_PROMPT = 'Your task is to create a detailed summary of the conversation so far';
+
+function textBlocks(m: Message | undefined): string[] {
+  return (m?.blocks ?? []).flatMap((b) => (b.type === 'text' ? [b.text.trim()] : []));
+}
+
+/** Context Claude Code re-injects with the summary: file reads it restores, reminders. */
+const RESTORED = /^(Called the \S+ tool with the following input: |Result of calling the \S+ tool: |<system-reminder>)/;
+
+/**
+ * How many leading blocks of `m` are the agent's compaction summary, or undefined when `m` does not open a
+ * continuation. Claude Code sends one user message: [reminders…, "This session is being continued…" summary,
+ * restored file reads and reminders…, then whatever the user typed next (slash-command echo, the prompt)]. The
+ * summary part runs through the summary block and the restored context right after it.
+ */
+export function continuationSummaryBlocks(m: Message | undefined): number | undefined {
+  if (m?.role !== 'user') return undefined;
+  const at = m.blocks.findIndex((b) => b.type === 'text' && b.text.trim().startsWith(CONTINUATION_TEXT));
+  if (at < 0) return undefined;
+  let end = at + 1;
+  while (end < m.blocks.length) {
+    const b = m.blocks[end];
+    if (b.type !== 'text' || !RESTORED.test(b.text.trim())) break;
+    end++;
+  }
+  return end;
+}
+
+/** True when the message is Claude Code's compaction prompt. */
+export function isCompactionPrompt(m: Message | undefined): boolean {
+  return m?.role === 'user' && textBlocks(m).some((t) => t.startsWith(COMPACTION_PROMPT));
+}
+
+/** A thread after continuations were joined: one or more grouper threads, read as one session. */
+export type JoinedThread = {
+  /** Grouper thread indices joined here; the first is the thread it started as. */
+  parts: number[];
+  messages: Message[];
+  /** Ordinals (add order) of its requests, ascending. */
+  requests: number[];
+  /** True when the thread opens with a continuation that found no thread to join. */
+  continuation: boolean;
+};
+
+export type Joined = {
+  threads: JoinedThread[];
+  /** Placement of every request (by ordinal) in its joined thread. */
+  placements: Placement[];
+  /** Ordinals of the first request after each of the agent's compactions. */
+  boundaries: Set<number>;
+};
+
+/**
+ * Join each conversation that continues after the agent's own compaction to the conversation it continues.
+ * A grouper thread whose first non-system message opens a continuation (continuationSummaryBlocks) joins the
+ * thread it continues: of the threads whose last request came before its first request and used the same
+ * model, the one whose last request was a compaction request (isCompactionPrompt), else the one used last.
+ * Continuations are taken in order, so a second compaction joins the already joined thread.
+ *
+ * The joined thread's messages go on with the continuation's first message split in two, the summary part
+ * (`compaction: 'summary'`, skipped by raw replay) and, when the user typed something with it, the rest as a
+ * plain user message; then the continuation's later messages and responses. Leading system messages of the
+ * continuation (chat formats) are not repeated. Each continuation request keeps its exact input (the summary
+ * message as sent, then the thread's message objects, re-indexed to their place in the joined thread) and
+ * gets inputEnd/responseEnd in the joined thread; its first request is the boundary. A continuation with no
+ * thread to join stays its own thread, split the same way.
+ */
+export function joinContinuations(
+  grouper: ThreadGrouper,
+  placements: readonly Placement[],
+  opts: { model: (ordinal: number) => string | undefined; exclude?: (thread: number) => boolean },
+): Joined {
+  const out: Placement[] = placements.slice();
+  const boundaries = new Set<number>();
+  const threads: (JoinedThread | undefined)[] = grouper.threads.map((g, t) => ({
+    parts: [t],
+    messages: g.messages,
+    requests: g.requests.slice(),
+    continuation: false,
+  }));
+  const lastOf = (j: JoinedThread) => j.requests[j.requests.length - 1] ?? -1;
+  grouper.threads.forEach((g, t) => {
+    const first = g.requests[0];
+    const at = g.messages.findIndex((m) => m.role !== 'system');
+    const head = continuationSummaryBlocks(g.messages[at]);
+    if (first === undefined || head === undefined || opts.exclude?.(t)) return;
+    const model = opts.model(first);
+    let target: JoinedThread | undefined;
+    let targetCompacted = false;
+    for (const j of threads) {
+      if (!j || j.parts[0] === t || lastOf(j) < 0 || lastOf(j) >= first) continue;
+      if (opts.model(lastOf(j)) !== model) continue;
+      const compacted = isCompactionPrompt(out[lastOf(j)].exactInput.at(-1));
+      const better =
+        !target || (compacted && !targetCompacted) || (compacted === targetCompacted && lastOf(j) > lastOf(target));
+      if (better) {
+        target = j;
+        targetCompacted = compacted;
+      }
+    }
+    const own = threads[t] as JoinedThread;
+    const into = target ?? { parts: [], messages: g.messages.slice(0, at), requests: [], continuation: true };
+    const cont = g.messages[at];
+    const split = head < cont.blocks.length ? 1 : 0;
+    const summaryAt = into.messages.length;
+    // Input position i >= at is message i + shift of the joined thread (at: the typed part, when split).
+    const shift = summaryAt - at + split;
+    const summary: Message = { ...cont, index: summaryAt, compaction: 'summary' };
+    const moved = new Map<Message, Message>();
+    const move = (m: Message, i: number): Message => {
+      let c = moved.get(m);
+      if (!c) {
+        c = i === at ? { ...m, index: summaryAt, compaction: 'summary' } : { ...m, index: i + shift };
+        moved.set(m, c);
+      }
+      return c;
+    };
+    const messages = target ? target.messages.slice() : into.messages;
+    moved.set(cont, summary);
+    if (split) {
+      messages.push({ ...cont, index: summaryAt, blocks: cont.blocks.slice(0, head), compaction: 'summary' });
+      messages.push({ ...cont, index: summaryAt + 1, blocks: cont.blocks.slice(head) });
+    } else messages.push(summary);
+    for (let i = at + 1; i < g.messages.length; i++) messages.push(move(g.messages[i], i));
+    for (const k of g.requests) {
+      const p = out[k];
+      const exactInput = p.exactInput.map((m, i) => {
+        if (i >= at) return move(m, i);
+        if (!target) return m;
+        const same = target.messages[i];
+        return same && messageKey(same) === messageKey(m) ? same : m;
+      });
+      const q: Placement = { ...p, exactInput, inputEnd: p.inputEnd > at ? p.inputEnd + shift : p.inputEnd };
+      if (p.responseEnd !== undefined) q.responseEnd = p.responseEnd + shift;
+      const w = p.rewrittenAt;
+      if (w !== undefined) q.rewrittenAt = w < at ? w : w === at ? summaryAt : w + shift;
+      out[k] = q;
+    }
+    boundaries.add(first);
+    into.messages = messages;
+    into.requests.push(...g.requests);
+    if (target) {
+      target.parts.push(...own.parts);
+      threads[t] = undefined;
+    } else {
+      into.parts = own.parts;
+      threads[t] = into;
+    }
+  });
+  return { threads: threads.filter((j): j is JoinedThread => j !== undefined), placements: out, boundaries };
+}

@@ -108,6 +108,42 @@ describe('anthropic-request: JSON lines', () => {
     expect(t.threads[1].requests[0]).toMatchObject({ line: 3, inputEnd: 1, model: 'claude-3-5-haiku-20241022' });
   });
 
+  it("joins the conversation that continues after the agent's own compaction to main", () => {
+    const compact = { role: 'user', content: 'Your task is to create a detailed summary of the conversation so far.' };
+    const cont = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'This session is being continued from a previous conversation. Summary: two files.' },
+        { type: 'text', text: 'now delete b.ts' },
+      ],
+    };
+    const text = [
+      request(history.slice(0, 1), { tools: TOOLS }),
+      request(history, { tools: TOOLS }),
+      request([...history, { role: 'assistant', content: 'Two files.' }, compact]),
+      request([cont], { tools: TOOLS }),
+      request([cont, { role: 'assistant', content: 'Deleting.' }, { role: 'user', content: 'thanks' }], {
+        tools: TOOLS,
+      }),
+    ]
+      .map((x) => JSON.stringify(x))
+      .join('\n');
+    const t = load(text, 'requests.jsonl');
+    expect(t.threads).toHaveLength(1);
+    const [m] = t.threads;
+    expect(m.kind).toBe('main');
+    expect(m.messages.map((x) => `${x.role[0]}${x.compaction ? '*' : ''}`).join('')).toBe('uauauu*uau');
+    expect(m.requests.map((r) => [r.line, r.inputEnd, r.exactInput?.length, r.boundary ?? '-'])).toEqual([
+      [1, 1, 1, '-'],
+      [2, 3, 3, '-'],
+      [3, 5, 5, '-'],
+      [4, 7, 1, 'agent-compaction'],
+      [5, 9, 3, '-'],
+    ]);
+    expect(m.messages[6].blocks).toEqual([{ type: 'text', text: 'now delete b.ts' }]);
+    expect(m.requests[3].exactInput?.[0].blocks).toHaveLength(2);
+  });
+
   it('turns bad and truncated lines into issues with line numbers and loads the rest', () => {
     const text = [lines[0], 'not json at all', lines[1], '{"model":"x","max_tokens":1}', lines[3].slice(0, 40)].join(
       '\n',

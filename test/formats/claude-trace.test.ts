@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fileFromText, parseTranscript } from '../../src/formats/index.ts';
 import type { Block, Thread, Transcript } from '../../src/model/transcript.ts';
+import { InputBuilder } from '../../src/replay/inputs.ts';
 import { describeReal, loadReal } from '../helpers/fixtures.ts';
 
 const FIXTURE = 'claude-trace/lemmy-test-traffic.redacted.jsonl';
@@ -38,17 +39,18 @@ describeReal('claude-trace: real fixture (lemmy test traffic, Claude Code 1.0.6)
     );
   });
 
-  it('groups the 64 pairs into 1 main thread and 48 side-call threads', () => {
+  it('groups the 64 pairs into 1 main thread (continued after its compaction) and 47 side-call threads', () => {
     expect(requests).toHaveLength(64);
-    expect(t.threads).toHaveLength(49);
-    expect(t.threads.filter((th) => th.kind === 'side-call')).toHaveLength(48);
+    expect(t.threads).toHaveLength(48);
+    expect(t.threads.filter((th) => th.kind === 'side-call')).toHaveLength(47);
     expect(t.threads.filter((th) => th.kind === 'sidechain')).toHaveLength(0);
     const m = main(t);
-    expect(m.messages).toHaveLength(28);
-    expect(m.requests.map((r) => r.line)).toEqual([6, 8, 10, 13, 15, 17, 19, 23, 25, 27, 29, 31, 33, 35]);
-    expect(m.messages.map((x) => x.role[0]).join('')).toBe('ua'.repeat(14));
+    // 14 turns up to the /compact request (line 35), then the summary, the prompt typed with it, 5 more.
+    expect(m.messages).toHaveLength(35);
+    expect(m.requests.map((r) => r.line)).toEqual([6, 8, 10, 13, 15, 17, 19, 23, 25, 27, 29, 31, 33, 35, 58, 61, 64]);
+    expect(m.messages.map((x) => x.role[0]).join('')).toBe(`${'ua'.repeat(14)}uuauaua`);
     const sizes = t.threads.map((th) => th.requests.length).sort((a, b) => b - a);
-    expect(sizes.slice(0, 3)).toEqual([14, 3, 1]);
+    expect(sizes.slice(0, 2)).toEqual([17, 1]);
     expect(sizes.filter((n) => n === 1)).toHaveLength(47);
   });
 
@@ -63,8 +65,8 @@ describeReal('claude-trace: real fixture (lemmy test traffic, Claude Code 1.0.6)
   it('has observed usage on every request and 12 tool calls, all answered', () => {
     expect(requests.filter((r) => r.observed)).toHaveLength(64);
     expect(requests.filter((r) => r.responseEnd === r.inputEnd + 1)).toHaveLength(64);
-    expect(blocksOf(main(t), 'tool_use')).toHaveLength(11);
-    expect(blocksOf(main(t), 'tool_result')).toHaveLength(11);
+    expect(blocksOf(main(t), 'tool_use')).toHaveLength(12);
+    expect(blocksOf(main(t), 'tool_result')).toHaveLength(12);
     expect(t.threads.flatMap((th) => blocksOf(th, 'tool_use'))).toHaveLength(12);
     expect(t.threads.flatMap((th) => blocksOf(th, 'tool_result'))).toHaveLength(12);
     const names = blocksOf(main(t), 'tool_use').map((b) => (b.type === 'tool_use' ? b.name : ''));
@@ -80,6 +82,7 @@ describeReal('claude-trace: real fixture (lemmy test traffic, Claude Code 1.0.6)
       'Edit',
       'Edit',
       'TodoWrite',
+      'Bash',
     ]);
   });
 
@@ -129,13 +132,58 @@ describeReal('claude-trace: real fixture (lemmy test traffic, Claude Code 1.0.6)
     expect(r.exactPrefix?.tools?.map((x) => x.name)).toEqual(['Read']);
   });
 
-  it('marks the thread that continues after the compaction', () => {
-    const cont = t.threads.find((th) => th.title?.includes('continued after compaction'));
-    expect(cont?.kind).toBe('side-call');
-    expect(cont?.requests.map((r) => r.line)).toEqual([58, 61, 64]);
-    expect(cont?.messages).toHaveLength(6);
-    expect(cont?.messages[0].compaction).toBe('summary');
-    expect(cont?.requests[0].boundary).toBe('agent-compaction');
+  it('joins the conversation continued after the compaction (lines 58, 61, 64) to main', () => {
+    const m = main(t);
+    expect(t.threads.some((th) => th.title?.includes('continued after compaction'))).toBe(false);
+    const [r58, r61, r64] = m.requests.slice(14);
+    expect([r58, r61, r64].map((r) => [r.line, r.inputEnd, r.responseEnd, r.exactInput?.length])).toEqual([
+      [58, 30, 31, 1],
+      [61, 32, 33, 3],
+      [64, 34, 35, 5],
+    ]);
+    expect(requests.filter((r) => r.boundary)).toEqual([r58]);
+    expect(r58.boundary).toBe('agent-compaction');
+    // The first message as sent: reminder, summary, 2 restored file reads, /compact echo, the new prompt.
+    const sent = r58.exactInput?.[0];
+    expect(sent).toMatchObject({ index: 28, role: 'user', compaction: 'summary', source: { line: 58 } });
+    expect(sent?.blocks).toHaveLength(10);
+    expect(r61.exactInput?.[0]).toBe(sent);
+    expect(r64.exactInput?.[0]).toBe(sent);
+    // In the thread it is split: the summary part (raw replay skips it) and what the user typed with it.
+    const [summary, typed] = m.messages.slice(28, 30);
+    expect(summary.compaction).toBe('summary');
+    expect(summary.blocks).toEqual(sent?.blocks.slice(0, 6));
+    expect(typed.compaction).toBeUndefined();
+    expect(typed.blocks).toEqual(sent?.blocks.slice(6));
+    expect(typed.blocks.at(-1)).toEqual({
+      type: 'text',
+      text: 'alright, i changed my mind, please delete the weather folder',
+    });
+    expect(m.messages.filter((x) => x.compaction)).toEqual([summary]);
+    // The later messages are the thread's own objects, re-indexed to their place in it.
+    for (const r of [r61, r64]) {
+      const n = r.exactInput?.length ?? 0;
+      r.exactInput?.slice(1).forEach((x, i) => {
+        expect(x).toBe(m.messages[r.inputEnd - n + 1 + i]);
+      });
+      expect(r.exactPrefix).toBe(m.prefix);
+    }
+  });
+
+  it('gives replay the exact input in recorded mode and the whole history in raw mode', () => {
+    const m = main(t);
+    const r58 = m.requests[14];
+    const recorded = new InputBuilder(m, 'recorded').view(r58);
+    expect(recorded).toMatchObject({ array: r58.exactInput, start: 0, end: 1, exact: true });
+    const raw = new InputBuilder(m, 'raw');
+    const v = raw.view(r58);
+    const input = v.array.slice(v.start, v.end);
+    expect(input).toHaveLength(29);
+    expect(input.some((x) => x.compaction)).toBe(false);
+    expect(input.slice(0, 28)).toEqual(m.messages.slice(0, 28));
+    expect(input[28]).toBe(m.messages[29]);
+    const last = raw.view(m.requests[16]);
+    expect(last.end - last.start).toBe(33);
   });
 
   it('keeps indices consistent and carries no credentials', () => {
@@ -453,6 +501,122 @@ describe('claude-trace: threads', () => {
     const t = load(text);
     expect(t.meta.skipped).toEqual({ 'count_tokens request': 1, 'non-Messages request': 1 });
     expect(t.threads.flatMap((th) => th.requests)).toHaveLength(1);
+  });
+});
+
+describe("claude-trace: the agent's own compaction", () => {
+  const SUMMARY =
+    'This session is being continued from a previous conversation that ran out of context. The conversation is ' +
+    'summarized below:\nThe user asked for one and two.';
+  const COMPACT = 'Your task is to create a detailed summary of the conversation so far, paying close attention to …';
+  /** Claude Code's first message after compacting: summary, restored file read, then what the user typed. */
+  const cont = (typed?: string, summary = SUMMARY) => ({
+    role: 'user',
+    content: [
+      { type: 'text', text: summary },
+      { type: 'text', text: 'Called the Read tool with the following input: {"file_path":"a.ts"}' },
+      { type: 'text', text: 'Result of calling the Read tool: "x"' },
+      ...(typed ? [{ type: 'text', text: typed }] : []),
+    ],
+  });
+  const history = [U('one'), A('1'), U('two')];
+
+  it('joins the continuation to the thread that compacted and splits the summary from the new prompt', () => {
+    const text = [
+      pair({ messages: [U('one')], tools: TOOLS, response: reply('1') }),
+      pair({ messages: history, tools: TOOLS, response: reply('2') }),
+      pair({ messages: [...history, A('2'), U(COMPACT)], response: reply('one and two') }),
+      // Side calls after the compaction, one on the main model: the continuation still joins the compacted one.
+      pair({ model: 'm-small', system: 'Write a title.', messages: [U('three')], response: reply('Three') }),
+      pair({ system: 'Is this a new topic?', messages: [U('three')], response: reply('no') }),
+      pair({ messages: [cont('three')], tools: TOOLS, response: reply('3') }),
+      pair({ messages: [cont('three'), A('3'), U('four')], tools: TOOLS, response: reply('4') }),
+    ].join('\n');
+    const t = load(text);
+    expect(t.parseIssues).toEqual([]);
+    expect(t.threads.map((th) => [th.id, th.kind, th.messages.length, th.requests.length])).toEqual([
+      ['main', 'main', 11, 5],
+      ['side-1', 'side-call', 2, 1],
+      ['side-2', 'side-call', 2, 1],
+    ]);
+    const m = main(t);
+    expect(m.requests.map((r) => [r.line, r.inputEnd, r.responseEnd, r.exactInput?.length, r.boundary])).toEqual([
+      [1, 1, 2, 1, undefined],
+      [2, 3, 4, 3, undefined],
+      [3, 5, 6, 5, undefined],
+      [6, 8, 9, 1, 'agent-compaction'],
+      [7, 10, 11, 3, undefined],
+    ]);
+    expect(m.messages.map((x) => [x.role[0], x.compaction ?? '-', x.blocks.length])).toEqual([
+      ['u', '-', 1],
+      ['a', '-', 1],
+      ['u', '-', 1],
+      ['a', '-', 1],
+      ['u', '-', 1],
+      ['a', '-', 1],
+      ['u', 'summary', 3],
+      ['u', '-', 1],
+      ['a', '-', 1],
+      ['u', '-', 1],
+      ['a', '-', 1],
+    ]);
+    expect(m.messages[7].blocks).toEqual([{ type: 'text', text: 'three' }]);
+    m.messages.forEach((x, i) => {
+      expect(x.index).toBe(i);
+    });
+    const [r6, r7] = m.requests.slice(3);
+    expect(r6.exactInput?.[0]).toMatchObject({ index: 6, compaction: 'summary' });
+    expect(r6.exactInput?.[0].blocks).toHaveLength(4);
+    expect(r7.exactInput?.[0]).toBe(r6.exactInput?.[0]);
+    expect(r7.exactInput?.slice(1)).toEqual([m.messages[8], m.messages[9]]);
+    expect(r7.exactInput?.[1]).toBe(m.messages[8]);
+  });
+
+  it('chains a second compaction into the same thread', () => {
+    const again = `${SUMMARY} And three.`;
+    const text = [
+      pair({ messages: [U('one')], tools: TOOLS, response: reply('1') }),
+      pair({ messages: [U('one'), A('1'), U(COMPACT)], response: reply('s1') }),
+      pair({ messages: [cont('two')], tools: TOOLS, response: reply('2') }),
+      pair({ messages: [cont('two'), A('2'), U(COMPACT)], response: reply('s2') }),
+      pair({ messages: [cont(undefined, again)], tools: TOOLS, response: reply('3') }),
+    ].join('\n');
+    const t = load(text);
+    expect(t.threads).toHaveLength(1);
+    const m = main(t);
+    expect(m.messages.map((x) => x.compaction ?? '-')).toEqual([
+      ...['-', '-', '-', '-'],
+      ...['summary', '-', '-', '-', '-'],
+      ...['summary', '-'],
+    ]);
+    expect(m.requests.map((r) => [r.inputEnd, r.responseEnd, r.boundary ?? '-'])).toEqual([
+      [1, 2, '-'],
+      [3, 4, '-'],
+      [6, 7, 'agent-compaction'],
+      [8, 9, '-'],
+      [10, 11, 'agent-compaction'],
+    ]);
+    // Nothing typed with the second summary: the whole message is the summary, shared with the exact input.
+    expect(m.requests[4].exactInput).toEqual([m.messages[9]]);
+    expect(m.requests[4].exactInput?.[0]).toBe(m.messages[9]);
+  });
+
+  it('keeps a continuation with nothing to join (no earlier thread on its model) as its own thread', () => {
+    const text = [
+      pair({ messages: [U('one')], tools: TOOLS, response: reply('1') }),
+      pair({ model: 'm-other', messages: [cont('go on')], tools: TOOLS, response: reply('went on') }),
+      pair({ messages: [U('one'), A('1'), U('two')], tools: TOOLS, response: reply('2') }),
+    ].join('\n');
+    const t = load(text);
+    expect(t.threads.map((th) => [th.id, th.kind, th.messages.length])).toEqual([
+      ['main', 'main', 4],
+      ['side-1', 'side-call', 3],
+    ]);
+    const side = t.threads[1];
+    expect(side.title).toBe('m-other · continued after compaction');
+    expect(side.messages.map((x) => x.compaction ?? '-')).toEqual(['summary', '-', '-']);
+    expect(side.requests[0]).toMatchObject({ inputEnd: 2, responseEnd: 3, boundary: 'agent-compaction' });
+    expect(side.requests[0].exactInput?.[0].blocks).toHaveLength(4);
   });
 });
 

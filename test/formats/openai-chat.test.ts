@@ -194,6 +194,39 @@ describe('openai-chat: repo-own inputs', () => {
     expect(t.threads[0].requests.map((r) => r.line)).toEqual([2, 3]);
   });
 
+  it('a Claude Code continuation after its own compaction joins the thread it continues', () => {
+    const sys = { role: 'system', content: 'You are Claude Code.' };
+    const summary = u('This session is being continued from a previous conversation. Summary: the user said one.');
+    const compact = u('Your task is to create a detailed summary of the conversation so far.');
+    const t = parse(
+      [
+        pair([sys, u('one')], a('1')),
+        pair([sys, u('one'), a('1'), compact], a('they said one')),
+        pair([{ role: 'system', content: 'Write a title' }, u('two')], a('Two')),
+        pair([sys, summary], a('ok')),
+        pair([sys, summary, a('ok'), u('two')], a('2')),
+      ].join('\n'),
+    );
+    expect(t.threads.map((x) => [x.id, x.kind, x.messages.length, x.requests.length])).toEqual([
+      ['main', 'main', 9, 4],
+      ['call-3', 'side-call', 3, 1],
+    ]);
+    const [m] = t.threads;
+    expect(m.messages.map((x) => x.compaction ?? '-')).toEqual(['-', '-', '-', '-', '-', 'summary', '-', '-', '-']);
+    expect(m.requests.map((r) => [r.line, r.inputEnd, r.responseEnd, r.exactInput?.length, r.boundary ?? '-'])).toEqual(
+      [
+        [1, 2, 3, 2, '-'],
+        [2, 4, 5, 4, '-'],
+        [4, 6, 7, 2, 'agent-compaction'],
+        [5, 8, 9, 4, '-'],
+      ],
+    );
+    // The system message is the thread's own; the summary message as sent is the thread's (nothing typed with it).
+    expect(m.requests[2].exactInput).toEqual([m.messages[0], m.messages[5]]);
+    expect(m.requests[2].exactInput?.[0]).toBe(m.messages[0]);
+    expect(m.requests[3].exactInput?.every((x, i) => x === m.messages[[0, 5, 6, 7][i]])).toBe(true);
+  });
+
   it('a history that differs from the recorded response is noted and the request keeps its exact input', () => {
     const t = parse([pair([u('q')], a('answer')), pair([u('q'), a('answer (edited)'), u('more')], a('ok'))].join('\n'));
     const [th] = t.threads;
