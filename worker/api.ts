@@ -51,6 +51,8 @@ export type Row = {
   index: number;
   role: Role;
   tokens: number;
+  /** False while exact counts are still being computed (tokens is then an estimate). */
+  exact: boolean;
   /** Tool names of tool_use blocks (assistant) or of the tools whose results it carries (user). */
   tools: string[];
   /** tool_use ids of the results it carries (user) or of its calls (assistant). */
@@ -128,6 +130,9 @@ export type MessageDetail = {
 
 export type DiffResult = { before: string; after: string; title: string };
 
+/** Background counting status after a load. */
+export type CountStatus = { done: boolean; fraction: number; ms?: number; pooled?: boolean };
+
 export interface EngineApi {
   load(
     files: LoadFile[],
@@ -135,6 +140,8 @@ export interface EngineApi {
     onProgress?: (p: LoadProgress) => void,
   ): Promise<LoadSummary | LoadFailure>;
   rows(thread: string): Promise<Row[]>;
+  /** Resolves when exact counts for the loaded transcript are done (progress through load's callback). */
+  counted(): Promise<CountStatus>;
   run(runId: number, settings: RunSettings, onProgress?: (p: LoadProgress) => void): Promise<RunResult | StaleRun>;
   detail(thread: string, messageIndex: number): Promise<MessageDetail | null>;
   diff(eventId: number): Promise<DiffResult | null>;

@@ -13,9 +13,12 @@ import { type SummaryOutcome, summarizerFor } from '../src/pipeline/summarizer.t
 import { calibrateTranscript } from '../src/replay/transcript.ts';
 import { blockText, resultText } from '../src/tokens/block-text.ts';
 import type { Calibration } from '../src/tokens/calibration.ts';
+import { type CountEndpoint, inlineEndpoint } from '../src/tokens/count-pool.ts';
+import { countTranscript } from '../src/tokens/count-transcript.ts';
 import { TokenMeter } from '../src/tokens/meter.ts';
-import { type CachedTokenizer, createTokenizer, type EncodingName } from '../src/tokens/tokenizer.ts';
+import { type CachedTokenizer, createTokenizer, type EncodingName, loadCounter } from '../src/tokens/tokenizer.ts';
 import type {
+  CountStatus,
   DiffResult,
   EngineApi,
   EventRow,
@@ -77,7 +80,12 @@ function blockJson(b: Block | undefined): string {
   return JSON.stringify(b, null, 2);
 }
 
-export function createEngine(): EngineApi {
+export type EngineOptions = {
+  /** Counting pool transport (browser workers); without it counting runs in this thread. */
+  endpoints?: () => CountEndpoint[];
+};
+
+export function createEngine(options: EngineOptions = {}): EngineApi {
   let loaded: Loaded | undefined;
   const tokenizers = new Map<EncodingName, CachedTokenizer>();
   const meters = new Map<EncodingName, TokenMeter>();
@@ -85,6 +93,23 @@ export function createEngine(): EngineApi {
   const httpCache = new Map<string, SummaryOutcome>();
   let last: { analysis: Analysis; events: EventRow[]; full: PipelineEvent[] } | undefined;
   let latestRun = 0;
+  let counting: Promise<CountStatus> = Promise.resolve({ done: true, fraction: 1 });
+
+  function startCounting(t: Transcript, onProgress?: (p: LoadProgress) => void): Promise<CountStatus> {
+    return (async () => {
+      const meter = await meterFor('o200k_base');
+      const endpoints = options.endpoints ?? (() => [inlineEndpoint(() => loadCounter('o200k_base'))]);
+      const stats = await countTranscript(t, meter, 'o200k_base', endpoints, (p) =>
+        onProgress?.({
+          phase: 'counting',
+          fraction: p.totalChars > 0 ? p.chars / p.totalChars : 1,
+          detail: `${p.done}/${p.total} batches`,
+        }),
+      );
+      onProgress?.({ phase: 'counting', fraction: 1, detail: 'exact counts ready' });
+      return { done: true, fraction: 1, ms: stats.ms, pooled: stats.pooled };
+    })();
+  }
 
   async function meterFor(enc: EncodingName): Promise<TokenMeter> {
     let m = meters.get(enc);
@@ -153,6 +178,7 @@ export function createEngine(): EngineApi {
       last = undefined;
       calibrations.clear();
       const t = r.transcript;
+      counting = startCounting(t, onProgress);
       let toolUses = 0;
       let toolResults = 0;
       let messages = 0;
@@ -210,10 +236,12 @@ export function createEngine(): EngineApi {
             if (b.isError) isError = true;
           }
         }
+        const peek = meter.peek(m);
         const row: Row = {
           index: m.index,
           role: m.role,
-          tokens: meter.message(m),
+          tokens: peek.tokens,
+          exact: peek.exact,
           tools,
           toolUseIds: ids,
           blockTypes: m.blocks.map((b) => b.type),
@@ -241,6 +269,8 @@ export function createEngine(): EngineApi {
       if (!loaded) throw new Error('nothing loaded');
       const t0 = performance.now();
       onProgress?.({ phase: 'counting', fraction: 0 });
+      await counting;
+      if (runId < latestRun) return { runId, stale: true };
       const meter = await meterFor(settings.encoding);
       let cals = calibrations.get(settings.encoding);
       if (!cals) {
@@ -358,6 +388,10 @@ export function createEngine(): EngineApi {
         after: blockJson(e.after),
         title: `${e.stage} · ${e.action}${e.tier ? ` · tier ${e.tier}` : ''} · ${where} · request ${e.request}`,
       };
+    },
+
+    counted() {
+      return counting;
     },
 
     async report() {

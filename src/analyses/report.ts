@@ -85,10 +85,51 @@ type TierState = {
   tier3: Set<string>;
 };
 
+type StaticRow = Pick<ToolResultRow, 'thread' | 'toolUseId' | 'tool' | 'messageIndex' | 'chars' | 'tokens' | 'isError'>;
+
+/** Sizes of every tool result do not change between runs: computed once per transcript and tokenizer. */
+const staticRows = new WeakMap<Transcript, WeakMap<Tokenizer, StaticRow[][]>>();
+
+function staticRowsOf(t: Transcript, tok: Tokenizer): StaticRow[][] {
+  let byTok = staticRows.get(t);
+  if (!byTok) {
+    byTok = new WeakMap();
+    staticRows.set(t, byTok);
+  }
+  let rows = byTok.get(tok);
+  if (!rows) {
+    rows = t.threads.map((th) => {
+      const calls = indexToolCalls(th.messages);
+      const seen = new Set<string>();
+      const out: StaticRow[] = [];
+      for (const m of th.messages) {
+        for (const b of m.blocks) {
+          if (b.type !== 'tool_result' || seen.has(b.toolUseId)) continue;
+          seen.add(b.toolUseId);
+          const text = resultText(b);
+          out.push({
+            thread: th.id,
+            toolUseId: b.toolUseId,
+            tool: calls.get(b.toolUseId)?.name ?? 'unknown',
+            messageIndex: m.index,
+            chars: runeCount(text),
+            tokens: tok.count(text),
+            isError: b.isError,
+          });
+        }
+      }
+      return out;
+    });
+    byTok.set(tok, rows);
+  }
+  return rows;
+}
+
 /** Per tool result: size, tokens, and what the pipeline did to it. */
 export function toolResultRows(t: Transcript, tok: Tokenizer, replay?: Replay): ToolResultRow[] {
   const rows: ToolResultRow[] = [];
-  for (const [ti, th] of t.threads.entries()) {
+  const statics = staticRowsOf(t, tok);
+  for (const [ti] of t.threads.entries()) {
     const tr = replay?.threads[ti];
     const tiers = tr?.states.tiers as TierState | undefined;
     const spilled = new Set<string>();
@@ -97,36 +138,22 @@ export function toolResultRows(t: Transcript, tok: Tokenizer, replay?: Replay): 
     const cleared = (tr?.states.microcompact as { cleared?: Set<string> } | undefined)?.cleared;
     const folded = (tr?.states.summarize as { folded?: Set<string> } | undefined)?.folded;
     const dropped = (tr?.states.hardcap as { dropped?: Set<string> } | undefined)?.dropped;
-    const calls = indexToolCalls(th.messages);
-    const seen = new Set<string>();
-    for (const m of th.messages) {
-      for (const b of m.blocks) {
-        if (b.type !== 'tool_result' || seen.has(b.toolUseId)) continue;
-        seen.add(b.toolUseId);
-        const id = b.toolUseId;
-        const text = resultText(b);
-        const chars = runeCount(text);
-        const rec = tiers?.frozen.get(id);
-        rows.push({
-          thread: th.id,
-          toolUseId: id,
-          tool: calls.get(id)?.name ?? 'unknown',
-          messageIndex: m.index,
-          chars,
-          tokens: tok.count(text),
-          isError: b.isError,
-          tier: rec ? rec.tier : tiers?.tier3.has(id) ? 3 : null,
-          firstTouchRequest: rec ? rec.request : null,
-          distanceAtFirstTouch: rec ? rec.distance : null,
-          floor: rec?.floor ?? false,
-          spilled: spilled.has(id),
-          summarized: rec?.summarized ?? false,
-          cleared: cleared?.has(id) ?? false,
-          inSummary: folded?.has(id) ?? false,
-          dropped: dropped?.has(id) ?? false,
-          finalChars: tr?.lastChars.get(id) ?? chars,
-        });
-      }
+    for (const s of statics[ti]) {
+      const id = s.toolUseId;
+      const rec = tiers?.frozen.get(id);
+      rows.push({
+        ...s,
+        tier: rec ? rec.tier : tiers?.tier3.has(id) ? 3 : null,
+        firstTouchRequest: rec ? rec.request : null,
+        distanceAtFirstTouch: rec ? rec.distance : null,
+        floor: rec?.floor ?? false,
+        spilled: spilled.has(id),
+        summarized: rec?.summarized ?? false,
+        cleared: cleared?.has(id) ?? false,
+        inSummary: folded?.has(id) ?? false,
+        dropped: dropped?.has(id) ?? false,
+        finalChars: tr?.lastChars.get(id) ?? s.chars,
+      });
     }
   }
   return rows;

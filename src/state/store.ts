@@ -176,7 +176,15 @@ async function loadBuffers(buffers: { name: string; buffer: ArrayBuffer }[], sou
       progress: { phase: 'reading', fraction: 0 },
     },
   }));
-  const onProgress = progressProxy((p) => set((s) => ({ transcript: { ...s.transcript, progress: p } })));
+  const onProgress = progressProxy((p) => {
+    if (p.phase === 'counting' && p.fraction >= 1) {
+      // Exact counts arrived: replace the estimated rows of the visible thread.
+      set((s) => ({ transcript: { ...s.transcript, progress: undefined, rows: {} } }));
+      void useStore.getState().transcriptActions.ensureRows(useStore.getState().view.thread);
+      return;
+    }
+    set((s) => ({ transcript: { ...s.transcript, progress: p } }));
+  });
   const summary = await engine().load(
     transfer(
       buffers,

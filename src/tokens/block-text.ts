@@ -38,7 +38,7 @@ export function resultText(b: Block): string {
         .join('\n');
 }
 
-function imageCount(b: Block): number {
+export function imageCount(b: Block): number {
   if (b.type === 'image') return 1;
   if (b.type === 'tool_result' && typeof b.content !== 'string')
     return b.content.reduce((n, x) => n + imageCount(x), 0);
@@ -65,6 +65,11 @@ export function messageTokens(tok: Tokenizer, m: Message): number {
   return n;
 }
 
+/** The text of a tool definition that is counted. */
+export function toolDefText(t: ToolDef): string {
+  return `${t.name} ${t.description ?? ''} ${t.inputSchema === undefined ? '' : safeJson(t.inputSchema)}`;
+}
+
 export function toolDefTokens(tok: Tokenizer, t: ToolDef): number {
-  return tok.count(`${t.name} ${t.description ?? ''} ${t.inputSchema === undefined ? '' : safeJson(t.inputSchema)}`);
+  return tok.count(toolDefText(t));
 }

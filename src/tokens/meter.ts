@@ -2,7 +2,7 @@
 // of the tokenizer's content-hash cache. Unchanged messages are shared by reference between requests,
 // so a re-run never re-counts or even re-hashes them (SPEC §2, §9 incremental re-runs).
 import type { Block, Message, ToolDef } from '../model/transcript.ts';
-import { blockTokens, toolDefTokens } from './block-text.ts';
+import { blockText, blockTokens, IMAGE_TOKENS, imageCount, toolDefText, toolDefTokens } from './block-text.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
 export type MessageMeasure = { total: number; blocks: number[] };
@@ -53,5 +53,37 @@ export class TokenMeter {
 
   text(s: string): number {
     return this.tokenizer.count(s);
+  }
+
+  /** Record an exact count computed elsewhere (a counting worker) for a block's text. */
+  primeBlock(b: Block, textTokens: number): void {
+    this.blockCache.set(b, textTokens + imageCount(b) * IMAGE_TOKENS);
+    this.tokenizer.prime?.(blockText(b), textTokens);
+  }
+
+  primeTool(t: ToolDef, tokens: number): void {
+    this.toolCache.set(t, tokens);
+    this.tokenizer.prime?.(toolDefText(t), tokens);
+  }
+
+  hasBlock(b: Block): boolean {
+    return this.blockCache.has(b);
+  }
+
+  /** Exact tokens when every block is counted already, else an estimate (UTF-16 length / 4); never counts. */
+  peek(m: Message): { tokens: number; exact: boolean } {
+    const cached = this.msgCache.get(m);
+    if (cached) return { tokens: cached.total, exact: true };
+    let n = 0;
+    let exact = true;
+    for (const b of m.blocks) {
+      const c = this.blockCache.get(b);
+      if (c !== undefined) n += c;
+      else {
+        exact = false;
+        n += Math.ceil(blockText(b).length / 4) + imageCount(b) * IMAGE_TOKENS;
+      }
+    }
+    return { tokens: n, exact };
   }
 }

@@ -11,6 +11,8 @@ export interface Tokenizer {
   readonly encoding: EncodingName;
   /** Exact token count of `text` (special-token text counted as text; never throws). */
   count(text: string): number;
+  /** Seed the cache with a count computed elsewhere (optional). */
+  prime?(text: string, n: number): void;
 }
 
 const counters = new Map<EncodingName, BpeCounter>();

@@ -42,12 +42,18 @@ const SYNTHETIC_RE =
 const SYNTHETIC_MAX = 400; // synthetic notes are short; never scan a large real output
 
 /** True when a tool_result was synthesised by the harness rather than produced by the tool. */
+const syntheticCache = new WeakMap<ToolResultBlock, boolean>();
+
 export function isSyntheticResult(m: Message, b: ToolResultBlock): boolean {
   if (m.synthetic) return true;
-  const c = b.content;
-  if (typeof c === 'string') return c.length <= SYNTHETIC_MAX && SYNTHETIC_RE.test(c);
-  const first = c[0];
-  return first?.type === 'text' && first.text.length <= SYNTHETIC_MAX && SYNTHETIC_RE.test(first.text);
+  let v = syntheticCache.get(b);
+  if (v === undefined) {
+    const c = b.content;
+    const first = typeof c === 'string' ? c : c[0]?.type === 'text' ? c[0].text : '';
+    v = first.length > 0 && first.length <= SYNTHETIC_MAX && SYNTHETIC_RE.test(first);
+    syntheticCache.set(b, v);
+  }
+  return v;
 }
 
 /** Tool_use ids and block indices inside one wire unit. */

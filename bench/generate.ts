@@ -1,0 +1,340 @@
+// Seeded generators of realistic large logs (issue 5): Claude Code JSONL (split assistant lines, parallel
+// tool batches, inline sidechains, usage with cache reads/writes, TTL gaps, ~10% CJK, long unspaced runs),
+// claude-trace request/response pairs and OpenAI chat request/response pairs. Each yields lines, so a
+// 100 MB file is written without holding it in memory.
+import { utf8Length } from '../src/lib/runes.ts';
+import { type ContentKind, content, prose, Rng } from './content.ts';
+
+const SESSION = '7f1c2d3e-0000-4000-8000-00000000b3c4';
+const TOOLS: { name: string; kind: ContentKind; input: (r: Rng) => Record<string, unknown> }[] = [
+  {
+    name: 'Read',
+    kind: 'code',
+    input: (r) => ({
+      file_path: `/repo/internal/${r.pick(['auth', 'cache', 'api', 'store'])}/${r.pick(['session', 'handler', 'config', 'client'])}.go`,
+    }),
+  },
+  {
+    name: 'Bash',
+    kind: 'log',
+    input: (r) => ({ command: r.pick(['go test ./...', 'npm test', 'ls -la internal', 'git status', 'make build']) }),
+  },
+  {
+    name: 'Grep',
+    kind: 'prose',
+    input: (r) => ({ pattern: r.pick(['handleRequest', 'TODO', 'cacheKey', 'retry']), path: 'internal' }),
+  },
+  { name: 'WebFetch', kind: 'cjk', input: () => ({ url: 'https://example.invalid/docs/ja/caching' }) },
+  { name: 'Bash', kind: 'unspaced', input: () => ({ command: 'cat build/bundle.min.js' }) },
+  {
+    name: 'mcp__api__query',
+    kind: 'json',
+    input: (r) => ({ query: r.pick(['users', 'orders', 'events']), limit: r.int(10, 500) }),
+  },
+  {
+    name: 'Edit',
+    kind: 'prose',
+    input: (r) => ({ file_path: `/repo/internal/auth/session.go`, old_string: 'a', new_string: prose(r, 40) }),
+  },
+];
+
+function uuid(r: Rng): string {
+  const h = () =>
+    Math.floor(r.next() * 0x10000)
+      .toString(16)
+      .padStart(4, '0');
+  return `${h()}${h()}-${h()}-4${h().slice(1)}-8${h().slice(1)}-${h()}${h()}${h()}`;
+}
+
+function resultSize(r: Rng): number {
+  const x = r.next();
+  if (x < 0.5) return r.int(200, 3000);
+  if (x < 0.85) return r.int(3000, 15000);
+  if (x < 0.97) return r.int(15000, 45000);
+  return r.int(50001, 90000);
+}
+
+function kindFor(r: Rng, base: ContentKind): ContentKind {
+  // ~10% CJK overall, a few long unspaced runs
+  if (r.chance(0.08)) return 'cjk';
+  if (r.chance(0.02)) return 'unspaced';
+  return base;
+}
+
+type Msg = Record<string, unknown>;
+
+export type ClaudeCodeOptions = { maxRequests?: number; resultScale?: number };
+
+/** Claude Code 1.0.x JSONL lines, until about `targetBytes` (or `maxRequests` API responses). */
+export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCodeOptions = {}): Generator<string> {
+  const r = new Rng(seed);
+  const scale = opts.resultScale ?? 1;
+  const maxRequests = opts.maxRequests ?? Number.POSITIVE_INFINITY;
+  let bytes = 0;
+  let time = Date.UTC(2026, 9, 1, 9, 0, 0);
+  let prompt = 14000; // tokens of the prompt so far (for usage)
+  const emit = (o: Msg) => {
+    const s = JSON.stringify(o);
+    bytes += utf8Length(s) + 1;
+    return s;
+  };
+  const base = (parent: string | null, sidechain: boolean, type: string, uuidv: string): Msg => ({
+    parentUuid: parent,
+    isSidechain: sidechain,
+    userType: 'external',
+    cwd: '/repo',
+    sessionId: SESSION,
+    version: '1.0.98',
+    gitBranch: 'main',
+    type,
+    uuid: uuidv,
+    timestamp: new Date(time).toISOString(),
+  });
+  let parent: string | null = null;
+  let req = 0;
+  const model = 'claude-sonnet-4-20250514';
+  const turn = function* (
+    sidechain: boolean,
+    parentIn: string | null,
+    depth: number,
+  ): Generator<string, string | null> {
+    let p = parentIn;
+    // assistant response: optional text, 1–4 parallel tool uses, split one line per block
+    const msgId = `msg_${uuid(r).replace(/-/g, '').slice(0, 24)}`;
+    const requestId = `req_${uuid(r).replace(/-/g, '').slice(0, 24)}`;
+    const n = r.chance(0.7) ? 1 : r.int(2, 4);
+    const blocks: Msg[] = [];
+    if (r.chance(0.6))
+      blocks.push({ type: 'text', text: r.chance(0.1) ? content(r, 'cjk', r.int(40, 300)) : prose(r, r.int(40, 400)) });
+    const calls: { id: string; tool: (typeof TOOLS)[number] }[] = [];
+    for (let i = 0; i < n; i++) {
+      const tool = r.pick(TOOLS);
+      const id = `toolu_${uuid(r).replace(/-/g, '').slice(0, 24)}`;
+      calls.push({ id, tool });
+      blocks.push({ type: 'tool_use', id, name: tool.name, input: tool.input(r) });
+    }
+    const newTokens = r.int(500, 6000);
+    const gap = r.chance(0.01) ? r.int(360, 1200) * 1000 : r.int(2, 40) * 1000;
+    time += gap;
+    const expired = gap > 300_000;
+    const usage = {
+      input_tokens: r.int(1, 8),
+      cache_creation_input_tokens: expired ? prompt + newTokens : newTokens,
+      cache_read_input_tokens: expired ? 0 : prompt,
+      output_tokens: r.int(20, 800),
+      service_tier: 'standard',
+    };
+    prompt += newTokens;
+    req++;
+    for (const b of blocks) {
+      const u = uuid(r);
+      yield emit({
+        ...base(p, sidechain, 'assistant', u),
+        message: {
+          id: msgId,
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [b],
+          stop_reason: null,
+          stop_sequence: null,
+          usage,
+        },
+        requestId,
+      });
+      p = u;
+    }
+    // results, one user line each
+    for (const c of calls) {
+      time += r.int(1, 5) * 1000;
+      const u = uuid(r);
+      const isErr = r.chance(0.05);
+      const text = isErr
+        ? `Error: ${prose(r, r.int(30, 200))}`
+        : content(r, kindFor(r, c.tool.kind), Math.max(20, Math.round(resultSize(r) * scale)));
+      yield emit({
+        ...base(p, sidechain, 'user', u),
+        message: {
+          role: 'user',
+          content: [{ tool_use_id: c.id, type: 'tool_result', content: text, ...(isErr ? { is_error: true } : {}) }],
+        },
+        toolUseResult: isErr ? text : { stdout: text.slice(0, 100), stderr: '', interrupted: false, isImage: false },
+      });
+      p = u;
+    }
+    if (!sidechain && depth === 0 && r.chance(0.02)) {
+      // a sub-agent: Task tool_use, an inline sidechain, then its result
+      const taskId = `toolu_${uuid(r).replace(/-/g, '').slice(0, 24)}`;
+      const promptText = `Investigate ${prose(r, 60)}`;
+      const u = uuid(r);
+      time += 2000;
+      yield emit({
+        ...base(p, false, 'assistant', u),
+        message: {
+          id: `msg_${uuid(r).replace(/-/g, '').slice(0, 24)}`,
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [
+            {
+              type: 'tool_use',
+              id: taskId,
+              name: 'Task',
+              input: { description: 'Investigate module', prompt: promptText, subagent_type: 'general-purpose' },
+            },
+          ],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: {
+            input_tokens: 3,
+            cache_creation_input_tokens: 300,
+            cache_read_input_tokens: prompt,
+            output_tokens: 90,
+          },
+        },
+        requestId: `req_${uuid(r).replace(/-/g, '').slice(0, 24)}`,
+      });
+      p = u;
+      const root = uuid(r);
+      yield emit({ ...base(null, true, 'user', root), message: { role: 'user', content: promptText } });
+      let sp: string | null = root;
+      const steps = r.int(3, 12);
+      for (let i = 0; i < steps && req < maxRequests; i++) sp = yield* turn(true, sp, 1);
+      const ru = uuid(r);
+      yield emit({
+        ...base(p, false, 'user', ru),
+        message: {
+          role: 'user',
+          content: [{ tool_use_id: taskId, type: 'tool_result', content: [{ type: 'text', text: prose(r, 600) }] }],
+        },
+      });
+      p = ru;
+    }
+    return p;
+  };
+  const first = uuid(r);
+  yield emit({
+    ...base(null, false, 'user', first),
+    message: {
+      role: 'user',
+      content: 'Refactor internal/auth/session.go to use the new cache API and keep the tests green.',
+    },
+  });
+  parent = first;
+  while (bytes < targetBytes && req < maxRequests) {
+    if (r.chance(0.05)) {
+      const u = uuid(r);
+      time += r.int(10, 120) * 1000;
+      yield emit({
+        ...base(parent, false, 'user', u),
+        message: { role: 'user', content: r.chance(0.15) ? content(r, 'cjk', 120) : prose(r, r.int(40, 300)) },
+      });
+      parent = u;
+    }
+    parent = yield* turn(false, parent, 0);
+  }
+}
+
+/** OpenAI Chat Completions request/response pairs (each request carries the whole history). */
+export function* openaiChatLines(targetBytes: number, seed = 2): Generator<string> {
+  const r = new Rng(seed);
+  const messages: Msg[] = [
+    { role: 'system', content: prose(r, 2000) },
+    { role: 'user', content: 'Fix the failing tests in the billing service.' },
+  ];
+  let bytes = 0;
+  let cached = 0;
+  let k = 0;
+  while (bytes < targetBytes) {
+    const id = `call_${k++}`;
+    const tool = r.pick(TOOLS);
+    const response = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, type: 'function', function: { name: tool.name, arguments: JSON.stringify(tool.input(r)) } }],
+    };
+    const promptTokens = Math.round(JSON.stringify(messages).length / 3.6);
+    const line = JSON.stringify({
+      request: {
+        model: 'gpt-4o-mini',
+        messages,
+        tools: TOOLS.map((t) => ({
+          type: 'function',
+          function: { name: t.name, description: `${t.name} tool`, parameters: { type: 'object' } },
+        })),
+      },
+      response: {
+        id: `chatcmpl-${k}`,
+        object: 'chat.completion',
+        model: 'gpt-4o-mini',
+        choices: [{ index: 0, message: response, finish_reason: 'tool_calls' }],
+        usage: { prompt_tokens: promptTokens, completion_tokens: 30, prompt_tokens_details: { cached_tokens: cached } },
+      },
+    });
+    cached = Math.floor(promptTokens / 128) * 128;
+    bytes += line.length + 1;
+    yield line;
+    messages.push(response, {
+      role: 'tool',
+      tool_call_id: id,
+      content: content(r, kindFor(r, tool.kind), Math.min(resultSize(r), 8000)),
+    });
+  }
+}
+
+/** claude-trace pairs (each request carries the whole history; SSE responses). */
+export function* claudeTraceLines(targetBytes: number, seed = 3): Generator<string> {
+  const r = new Rng(seed);
+  const system = [{ type: 'text', text: prose(r, 3000), cache_control: { type: 'ephemeral' } }];
+  const tools = TOOLS.map((t) => ({
+    name: t.name,
+    description: `${t.name}: ${prose(r, 200)}`,
+    input_schema: { type: 'object', properties: {} },
+  }));
+  const messages: Msg[] = [{ role: 'user', content: [{ type: 'text', text: 'Make the cache tests pass.' }] }];
+  let bytes = 0;
+  let t = 1_760_000_000;
+  let k = 0;
+  let prompt = 4000;
+  while (bytes < targetBytes) {
+    const tool = r.pick(TOOLS);
+    const id = `toolu_${String(k++).padStart(6, '0')}`;
+    const newTokens = r.int(300, 3000);
+    const sse = [
+      `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: `msg_${k}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-20250514', content: [], usage: { input_tokens: 4, cache_read_input_tokens: prompt, cache_creation_input_tokens: newTokens, output_tokens: 1 } } })}`,
+      `event: content_block_start\ndata: ${JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id, name: tool.name, input: {} } })}`,
+      `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(tool.input(r)) } })}`,
+      `event: content_block_stop\ndata: ${JSON.stringify({ type: 'content_block_stop', index: 0 })}`,
+      `event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 60 } })}`,
+      `event: message_stop\ndata: ${JSON.stringify({ type: 'message_stop' })}`,
+    ].join('\n\n');
+    prompt += newTokens;
+    const line = JSON.stringify({
+      request: {
+        timestamp: t,
+        method: 'POST',
+        url: 'https://api.anthropic.com/v1/messages?beta=true',
+        headers: { 'content-type': 'application/json' },
+        body: { model: 'claude-sonnet-4-20250514', max_tokens: 32000, system, tools, messages, stream: true },
+      },
+      response: { timestamp: t + 3, status_code: 200, headers: { 'request-id': `req_${k}` }, body_raw: `${sse}\n\n` },
+      logged_at: new Date(t * 1000).toISOString(),
+    });
+    t += r.int(5, 60);
+    bytes += line.length + 1;
+    yield line;
+    messages.push(
+      { role: 'assistant', content: [{ type: 'tool_use', id, name: tool.name, input: tool.input(r) }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: id,
+            content: content(r, kindFor(r, tool.kind), Math.min(resultSize(r), 6000)),
+          },
+        ],
+      },
+    );
+  }
+}

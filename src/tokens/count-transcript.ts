@@ -1,0 +1,80 @@
+// Exact counts for a whole transcript from the counting pool: every block text (messages, exact inputs,
+// system prompts) and tool definition is counted once in the workers, then primed into the meter so the
+// replay and the views never tokenize on their own thread. Small transcripts are counted inline.
+import type { Block, ToolDef, Transcript } from '../model/transcript.ts';
+import { blockText, toolDefText } from './block-text.ts';
+import { type CountEndpoint, countAll, type PoolProgress } from './count-pool.ts';
+import type { TokenMeter } from './meter.ts';
+import type { EncodingName } from './tokenizer.ts';
+
+/** Below this many characters the pool's startup (rank loading per worker) costs more than it saves. */
+export const POOL_MIN_CHARS = 2_000_000;
+
+export type CountStats = { blocks: number; texts: number; chars: number; ms: number; pooled: boolean };
+
+function collect(t: Transcript, meter: TokenMeter): { blocks: Block[]; tools: ToolDef[] } {
+  const blocks: Block[] = [];
+  const tools: ToolDef[] = [];
+  const seenB = new Set<Block>();
+  const seenT = new Set<ToolDef>();
+  const addBlocks = (list: readonly Block[] | undefined) => {
+    for (const b of list ?? [])
+      if (!seenB.has(b) && !meter.hasBlock(b)) {
+        seenB.add(b);
+        blocks.push(b);
+      }
+  };
+  for (const th of t.threads) {
+    // main thread first: it is what the view shows first
+    for (const m of th.messages) addBlocks(m.blocks);
+    addBlocks(th.prefix.system);
+    for (const tool of th.prefix.tools ?? [])
+      if (!seenT.has(tool)) {
+        seenT.add(tool);
+        tools.push(tool);
+      }
+    for (const r of th.requests) {
+      for (const m of r.exactInput ?? []) addBlocks(m.blocks);
+      addBlocks(r.exactPrefix?.system);
+      for (const tool of r.exactPrefix?.tools ?? [])
+        if (!seenT.has(tool)) {
+          seenT.add(tool);
+          tools.push(tool);
+        }
+    }
+  }
+  return { blocks, tools };
+}
+
+/** Count every text of `t` on the endpoints and prime `meter`; returns stats. */
+export async function countTranscript(
+  t: Transcript,
+  meter: TokenMeter,
+  encoding: EncodingName,
+  endpoints: () => readonly CountEndpoint[],
+  onProgress?: (p: PoolProgress) => void,
+): Promise<CountStats> {
+  const t0 = performance.now();
+  const { blocks, tools } = collect(t, meter);
+  const texts = [...blocks.map(blockText), ...tools.map(toolDefText)];
+  const chars = texts.reduce((n, s) => n + s.length, 0);
+  if (chars < POOL_MIN_CHARS) {
+    for (const b of blocks) meter.block(b);
+    for (const tool of tools) meter.tool(tool);
+    onProgress?.({ done: 1, total: 1, chars, totalChars: chars });
+    return { blocks: blocks.length, texts: texts.length, chars, ms: performance.now() - t0, pooled: false };
+  }
+  const eps = endpoints();
+  try {
+    const counts = await countAll(texts, encoding, eps, onProgress);
+    blocks.forEach((b, i) => {
+      meter.primeBlock(b, counts[i]);
+    });
+    tools.forEach((tool, i) => {
+      meter.primeTool(tool, counts[blocks.length + i]);
+    });
+  } finally {
+    for (const e of eps) e.close();
+  }
+  return { blocks: blocks.length, texts: texts.length, chars, ms: performance.now() - t0, pooled: true };
+}
