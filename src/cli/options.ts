@@ -1,5 +1,6 @@
 // Resolve analysis settings from CLI flags: --preset, --config file.json, repeatable --set key=value,
-// --mode, --provider, --encoding. Every bad value is a UsageError (exit 2) with a one-line reason.
+// --mode, --provider, --encoding; and which flags each command (analyze, share, minimize) takes. Every bad
+// value is a UsageError (exit 2) with a one-line reason.
 import { readFileSync } from 'node:fs';
 import { PROVIDERS, type Provider } from '../analyses/pairing.ts';
 import { ConfigError, mergeConfig, type PipelineConfig, setKey } from '../pipeline/config.ts';
@@ -17,6 +18,32 @@ export type Settings = {
 };
 
 export const VALUED = ['format', 'provider', 'encoding', 'preset', 'config', 'set', 'mode'] as const;
+
+export type CommandFlags = { valued: readonly string[]; booleans: readonly string[] };
+
+/** Flags each command accepts (a flag of another command is an unknown option there). */
+export const COMMANDS: Record<'analyze' | 'share' | 'minimize', CommandFlags> = {
+  analyze: { valued: VALUED, booleans: ['json', 'help'] },
+  share: {
+    valued: [...VALUED, 'base-url', 'minimize', 'max-evals'],
+    booleans: ['redact', 'redact-paths', 'help'],
+  },
+  minimize: { valued: [...VALUED, 'predicate', 'out', 'max-evals'], booleans: ['help'] },
+};
+
+/** Every flag of every command: to find the command before parsing with its own flags. */
+export const ALL_FLAGS: CommandFlags = {
+  valued: [...new Set(Object.values(COMMANDS).flatMap((c) => c.valued))],
+  booleans: [...new Set(Object.values(COMMANDS).flatMap((c) => c.booleans))],
+};
+
+/** A positive integer flag (e.g. --max-evals), or the fallback when absent. */
+export function positiveInt(args: ParsedArgs, name: string, fallback: number): number {
+  const v = option(args, name);
+  if (v === undefined) return fallback;
+  if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`--${name} needs a positive integer (got "${v}")`);
+  return Number(v);
+}
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
