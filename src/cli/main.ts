@@ -159,10 +159,11 @@ async function analyzeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     const first = parseArgs(argv, ALL_FLAGS.valued, ALL_FLAGS.booleans);
-    if (first.switches.has('help') || first.command === undefined) {
+    if (first.switches.has('help')) {
       io.out(USAGE);
-      return first.command === undefined && !first.switches.has('help') ? 2 : 0;
+      return 0;
     }
+    if (first.command === undefined) throw new UsageError('no command given');
     const command = first.command;
     if (command !== 'analyze' && command !== 'share' && command !== 'minimize')
       throw new UsageError(`unknown command "${command}"`);
@@ -172,10 +173,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return await analyzeCommand(args, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`tierscope: ${e.message}\n${USAGE}`);
+      io.err(`tierscope: ${oneLine(e.message)}\n${USAGE}`);
       return 2;
     }
-    io.err(`tierscope: ${e instanceof Error ? e.message : String(e)}`);
+    io.err(`tierscope: ${oneLine(e instanceof Error ? e.message : String(e))}`);
     return 2;
   }
+}
+
+/** A reason stays on one line even when it quotes a file name or argument holding a line break. */
+function oneLine(s: string): string {
+  return s.replace(/[\r\n\u2028\u2029]+/g, ' ');
 }

@@ -3,16 +3,15 @@
 // sidechain threads linked to the Task call that spawned them. Split assistant lines are one API response;
 // compact_boundary + isCompactSummary lines are the agent's own compactions; unknown line types are counted.
 
-import { arr, isObject, type JsonObject, obj, str, toEpochMs } from '../lib/json.ts';
+import { addCount, arr, isObject, type JsonObject, obj, str, toEpochMs } from '../lib/json.ts';
 import type { Line } from '../lib/lines.ts';
-import { readLines } from '../lib/lines.ts';
 import type { Block, ParseIssue, Thread, TranscriptMeta } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
 import { anthropicContent, anthropicUsage } from './anthropic-blocks.ts';
 import { assembleThread, type BranchItem, buildTree, pathTo, rootsOf, type Tree } from './claude-code-tree.ts';
 import { type JsonLine, jsonLines, jsonLinesOf } from './jsonl.ts';
 import { bump, makeTranscript } from './thread.ts';
-import type { FormatParser, ParseContext, SniffHead, SourceFile } from './types.ts';
+import type { FormatParser, ParseContext, ParseInput, SniffHead, SourceFile } from './types.ts';
 
 /** A line that takes part in the tree: `id` is its uuid, or a stand-in for a user/assistant line without one. */
 type Entry = {
@@ -231,8 +230,8 @@ function treeOf(r: FileRead, ctx: ParseContext, file?: string): Tree {
 }
 
 /** Lines of a companion file, reporting what the loader reports for the main file (bad UTF-8, over-long lines). */
-function* fileLines(f: SourceFile, ctx: ParseContext): Generator<Line> {
-  for (const line of readLines(f.chunks())) {
+function* fileLines(f: SourceFile, input: ParseInput, ctx: ParseContext): Generator<Line> {
+  for (const line of input.extraLines(f)) {
     const at = { line: line.no, file: f.name, byteOffset: line.badUtf8At ?? line.byteOffset };
     if (line.badUtf8At !== undefined)
       ctx.issue({ ...at, severity: 'warning', message: 'invalid UTF-8; decoded with replacement characters' });
@@ -245,17 +244,17 @@ type Side = { thread: Thread; agentId?: string };
 
 /** Sub-agent files (input.extra): each becomes a sidechain thread; sibling `agent-*.jsonl` only with our sessionId. */
 function readExtras(
-  extra: SourceFile[],
+  input: ParseInput,
   sessionId: string | undefined,
   ctx: ParseContext,
   skipped: Record<string, number>,
 ) {
   const sides: Side[] = [];
-  for (const f of extra) {
+  for (const f of input.extra) {
     const issues: ParseIssue[] = [];
     const local: Record<string, number> = {};
     const fctx: ParseContext = { issue: (i) => issues.push(i) };
-    const r = readFile(jsonLinesOf(fileLines(f, fctx), fctx, f.name), fctx, local, f.name);
+    const r = readFile(jsonLinesOf(fileLines(f, input, fctx), fctx, f.name), fctx, local, f.name);
     const nested = /[/\\]subagents[/\\]/.test(f.name);
     if (!nested && (sessionId === undefined || r.sessionId !== sessionId)) continue; // another session's agent
     const tree = treeOf(r, fctx, f.name);
@@ -266,7 +265,7 @@ function readExtras(
     const agentId = r.agentId ?? /agent-([^/\\]+)\.jsonl$/.exec(f.name)?.[1];
     sides.push({ thread: assembleThread(`agent:${agentId ?? f.name}`, 'sidechain', items), agentId });
     for (const i of issues) ctx.issue(i);
-    for (const [k, n] of Object.entries(local)) skipped[k] = (skipped[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(local)) addCount(skipped, k, n);
   }
   return sides;
 }
@@ -351,21 +350,22 @@ export const claudeCodeParser: FormatParser = {
     const placed = new Set<number>();
     const main = assembleThread('main', 'main', branchItems(r, mainPath, placed, skipped));
     const sides: Side[] = [];
-    if (!agentFile) {
-      // Inline sidechains (1.0.x): group by the root of each parentUuid chain; each group's newest line is its leaf.
-      const roots = rootsOf(tree);
-      const groups = new Map<number, number>();
-      r.entries.forEach((e, i) => {
-        if (e.sidechain && isConversation(e) && !placed.has(i)) groups.set(roots[i], i);
-      });
-      for (const [root, last] of groups) {
-        const items = branchItems(r, pathTo(tree, last), placed, skipped);
-        const agentId = str(r.entries[root].o.agentId);
-        sides.push({ thread: assembleThread(`sidechain:${r.entries[root].id}`, 'sidechain', items), agentId });
-      }
+    // Inline sidechains (1.0.x): group by the root of each parentUuid chain; each group's newest line is its leaf.
+    // In a sub-agent file the main thread's own chain is not one (its off-branch lines are rewound turns), but
+    // another chain is: a file whose only main-chain line was lost must not lose its sidechains with it.
+    const roots = rootsOf(tree);
+    const mainRoot = agentFile ? mainPath[0] : undefined;
+    const groups = new Map<number, number>();
+    r.entries.forEach((e, i) => {
+      if (e.sidechain && isConversation(e) && !placed.has(i) && roots[i] !== mainRoot) groups.set(roots[i], i);
+    });
+    for (const [root, last] of groups) {
+      const items = branchItems(r, pathTo(tree, last), placed, skipped);
+      const agentId = str(r.entries[root].o.agentId);
+      sides.push({ thread: assembleThread(`sidechain:${r.entries[root].id}`, 'sidechain', items), agentId });
     }
     countOffBranch(r, placed, skipped);
-    sides.push(...readExtras(input.extra, r.sessionId, ctx, skipped));
+    sides.push(...readExtras(input, r.sessionId, ctx, skipped));
     linkSidechains(main, sides, agentResultsOf(r, mainPath));
     const ids = new Set(['main']);
     for (const { thread } of sides) {

@@ -2,7 +2,7 @@
 // an entry of `compacted.replacement_history`) into normalized blocks plus the side of the conversation
 // it belongs to, and group consecutive items into messages the way the model saw them: one model
 // call's output items form one assistant message, a batch of tool outputs forms one user message.
-import { arr, isObject, type JsonObject, num, str, tryParseJson } from '../lib/json.ts';
+import { arr, isObject, type JsonObject, num, quoted, str, tryParseJson } from '../lib/json.ts';
 import type { Block, Message, MessageSource, ObservedUsage, Role } from '../model/transcript.ts';
 import type { EpochMs, LineNumber } from '../model/units.ts';
 
@@ -103,7 +103,7 @@ function messageItem(p: JsonObject, warnings: string[]): NormalizedItem {
   const blocks = contentBlocks(p.content);
   if (role === 'assistant') return { side: 'assistant', blocks, warnings };
   if (role === 'developer' || role === 'system') return { side: 'system', blocks, warnings };
-  if (role !== 'user') warnings.push(`message role ${JSON.stringify(p.role)} is not user/assistant/developer/system`);
+  if (role !== 'user') warnings.push(`message role ${quoted(p.role)} is not user/assistant/developer/system`);
   const first = blocks[0];
   const injected = first?.type === 'text' && INJECTED.some((x) => first.text.trimStart().startsWith(x));
   return injected ? { side: 'user', blocks, warnings, meta: true } : { side: 'user', blocks, warnings };

@@ -3,7 +3,7 @@
 // UI echoes plus `token_count` usage, `turn_context` carries the model and `compacted` records the
 // agent's own compaction. Also reads legacy (pre-envelope, mid-2025) rollouts of bare items.
 // One model call = one assistant message = one request; usage comes from the token_count after it.
-import { isObject, type JsonObject, num, str, toEpochMs } from '../lib/json.ts';
+import { isObject, type JsonObject, num, preview, str, toEpochMs, tryParseJson } from '../lib/json.ts';
 import type { Message, Request, Thread, TranscriptMeta } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
 import { codexUsage, ItemGrouper, normalizeItem, usageDelta } from './codex-items.ts';
@@ -73,8 +73,13 @@ class RolloutReader {
   private lastTotal: unknown;
   private sessionMetas = 0;
   private badTimes = { count: 0, first: 0 };
+  private foreign = { count: 0, first: 0, types: new Set<string>() };
 
-  constructor(private readonly ctx: ParseContext) {}
+  /** `enveloped`: the file is a current rollout, so a bare line is a legacy item only if its type is one. */
+  constructor(
+    private readonly ctx: ParseContext,
+    private readonly enveloped = false,
+  ) {}
 
   private issue(line: LineNumber, severity: 'error' | 'warning' | 'info', message: string): void {
     this.ctx.issue({ line, severity, message });
@@ -96,12 +101,23 @@ class RolloutReader {
       bump(this.skipped, `record_type:${v.record_type}`);
     } else if (typeof v.type === 'string') {
       if (LINE_TYPES.has(v.type)) this.issue(no, 'error', `"${v.type}" line has no payload; skipped`);
+      else if (this.enveloped && !BARE_ITEM_TYPES.has(v.type)) this.foreignLine(no, v.type);
       else this.item(no, v, undefined); // legacy: a bare ResponseItem
     } else if (isLegacyHeader(v)) {
       this.sessionMeta(v);
     } else {
       this.issue(no, 'error', 'line has no "type" (not a rollout line); skipped');
     }
+  }
+
+  /**
+   * A line of another format in a current rollout (a Claude Code line pasted in): counted, not read as an
+   * item, so it neither adds a message nor splits the model call around it in two.
+   */
+  private foreignLine(no: LineNumber, type: string): void {
+    if (this.foreign.count++ === 0) this.foreign.first = no;
+    if (this.foreign.types.size < 5) this.foreign.types.add(type);
+    bump(this.skipped, `foreign:${type}`);
   }
 
   private envelope(no: LineNumber, type: string, p: JsonObject, time: number | undefined): void {
@@ -252,6 +268,14 @@ class RolloutReader {
           'of what the model saw, so they were not added as messages (first at this line)',
       );
     }
+    if (this.foreign.count > 0) {
+      const types = [...this.foreign.types].map((t) => JSON.stringify(preview(t, 40))).join(', ');
+      this.issue(
+        this.foreign.first,
+        'warning',
+        `${this.foreign.count} line(s) are not rollout lines (no payload; type ${types}); counted in meta.skipped, not read (first at this line)`,
+      );
+    }
     if (this.badTimes.count > 0) {
       this.issue(
         this.badTimes.first,
@@ -285,6 +309,18 @@ class RolloutReader {
   }
 }
 
+/** True when one of the first 20 JSON lines is a current `{timestamp, type, payload}` rollout line. */
+function opensEnveloped(input: ParseInput): boolean {
+  let seen = 0;
+  for (const l of input.lines()) {
+    if (l.tooLong || l.text.trim() === '') continue;
+    const r = tryParseJson(l.text);
+    if (r.ok && isRolloutLine(r.value)) return true;
+    if (++seen >= 20) break;
+  }
+  return false;
+}
+
 /** Codex CLI rollout parser (current `{timestamp,type,payload}` envelope and legacy bare-item files). */
 export const codexParser: FormatParser = {
   id: 'codex',
@@ -295,7 +331,7 @@ export const codexParser: FormatParser = {
     return isLegacyHeader(first) && (rest.length === 0 || rest.some(isLegacyBody));
   },
   parse: (input: ParseInput, ctx: ParseContext) => {
-    const reader = new RolloutReader(ctx);
+    const reader = new RolloutReader(ctx, opensEnveloped(input));
     for (const { line, value } of jsonLines(input, ctx)) reader.line(line.no, value);
     const thread = reader.finish();
     return makeTranscript('codex', reader.meta, [thread]);

@@ -5,7 +5,7 @@
 import { preview, tryParseJson } from '../lib/json.ts';
 import { chunksOf, DEFAULT_MAX_LINE_BYTES, decodeAll, type Line, readLines } from '../lib/lines.ts';
 import { looksBinary } from '../lib/utf8.ts';
-import type { FormatId, ParseIssue, Transcript } from '../model/transcript.ts';
+import type { FormatId, ParseIssue, Thread, Transcript } from '../model/transcript.ts';
 import { anthropicRequestParser } from './anthropic-request.ts';
 import { claudeCodeParser } from './claude-code.ts';
 import { claudeTraceParser } from './claude-trace.ts';
@@ -30,8 +30,29 @@ export const PARSERS: readonly FormatParser[] = [
 
 export const FORMAT_IDS: readonly FormatId[] = PARSERS.map((p) => p.id);
 
-export type LoadLimits = { maxFileBytes: number; maxLineBytes: number };
-export const DEFAULT_LIMITS: LoadLimits = { maxFileBytes: 2 * 1024 ** 3, maxLineBytes: DEFAULT_MAX_LINE_BYTES };
+/** Limits of a load (SPEC §1.3); each is reported with a clear message when hit. */
+export type LoadLimits = {
+  /** A (main or companion) file larger than this is refused before it is read. */
+  maxFileBytes: number;
+  /** A line longer than this is skipped with an error issue; the rest loads. */
+  maxLineBytes: number;
+  /** Threads beyond this many (side calls, sidechains: main comes first) are dropped with one error issue. */
+  maxThreads: number;
+  /** Issues beyond this many are counted, not kept: one issue says how many more there were. */
+  maxIssues: number;
+  /**
+   * A file larger than this is never parsed as one JSON document (Inspect, SWE-agent, bundles): the document
+   * would be one string, and a JS string holds at most about 512 M UTF-16 units.
+   */
+  maxDocumentBytes: number;
+};
+export const DEFAULT_LIMITS: LoadLimits = {
+  maxFileBytes: 2 * 1024 ** 3,
+  maxLineBytes: DEFAULT_MAX_LINE_BYTES,
+  maxThreads: 10_000,
+  maxIssues: 10_000,
+  maxDocumentBytes: 500 * 1024 ** 2,
+};
 
 export type LoadOk = { ok: true; transcript: Transcript };
 export type LoadError = { ok: false; error: string; issues: ParseIssue[] };
@@ -59,21 +80,37 @@ function makeInput(main: SourceFile, extra: SourceFile[], limits: LoadLimits): P
     main,
     extra,
     lines: () => readLines(main.chunks(), { maxLineBytes: limits.maxLineBytes }),
+    extraLines: (file) => readLines(file.chunks(), { maxLineBytes: limits.maxLineBytes }),
     doc: () => {
-      if (!docCache) {
-        const text = decodeAll(main.chunks());
-        const t = text.trimStart();
-        const r = t.startsWith('{') || t.startsWith('[') ? tryParseJson(text) : undefined;
-        docCache = { value: r?.ok ? r.value : undefined };
-      }
+      docCache ??= { value: main.size > limits.maxDocumentBytes ? undefined : parseDocument(main) };
       return docCache.value;
     },
   };
 }
 
+/** The whole file as one JSON value, or undefined when it is not one (or cannot be held as one string). */
+function parseDocument(main: SourceFile): unknown {
+  try {
+    const text = decodeAll(main.chunks());
+    const t = text.trimStart();
+    const r = t.startsWith('{') || t.startsWith('[') ? tryParseJson(text) : undefined;
+    return r?.ok ? r.value : undefined;
+  } catch {
+    return undefined; // RangeError: the text is longer than a string can be
+  }
+}
+
+/** The first `n` bytes of a file, across as many chunks as it takes (a stream may hand out tiny chunks). */
 function firstBytes(file: SourceFile, n: number): Uint8Array {
-  for (const c of file.chunks()) return c.subarray(0, n);
-  return new Uint8Array();
+  const out = new Uint8Array(Math.min(n, file.size));
+  let at = 0;
+  for (const c of file.chunks()) {
+    const take = Math.min(c.length, out.length - at);
+    out.set(c.subarray(0, take), at);
+    at += take;
+    if (at >= out.length) break;
+  }
+  return out.subarray(0, at);
 }
 
 function sniffHead(input: ParseInput): SniffHead & { firstLine: string } {
@@ -109,57 +146,126 @@ function safeSniff(p: FormatParser, head: SniffHead): boolean {
   }
 }
 
+/** A byte count for messages: "20 bytes", "1.5 KB", "256 MB", "2 GB". */
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${u === 0 ? v : Number(v.toFixed(1))} ${units[u]}`;
+}
+
+/** A file name as messages quote it: on one line, whatever it holds. */
+const nameOf = (f: SourceFile) => f.name.replace(/[\r\n\u2028\u2029]+/g, ' ');
+
 /** Parse a transcript from a main file (plus companion files). Never throws. */
 export function parseTranscript(main: SourceFile, extra: SourceFile[] = [], options: LoadOptions = {}): LoadResult {
+  try {
+    return load(main, extra, options);
+  } catch (e) {
+    // Out of memory, a stream that fails mid-read: nothing a parser did, still one clear message.
+    const message = preview(e instanceof Error ? e.message : String(e), 200);
+    return { ok: false, error: `Could not load ${nameOf(main)}: ${message}`, issues: [] };
+  }
+}
+
+function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): LoadResult {
   const limits: LoadLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  if (main.size === 0) return { ok: false, error: `${main.name} is empty (0 bytes): nothing to load.`, issues: [] };
+  const name = nameOf(main);
+  if (main.size === 0) return { ok: false, error: `${name} is empty (0 bytes): nothing to load.`, issues: [] };
   if (main.size > limits.maxFileBytes) {
-    const mb = (n: number) => `${(n / 1024 ** 2).toFixed(0)} MB`;
-    return {
-      ok: false,
-      error: `${main.name} is ${mb(main.size)}, over the ${mb(limits.maxFileBytes)} file-size limit.`,
-      issues: [],
-    };
+    const over = `${formatBytes(main.size)}, over the ${formatBytes(limits.maxFileBytes)} file-size limit`;
+    return { ok: false, error: `${name} is ${over}.`, issues: [] };
   }
   if (looksBinary(firstBytes(main, 8192))) {
     return {
       ok: false,
-      error: `${main.name} looks like a binary file (NUL or control bytes in its first 8 KB), not a JSON or JSONL transcript.`,
+      error: `${name} looks like a binary file (NUL or control bytes in its first 8 KB), not a JSON or JSONL transcript.`,
       issues: [],
     };
   }
-  const input = makeInput(main, extra, limits);
+  const issues: ParseIssue[] = [];
+  const companions = extra.filter((f) => {
+    if (f.size <= limits.maxFileBytes) return true;
+    const over = `${formatBytes(f.size)}, over the ${formatBytes(limits.maxFileBytes)} file-size limit`;
+    issues.push({ line: 0, file: f.name, severity: 'error', message: `companion file is ${over}; not loaded` });
+    return false;
+  });
+  const input = makeInput(main, companions, limits);
   const head = sniffHead(input);
   if (head.lines.length === 0) {
-    return { ok: false, error: `${main.name} holds only blank lines (or lines over the size limit).`, issues: [] };
+    return { ok: false, error: `${name} holds only blank lines (or lines over the size limit).`, issues: [] };
   }
   const parser = options.format
     ? PARSERS.find((p) => p.id === options.format)
     : PARSERS.find((p) => safeSniff(p, head));
   if (!parser) {
     const tried = PARSERS.map((p) => p.id).join(', ');
-    const what = options.format ? `Unknown format "${options.format}"` : `Could not recognise ${main.name}`;
+    const what = options.format ? `Unknown format "${options.format}"` : `Could not recognise ${name}`;
+    const big =
+      main.size > limits.maxDocumentBytes
+        ? ` (as one JSON document it is over the ${formatBytes(limits.maxDocumentBytes)} document limit, so only JSON lines were tried)`
+        : '';
     return {
       ok: false,
-      error: `${what}: tried ${tried}. The first line looks like: ${preview(head.firstLine, 120)}`,
+      error: `${what}: tried ${tried}${big}. The first line looks like: ${preview(head.firstLine, 120)}`,
       issues: [],
     };
   }
-  const issues: ParseIssue[] = [];
-  const ctx = { issue: (i: ParseIssue) => issues.push(i), progress: options.progress };
+  // Issues are kept up to twice the limit (dedupe comes later); past that only counted, so a file of a
+  // million bad lines does not hold a million issue objects.
+  let unkept = 0;
+  const ctx = {
+    issue: (i: ParseIssue) => (issues.length < 2 * limits.maxIssues ? issues.push(i) : unkept++),
+    progress: options.progress,
+  };
   const reporting: ParseInput = {
     ...input,
-    lines: () => reportLineProblems(input.lines(), ctx.issue, main.size, ctx.progress),
+    lines: () => reportLineProblems(input.lines(), ctx.issue, main.size, limits.maxLineBytes, ctx.progress),
   };
   try {
     const transcript = parser.parse(reporting, ctx);
-    transcript.parseIssues = dedupeIssues([...issues, ...transcript.parseIssues]);
+    const all = dedupeIssues([...issues, ...transcript.parseIssues]);
+    transcript.threads = limitThreads(transcript.threads, limits.maxThreads, all);
+    transcript.parseIssues = limitIssues(all, limits.maxIssues, unkept);
     transcript.meta.fileName ??= main.name;
     return { ok: true, transcript };
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    return { ok: false, error: `The ${parser.id} parser failed on ${main.name}: ${message}`, issues };
+    // Parsers do not throw (the fuzz suites hold them to it); this is the last line of defence.
+    const message = preview(e instanceof Error ? e.message : String(e), 200);
+    return { ok: false, error: `The ${parser.id} parser failed on ${name}: ${message}`, issues: issues.slice(0, 100) };
   }
+}
+
+/**
+ * The first `max` threads (parsers order them main, sidechains, side calls, so side calls go first); one issue,
+ * put first so the issue limit never hides it, says how many were dropped.
+ */
+function limitThreads(threads: Thread[], max: number, issues: ParseIssue[]): Thread[] {
+  if (threads.length <= max) return threads;
+  const dropped = threads.length - max;
+  issues.unshift({
+    line: 0,
+    severity: 'error',
+    message: `${threads.length} threads, over the ${max}-thread limit: the last ${dropped} were dropped (threads are ordered main, sidechains, side calls)`,
+  });
+  return threads.slice(0, max);
+}
+
+/** The first `max` issues, then one that says how many more there were (`unkept`: counted, never stored). */
+function limitIssues(issues: ParseIssue[], max: number, unkept: number): ParseIssue[] {
+  if (issues.length <= max && unkept === 0) return issues;
+  const rest = issues.slice(max);
+  const kept = issues.slice(0, max);
+  kept.push({
+    line: rest[0]?.line ?? 0,
+    severity: 'warning',
+    message: `${rest.length + unkept} more issues not listed, over the ${max}-issue limit (the first at this line)`,
+  });
+  return kept;
 }
 
 /** Report invalid UTF-8 and over-long lines once, as the parser consumes them. */
@@ -167,6 +273,7 @@ function* reportLineProblems(
   lines: Iterable<Line>,
   issue: (i: ParseIssue) => void,
   size: number,
+  maxLineBytes: number,
   progress?: (f: number) => void,
 ): Generator<Line> {
   let nextTick = 0;
@@ -184,7 +291,7 @@ function* reportLineProblems(
         line: line.no,
         severity: 'error',
         byteOffset: line.byteOffset,
-        message: `line is ${line.byteLength} bytes, over the line-size limit; skipped`,
+        message: `line is ${formatBytes(line.byteLength)}, over the ${formatBytes(maxLineBytes)} line-size limit; skipped`,
       });
     }
     if (progress && line.byteOffset >= nextTick) {

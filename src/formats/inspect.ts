@@ -2,7 +2,7 @@
 // `sample.messages` (OpenAI-like ChatMessages), and each `model` event a request whose input is the first
 // `input.length` messages. Long strings stored as `attachment://<hash>` are resolved from `sample.attachments`.
 // Model events whose input is not a prefix of the sample's messages (scorers, sub-agents) become side calls.
-import { arr, isObject, type JsonObject, num, str, toEpochMs } from '../lib/json.ts';
+import { arr, display, isObject, type JsonObject, num, str, toEpochMs } from '../lib/json.ts';
 import type {
   Message,
   ObservedUsage,
@@ -104,8 +104,10 @@ function sampleThreads(sample: JsonObject, i: number, issues: ParseIssue[]): Thr
   const attachments = isObject(sample.attachments) ? sample.attachments : {};
   const missing = new Set<string>();
   const resolve = (v: unknown) => resolveAttachments(v, attachments, missing);
-  const id = `sample-${String(sample.id ?? i)}-${String(sample.epoch ?? 1)}`;
-  const main = newThread(id, 'main', `Sample ${String(sample.id ?? i)} (epoch ${String(sample.epoch ?? 1)})`);
+  const sid = display(sample.id ?? i);
+  const epoch = display(sample.epoch ?? 1);
+  const id = `sample-${sid}-${epoch}`;
+  const main = newThread(id, 'main', `Sample ${sid} (epoch ${epoch})`);
   const rawMessages = arr(resolve(sample.messages)) ?? [];
   if (!Array.isArray(sample.messages))
     issues.push({ line: 0, severity: 'warning', message: `${at}.messages: missing` });
@@ -183,7 +185,7 @@ export const inspectParser: FormatParser = {
     }
     const ev = isObject(doc.eval) ? doc.eval : {};
     const meta: TranscriptMeta = {};
-    if (doc.version !== undefined) meta.version = String(doc.version);
+    if (doc.version !== undefined) meta.version = display(doc.version);
     const task = str(ev.task);
     if (task !== undefined) meta.title = task;
     const sessionId = str(ev.eval_id) ?? str(ev.run_id);

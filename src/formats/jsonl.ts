@@ -22,7 +22,11 @@ export function* jsonLinesOf(lines: Iterable<Line>, ctx: ParseContext, file?: st
       yield { line, value: r.value };
       continue;
     }
-    const what = line.unterminated ? 'truncated last line (no closing newline and not valid JSON)' : 'not valid JSON';
+    const what = r.tooDeep
+      ? 'JSON too deep to load (skipped)'
+      : line.unterminated
+        ? 'truncated last line (no closing newline and not valid JSON)'
+        : 'not valid JSON';
     ctx.issue({
       line: line.no,
       column: r.column,

@@ -2,7 +2,7 @@
 // (`{request:{messages,…}, response:{choices,usage,…}}`, e.g. Inspect's `call` objects) or whole
 // conversations (`{messages:[…]}`). Pairs are grouped into threads by message prefix (request-threads.ts:
 // each request re-sends the history) and keep their exact input; usage is normalized (cached ⊂ prompt_tokens).
-import { arr, isObject, type JsonObject, num, str, toEpochMs, tryParseJson } from '../lib/json.ts';
+import { arr, display, isObject, type JsonObject, num, str, toEpochMs, tryParseJson } from '../lib/json.ts';
 import type {
   IssueSeverity,
   Message,
@@ -118,7 +118,7 @@ function pairEntry(o: JsonObject, line: LineNumber, grouper: ThreadGrouper, issu
     });
     if (choices && choices.length > 1) issue('info', `response has ${choices.length} choices; the first is kept`);
   } else if (resp && isObject(resp.error)) {
-    issue('warning', `request failed: ${str(resp.error.message) ?? JSON.stringify(resp.error)}`);
+    issue('warning', `request failed: ${str(resp.error.message) ?? display(resp.error, 160)}`);
   } else issue('warning', 'response has no choices[0].message; the request is kept without a response');
 
   const placement = grouper.add(msgs, response);

@@ -3,7 +3,7 @@
 // message of tool_result blocks (source.shape 'openai-tool': block k is the k-th original tool message of the
 // run starting at source.path / source.line), so the provider's own pairing rules can still be checked.
 // Also OpenAI usage (cached tokens are *included* in prompt_tokens) and tool definitions.
-import { arr, isObject, num, str, tryParseJson } from '../lib/json.ts';
+import { arr, isObject, num, quoted, str, tryParseJson } from '../lib/json.ts';
 import type {
   Block,
   IssueSeverity,
@@ -162,9 +162,9 @@ export function openaiMessages(raw: readonly unknown[], opts: OpenAiMessageOptio
       return;
     }
     toolRun = undefined;
-    let role = roleName !== undefined ? ROLE_MAP[roleName] : undefined;
+    let role = roleName !== undefined && Object.hasOwn(ROLE_MAP, roleName) ? ROLE_MAP[roleName] : undefined;
     if (role === undefined) {
-      opts.issue('warning', `unknown role ${JSON.stringify(m.role ?? null)}; kept as a user message`, i);
+      opts.issue('warning', `unknown role ${quoted(m.role ?? null)}; kept as a user message`, i);
       role = 'user';
     }
     const blocks = openaiContent(m.content);

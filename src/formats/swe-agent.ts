@@ -86,7 +86,13 @@ export function parsePythonLiteral(text: string): PyLiteralResult {
         if (c === '{') {
           ws();
           if (text[pos++] !== ':') fail("expected ':'");
-          dict[typeof v === 'string' ? v : JSON.stringify(v)] = value(depth + 1);
+          // defineProperty: a '__proto__' key is data, not the dict's prototype.
+          Object.defineProperty(dict, typeof v === 'string' ? v : JSON.stringify(v), {
+            value: value(depth + 1),
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
         } else items.push(v);
         ws();
         if (text[pos] === ',') pos++;

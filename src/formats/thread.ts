@@ -1,5 +1,6 @@
 // Small shared builders for parsers: threads, message numbering, and the final Transcript, so every
 // parser produces the same invariants (message.index == position, request indices 0-based per thread).
+import { addCount } from '../lib/json.ts';
 import type {
   FormatId,
   Message,
@@ -35,9 +36,9 @@ export function renumber(thread: Thread): Thread {
   return thread;
 }
 
-/** Count of skipped line kinds, for `meta.skipped`. */
+/** Count of skipped line kinds, for `meta.skipped` (kinds come from the file: "constructor" is a kind too). */
 export function bump(counter: Record<string, number>, kind: string): void {
-  counter[kind] = (counter[kind] ?? 0) + 1;
+  addCount(counter, kind);
 }
 
 export function makeTranscript(

@@ -1,20 +1,10 @@
 // Tierscope's own normalized bundle (`.tierscope.json`): what exports and share links carry.
 // Export writes the normalized model as versioned JSON; import narrows every field from `unknown`
 // (a hand-edited or corrupted bundle yields issues, never an exception) and round-trips exactly.
-import { arr, isObject, num, str } from '../lib/json.ts';
-import type {
-  Block,
-  FormatId,
-  Message,
-  ParseIssue,
-  Request,
-  Role,
-  Thread,
-  ThreadKind,
-  Transcript,
-  TranscriptMeta,
-} from '../model/transcript.ts';
+import { arr, display, isObject, preview, str } from '../lib/json.ts';
+import type { FormatId, ParseIssue, Thread, Transcript, TranscriptMeta } from '../model/transcript.ts';
 import { makeTranscript } from './thread.ts';
+import { FORMATS, narrowIssues, narrowMeta, narrowThread } from './tierscope-narrow.ts';
 import type { FormatParser, ParseContext } from './types.ts';
 
 export const BUNDLE_VERSION = 1;
@@ -38,93 +28,6 @@ export function exportBundle(t: Transcript): string {
   return JSON.stringify(toBundle(t));
 }
 
-const ROLES = new Set<Role>(['system', 'user', 'assistant']);
-const KINDS = new Set<ThreadKind>(['main', 'sidechain', 'side-call']);
-const BLOCK_TYPES = new Set([
-  'text',
-  'thinking',
-  'redacted_thinking',
-  'image',
-  'tool_use',
-  'tool_result',
-  'server_tool_use',
-  'other',
-]);
-
-function narrowBlock(v: unknown, where: string, issue: (m: string) => void): Block {
-  if (!isObject(v) || typeof v.type !== 'string' || !BLOCK_TYPES.has(v.type)) {
-    issue(`${where}: not a known block; kept as "other"`);
-    return { type: 'other', kind: 'invalid', raw: v };
-  }
-  if (v.type === 'tool_result') {
-    const c = v.content;
-    const content =
-      typeof c === 'string' ? c : (arr(c) ?? []).map((b, i) => narrowBlock(b, `${where}.content[${i}]`, issue));
-    return { type: 'tool_result', toolUseId: str(v.toolUseId) ?? '', content, isError: v.isError === true };
-  }
-  if (v.type === 'text' && typeof v.text !== 'string') {
-    issue(`${where}: text block without text`);
-    return { type: 'text', text: '' };
-  }
-  if (
-    (v.type === 'tool_use' || v.type === 'server_tool_use') &&
-    (typeof v.id !== 'string' || typeof v.name !== 'string')
-  ) {
-    issue(`${where}: ${v.type} without id or name`);
-  }
-  return v as Block;
-}
-
-function narrowMessage(v: unknown, i: number, where: string, issue: (m: string) => void): Message | undefined {
-  if (!isObject(v) || typeof v.role !== 'string' || !ROLES.has(v.role as Role) || !Array.isArray(v.blocks)) {
-    issue(`${where}: not a message (needs role and blocks); dropped`);
-    return undefined;
-  }
-  const blocks = v.blocks.map((b, j) => narrowBlock(b, `${where}.blocks[${j}]`, issue));
-  const source = isObject(v.source) ? v.source : {};
-  const m = { ...v, index: i, role: v.role as Role, blocks, source: { ...source, line: num(source.line) ?? 0 } };
-  return m as Message;
-}
-
-function narrowRequest(
-  v: unknown,
-  n: number,
-  threadId: string,
-  where: string,
-  issue: (m: string) => void,
-): Request | undefined {
-  if (!isObject(v) || num(v.inputEnd) === undefined) {
-    issue(`${where}: not a request (needs inputEnd); dropped`);
-    return undefined;
-  }
-  const inputEnd = Math.max(0, Math.min(n, num(v.inputEnd) ?? 0));
-  const r = { ...v, thread: threadId, inputEnd } as Request;
-  return r;
-}
-
-function narrowThread(v: unknown, i: number, issue: (m: string) => void): Thread | undefined {
-  const where = `threads[${i}]`;
-  if (!isObject(v)) {
-    issue(`${where}: not a thread; dropped`);
-    return undefined;
-  }
-  const id = str(v.id) ?? `thread-${i}`;
-  const kind = KINDS.has(v.kind as ThreadKind) ? (v.kind as ThreadKind) : 'main';
-  const messages: Message[] = [];
-  for (const [j, m] of (arr(v.messages) ?? []).entries()) {
-    const nm = narrowMessage(m, messages.length, `${where}.messages[${j}]`, issue);
-    if (nm) messages.push(nm);
-  }
-  const requests: Request[] = [];
-  for (const [j, r] of (arr(v.requests) ?? []).entries()) {
-    const nr = narrowRequest(r, messages.length, id, `${where}.requests[${j}]`, issue);
-    if (nr) requests.push(nr);
-  }
-  const prefix = isObject(v.prefix) ? (v.prefix as Thread['prefix']) : {};
-  const t: Thread = { ...(v as Partial<Thread>), id, kind, messages, requests, prefix };
-  return t;
-}
-
 /** Narrow a parsed bundle document into a Transcript; problems are reported, never thrown. */
 export function importBundle(doc: unknown, ctx: ParseContext): Transcript {
   const issue = (message: string) => ctx.issue({ line: 0, severity: 'warning', message });
@@ -136,19 +39,32 @@ export function importBundle(doc: unknown, ctx: ParseContext): Transcript {
     ctx.issue({
       line: 0,
       severity: 'error',
-      message: `bundle version ${String(doc.tierscope)} is not supported (this Tierscope reads version ${BUNDLE_VERSION})`,
+      message: `bundle version ${display(doc.tierscope)} is not supported (this Tierscope reads version ${BUNDLE_VERSION})`,
     });
   }
   const threads: Thread[] = [];
+  const ids = new Set<string>();
   for (const [i, t] of (arr(doc.threads) ?? []).entries()) {
     const nt = narrowThread(t, i, issue);
-    if (nt) threads.push(nt);
+    if (!nt) continue;
+    // Thread ids are keys everywhere downstream: a repeated id gets a suffix.
+    let id = nt.id;
+    for (let n = 2; ids.has(id); n++) id = `${nt.id}#${n}`;
+    if (id !== nt.id) {
+      issue(`threads[${i}]: id "${nt.id}" is used by an earlier thread; renamed "${id}"`);
+      nt.id = id;
+      for (const r of nt.requests) r.thread = id;
+    }
+    ids.add(id);
+    threads.push(nt);
   }
-  const meta: TranscriptMeta = isObject(doc.meta) ? { ...(doc.meta as TranscriptMeta) } : {};
+  const meta = narrowMeta(doc.meta, issue);
   const original = str(doc.format);
-  if (original && original !== 'tierscope') meta.originalFormat = original as FormatId;
-  const parseIssues = (arr(doc.parseIssues) ?? []).filter(isObject) as ParseIssue[];
-  return { format: 'tierscope', meta, threads, parseIssues: [...parseIssues] };
+  if (original && original !== 'tierscope') {
+    if (FORMATS.has(original as FormatId)) meta.originalFormat = original as FormatId;
+    else issue(`format "${preview(original, 40)}" is not a known format; ignored`);
+  }
+  return { format: 'tierscope', meta, threads, parseIssues: narrowIssues(doc.parseIssues, issue) };
 }
 
 export const tierscopeParser: FormatParser = {

@@ -34,6 +34,8 @@ export type ParseInput = {
   extra: SourceFile[];
   /** Lines of the main file (streamed; each call restarts). */
   lines: () => Iterable<Line>;
+  /** Lines of a companion file, read with the same limits as the main file's. */
+  extraLines: (file: SourceFile) => Iterable<Line>;
   /** The main file parsed as one JSON document (cached), or undefined when it is not one. */
   doc: () => unknown;
 };

@@ -1,12 +1,24 @@
 // Safe JSON helpers: parse without throwing (returning a message with a column when possible) and
-// narrow `unknown` values without `any` (STYLE.md: parsers take unknown and narrow it).
+// narrow `unknown` values without `any` (STYLE.md: parsers take unknown and narrow it). Values nested deeper
+// than MAX_JSON_DEPTH are refused: JSON.parse accepts any depth, but structuredClone, JSON.stringify and every
+// recursive walk downstream overflow the stack a few thousand levels down (SPEC §1.3: no crash).
 
 export type JsonObject = { [key: string]: unknown };
 
-export type JsonParseResult = { ok: true; value: unknown } | { ok: false; message: string; column?: number };
+export type JsonParseResult =
+  | { ok: true; value: unknown }
+  | { ok: false; message: string; column?: number; tooDeep?: true };
+
+/** Deepest array/object nesting a parsed value may have (real transcripts stay far below it). */
+export const MAX_JSON_DEPTH = 512;
 
 /** JSON.parse that never throws; on failure returns the engine's message and a 1-based column if it names one. */
 export function tryParseJson(text: string): JsonParseResult {
+  // Checked first: building a 100,000-level value only to refuse it costs more than the scan.
+  const at = deeperThan(text, MAX_JSON_DEPTH);
+  if (at >= 0) {
+    return { ok: false, message: `nested more than ${MAX_JSON_DEPTH} levels deep`, column: at + 1, tooDeep: true };
+  }
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
@@ -14,6 +26,33 @@ export function tryParseJson(text: string): JsonParseResult {
     const m = /position (\d+)/.exec(message);
     return m ? { ok: false, message, column: Number(m[1]) + 1 } : { ok: false, message };
   }
+}
+
+/**
+ * Offset of the bracket that opens level `max + 1` of a JSON text, or -1 when it nests no deeper than `max`
+ * (or a string never closes: then the text is not JSON anyway). One linear scan, strings skipped with indexOf;
+ * each level takes two characters, so short texts are not scanned at all.
+ */
+function deeperThan(text: string, max: number): number {
+  if (text.length <= 2 * max) return -1;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      let j = i;
+      for (;;) {
+        j = text.indexOf('"', j + 1);
+        if (j < 0) return -1;
+        let k = j - 1;
+        while (text.charCodeAt(k) === 0x5c) k--;
+        if ((j - 1 - k) % 2 === 0) break; // not escaped: an even run of backslashes before it
+      }
+      i = j;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
 }
 
 export function isObject(v: unknown): v is JsonObject {
@@ -44,6 +83,28 @@ export function toEpochMs(v: unknown): number | undefined {
     return Number.isNaN(t) ? undefined : t;
   }
   return undefined;
+}
+
+/** A value as short text for ids, titles and messages: never throws (unlike String() on `{"toString":1}`). */
+export function display(v: unknown, max = 80): string {
+  if (typeof v === 'string') return v;
+  if (v === null || typeof v === 'number' || typeof v === 'boolean' || v === undefined) return String(v);
+  try {
+    return preview(JSON.stringify(v) ?? typeof v, max);
+  } catch {
+    return Array.isArray(v) ? 'array' : typeof v;
+  }
+}
+
+/** A value as it would appear in JSON, shortened, for issue messages: `"tool"`, `42`, `{"a":1}`. */
+export function quoted(v: unknown, max = 60): string {
+  return typeof v === 'string' ? JSON.stringify(preview(v, max)) : display(v, max);
+}
+
+/** Add `n` to `counter[key]`, also for keys that name Object.prototype members ("constructor", "__proto__"). */
+export function addCount(counter: Record<string, number>, key: string, n = 1): void {
+  const prev = Object.hasOwn(counter, key) ? counter[key] : 0;
+  Object.defineProperty(counter, key, { value: prev + n, writable: true, enumerable: true, configurable: true });
 }
 
 /** Short, single-line preview of a text for error messages. */
