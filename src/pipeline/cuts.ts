@@ -29,9 +29,19 @@ export function headEnd(work: Working): number {
   return h;
 }
 
-/** Start of the protected tail: the last `turns` assistant messages and everything after them. */
+function hasThinking(m: Message): boolean {
+  return m.blocks.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
+}
+
+/** Start of the protected tail: the last `turns` assistant messages and everything after them. The latest
+ *  assistant message is always protected when it carries (signed) thinking, even with `turns` = 0: the
+ *  provider requires it back unchanged to continue the turn. */
 export function tailStart(work: Working, turns: number): number {
-  if (turns <= 0) return work.length;
+  if (turns <= 0) {
+    for (let i = work.length - 1; i >= 0; i--)
+      if (work.at(i).role === 'assistant') return hasThinking(work.at(i)) ? i : work.length;
+    return work.length;
+  }
   let seen = 0;
   for (let i = work.length - 1; i >= 0; i--) {
     if (work.at(i).role === 'assistant') {

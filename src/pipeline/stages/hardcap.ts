@@ -1,13 +1,14 @@
 // Stage 6 — hardcap (SPEC §4.6), every request: if the estimate still exceeds contextWindow − outputReserve,
 // drop the oldest messages (never the head — first user message, summaries — never the last
 // `minRecentTurns` turns, never half a tool pair) until it fits; as a last resort head/tail-truncate the
-// largest remaining blocks so the request always fits. `keepLastMessages` turns it into a sliding window.
+// largest remaining blocks so the request always fits. `keepLastMessages` turns it into a sliding window
+// (after the head).
 import { runeCount } from '../../lib/runes.ts';
 import type { Block, Message } from '../../model/transcript.ts';
 import { blockText } from '../../tokens/block-text.ts';
 import { hardcapTokens } from '../config.ts';
 import { headEnd, tailStart, validCuts } from '../cuts.ts';
-import { truncateHeadTail } from '../markers.ts';
+import { IMAGE_PLACEHOLDER, truncateHeadTail } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
 import { emitRewrite } from './rewrite.ts';
@@ -38,40 +39,61 @@ function overBy(work: Working, ctx: StageContext): number {
   return ctx.factor * (ctx.prefixTokens + work.total) - hardcapTokens(ctx.config);
 }
 
-/** Largest truncatable block (text or string tool result). */
-function largestBlock(work: Working, ctx: StageContext): { pos: number; j: number; tokens: number } | undefined {
-  let best: { pos: number; j: number; tokens: number } | undefined;
+type Target = { pos: number; j: number; tokens: number };
+
+/** Blocks the last resort may shorten, largest first: text blocks and tool results (never thinking,
+ *  tool_use or top-level images, whose bytes the provider checks or which cannot be cut). */
+function truncatable(work: Working, ctx: StageContext): Target[] {
+  const out: Target[] = [];
   for (let pos = 0; pos < work.length; pos++) {
     const m: Message = work.at(pos);
     m.blocks.forEach((b, j) => {
-      const ok = b.type === 'text' || (b.type === 'tool_result' && typeof b.content === 'string');
-      if (!ok) return;
-      const t = ctx.meter.block(b);
-      if (!best || t > best.tokens) best = { pos, j, tokens: t };
+      if (b.type === 'text' || b.type === 'tool_result') out.push({ pos, j, tokens: ctx.meter.block(b) });
     });
   }
-  return best;
+  // Stable: ties keep message order, so the oldest of equal blocks is cut first.
+  return out.sort((a, b) => b.tokens - a.tokens);
 }
 
-function truncateToFit(work: Working, state: HardcapState, ctx: StageContext): void {
-  for (let round = 0; round < 50 && overBy(work, ctx) > 0; round++) {
-    const target = largestBlock(work, ctx);
-    if (!target) return;
-    const b = work.at(target.pos).blocks[target.j];
-    const text =
-      b.type === 'text' ? b.text : b.type === 'tool_result' && typeof b.content === 'string' ? b.content : '';
+/** `b` cut to about `ratio` of its runes (head/tail, rune-safe); images inside results become placeholders. */
+function shrink(b: Block, ratio: number): Block | undefined {
+  const cut = (text: string) => {
     const runes = runeCount(text);
-    if (runes <= 200) return;
-    const blockTokens = Math.max(1, ctx.meter.block(b));
-    const excessCounted = overBy(work, ctx) / ctx.factor;
-    const keep = Math.max(200, Math.floor(runes * Math.max(0, 1 - excessCounted / blockTokens) * 0.9));
-    const cut = truncateHeadTail(text, Math.min(keep, runes - 1));
-    const next: Block = b.type === 'text' ? { ...b, text: cut } : ({ ...b, content: cut } as Block);
-    if (
-      !emitRewrite(work, ctx, target.pos, target.j, next, 'truncate', { detail: 'last resort: the request must fit' })
-    )
-      return;
-    if (b.type === 'tool_result') state.dropped.delete(b.toolUseId);
+    return runes === 0 ? text : truncateHeadTail(text, Math.max(0, Math.floor(runes * ratio) - 40));
+  };
+  if (b.type === 'text') return { ...b, text: cut(b.text) };
+  if (b.type !== 'tool_result') return undefined;
+  if (typeof b.content === 'string') return { ...b, content: cut(b.content) };
+  return {
+    ...b,
+    content: b.content.map(
+      (x): Block =>
+        x.type === 'image'
+          ? { type: 'text', text: IMAGE_PLACEHOLDER }
+          : x.type === 'text'
+            ? { ...x, text: cut(x.text) }
+            : x,
+    ),
+  };
+}
+
+/** Last resort (the recent turns alone are too big): shorten the largest blocks until the request fits.
+ *  Each step must save tokens, so the loop ends; it stops when no block can shrink any further. */
+function truncateToFit(work: Working, state: HardcapState, ctx: StageContext): void {
+  for (let round = 0; round < 500 && overBy(work, ctx) > 0; round++) {
+    let progressed = false;
+    for (const t of truncatable(work, ctx)) {
+      const b = work.at(t.pos).blocks[t.j];
+      const excess = overBy(work, ctx) / ctx.factor;
+      const next = shrink(b, Math.max(0, 1 - excess / Math.max(1, t.tokens)) * 0.9);
+      if (!next || ctx.meter.block(next) >= t.tokens) continue;
+      if (!emitRewrite(work, ctx, t.pos, t.j, next, 'truncate', { detail: 'last resort: the request must fit' }))
+        continue;
+      if (b.type === 'tool_result') state.dropped.delete(b.toolUseId);
+      progressed = true;
+      break;
+    }
+    if (!progressed) return;
   }
 }
 
@@ -85,10 +107,12 @@ export const hardcapStage: PipelineStage<HardcapState> = {
     const cfg = ctx.config.hardcap;
     if (!cfg.enabled) return state;
     if (cfg.keepLastMessages !== null && work.length > cfg.keepLastMessages) {
-      let h = 0;
-      while (h < work.length && work.at(h).role === 'system') h++;
-      const cuts = validCuts(work, Math.max(h + 1, work.length - cfg.keepLastMessages), work.length);
-      if (cuts.length > 0 && cuts[0] > h)
+      // The head (system, first user message, summaries) stays, as for every hardcap drop: a window opening
+      // on a bare assistant call turn is rejected by Gemini. N counts the head, so the request holds ≤ N.
+      const h = headEnd(work);
+      const from = Math.max(h + 1, work.length - Math.max(1, cfg.keepLastMessages - h));
+      const cuts = validCuts(work, from, tailStart(work, 0));
+      if (cuts.length > 0)
         drop(work, state, ctx, h, cuts[0], `sliding window keeps the last ${cfg.keepLastMessages} messages`);
     }
     if (overBy(work, ctx) <= 0) return state;

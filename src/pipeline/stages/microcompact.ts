@@ -26,8 +26,9 @@ function candidates(work: Working, state: MicrocompactState, ctx: StageContext):
   }
   const old = all.slice(0, Math.max(0, all.length - cfg.keepRecent)).filter((t) => !state.cleared.has(t.id));
   const markerTokens = ctx.meter.text(CLEARED_MARKER);
-  for (const t of old) t.freed = Math.max(0, ctx.meter.block(work.at(t.pos).blocks[t.j]) - markerTokens);
-  return old;
+  for (const t of old) t.freed = ctx.meter.block(work.at(t.pos).blocks[t.j]) - markerTokens;
+  // A body no bigger than the marker is left alone: clearing it would free nothing.
+  return old.filter((t) => t.freed > 0);
 }
 
 export const microcompactStage: PipelineStage<MicrocompactState> = {
@@ -45,8 +46,7 @@ export const microcompactStage: PipelineStage<MicrocompactState> = {
     for (const t of targets) {
       const b = work.at(t.pos).blocks[t.j];
       if (b.type !== 'tool_result') continue;
-      state.cleared.add(t.id);
-      emitRewrite(work, ctx, t.pos, t.j, { ...b, content: CLEARED_MARKER }, 'clear');
+      if (emitRewrite(work, ctx, t.pos, t.j, { ...b, content: CLEARED_MARKER }, 'clear')) state.cleared.add(t.id);
     }
     return state;
   },

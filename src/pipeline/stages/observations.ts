@@ -15,6 +15,8 @@ export type ObservationsState = {
   calls: { id: string; tool: string }[];
   /** Calls [0, decided) are outside the window and were handled. */
   decided: number;
+  /** Calls outside the window whose result had not arrived yet (handled when it does). */
+  waiting: { id: string; tool: string }[];
 };
 
 function collectCalls(work: Working, from: number, ctx: StageContext, into: ObservationsState['calls']): void {
@@ -41,10 +43,17 @@ function elide(b: Extract<Block, { type: 'tool_result' }>, tool: string): Block 
 
 function decide(work: Working, state: ObservationsState, ctx: StageContext): void {
   const limit = state.calls.length - ctx.config.observationWindow;
-  for (let k = state.decided; k < limit; k++) {
-    const { id, tool } = state.calls[k];
+  const todo = [...state.waiting, ...state.calls.slice(state.decided, Math.max(state.decided, limit))];
+  state.waiting = [];
+  for (const call of todo) {
+    const { id, tool } = call;
     const pos = work.resultAt.get(id);
-    if (pos === undefined) continue;
+    if (pos === undefined) {
+      // Still called but not answered yet: handle it when the result arrives. A call no longer in the
+      // history (summarised, dropped) is forgotten.
+      if (work.useAt.has(id)) state.waiting.push(call);
+      continue;
+    }
     const m = work.at(pos);
     const j = m.blocks.findIndex((b) => b.type === 'tool_result' && b.toolUseId === id);
     const b = m.blocks[j];
@@ -60,15 +69,13 @@ export const observationsStage: PipelineStage<ObservationsState> = {
   title: 'Observation window',
   description:
     'GUI observations (screenshots, browser snapshots) older than the newest N calls become one-line stubs; their images become placeholders.',
-  initial: () => ({ calls: [], decided: 0 }),
-  onReset(work, _state, ctx) {
-    const state: ObservationsState = { calls: [], decided: 0 };
-    collectCalls(work, 0, ctx, state.calls);
-    return state;
-  },
+  initial: () => ({ calls: [], decided: 0, waiting: [] }),
+  // After a reset `run` sees the whole history as fresh (freshFrom = 0) and collects every call itself;
+  // collecting here too counted each call twice and shrank the window to half.
+  onReset: () => ({ calls: [], decided: 0, waiting: [] }),
   run(work, state, ctx) {
     collectCalls(work, ctx.freshFrom, ctx, state.calls);
-    if (state.calls.length > ctx.config.observationWindow) decide(work, state, ctx);
+    if (state.calls.length > ctx.config.observationWindow || state.waiting.length > 0) decide(work, state, ctx);
     return state;
   },
 };

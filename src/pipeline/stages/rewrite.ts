@@ -1,5 +1,6 @@
 // Shared by the content-rewriting stages: replace one block, measure it before and after, and emit the
-// SPEC §4 event — but only when the bytes actually change.
+// SPEC §4 event — but only when the bytes actually change. A rewrite that would ADD tokens (a stub or a
+// spill preview longer than a tiny result) is not applied at all: no stage may grow the prompt.
 import { runeCount } from '../../lib/runes.ts';
 import type { Block } from '../../model/transcript.ts';
 import { resultText } from '../../tokens/block-text.ts';
@@ -8,7 +9,8 @@ import type { Working } from '../working.ts';
 
 type Extra = Pick<PipelineEvent, 'tier' | 'detail' | 'distance'>;
 
-/** Replace block j of the message at pos and emit an event; returns false when nothing changed. */
+/** Replace block j of the message at pos and emit an event; returns false when nothing changed (same
+ *  bytes, or the rewrite would have cost more tokens than the block it replaces). */
 export function emitRewrite(
   work: Working,
   ctx: StageContext,
@@ -22,6 +24,8 @@ export function emitRewrite(
   const prev = m.blocks[j];
   if (JSON.stringify(prev) === JSON.stringify(next)) return false;
   const tokensBefore = ctx.meter.block(prev);
+  const tokensAfter = ctx.meter.block(next);
+  if (tokensAfter > tokensBefore) return false;
   work.replaceBlock(pos, j, next);
   ctx.emit({
     action,
@@ -33,7 +37,7 @@ export function emitRewrite(
     charsBefore: runeCount(resultText(prev)),
     charsAfter: runeCount(resultText(next)),
     tokensBefore,
-    tokensAfter: ctx.meter.block(next),
+    tokensAfter,
     before: prev,
     after: next,
   });

@@ -14,15 +14,16 @@ export type SpillState = { seen: Set<string> };
 
 type Candidate = { pos: number; j: number; id: string; runes: number; tool: string };
 
+/** Spill one result; returns its size in runes afterwards (unchanged when the rewrite was not applied). */
 function spillOne(work: Working, ctx: StageContext, c: Candidate, action: string): number {
   const m = work.at(c.pos);
   const b = m.blocks[c.j];
   if (b.type !== 'tool_result' || typeof b.content !== 'string') return c.runes;
   const replacement = spillReplacement(c.id, b.content, ctx.config.spillPreview);
-  emitRewrite(work, ctx, c.pos, c.j, { ...b, content: replacement }, action, {
-    detail: `${c.tool}: ${c.runes} chars → ${ctx.config.spillPreview}-char preview`,
+  const applied = emitRewrite(work, ctx, c.pos, c.j, { ...b, content: replacement }, action, {
+    detail: `${c.tool}: ${c.runes} chars → ${Math.min(ctx.config.spillPreview, c.runes)}-char preview`,
   });
-  return runeCount(replacement);
+  return applied ? runeCount(replacement) : c.runes;
 }
 
 function processBatch(work: Working, pos: number, state: SpillState, ctx: StageContext): void {
@@ -30,6 +31,7 @@ function processBatch(work: Working, pos: number, state: SpillState, ctx: StageC
   const fresh: Candidate[] = [];
   let total = 0;
   const m = work.at(pos);
+  const results = m.blocks.filter((b) => b.type === 'tool_result').length;
   m.blocks.forEach((b, j) => {
     if (b.type !== 'tool_result' || b.toolUseId === '') return;
     if (typeof b.content !== 'string') return; // structured (image) results are never spilled or counted
@@ -49,7 +51,8 @@ function processBatch(work: Working, pos: number, state: SpillState, ctx: StageC
       total += after - c.runes;
     } else remaining.push(c);
   }
-  if (total <= cfg.batchAggregateTarget) return;
+  // A "batch" of one result is left to the per-result threshold (Kocoro AggregateCap_NoOpForSmallBatch).
+  if (results < 2 || total <= cfg.batchAggregateTarget) return;
   // Largest first; a stable sort keeps message order for ties.
   const candidates = remaining.filter((c) => c.runes >= cfg.minAggregateSpill).sort((a, b) => b.runes - a.runes);
   for (const c of candidates) {

@@ -1,15 +1,16 @@
 // Stage 5 — summarize (SPEC §4.5), only while still over the trigger: the oldest turns after the head are
 // replaced by one anchored summary (Session Intent, Files Modified, Files Read, Decisions, Errors,
 // Current State, Next Steps) built from an artifact index plus the summarizer; a previous summary is
-// merged, not regenerated. The cut keeps tool pairs and batches whole. After `breakerFailures`
-// consecutive failures, no summarisation for `breakerCooldown` requests.
-import { runeCount } from '../../lib/runes.ts';
+// merged, not regenerated. The cut keeps tool pairs and batches whole, and a summary must free tokens.
+// After `breakerFailures` consecutive failures, no summarisation for `breakerCooldown` requests.
+import { headRunes, runeCount } from '../../lib/runes.ts';
 import type { Message } from '../../model/transcript.ts';
 import { blockText } from '../../tokens/block-text.ts';
 import { type ArtifactIndex, emptyIndex, indexMessages, mergeIndex, renderSections } from '../artifacts.ts';
 import { landingTokens, triggerTokens } from '../config.ts';
 import { headEnd, isPipelineSummary, SUMMARY_UUID, tailStart, validCuts } from '../cuts.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
+import type { SummaryOutcome } from '../summarizer.ts';
 import type { Working } from '../working.ts';
 
 export type SummarizeState = {
@@ -24,27 +25,88 @@ export type SummarizeState = {
   count: number;
 };
 
+/** The transcript the summarizer reads: every block clipped to 450 runes, the whole to 375,000 (rune-safe). */
 function render(messages: readonly Message[]): string {
-  return messages
-    .map((m) => `[${m.role}]: ${m.blocks.map((b) => blockText(b).slice(0, 450)).join('\n')}`)
-    .join('\n\n')
-    .slice(0, 375_000);
+  const text = messages
+    .map((m) => `[${m.role}]: ${m.blocks.map((b) => headRunes(blockText(b), 450)).join('\n')}`)
+    .join('\n\n');
+  return headRunes(text, 375_000);
 }
 
-function chooseCut(work: Working, start: number, ctx: StageContext, summaryGuess: number): number | undefined {
-  const maxCut = tailStart(work, ctx.config.hardcap.minRecentTurns);
-  const cuts = validCuts(work, start + 1, maxCut);
-  if (cuts.length === 0) return undefined;
-  const landing = landingTokens(ctx.config);
-  const base = ctx.prefixTokens + work.total + summaryGuess;
-  let removed = 0;
-  let at = start;
-  for (const c of cuts) {
-    removed += work.tokensBetween(at, c);
-    at = c;
-    if (ctx.factor * (base - removed) < landing) return c;
+/** One candidate cut: messages [start, cut) become one summary. */
+type Plan = { cut: number; fresh: Message[]; previous: Message | undefined; merged: ArtifactIndex; removed: number };
+
+function summaryText(n: number, fresh: readonly Message[], ctx: StageContext, prose: string, merged: ArtifactIndex) {
+  let firstReq = Number.POSITIVE_INFINITY;
+  let lastReq = 0;
+  for (const m of fresh) {
+    const r = ctx.requestOf(m.index);
+    firstReq = Math.min(firstReq, r);
+    lastReq = Math.max(lastReq, r);
   }
-  return cuts[cuts.length - 1];
+  const header = `[Summary #${n} of earlier conversation (requests ${firstReq}–${lastReq}), written by the ${ctx.summarizer.id} summarizer]`;
+  return `${header}\n${prose.trim() ? `${prose.trim()}\n` : ''}${renderSections(merged)}`;
+}
+
+/**
+ * The cut to summarise up to: the first valid cut whose summary (sections alone) brings the estimate below the
+ * landing line, else (or with `furthest`) the last one — and only if that summary is smaller than what it
+ * replaces: a summary must free tokens. Drafts are rendered only where landing is possible at all, so a long
+ * history costs one pass. The previous summary's index is merged only while that summary is still in the
+ * history (an agent compaction drops it).
+ */
+function plan(work: Working, state: SummarizeState, ctx: StageContext, start: number, furthest: boolean) {
+  const cuts = validCuts(work, start + 1, tailStart(work, ctx.config.hardcap.minRecentTurns));
+  const previous = isPipelineSummary(work.at(start)) ? work.at(start) : undefined;
+  const base = previous ? state.index : emptyIndex();
+  const landingLine = landingTokens(ctx.config);
+  const index = emptyIndex();
+  const fresh: Message[] = [];
+  let at = start;
+  let removed = 0;
+  for (let i = 0; i < cuts.length; i++) {
+    const cut = cuts[i];
+    for (; at < cut; at++) {
+      removed += work.tokensAt(at);
+      const m = work.at(at);
+      if (isPipelineSummary(m)) continue;
+      fresh.push(m);
+      indexMessages(index, [m], ctx.requestOf);
+    }
+    const isLast = i === cuts.length - 1;
+    const rest = ctx.prefixTokens + work.total - removed;
+    // A summary costs tokens too: no cut lands before the history after it alone does.
+    if (!isLast && (furthest || ctx.factor * rest >= landingLine)) continue;
+    if (fresh.length === 0) continue;
+    const merged = mergeIndex(base, index);
+    const draft = ctx.meter.text(summaryText(state.count + 1, fresh, ctx, '', merged));
+    if (draft >= removed) continue;
+    if (isLast || ctx.factor * (rest + draft) < landingLine) {
+      const p: Plan = { cut, fresh: fresh.slice(), previous, merged, removed };
+      return p;
+    }
+  }
+  return undefined;
+}
+
+function summarize(p: Plan, ctx: StageContext): SummaryOutcome {
+  return ctx.summarizer.summarizeTurns({
+    transcript: render(p.fresh),
+    artifacts: p.merged,
+    previous: p.previous ? blockText(p.previous.blocks[0]) : undefined,
+    task: ctx.task(),
+  });
+}
+
+function summaryMessage(text: string): Message {
+  return {
+    index: -1,
+    role: 'user',
+    blocks: [{ type: 'text', text }],
+    source: { line: 0, uuid: SUMMARY_UUID },
+    compaction: 'summary',
+    meta: true,
+  };
 }
 
 export const summarizeStage: PipelineStage<SummarizeState> = {
@@ -56,23 +118,16 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
   run(work, state, ctx) {
     const cfg = ctx.config;
     if (!cfg.summarize.enabled || ctx.request < state.breakerUntil) return state;
-    if (ctx.estimate() < triggerTokens(cfg)) return state;
+    // Summaries aim below the landing line: when a preset's trigger sits under it (claude-code on a small
+    // window: W − 33K < 0.3·W) an estimate already below landing has nothing to aim for.
+    if (ctx.estimate() < Math.max(triggerTokens(cfg), landingTokens(cfg))) return state;
     const h = headEnd(work);
     // Merge into an existing pipeline summary that sits right at the end of the head.
     const start = h > 0 && isPipelineSummary(work.at(h - 1)) ? h - 1 : h;
-    const cut = chooseCut(work, start, ctx, 400);
-    if (cut === undefined || cut <= start) return state;
-    const replaced = work.messages.slice(start, cut);
-    const fresh = replaced.filter((m) => !isPipelineSummary(m));
-    if (fresh.length === 0) return state;
-    const previous = replaced.find(isPipelineSummary);
-    const merged = mergeIndex(state.index, indexMessages(emptyIndex(), fresh, ctx.requestOf));
-    const out = ctx.summarizer.summarizeTurns({
-      transcript: render(fresh),
-      artifacts: merged,
-      previous: previous ? blockText(previous.blocks[0]) : undefined,
-      task: ctx.task(),
-    });
+    if (start >= work.length) return state;
+    let chosen = plan(work, state, ctx, start, false);
+    if (!chosen) return state;
+    let out = summarize(chosen, ctx);
     if (!out.ok) {
       state.failures++;
       state.failed.push({ request: ctx.request, error: out.error });
@@ -83,26 +138,31 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       return state;
     }
     state.failures = 0;
-    state.index = merged;
+    let text = summaryText(state.count + 1, chosen.fresh, ctx, out.text, chosen.merged);
+    let tokensAfter = ctx.meter.message(summaryMessage(text));
+    // The prose tipped it back over the landing line: fold as far as allowed, so a second pass (a retry of
+    // the same input) finds nothing left to do.
+    const landed = ctx.factor * (ctx.prefixTokens + work.total - chosen.removed + tokensAfter) < landingTokens(cfg);
+    const far = landed ? undefined : plan(work, state, ctx, start, true);
+    if (far && far.cut > chosen.cut) {
+      const again = summarize(far, ctx);
+      if (again.ok) {
+        chosen = far;
+        out = again;
+        text = summaryText(state.count + 1, chosen.fresh, ctx, out.text, chosen.merged);
+        tokensAfter = ctx.meter.message(summaryMessage(text));
+      }
+    }
+    const { cut, fresh, removed: tokensBefore } = chosen;
+    if (tokensAfter >= tokensBefore) return state; // the prose made it no smaller than what it replaces
+    const summary = summaryMessage(text);
+    state.index = chosen.merged;
     state.count++;
-    const firstReq = Math.min(...fresh.map((m) => ctx.requestOf(m.index)));
-    const lastReq = Math.max(...fresh.map((m) => ctx.requestOf(m.index)));
-    const header = `[Summary #${state.count} of earlier conversation (requests ${firstReq}–${lastReq}), written by the ${ctx.summarizer.id} summarizer]`;
-    const text = `${header}\n${out.text.trim() ? `${out.text.trim()}\n` : ''}${renderSections(merged)}`;
-    const summary: Message = {
-      index: -1,
-      role: 'user',
-      blocks: [{ type: 'text', text }],
-      source: { line: 0, uuid: SUMMARY_UUID },
-      compaction: 'summary',
-      meta: true,
-    };
     for (const m of fresh) for (const b of m.blocks) if (b.type === 'tool_result') state.folded.add(b.toolUseId);
-    const tokensBefore = work.tokensBetween(start, cut);
-    const charsBefore = replaced.reduce((n, m) => n + m.blocks.reduce((k, b) => k + runeCount(blockText(b)), 0), 0);
+    let charsBefore = 0;
+    for (let i = start; i < cut; i++) for (const b of work.at(i).blocks) charsBefore += runeCount(blockText(b));
     const kept = work.length - cut;
     work.splice(start, cut - start, [summary]);
-    const tokensAfter = ctx.meter.message(summary);
     ctx.emit({
       action: 'summarize',
       messageIndex: -1,

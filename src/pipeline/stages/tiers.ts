@@ -65,7 +65,11 @@ function tierMessage(
     const tool = work.toolName(id) ?? 'unknown';
     const floor = cfg.floorScope === 'message' ? messageFloor : isFloor(id);
     const text = resultText(b);
-    const runes = runeCount(text);
+    // Rune count of the result: string content, or the sum of its text parts (images count 0).
+    const runes =
+      typeof b.content === 'string'
+        ? runeCount(b.content)
+        : b.content.reduce((n, x) => n + (x.type === 'text' ? runeCount(x.text) : 0), 0);
     const record: TierRecord = { tier: 2, request: ctx.request, distance, floor, summarized: false };
     state.frozen.set(id, record);
     state.tier3.delete(id);
@@ -82,10 +86,11 @@ function tierMessage(
       budget.attempts++;
       const out = ctx.summarizer.summarizeResult({ tool, text, task: ctx.task() });
       if (out.ok && out.text.trim() !== '') {
-        record.summarized = true;
         const content = microCompact(out.text, cfg.tier2Cap);
-        emitRewrite(work, ctx, pos, j, { ...b, content }, 'tier2-summary', { tier: 2, distance });
-        return;
+        if (emitRewrite(work, ctx, pos, j, { ...b, content }, 'tier2-summary', { tier: 2, distance })) {
+          record.summarized = true;
+          return;
+        }
       }
     }
     emitRewrite(work, ctx, pos, j, mechanical(b, cfg.tier2Cap), 'tier2-truncate', { tier: 2, distance });
