@@ -71,7 +71,11 @@ export const useStore = create<AppState>()((set, get) => ({
             status: 'error',
             error: `Could not fetch ${url}: ${e instanceof Error ? e.message : String(e)}`,
             issues: [],
+            summary: undefined,
+            rows: {},
           },
+          run: { ...s.run, result: undefined, status: 'idle' },
+          view: { ...s.view, message: null, request: null, event: null },
         }));
       }
     },
@@ -201,7 +205,11 @@ async function loadBuffers(buffers: { name: string; buffer: ArrayBuffer }[], sou
         error: summary.error,
         issues: summary.issues,
         summary: undefined,
+        rows: {},
       },
+      // Nothing is shown of the previous file once a load fails (the error says what happened).
+      run: { ...s.run, result: undefined, status: 'idle' },
+      view: { ...s.view, message: null, request: null, event: null },
     }));
     return;
   }

@@ -1,4 +1,5 @@
-// End-to-end harness: build the app once (skipped when E2E_SKIP_BUILD=1 and dist exists), serve it with
+// End-to-end harness: build the app once per test file into a private temp dir (so concurrent e2e runs
+// never overwrite each other's files; E2E_SKIP_BUILD=1 serves an existing dist/ instead), serve it with
 // `vite preview` on an ephemeral loopback port, and drive Debian's Chromium (playwright-core, fresh
 // profile, hard offline). Every non-loopback request is aborted and recorded, console errors and page
 // errors are collected, and tests assert both lists stay empty.
@@ -36,14 +37,30 @@ export type Session = {
 
 let server: PreviewServer | undefined;
 let baseUrl = '';
+let outDir: string | undefined;
 
 /** Build (once) and start the preview server; returns its base URL. */
 export async function startServer(): Promise<string> {
   if (server) return baseUrl;
-  if (!(process.env.E2E_SKIP_BUILD === '1' && existsSync(join(ROOT, 'dist/index.html')))) {
-    await build({ root: ROOT, logLevel: 'warn' });
+  let dist = join(ROOT, 'dist');
+  if (!(process.env.E2E_SKIP_BUILD === '1' && existsSync(join(dist, 'index.html')))) {
+    outDir = mkdtempSync(join(tmpdir(), 'tierscope-e2e-dist-'));
+    dist = outDir;
+    // vitest sets NODE_ENV=test, which would bundle React's development build: test what users get.
+    const env = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      await build({ root: ROOT, mode: 'production', logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
+    } finally {
+      process.env.NODE_ENV = env;
+    }
   }
-  server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+  server = await preview({
+    root: ROOT,
+    logLevel: 'warn',
+    build: { outDir: dist },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+  });
   const addr = server.httpServer.address();
   const port = typeof addr === 'object' && addr ? addr.port : 4173;
   baseUrl = `http://127.0.0.1:${port}/`;
@@ -53,6 +70,8 @@ export async function startServer(): Promise<string> {
 export async function stopServer(): Promise<void> {
   await new Promise<void>((r) => (server ? server.httpServer.close(() => r()) : r()));
   server = undefined;
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  outDir = undefined;
 }
 
 /** A fresh Chromium profile with the offline guard and error collectors installed. */

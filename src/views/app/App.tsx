@@ -1,29 +1,37 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useStore } from '../../state/store.ts';
 import { ConfigPanel } from '../config/ConfigPanel.tsx';
-import { DetailPane } from '../detail/DetailPane.tsx';
 import { PairingPanel } from '../pairing/PairingPanel.tsx';
 import { CacheTimeline } from '../timeline/CacheTimeline.tsx';
 import { ThreadList } from '../transcript/ThreadList.tsx';
 import { TokenHeatmap } from '../transcript/TokenHeatmap.tsx';
 import { Transcript } from '../transcript/Transcript.tsx';
+import { DockSplitter } from './DockSplitter.tsx';
 import { DropZone } from './DropZone.tsx';
 import { Header } from './Header.tsx';
-import { LoadStatus } from './LoadStatus.tsx';
+import { HelpOverlay } from './HelpOverlay.tsx';
+import { LoadError } from './LoadError.tsx';
+import { useLayout } from './layout-state.ts';
 import { SummaryBar } from './SummaryBar.tsx';
+import { useKeys } from './use-keys.ts';
 import { useStartup } from './use-startup.ts';
+
+// The detail pane (and Monaco behind it) loads after first paint.
+const DetailPane = lazy(() => import('../detail/DetailPane.tsx').then((m) => ({ default: m.DetailPane })));
 
 export function App() {
   const theme = useStore((s) => s.view.theme);
+  const dock = useLayout((s) => s.dock);
+  const failed = useStore((s) => s.transcript.status === 'error');
   useStartup();
+  useKeys();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
   return (
     <DropZone>
-      <div className="app">
+      <div className="app" style={{ gridTemplateRows: `auto auto auto minmax(0, 1fr) 5px ${dock}px` }}>
         <Header />
-        <LoadStatus />
         <SummaryBar />
         <CacheTimeline />
         <div className="main">
@@ -31,18 +39,20 @@ export function App() {
             <ThreadList />
             <TokenHeatmap />
           </aside>
-          <section className="center">
-            <Transcript />
-          </section>
+          <section className="center">{failed ? <LoadError /> : <Transcript />}</section>
           <aside className="right">
-            <DetailPane />
+            <Suspense fallback={<div className="detail" />}>
+              <DetailPane />
+            </Suspense>
           </aside>
         </div>
+        <DockSplitter />
         <div className="bottom">
           <ConfigPanel />
           <PairingPanel />
         </div>
       </div>
+      <HelpOverlay />
     </DropZone>
   );
 }

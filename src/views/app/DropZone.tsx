@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { useStore } from '../../state/store.ts';
+import { orderFiles } from './order-files.ts';
 
 /** The whole window accepts dropped files; an overlay shows while something is dragged over it. */
 export function DropZone({ children }: { children: ReactNode }) {
@@ -7,7 +8,9 @@ export function DropZone({ children }: { children: ReactNode }) {
   const [over, setOver] = useState(false);
   useEffect(() => {
     let depth = 0;
+    const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
     const enter = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
       e.preventDefault();
       depth++;
       setOver(true);
@@ -16,13 +19,15 @@ export function DropZone({ children }: { children: ReactNode }) {
       depth = Math.max(0, depth - 1);
       if (depth === 0) setOver(false);
     };
-    const overFn = (e: DragEvent) => e.preventDefault();
+    const overFn = (e: DragEvent) => {
+      if (hasFiles(e)) e.preventDefault();
+    };
     const drop = (e: DragEvent) => {
       e.preventDefault();
       depth = 0;
       setOver(false);
       const files = [...(e.dataTransfer?.files ?? [])];
-      if (files.length > 0) void loadFiles(files);
+      if (files.length > 0) void loadFiles(orderFiles(files));
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);
@@ -38,7 +43,14 @@ export function DropZone({ children }: { children: ReactNode }) {
   return (
     <div data-testid="drop-zone" className={over ? 'drop-zone dragging' : 'drop-zone'}>
       {children}
-      {over && <div className="drop-overlay">Drop a transcript to inspect it</div>}
+      {over && (
+        <div className="drop-overlay">
+          <div>
+            Drop a transcript to inspect it
+            <div className="muted">a Claude Code session can come with its agent-*.jsonl files</div>
+          </div>
+        </div>
+      )}
     </div>
   );
 }

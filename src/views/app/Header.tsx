@@ -1,18 +1,26 @@
 import { useStore } from '../../state/store.ts';
+import { FileInput } from './FileInput.tsx';
+import { LoadStatus } from './LoadStatus.tsx';
+import { PasteDialog } from './PasteDialog.tsx';
 import { SamplePicker } from './SamplePicker.tsx';
+import { ThemeSwitch } from './ThemeSwitch.tsx';
 
+/** Brand, what is loaded, and the ways to load something else. */
 export function Header() {
-  const summary = useStore((s) => s.transcript.summary);
+  const toggleHelp = useStore((s) => s.viewActions.toggleHelp);
   return (
     <header className="header">
-      <strong>Tierscope</strong>
-      {summary && (
-        <span className="muted">
-          {' '}
-          {summary.fileName} · {summary.format} · {summary.threads.length} threads
-        </span>
-      )}
-      <SamplePicker />
+      <strong className="brand">Tierscope</strong>
+      <LoadStatus />
+      <div className="header-actions">
+        <FileInput />
+        <PasteDialog />
+        <SamplePicker />
+        <ThemeSwitch />
+        <button type="button" className="icon" title="Keyboard shortcuts (?)" onClick={() => toggleHelp()}>
+          ?
+        </button>
+      </div>
     </header>
   );
 }

@@ -1,16 +1,98 @@
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
+import { fmtBytes } from '../common/format.ts';
+import { ParseIssues } from './ParseIssues.tsx';
 
+const PHASES: Record<string, string> = {
+  reading: 'Reading',
+  parsing: 'Parsing',
+  counting: 'Counting tokens',
+  replaying: 'Replaying',
+};
+
+const FORMATS =
+  'Claude Code JSONL (with sub-agent files), claude-trace, Anthropic request logs, OpenAI chat, Codex rollouts, Inspect eval logs, SWE-agent trajectories and Tierscope bundles';
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+/** What is loaded (format and counts), the progress of a load, or why it failed. */
 export function LoadStatus() {
-  const t = useStore((s) => s.transcript);
+  const { status, summary, error, issues, progress, source } = useStore(
+    useShallow((s) => ({
+      status: s.transcript.status,
+      summary: s.transcript.summary,
+      error: s.transcript.error,
+      issues: s.transcript.issues,
+      progress: s.transcript.progress,
+      source: s.transcript.source,
+    })),
+  );
+  const skipped = summary ? Object.entries(summary.skipped) : [];
   return (
-    <div data-testid="load-status" className="load-status">
-      {t.status === 'loading' && <progress data-testid="load-progress" value={t.progress?.fraction ?? 0} max={1} />}
-      {t.status === 'error' && <span className="error-text">{t.error}</span>}
-      {t.status === 'ready' && t.summary && (
-        <span>
-          {t.summary.format} · {t.summary.counts.messages} messages · {t.summary.counts.requests} requests
+    <div data-testid="load-status" className="load-status" data-status={status}>
+      {status === 'loading' && (
+        <span className="loading">
+          <span className="muted">{PHASES[progress?.phase ?? 'reading'] ?? 'Loading'}</span>{' '}
+          <span className="file-name">{source?.name}</span>
+          <progress data-testid="load-progress" value={progress?.fraction ?? 0} max={1} />
+          <span className="num muted">{Math.round((progress?.fraction ?? 0) * 100)}%</span>
         </span>
       )}
+      {status === 'error' && (
+        <span className="load-error" role="alert" title={error}>
+          <span className="error-text">{error}</span>
+          <span className="muted"> · reads {FORMATS}</span>
+        </span>
+      )}
+      {status !== 'loading' && status !== 'error' && summary && (
+        <span className="loaded" title={`${fmtBytes(summary.bytes)} read in ${Math.round(summary.loadMs)} ms`}>
+          <span className="file-name" title={summary.fileName}>
+            {summary.fileName}
+          </span>
+          {summary.title && summary.title !== summary.fileName && (
+            <span className="doc-title" title={summary.title}>
+              {summary.title}
+            </span>
+          )}
+          <span className="sep">·</span>
+          <span className="format" data-testid="load-format">
+            {summary.format}
+            {summary.version ? ` ${summary.version}` : ''}
+            {summary.originalFormat && summary.originalFormat !== summary.format
+              ? ` (from ${summary.originalFormat})`
+              : ''}
+          </span>
+          <span className="sep">·</span>
+          <span className="num counts" title={plural(summary.counts.toolResults, 'tool result')}>
+            {plural(summary.counts.threads, 'thread')} · {plural(summary.counts.messages, 'message')} ·{' '}
+            {plural(summary.counts.requests, 'request')} · {plural(summary.counts.toolUses, 'tool use')}
+          </span>
+          {skipped.length > 0 && (
+            <span
+              className="muted skipped"
+              title={`Lines seen but not modelled: ${skipped.map(([k, n]) => `${k} ×${n}`).join(', ')}`}
+            >
+              {' '}
+              · {skipped.reduce((n, [, k]) => n + k, 0)} skipped
+            </span>
+          )}
+        </span>
+      )}
+      {status === 'ready' && progress && (
+        <span
+          className="counting"
+          title={progress.detail ?? 'exact token counts are being computed; rows show estimates'}
+        >
+          <progress data-testid="load-progress" value={progress.fraction} max={1} />
+          <span className="num muted">
+            {PHASES[progress.phase] ?? progress.phase} {Math.round(progress.fraction * 100)}%
+          </span>
+        </span>
+      )}
+      {status === 'idle' && !summary && <span className="muted">Drop a transcript anywhere, or open one…</span>}
+      {status === 'ready' && <ParseIssues issues={issues} />}
     </div>
   );
 }

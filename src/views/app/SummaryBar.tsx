@@ -1,17 +1,105 @@
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
-import { fmtPct, fmtTokens } from '../common/format.ts';
+import { fmtCost, fmtPct, fmtTokens } from '../common/format.ts';
+import { PriceInput } from './PriceInput.tsx';
+import { Stat } from './Stat.tsx';
 
+const NO_USAGE =
+  'The log records no cache usage (no usage / cached-token fields), so there is no observed hit rate or cost.';
+
+/** The answer at a glance: tokens before → after the pipeline, hit rates, cost, pairing, re-fetches. */
 export function SummaryBar() {
-  const r = useStore((s) => s.run.result);
+  const { r, requests, status, error, price } = useStore(
+    useShallow((s) => ({
+      r: s.run.result,
+      requests: s.transcript.summary?.counts.requests,
+      status: s.run.status,
+      error: s.run.error,
+      price: s.view.pricePerMtok,
+    })),
+  );
+  const t = r?.totals;
+  const cal = r?.calibration.find((c) => c.samples > 0) ?? r?.calibration[0];
+  const calTitle = r?.calibration
+    .map(
+      (c) =>
+        `${c.thread}: ×${c.factor.toFixed(2)} from ${c.samples} request(s) with usage; prefix ${c.prefixTokens} tokens (${c.prefixSource})`,
+    )
+    .join('\n');
+  const obsHit = t?.observed?.hitRate;
   return (
-    <div data-testid="summary-bar" className="summary-bar">
-      {r && (
+    <div data-testid="summary-bar" className="summary-bar" data-run-status={status} data-run-id={r?.runId ?? 0}>
+      {t && (
         <>
-          <span className="num">{fmtTokens(r.totals.tokensIn)} tokens</span>
-          <span data-testid="stat-hit-rate-observed">{fmtPct(r.totals.observed?.hitRate)}</span>
-          <span data-testid="stat-hit-rate-simulated">{fmtPct(r.totals.simulated.hitRate)}</span>
+          <Stat
+            label="tokens"
+            title={`Input tokens summed over every request, counted with ${r.settings.encoding}: as recorded → after the pipeline. Saved ${t.tokensSaved.toLocaleString('en-US')}.`}
+          >
+            ≈{fmtTokens(t.tokensIn)} → {fmtTokens(t.tokensOut)}
+            <span className="saved">
+              {' '}
+              saved {fmtTokens(t.tokensSaved)}
+              {t.tokensIn > 0 ? ` (${fmtPct(t.tokensSaved / t.tokensIn)})` : ''}
+            </span>
+          </Stat>
+          <Stat label="requests">{(requests ?? r.timeline.length).toLocaleString('en-US')}</Stat>
+          <Stat
+            label="hit rate"
+            title="Prompt-cache hit rate: cache reads / prompt tokens, observed in the log → simulated"
+          >
+            <span data-testid="stat-hit-rate-observed" title={obsHit == null ? NO_USAGE : 'observed in the log'}>
+              {fmtPct(obsHit)}
+            </span>
+            {' → '}
+            <span data-testid="stat-hit-rate-simulated" title="simulated for the replayed (rewritten) prompts">
+              ≈{fmtPct(t.simulated.hitRate)}
+            </span>
+          </Stat>
+          <Stat
+            label="cost"
+            title={`Prompt cost at the assumed price, observed → simulated (cache reads ×${r.settings.config.cache.readMultiplier}, writes ×${r.settings.config.cache.writeMultiplier})`}
+          >
+            <span title={t.observed ? 'observed' : NO_USAGE}>
+              {t.observed ? fmtCost(t.observed.cost.total, price) : '—'}
+            </span>
+            {' → '}≈{fmtCost(t.simulated.cost.total, price)} <PriceInput />
+          </Stat>
+          <Stat
+            label="pairing"
+            title={`Tool-use / tool-result pairing problems ${r.settings.provider} would reject (errors) or flag (warnings), in the recorded input and after each stage`}
+            tone={t.pairingErrors > 0 ? 'bad' : t.pairingWarnings > 0 ? 'warn' : 'good'}
+          >
+            <span data-testid="stat-pairing">
+              {t.pairingErrors === 0 && t.pairingWarnings === 0
+                ? 'ok'
+                : `${t.pairingErrors} err · ${t.pairingWarnings} warn`}
+            </span>
+          </Stat>
+          <Stat
+            label="re-fetches"
+            title={`${t.refetches} repeated tool call(s) in total; ${t.refetchesAfterPipeline} after the pipeline had stubbed, cleared, summarised or dropped the first result (${t.refetchTokens.toLocaleString('en-US')} tokens re-read)`}
+            tone={t.refetchesAfterPipeline > 0 ? 'warn' : undefined}
+          >
+            <span data-testid="stat-refetches">{t.refetchesAfterPipeline}</span>
+            <span className="muted"> of {t.refetches}</span>
+          </Stat>
+          {cal && (
+            <Stat label="" title={calTitle}>
+              <span className="muted">{cal.samples > 0 ? `calibrated ×${cal.factor.toFixed(2)}` : 'uncalibrated'}</span>
+            </Stat>
+          )}
         </>
       )}
+      {!t && status !== 'running' && <span className="muted">No analysis yet.</span>}
+      <span className="run-state" data-testid="run-state" aria-live="polite">
+        {status === 'running' && (
+          <span className="running">
+            <span className="spinner" aria-hidden="true" /> re-running…
+          </span>
+        )}
+        {status === 'ready' && r && <span className="muted num">run {Math.round(r.ms)} ms</span>}
+        {status === 'error' && <span className="error-text">run failed: {error}</span>}
+      </span>
     </div>
   );
 }

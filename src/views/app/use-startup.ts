@@ -1,18 +1,75 @@
-// On start: load `?src=` (same-origin only) when given, else the default bundled sample.
+// On start: load `?src=` (same-origin only) when given, else the default bundled sample with its settings.
+// Samples are listed in public/samples/index.json (written by scripts/gen-samples.ts); loading one applies
+// its preset, config overrides, mode and provider before the file is parsed, so its first run uses them.
 import { useEffect } from 'react';
+import type { Provider } from '../../analyses/pairing.ts';
+import { mergeConfig } from '../../pipeline/config.ts';
+import { type PresetId, presetConfig } from '../../pipeline/presets.ts';
+import type { ReplayMode } from '../../replay/inputs.ts';
 import { useStore } from '../../state/store.ts';
 
 export const DEFAULT_SAMPLE = 'story-37-1';
 
-export function sampleUrl(id: string): string {
-  return `${import.meta.env.BASE_URL}samples/${id}.tierscope.json`;
+/** One entry of public/samples/index.json. */
+export type SampleEntry = {
+  id: string;
+  /** File name inside samples/. */
+  file: string;
+  title: string;
+  description: string;
+  preset?: PresetId;
+  /** Config overrides over the preset (nested or dotted keys), validated like a --config file. */
+  set?: Record<string, unknown>;
+  mode?: ReplayMode;
+  provider?: Provider;
+};
+
+export type SampleManifest = { samples: SampleEntry[] };
+
+const base = () => import.meta.env.BASE_URL;
+
+export function sampleUrl(file: string): string {
+  return `${base()}samples/${file}`;
+}
+
+let manifest: Promise<SampleEntry[]> | undefined;
+
+/** The sample manifest (fetched once; [] when it is missing or malformed). */
+export function loadManifest(): Promise<SampleEntry[]> {
+  manifest ??= fetch(`${base()}samples/index.json`)
+    .then((r) => (r.ok ? r.json() : { samples: [] }))
+    .then((doc: unknown) => {
+      const list = (doc as Partial<SampleManifest> | null)?.samples;
+      return Array.isArray(list)
+        ? list.filter((e): e is SampleEntry => typeof e?.id === 'string' && typeof e.file === 'string')
+        : [];
+    })
+    .catch(() => []);
+  return manifest;
+}
+
+/** Apply a sample's settings, then load its file. */
+export async function openSample(e: SampleEntry): Promise<void> {
+  const { configActions, transcriptActions } = useStore.getState();
+  const preset = e.preset ?? 'seeds';
+  configActions.setPreset(preset);
+  if (e.set) {
+    try {
+      configActions.setConfig(mergeConfig(presetConfig(preset), e.set));
+    } catch {
+      // A bad override in the manifest leaves the preset as is; the sample still opens.
+    }
+  }
+  if (e.mode) configActions.setMode(e.mode);
+  if (e.provider) configActions.setProvider(e.provider);
+  await transcriptActions.loadUrl(sampleUrl(e.file), { kind: 'sample', name: e.id });
 }
 
 /** A `?src=` value is accepted only when it resolves to this origin (nothing leaves the origin). */
-export function sameOriginSrc(src: string, base: string): string | null {
+export function sameOriginSrc(src: string, baseHref: string): string | null {
   try {
-    const u = new URL(src, base);
-    return u.origin === new URL(base).origin ? u.href : null;
+    const u = new URL(src, baseHref);
+    return u.origin === new URL(baseHref).origin ? u.href : null;
   } catch {
     return null;
   }
@@ -37,6 +94,15 @@ export function useStartup(): void {
         }));
       return;
     }
-    void transcriptActions.loadUrl(sampleUrl(DEFAULT_SAMPLE), { kind: 'sample', name: DEFAULT_SAMPLE });
+    // Mark loading right away so a second mount (StrictMode) does not start another load.
+    useStore.setState((s) => ({ transcript: { ...s.transcript, status: 'loading' } }));
+    void loadManifest().then((list) => {
+      const entry = list.find((e) => e.id === DEFAULT_SAMPLE) ?? list[0];
+      if (entry) return openSample(entry);
+      return transcriptActions.loadUrl(sampleUrl(`${DEFAULT_SAMPLE}.tierscope.json`), {
+        kind: 'sample',
+        name: DEFAULT_SAMPLE,
+      });
+    });
   }, []);
 }

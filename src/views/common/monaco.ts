@@ -12,4 +12,6 @@ self.MonacoEnvironment = {
   },
 };
 
+// The JSON language service's defaults (schemas for validated editors such as the config editor).
+export { jsonDefaults } from 'monaco-editor/languages/features/json/register';
 export { monaco };

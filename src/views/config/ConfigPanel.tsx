@@ -1,19 +1,142 @@
-import { PRESETS, type PresetId } from '../../pipeline/presets.ts';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { diffKeys } from '../../pipeline/config.ts';
+import { PRESETS, type PresetId, presetConfig } from '../../pipeline/presets.ts';
+import type { ReplayMode } from '../../replay/inputs.ts';
 import { useStore } from '../../state/store.ts';
+import { DOCK_DEFAULT, useLayout } from '../app/layout-state.ts';
+import { AliasTable } from './AliasTable.tsx';
+import { ConfigControls } from './ConfigControls.tsx';
+import { TradeOff } from './TradeOff.tsx';
+import './config.css';
 
+// Monaco loads only when the JSON tab is first opened.
+const ConfigJsonEditor = lazy(() => import('./ConfigJsonEditor.tsx').then((m) => ({ default: m.ConfigJsonEditor })));
+
+type Tab = 'controls' | 'json' | 'aliases';
+
+const MODES: { id: ReplayMode; label: string; help: string }[] = [
+  {
+    id: 'recorded',
+    label: 'recorded',
+    help: 'Honour the agent’s own compactions: after a boundary the input restarts.',
+  },
+  {
+    id: 'raw',
+    label: 'raw (what-if)',
+    help: 'Ignore the agent’s compactions and run Tierscope’s pipeline over everything.',
+  },
+];
+
+/** Preset, mode and every config key, with the live trade-off beside them; every change re-runs the worker. */
 export function ConfigPanel() {
-  const preset = useStore((s) => s.config.preset);
-  const setPreset = useStore((s) => s.configActions.setPreset);
+  const { preset, config, mode } = useStore(
+    useShallow((s) => ({ preset: s.config.preset, config: s.config.config, mode: s.config.mode })),
+  );
+  const actions = useStore((s) => s.configActions);
+  const [tab, setTab] = useState<Tab>('controls');
+  const dock = useLayout((s) => s.dock);
+  const setDock = useLayout((s) => s.setDock);
+  const tall = dock > window.innerHeight * 0.4;
+  const presetCfg = useMemo(() => presetConfig(preset), [preset]);
+  const changed = useMemo(() => diffKeys(config, presetCfg), [config, presetCfg]);
+  const desc = PRESETS.find((p) => p.id === preset)?.description ?? '';
+  const modeHelp = MODES.find((m) => m.id === mode)?.help ?? '';
+
   return (
     <section data-testid="config-panel" className="config-panel">
-      <div className="panel-title">Config</div>
-      <select data-testid="preset-select" value={preset} onChange={(e) => setPreset(e.target.value as PresetId)}>
-        {PRESETS.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.title}
-          </option>
-        ))}
-      </select>
+      <div className="cfg-head">
+        <span className="panel-title">Config</span>
+        <label className="cfg-field" title={desc}>
+          <span className="muted">preset</span>
+          <select
+            data-testid="preset-select"
+            value={preset}
+            onChange={(e) => actions.setPreset(e.target.value as PresetId)}
+          >
+            {PRESETS.map((p) => (
+              <option key={p.id} value={p.id} title={p.description}>
+                {p.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="cfg-field" title={modeHelp}>
+          <span className="muted">mode</span>
+          <select
+            data-testid="mode-select"
+            value={mode}
+            onChange={(e) => actions.setMode(e.target.value as ReplayMode)}
+          >
+            {MODES.map((m) => (
+              <option key={m.id} value={m.id} title={m.help}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="cfg-expand"
+          data-testid="config-expand"
+          title={tall ? 'Give the transcript its room back' : 'Make room for the config (the bottom dock grows)'}
+          aria-pressed={tall}
+          onClick={() => (tall ? setDock(DOCK_DEFAULT) : setDock(window.innerHeight * 0.48))}
+        >
+          {tall ? '⤓ smaller' : '⤒ larger'}
+        </button>
+      </div>
+      <div className="cfg-desc-row">
+        <span className="cfg-desc muted" data-testid="preset-description" title={desc}>
+          {desc}
+        </span>
+        {changed.length > 0 && (
+          <span className="cfg-changed-note" data-testid="config-changed">
+            <span title={changed.join(', ')}>
+              {changed.length} {changed.length === 1 ? 'key differs' : 'keys differ'} from the preset
+            </span>
+            <button type="button" data-testid="reset-all" onClick={() => actions.setPreset(preset)}>
+              Reset all
+            </button>
+          </span>
+        )}
+      </div>
+      <div className="cfg-bar">
+        <div className="cfg-tabs" role="tablist">
+          {(
+            [
+              ['controls', 'Thresholds'],
+              ['json', 'JSON'],
+              ['aliases', 'Tool aliases'],
+            ] as const
+          ).map(([id, label]) => (
+            <button
+              type="button"
+              role="tab"
+              key={id}
+              data-testid={`config-tab-${id}`}
+              aria-selected={tab === id}
+              onClick={() => {
+                setTab(id);
+                // The editor needs a few more lines than the dock's default height.
+                if (id === 'json' && dock < window.innerHeight * 0.4) setDock(window.innerHeight * 0.45);
+              }}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+        <TradeOff />
+      </div>
+      <div className="cfg-body" role="tabpanel">
+        {tab === 'controls' && <ConfigControls config={config} presetCfg={presetCfg} />}
+        {tab === 'json' && (
+          <Suspense fallback={<div className="muted cfg-loading">Loading editor…</div>}>
+            <ConfigJsonEditor />
+          </Suspense>
+        )}
+        {tab === 'aliases' && <AliasTable />}
+      </div>
     </section>
   );
 }

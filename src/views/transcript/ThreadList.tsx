@@ -1,17 +1,81 @@
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { ThreadInfo } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
+import { threadOrder } from './navigation.ts';
 
-export function ThreadList() {
-  const threads = useStore((s) => s.transcript.summary?.threads);
-  const current = useStore((s) => s.view.thread);
-  const setThread = useStore((s) => s.viewActions.setThread);
+function label(t: ThreadInfo): string {
+  if (t.kind === 'main') return t.title && t.title !== t.id ? `main · ${t.title}` : 'main';
+  return t.title ?? t.id.replace(/^(sidechain|agent|side-call):/, '');
+}
+
+function Item({ t, current, onPick }: { t: ThreadInfo; current: boolean; onPick: (id: string) => void }) {
   return (
-    <nav className="thread-list">
-      <div className="panel-title">Threads</div>
-      {threads?.map((t) => (
-        <button type="button" key={t.id} aria-pressed={t.id === current} onClick={() => setThread(t.id)}>
-          {t.title ?? t.id} · {t.messages}
-        </button>
-      ))}
+    <button
+      type="button"
+      data-testid="thread-item"
+      data-thread-id={t.id}
+      data-kind={t.kind}
+      aria-pressed={current}
+      className={`thread kind-${t.kind}`}
+      title={`${t.id}${t.title ? ` — ${t.title}` : ''}\n${t.messages} messages, ${t.requests} requests`}
+      onClick={() => onPick(t.id)}
+    >
+      <span className="thread-dot" aria-hidden="true">
+        {current ? '●' : '○'}
+      </span>
+      <span className="thread-name">{label(t)}</span>
+      <span className="thread-count num">{t.messages}</span>
+    </button>
+  );
+}
+
+/** The thread switcher: main, the sidechains (sub-agents) by title, side calls folded into one group. */
+export function ThreadList() {
+  const { threads, current } = useStore(
+    useShallow((s) => ({ threads: s.transcript.summary?.threads, current: s.view.thread })),
+  );
+  const setThread = useStore((s) => s.viewActions.setThread);
+  const [open, setOpen] = useState(false);
+  if (!threads) return <nav className="thread-list" />;
+  const ordered = threadOrder(threads);
+  const sideCalls = ordered.filter((t) => t.kind === 'side-call');
+  const others = ordered.filter((t) => t.kind !== 'side-call');
+  const currentIsSide = sideCalls.some((t) => t.id === current);
+  const sideRequests = sideCalls.reduce((n, t) => n + t.requests, 0);
+  return (
+    <nav className="thread-list" aria-label="Threads" data-testid="thread-list">
+      <div className="panel-title">
+        Threads <span className="muted num">{threads.length}</span>
+        <span className="panel-hint">msgs</span>
+      </div>
+      <div className="thread-scroll">
+        {others.map((t) => (
+          <Item key={t.id} t={t} current={t.id === current} onPick={setThread} />
+        ))}
+        {sideCalls.length > 0 && (
+          <>
+            <button
+              type="button"
+              className="thread group"
+              data-testid="side-call-group"
+              aria-expanded={open || currentIsSide}
+              onClick={() => setOpen(!open)}
+              title="Side calls: title generation, quota probes and other helper requests outside the conversation"
+            >
+              <span className="thread-dot" aria-hidden="true">
+                {open || currentIsSide ? '▾' : '▸'}
+              </span>
+              <span className="thread-name">side calls ×{sideCalls.length}</span>
+              <span className="thread-count num" title="requests">
+                {sideRequests}
+              </span>
+            </button>
+            {(open || currentIsSide) &&
+              sideCalls.map((t) => <Item key={t.id} t={t} current={t.id === current} onPick={setThread} />)}
+          </>
+        )}
+      </div>
     </nav>
   );
 }

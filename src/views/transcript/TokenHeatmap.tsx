@@ -1,6 +1,100 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
+import { useColorScheme } from '../app/use-color-scheme.ts';
+import { fmtTokens } from '../common/format.ts';
+import { drawHeatmap, type HeatmapStyle, positionAt } from './draw-heatmap.ts';
+import { notesFor } from './row-notes.ts';
+import { useTranscriptUi } from './transcript-ui.ts';
 
+function cssVar(el: Element, name: string, fallback: string): string {
+  return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
+}
+
+/** The whole thread as a strip colored by tokens per message; the frame is the list's viewport. */
 export function TokenHeatmap() {
-  const rows = useStore((s) => s.transcript.rows[s.view.thread]);
-  return <div data-testid="token-heatmap" className="token-heatmap" data-count={rows?.length ?? 0} />;
+  const { rows, selected, result, thread } = useStore(
+    useShallow((s) => ({
+      rows: s.transcript.rows[s.view.thread],
+      selected: s.view.message,
+      result: s.run.result,
+      thread: s.view.thread,
+    })),
+  );
+  const select = useStore((s) => s.viewActions.selectMessage);
+  const viewport = useTranscriptUi((s) => s.viewport);
+  const scheme = useColorScheme();
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const [size, setSize] = useState({ w: 0, h: 0 });
+  const [hover, setHover] = useState<number | null>(null);
+  const notes = notesFor(result, thread, rows);
+  const marked = useMemo(() => {
+    const s = new Set<number>();
+    for (const [i, n] of notes) if (n.pairing.length > 0) s.add(i);
+    return s;
+  }, [notes]);
+
+  useEffect(() => {
+    const el = wrapRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setSize({ w: el.clientWidth, h: el.clientHeight }));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const c = canvasRef.current;
+    const ctx = c?.getContext('2d');
+    if (!c || !ctx || size.w === 0 || size.h === 0) return;
+    const dpr = window.devicePixelRatio || 1;
+    c.width = Math.round(size.w * dpr);
+    c.height = Math.round(size.h * dpr);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const root = document.documentElement;
+    const style: HeatmapStyle = {
+      bg: cssVar(root, '--bg2', '#f5f6f8'),
+      frame: cssVar(root, '--fg', '#1d2430'),
+      frameFill: scheme === 'dark' ? 'rgba(255,255,255,0.16)' : 'rgba(255,255,255,0.35)',
+      selection: cssVar(root, '--accent', '#2f6fde'),
+      pairing: cssVar(root, '--danger', '#c0392b'),
+    };
+    drawHeatmap(ctx, size.w, size.h, rows ?? [], { style, viewport, selected, marked });
+  }, [rows, size, viewport, selected, marked, scheme]);
+
+  const n = rows?.length ?? 0;
+  const at = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    return positionAt(e.clientY - r.top, n, r.height);
+  };
+  const hovered = hover !== null ? rows?.[hover] : undefined;
+  return (
+    <div className="heatmap-panel">
+      <div className="panel-title">
+        Tokens
+        <span className="panel-hint">
+          {hovered ? `#${hovered.index} ≈${fmtTokens(hovered.tokens)}` : 'click to jump'}
+        </span>
+      </div>
+      <div ref={wrapRef} className="token-heatmap" data-testid="token-heatmap" data-count={n}>
+        <canvas
+          ref={canvasRef}
+          style={{ width: size.w, height: size.h }}
+          aria-label="Token heatmap: click to jump to a message"
+          onPointerDown={(e) => {
+            if (n === 0) return;
+            e.currentTarget.setPointerCapture(e.pointerId);
+            select(rows?.[at(e)]?.index ?? 0, true);
+          }}
+          onPointerMove={(e) => {
+            if (n === 0) return;
+            const i = at(e);
+            setHover(i);
+            if (e.buttons & 1) select(rows?.[i]?.index ?? i, true);
+          }}
+          onPointerLeave={() => setHover(null)}
+        />
+      </div>
+    </div>
+  );
 }

@@ -1,14 +1,138 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
+import { notesFor } from './row-notes.ts';
+import { matchesOf, shownRows } from './search.ts';
+import { TierLegend } from './TierLegend.tsx';
+import { TranscriptRow } from './TranscriptRow.tsx';
+import { TranscriptToolbar } from './TranscriptToolbar.tsx';
+import { useTranscriptUi } from './transcript-ui.ts';
 
+export const ROW_HEIGHT = 22;
+
+/** The messages of the current thread: a virtualized list of dense rows. */
 export function Transcript() {
-  const rows = useStore((s) => s.transcript.rows[s.view.thread]);
+  const { rows, thread, result, search, selected, scrollTo, status, loaded } = useStore(
+    useShallow((s) => ({
+      loaded: s.transcript.summary,
+      rows: s.transcript.rows[s.view.thread],
+      thread: s.view.thread,
+      result: s.run.result,
+      search: s.view.search,
+      selected: s.view.message,
+      scrollTo: s.view.scrollTo,
+      status: s.transcript.status,
+    })),
+  );
+  const filter = useTranscriptUi((s) => s.filter);
+  const setViewport = useTranscriptUi((s) => s.setViewport);
+  const parentRef = useRef<HTMLDivElement>(null);
+  const notes = notesFor(result, thread, rows);
+  const shown = rows ? shownRows(rows, search, filter) : null;
+  const matchSet = useMemo(
+    () => (rows && search.trim() && !filter ? new Set(matchesOf(rows, search)) : null),
+    [rows, search, filter],
+  );
+  const logMax = useMemo(() => Math.log1p(rows?.reduce((m, r) => Math.max(m, r.tokens), 0) ?? 0), [rows]);
+  const count = shown ? shown.length : (rows?.length ?? 0);
+  const v = useVirtualizer({
+    count,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 16,
+  });
+
+  // A new thread (or a new load) starts at the top; rows replaced by exact counts keep their place.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the thread or the file changes
+  useEffect(() => {
+    if (parentRef.current) parentRef.current.scrollTop = 0;
+  }, [thread, loaded]);
+  // A new file starts without the previous file's search.
+  useEffect(() => {
+    if (loaded) useStore.getState().viewActions.setSearch('');
+  }, [loaded]);
+
+  // Scroll a requested message into view (centered when it is far away).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per request (nonce)
+  useEffect(() => {
+    if (!scrollTo || !rows) return;
+    const pos = shown ? shown.indexOf(scrollTo.index) : scrollTo.index;
+    if (pos < 0 || pos >= count) return;
+    const el = parentRef.current;
+    const top = pos * ROW_HEIGHT;
+    const near = el && top >= el.scrollTop - ROW_HEIGHT * 4 && top <= el.scrollTop + el.clientHeight + ROW_HEIGHT * 4;
+    v.scrollToIndex(pos, { align: near ? 'auto' : 'center' });
+  }, [scrollTo?.nonce]);
+
+  const items = v.getVirtualItems();
+  const el = parentRef.current;
+  const firstPos = el ? Math.min(count - 1, Math.floor(el.scrollTop / ROW_HEIGHT)) : 0;
+  const lastPos = el ? Math.min(count - 1, Math.ceil((el.scrollTop + el.clientHeight) / ROW_HEIGHT) - 1) : 0;
+  const first = shown ? (shown[firstPos] ?? 0) : firstPos;
+  const last = shown ? (shown[lastPos] ?? first) : lastPos;
+  useEffect(() => {
+    if (count > 0) setViewport(first, Math.max(first, last));
+  }, [first, last, count, setViewport]);
+
+  if (!rows) {
+    return (
+      <div className="transcript">
+        <TranscriptToolbar />
+        <div className="empty muted">{status === 'loading' ? 'Loading…' : status === 'error' ? '' : 'No rows.'}</div>
+      </div>
+    );
+  }
   return (
     <div className="transcript">
-      {rows?.slice(0, 200).map((r) => (
-        <div key={r.index} data-testid="transcript-row" data-message-index={r.index} data-role={r.role}>
-          {r.index} {r.role} {r.tools.join(', ')} {r.tokens}
+      <TranscriptToolbar />
+      <div className="row header-row" aria-hidden="true">
+        <span className="c-index">#</span>
+        <span className="c-role">role</span>
+        <span className="c-tools">tool</span>
+        <span className="c-bar" />
+        <span className="c-tokens">tokens</span>
+        <span className="c-tiers">tier</span>
+        <span className="c-marks">marks</span>
+        <span className="c-preview">preview</span>
+      </div>
+      <div
+        ref={parentRef}
+        className="rows"
+        role="listbox"
+        aria-label="Messages"
+        data-testid="transcript-rows"
+        data-thread={thread}
+        data-count={rows.length}
+      >
+        {count === 0 && <div className="empty muted">No rows match “{search}”.</div>}
+        <div className="rows-inner" style={{ height: v.getTotalSize() }}>
+          {items.map((it) => {
+            const idx = shown ? shown[it.index] : it.index;
+            const row = rows[idx];
+            if (!row) return null;
+            return (
+              <TranscriptRow
+                key={row.index}
+                row={row}
+                notes={notes.get(row.index)}
+                scale={logMax > 0 ? Math.log1p(row.tokens) / logMax : 0}
+                selected={selected === row.index}
+                match={matchSet?.has(row.index) ?? false}
+                top={it.start}
+                height={it.size}
+              />
+            );
+          })}
         </div>
-      ))}
+      </div>
+      <div className="transcript-footer">
+        <TierLegend />
+        <span className="num muted footer-pos">
+          {count > 0 ? `${first}–${Math.max(first, last)} of ${rows.length}` : `0 of ${rows.length}`}
+          {shown ? ` · ${shown.length} shown` : ''}
+        </span>
+      </div>
     </div>
   );
 }

@@ -1,0 +1,98 @@
+// The keyboard map (UI.md "keyboard first"): j/k rows, [ ] requests, / search, n/N matches, t thread,
+// c config, s share, ? help, Enter detail, Esc closes. Keys typed into fields and editors are left alone.
+import { useEffect } from 'react';
+import { useStore } from '../../state/store.ts';
+import { cycleThread, jumpMatch, jumpRequest, moveSelection } from '../transcript/navigation.ts';
+import { SEARCH_ID } from '../transcript/TranscriptToolbar.tsx';
+import { useLayout } from './layout-state.ts';
+
+function inField(t: EventTarget | null): boolean {
+  return (
+    t instanceof Element && t.closest('input, textarea, select, [contenteditable="true"], .monaco-editor') !== null
+  );
+}
+
+function focusFirst(selector: string): void {
+  const root = document.querySelector(selector);
+  const el = root?.querySelector<HTMLElement>('input, select, textarea, button') ?? (root as HTMLElement | null);
+  el?.focus();
+  root?.scrollIntoView({ block: 'nearest' });
+}
+
+export function useKeys(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+      const s = useStore.getState();
+      if (e.key === 'Escape') {
+        if (s.view.help) s.viewActions.toggleHelp(false);
+        else if (inField(e.target)) (e.target as HTMLElement).blur();
+        else if (s.view.event !== null) {
+          s.viewActions.selectEvent(null);
+          s.viewActions.setDetailTab('raw');
+        } else if (s.view.search) s.viewActions.setSearch('');
+        return;
+      }
+      if (inField(e.target) || document.querySelector('dialog[open]')) return;
+      if (e.key === 'Enter' && e.target instanceof Element && e.target.closest('button, a, summary, [role]')) return;
+      let handled = true;
+      switch (e.key) {
+        case 'j':
+          moveSelection(1);
+          break;
+        case 'k':
+          moveSelection(-1);
+          break;
+        case ']':
+          jumpRequest(1);
+          break;
+        case '[':
+          jumpRequest(-1);
+          break;
+        case 'n':
+          jumpMatch(1);
+          break;
+        case 'N':
+          jumpMatch(-1);
+          break;
+        case 't':
+          cycleThread(1);
+          break;
+        case 'T':
+          cycleThread(-1);
+          break;
+        case '/': {
+          const el = document.getElementById(SEARCH_ID);
+          if (el instanceof HTMLInputElement) {
+            el.focus();
+            el.select();
+          }
+          break;
+        }
+        case 'c':
+          useLayout.getState().openDock();
+          focusFirst('[data-testid="config-panel"]');
+          break;
+        case 's':
+          document.querySelector<HTMLElement>('[data-testid="share-button"]')?.click();
+          break;
+        case '?':
+          s.viewActions.toggleHelp();
+          break;
+        case 'Enter':
+          if (s.view.message === null) moveSelection(1);
+          else {
+            s.viewActions.selectMessage(s.view.message, true);
+            if (s.view.detailTab === 'diff' && s.view.event === null) s.viewActions.setDetailTab('raw');
+            document.querySelector<HTMLElement>('[data-testid="detail-pane"]')?.focus();
+          }
+          break;
+        default:
+          handled = false;
+      }
+      if (handled) e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}

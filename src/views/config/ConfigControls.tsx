@@ -1,0 +1,95 @@
+import { useMemo } from 'react';
+import { diffKeys, getKey, KEY_SPECS, type KeySpec, type PipelineConfig } from '../../pipeline/config.ts';
+import { KeyControl } from './KeyControl.tsx';
+
+/** Sections in pipeline order; a key no section names lands in "Other" (new keys still get a control). */
+const SECTIONS: { title: string; keys: string[] }[] = [
+  {
+    title: 'Window & trigger',
+    keys: [
+      'contextWindow',
+      'outputReserve',
+      'triggerRatio',
+      'triggerBufferTokens',
+      'landingRatio',
+      'landingBufferTokens',
+    ],
+  },
+  {
+    title: 'Tiers',
+    keys: [
+      'tiersEnabled',
+      'tier3Window',
+      'tier1Distance',
+      'tier2Cap',
+      'tier2SummarizeMin',
+      'summaryAttemptsPerPass',
+      'floorTools',
+      'floorScope',
+    ],
+  },
+  {
+    title: 'Observations & spill',
+    keys: [
+      'observationWindow',
+      'guiTools',
+      'spillThreshold',
+      'spillPreview',
+      'batchAggregateTarget',
+      'minAggregateSpill',
+      'selfCappedTools',
+      'toolCaps',
+    ],
+  },
+  {
+    title: 'Microcompact',
+    keys: ['microcompact.enabled', 'microcompact.keepRecent', 'microcompact.excludeTools', 'microcompact.clearAtLeast'],
+  },
+  {
+    title: 'Summarize',
+    keys: ['summarize.enabled', 'summarize.breakerFailures', 'summarize.breakerCooldown', 'summarizer'],
+  },
+  { title: 'Hard cap', keys: ['hardcap.enabled', 'hardcap.minRecentTurns', 'hardcap.keepLastMessages'] },
+  { title: 'Cache', keys: ['cache.ttlSeconds', 'cache.minCacheable', 'cache.readMultiplier', 'cache.writeMultiplier'] },
+];
+
+function sections(): { title: string; specs: KeySpec[] }[] {
+  const byKey = new Map(KEY_SPECS.map((s) => [s.key, s]));
+  const used = new Set<string>();
+  const out = SECTIONS.map((sec) => ({
+    title: sec.title,
+    specs: sec.keys.flatMap((k) => {
+      const s = byKey.get(k);
+      if (!s) return [];
+      used.add(k);
+      return [s];
+    }),
+  }));
+  const rest = KEY_SPECS.filter((s) => !used.has(s.key));
+  if (rest.length > 0) out.push({ title: 'Other', specs: rest });
+  return out.filter((s) => s.specs.length > 0);
+}
+
+/** Every config key, grouped by stage; keys that differ from the preset are marked and resettable. */
+export function ConfigControls({ config, presetCfg }: { config: PipelineConfig; presetCfg: PipelineConfig }) {
+  const groups = useMemo(sections, []);
+  const changed = useMemo(() => new Set(diffKeys(config, presetCfg)), [config, presetCfg]);
+  return (
+    <div className="cfg-sections">
+      {groups.map((g) => (
+        <fieldset key={g.title} className="cfg-section">
+          <legend>{g.title}</legend>
+          {g.specs.map((s) => (
+            <KeyControl
+              key={s.key}
+              spec={s}
+              value={getKey(config, s.key)}
+              presetValue={getKey(presetCfg, s.key)}
+              changed={changed.has(s.key)}
+            />
+          ))}
+        </fieldset>
+      ))}
+    </div>
+  );
+}

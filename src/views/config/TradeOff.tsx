@@ -1,0 +1,77 @@
+import { useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { RunResult } from '../../../worker/api.ts';
+import { useStore } from '../../state/store.ts';
+import { fmtPct, fmtTokens } from '../common/format.ts';
+
+type Numbers = { saved: number; savedShare: number; risk: number; riskTokens: number; hit: number };
+
+function numbersOf(r: RunResult): Numbers {
+  const after = r.refetches.filter((x) => x.kind === 'after-pipeline');
+  const saved = r.totals.tokensIn - r.totals.tokensOut;
+  return {
+    saved,
+    savedShare: r.totals.tokensIn > 0 ? saved / r.totals.tokensIn : 0,
+    risk: after.length,
+    riskTokens: after.reduce((a, x) => a + x.tokens, 0),
+    hit: r.totals.simulated.hitRate,
+  };
+}
+
+function Delta({ now, before, good }: { now: number; before: number | undefined; good: 'up' | 'down' }) {
+  if (before === undefined || Math.round(now) === Math.round(before)) return null;
+  const up = now > before;
+  const better = good === 'up' ? up : !up;
+  return (
+    <span className={better ? 'cfg-delta cfg-delta-good' : 'cfg-delta cfg-delta-bad'}>
+      {up ? '▲' : '▼'}
+      {fmtTokens(Math.abs(now - before))}
+    </span>
+  );
+}
+
+/** The live result next to the knobs: what the pipeline saves and what it risks (after-pipeline re-fetches). */
+export function TradeOff() {
+  const { result, running, loaded } = useStore(
+    useShallow((s) => ({ result: s.run.result, running: s.run.status === 'running', loaded: s.transcript.summary })),
+  );
+  // Deltas compare runs of the same transcript only (a new load starts over).
+  const prev = useRef<{ runId: number; loaded: unknown; n: Numbers; before?: Numbers }>(undefined);
+  if (!result) return <div className="cfg-tradeoff muted">{running ? 'Replaying…' : 'No run yet'}</div>;
+  const n = numbersOf(result);
+  if (prev.current?.runId !== result.runId)
+    prev.current = {
+      runId: result.runId,
+      loaded,
+      n,
+      before: prev.current?.loaded === loaded ? prev.current?.n : undefined,
+    };
+  const before = prev.current.before;
+  return (
+    <div className="cfg-tradeoff" data-testid="config-tradeoff" aria-busy={running}>
+      <span title="Tokens the pipeline removed over all requests: recorded input minus what would be sent">
+        <span className="muted">tokens saved</span> ≈
+        <strong className="num" data-testid="tokens-saved">
+          {fmtTokens(n.saved)}
+        </strong>{' '}
+        <span className="muted num">({fmtPct(n.savedShare)})</span>
+        <Delta now={n.saved} before={before?.saved} good="up" />
+      </span>
+      <span
+        className={n.risk > 0 ? 'cfg-risk cfg-risk-on' : 'cfg-risk'}
+        title="Tool calls the agent repeated after the pipeline had stubbed, cleared or summarised the earlier result (the 37.1 failure): tokens paid again, plus a round trip"
+      >
+        <span className="muted">re-fetch risk</span>{' '}
+        <strong className="num" data-testid="refetch-risk">
+          {n.risk} {n.risk === 1 ? 'result' : 'results'}
+        </strong>{' '}
+        <span className="muted num">(≈{fmtTokens(n.riskTokens)} tokens)</span>
+        <Delta now={n.riskTokens} before={before?.riskTokens} good="down" />
+      </span>
+      <span title="Share of simulated prompt tokens read from cache (estimate)">
+        <span className="muted">simulated hit</span> <strong className="num">≈{fmtPct(n.hit)}</strong>
+      </span>
+      {running && <span className="cfg-running muted">re-running…</span>}
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { useShallow } from 'zustand/react/shallow';
+import type { Row } from '../../../worker/api.ts';
+import { useStore } from '../../state/store.ts';
+import { fmtTokens } from '../common/format.ts';
+import { notesFor } from '../transcript/row-notes.ts';
+import { EventList } from './EventList.tsx';
+import { ResultFate } from './ResultFate.tsx';
+
+/** The readable part of the detail: who, what, and what the pipeline did to this message. */
+export function DetailHeader({ row }: { row: Row }) {
+  const { result, thread, rows } = useStore(
+    useShallow((s) => ({ result: s.run.result, thread: s.view.thread, rows: s.transcript.rows[s.view.thread] })),
+  );
+  const notes = notesFor(result, thread, rows).get(row.index);
+  const breaks = result?.timeline.filter((p) => p.thread === thread && p.cacheBreak?.messageIndex === row.index) ?? [];
+  return (
+    <div className="detail-head" data-testid="detail-header">
+      <div className="detail-title">
+        <span className="num">#{row.index}</span> <span className={`role-tag role-${row.role}`}>{row.role}</span>
+        {row.tools.length > 0 && <span className="detail-tools"> {row.tools.join(', ')}</span>}
+        <span className="num muted">
+          {' '}
+          · ≈{fmtTokens(row.tokens)} tokens{row.line > 0 ? ` · line ${row.line}` : ''}
+          {row.request !== undefined ? ` · response of request ${row.request}` : ''}
+        </span>
+      </div>
+      {row.compaction && (
+        <div className="note">
+          {row.compaction === 'summary' ? 'The agent’s own compaction summary.' : 'A compaction boundary.'}
+        </div>
+      )}
+      {notes && notes.results.length > 0 && (
+        <section>
+          <div className="sub-title">Tool results · {notes.results.length}</div>
+          <ul className="fates">
+            {notes.results.map((r) => (
+              <ResultFate key={r.toolUseId} r={r} />
+            ))}
+          </ul>
+        </section>
+      )}
+      {notes && notes.events.length > 0 && (
+        <section>
+          <div className="sub-title">Rewrites · {notes.events.length}</div>
+          <EventList events={notes.events} />
+        </section>
+      )}
+      {notes && notes.pairing.length > 0 && (
+        <section>
+          <div className="sub-title">Pairing · {notes.pairing.length}</div>
+          <ul className="pairing-notes">
+            {notes.pairing.map((v) => (
+              <li key={`${v.request}|${v.stage}|${v.rule}|${v.toolUseId ?? ''}`} className={`sev-${v.severity}`}>
+                <span className="muted">
+                  request {v.request} · {v.stage} · {v.rule}:
+                </span>{' '}
+                {v.error}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {breaks.length > 0 && (
+        <section>
+          <div className="sub-title">Cache breaks caused here</div>
+          <ul className="pairing-notes">
+            {breaks.map((p) => (
+              <li key={p.index}>
+                request {p.index}: {p.cacheBreak?.detail ?? p.cacheBreak?.cause} (≈
+                {fmtTokens(p.cacheBreak?.tokensLost ?? 0)} tokens re-written)
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import type { EventRow, TimelinePoint } from '../../../worker/api.ts';
+import { fmtPct, fmtTime, fmtTokens } from '../common/format.ts';
+import { bandColor } from './TimelineChart.tsx';
+import { type BreakMark, type Column, causeWords, estimateIn, stackOf } from './timeline-model.ts';
+
+type Props = {
+  col: Column;
+  points: readonly TimelinePoint[];
+  breaks: readonly BreakMark[];
+  events: readonly EventRow[];
+  map: Map<string, string>;
+  titles: Map<string, string>;
+  x: number;
+  y: number;
+  containerWidth: number;
+};
+
+const MAX_EVENTS = 6;
+const MAX_BREAKS = 3;
+
+function catLabel(k: string): string {
+  return k.startsWith('result:') ? `${k.slice(7)} results` : k;
+}
+
+/** What a rewrite event did, in one line: "tiers tier1 · message 6 (toolu_…) · 4.7k → 151 chars". */
+export function eventLine(e: EventRow): string {
+  const where = e.messageIndex >= 0 ? `message ${e.messageIndex}` : 'summary';
+  const tier = e.tier ? ` tier ${e.tier}` : '';
+  return `${e.stage}${tier} ${e.action} · ${where} · ${fmtTokens(e.charsBefore)} → ${fmtTokens(e.charsAfter)} chars (≈${fmtTokens(e.tokensBefore - e.tokensAfter)} tokens freed)`;
+}
+
+/** Explains the request(s) under the pointer: sizes by category, cache reads, breaks and their rewrites. */
+export function TimelineHover({ col, points, breaks, events, map, titles, x, y, containerWidth }: Props) {
+  const p = points[col.rep];
+  const folded = col.to - col.from;
+  const stack = [...stackOf(p, map).entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  const ein = estimateIn(p);
+  const left = Math.min(Math.max(8, x + 14), Math.max(8, containerWidth - 380));
+  return (
+    <div className="tl-hover-card" style={{ left, top: y }} role="tooltip">
+      <div className="tl-hc-title">
+        Request {p.index}
+        <span className="muted">
+          {' '}
+          · {titles.get(p.thread) ?? p.thread}
+          {p.time !== undefined ? ` · ${fmtTime(p.time)}` : ''}
+          {p.model ? ` · ${p.model}` : ''}
+        </span>
+      </div>
+      {folded > 1 && (
+        <div className="muted">
+          {folded} requests share this pixel column ({points[col.from].index}–{points[col.to - 1].index}); the tallest
+          is shown.
+        </div>
+      )}
+      <div className="tl-hc-row num">
+        context ≈{fmtTokens(p.estimateOut)}
+        {ein > p.estimateOut + 0.5 && (
+          <span className="muted">
+            {' '}
+            (recorded ≈{fmtTokens(ein)}, saved ≈{fmtTokens(ein - p.estimateOut)})
+          </span>
+        )}
+      </div>
+      <div className="tl-hc-cats">
+        {stack.slice(0, 6).map(([k, v]) => (
+          <span key={k} className="tl-hc-cat num">
+            <i style={{ background: bandColor(k) }} />
+            {catLabel(k)} ≈{fmtTokens(v)}
+          </span>
+        ))}
+      </div>
+      <table className="tl-hc-cache num">
+        <tbody>
+          <tr>
+            <th>observed</th>
+            {col.obs ? (
+              <>
+                <td>read {fmtTokens(col.obs.read)}</td>
+                <td>write {fmtTokens(col.obs.write)}</td>
+                <td>hit {fmtPct(col.obs.prompt > 0 ? col.obs.read / col.obs.prompt : null)}</td>
+              </>
+            ) : (
+              <td colSpan={3} className="muted">
+                no usage recorded
+              </td>
+            )}
+          </tr>
+          <tr>
+            <th>simulated</th>
+            <td>read ≈{fmtTokens(col.sim.read)}</td>
+            <td>write ≈{fmtTokens(col.sim.write)}</td>
+            <td>hit ≈{fmtPct(col.sim.prompt > 0 ? col.sim.read / col.sim.prompt : null)}</td>
+          </tr>
+        </tbody>
+      </table>
+      {breaks.slice(0, MAX_BREAKS).map((b) => (
+        <div key={`${b.kind}-${b.pos}`} className={`tl-hc-break tl-hc-${b.kind}`}>
+          <div>
+            <strong>
+              {b.kind === 'observed' ? '▼ Observed' : '◆ Simulated'} break at request {b.point.index}:{' '}
+              {causeWords(b.cause)}
+            </strong>{' '}
+            <span className="num">
+              ({b.kind === 'simulated' ? '≈' : ''}
+              {fmtTokens(b.tokensLost)} tokens no longer cached)
+            </span>
+          </div>
+          <div>{b.detail}</div>
+          {b.kind === 'simulated' && <BreakEvents point={b.point} events={events} />}
+        </div>
+      ))}
+      {breaks.length > MAX_BREAKS && (
+        <div className="muted">
+          +{breaks.length - MAX_BREAKS} more breaks in this column (zoom in by selecting a thread).
+        </div>
+      )}
+      {breaks.length === 0 && <div className="muted">No cache break here. Click to open this request.</div>}
+    </div>
+  );
+}
+
+function BreakEvents({ point, events }: { point: TimelinePoint; events: readonly EventRow[] }) {
+  const list = point.eventIds.map((id) => events[id]).filter((e): e is EventRow => e !== undefined);
+  if (list.length === 0) return null;
+  list.sort((a, b) => a.position - b.position);
+  return (
+    <ul className="tl-hc-events">
+      {list.slice(0, MAX_EVENTS).map((e) => (
+        <li key={e.id} className="num">
+          {eventLine(e)}
+        </li>
+      ))}
+      {list.length > MAX_EVENTS && <li className="muted">+{list.length - MAX_EVENTS} more rewrites (click to list)</li>}
+    </ul>
+  );
+}

@@ -1,0 +1,213 @@
+// Pure geometry and data shaping for the cache timeline: which requests are shown (one thread, or every
+// thread by time), how categories are grouped (small tools merged), how requests fold into pixel columns
+// when there are more requests than pixels (the tallest request of a column stands for it, cache sums
+// are pooled), the y scale with its reference lines, and the break markers with their causes in words.
+import type { RunResult, TimelinePoint } from '../../../worker/api.ts';
+
+export type Scope = 'thread' | 'all';
+export type BreakKind = 'observed' | 'simulated';
+
+export type BreakMark = {
+  kind: BreakKind;
+  point: TimelinePoint;
+  /** Position of the point in the shown list. */
+  pos: number;
+  cause: string;
+  detail: string;
+  tokensLost: number;
+  messageIndex: number | null;
+};
+
+export type Column = {
+  /** Shown positions [from, to) folded into this column. */
+  from: number;
+  to: number;
+  /** The request drawn for the column (the tallest). */
+  rep: number;
+  x: number;
+  w: number;
+  obs: { read: number; write: number; prompt: number } | null;
+  sim: { read: number; write: number; prompt: number };
+};
+
+export type LineKey = 'window' | 'trigger' | 'landing' | 'hardcap';
+
+/** Points shown for a scope: the thread's requests in order, or every request by time. */
+export function shownPoints(timeline: readonly TimelinePoint[], scope: Scope, thread: string): TimelinePoint[] {
+  if (scope === 'thread') return timeline.filter((p) => p.thread === thread);
+  return timeline
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => (a.p.time ?? 0) - (b.p.time ?? 0) || a.i - b.i)
+    .map((x) => x.p);
+}
+
+const FIXED = ['tools', 'system', 'user', 'assistant', 'thinking'];
+export const OTHER_RESULTS = 'result:other tools';
+
+/**
+ * Category keys in stacking order (static prefix at the bottom, then conversation, then tool results by
+ * size) and a map from raw key to shown key: result categories under 3% of all tokens, beyond the 7 largest,
+ * are merged into one "other tools" band.
+ */
+export function groupCategories(points: readonly TimelinePoint[]): { order: string[]; map: Map<string, string> } {
+  const totals = new Map<string, number>();
+  let all = 0;
+  for (const p of points) {
+    const cats = p.categories;
+    for (const k in cats) {
+      const v = cats[k];
+      totals.set(k, (totals.get(k) ?? 0) + v);
+      all += v;
+    }
+  }
+  const results = [...totals.entries()].filter(([k]) => k.startsWith('result:')).sort((a, b) => b[1] - a[1]);
+  const map = new Map<string, string>();
+  const kept: string[] = [];
+  let merged = false;
+  results.forEach(([k, v], i) => {
+    if (i < 7 && v >= all * 0.03) {
+      kept.push(k);
+      map.set(k, k);
+    } else {
+      merged = true;
+      map.set(k, OTHER_RESULTS);
+    }
+  });
+  const fixed = FIXED.filter((k) => (totals.get(k) ?? 0) > 0);
+  for (const k of fixed) map.set(k, k);
+  const rest = [...totals.keys()].filter((k) => !map.has(k));
+  for (const k of rest) map.set(k, k);
+  return { order: [...fixed, ...rest, ...kept, ...(merged ? [OTHER_RESULTS] : [])], map };
+}
+
+/** Calibrated (≈) category values of a point, grouped; they sum to its estimated output size. */
+export function stackOf(p: TimelinePoint, map: Map<string, string>): Map<string, number> {
+  const f = p.outputTokens > 0 ? p.estimateOut / p.outputTokens : 1;
+  const out = new Map<string, number>();
+  const cats = p.categories;
+  for (const k in cats) {
+    const key = map.get(k) ?? k;
+    out.set(key, (out.get(key) ?? 0) + cats[k] * f);
+  }
+  return out;
+}
+
+/** Fold the shown points into at most `width` pixel columns starting at x0. */
+export function columnsOf(points: readonly TimelinePoint[], x0: number, width: number): Column[] {
+  const n = points.length;
+  if (n === 0 || width <= 0) return [];
+  const cols = Math.min(n, Math.max(1, Math.floor(width)));
+  const step = width / cols;
+  const out: Column[] = [];
+  for (let c = 0; c < cols; c++) {
+    const from = Math.floor((c * n) / cols);
+    const to = Math.max(from + 1, Math.floor(((c + 1) * n) / cols));
+    let rep = from;
+    let obs: Column['obs'] = null;
+    const sim = { read: 0, write: 0, prompt: 0 };
+    for (let i = from; i < to; i++) {
+      const p = points[i];
+      if (p.estimateOut > points[rep].estimateOut) rep = i;
+      if (p.observed) {
+        obs ??= { read: 0, write: 0, prompt: 0 };
+        obs.read += p.observed.cacheRead;
+        obs.write += p.observed.cacheWrite;
+        obs.prompt += p.observed.prompt;
+      }
+      sim.read += p.simulated.cacheRead;
+      sim.write += p.simulated.cacheWrite;
+      sim.prompt += p.simulated.prompt;
+    }
+    out.push({ from, to, rep, x: x0 + c * step, w: step, obs, sim });
+  }
+  return out;
+}
+
+/** Column index of a shown position (inverse of columnsOf's folding). */
+export function columnOfPos(pos: number, n: number, cols: number): number {
+  if (n <= cols) return pos;
+  return Math.min(cols - 1, Math.floor(((pos + 0.5) * cols) / n));
+}
+
+/** A "nice" upper bound and ticks (1, 2, 5 × 10^k) for a token axis. */
+export function niceTicks(max: number, count = 4): { top: number; ticks: number[] } {
+  if (!(max > 0)) return { top: 1000, ticks: [0, 500, 1000] };
+  const raw = max / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
+  const top = Math.ceil(max / step) * step;
+  const ticks: number[] = [];
+  for (let t = 0; t <= top + step / 2; t += step) ticks.push(t);
+  return { top, ticks };
+}
+
+/**
+ * The y range: the tallest request sent with some headroom, stretched to include the reference lines that
+ * are near it (within 1.6× of the data), so a small session is not flattened by a 200K window far above.
+ * The recorded input may rise above it (its outline is clipped): what is sent is what the chart is about.
+ */
+export function yRange(points: readonly TimelinePoint[], lines: RunResult['lines']): number {
+  let max = 0;
+  for (const p of points) max = Math.max(max, p.estimateOut);
+  let top = max * 1.08;
+  for (const v of Object.values(lines)) if (v > top && v <= Math.max(max, 1) * 1.6) top = v * 1.04;
+  return Math.max(top, 1000);
+}
+
+/** Calibrated size of the recorded input (before the pipeline). */
+export function estimateIn(p: TimelinePoint): number {
+  const f = p.outputTokens > 0 ? p.estimateOut / p.outputTokens : 1;
+  return p.inputTokens * f;
+}
+
+/** Every observed and simulated break among the shown points. */
+export function breaksOf(points: readonly TimelinePoint[]): BreakMark[] {
+  const out: BreakMark[] = [];
+  points.forEach((p, pos) => {
+    if (p.observedBreak)
+      out.push({
+        kind: 'observed',
+        point: p,
+        pos,
+        cause: p.observedBreak.cause,
+        detail: p.observedBreak.detail,
+        tokensLost: p.observedBreak.tokensLost,
+        messageIndex: null,
+      });
+    if (p.cacheBreak)
+      out.push({
+        kind: 'simulated',
+        point: p,
+        pos,
+        cause: p.cacheBreak.cause,
+        detail: p.cacheBreak.detail,
+        tokensLost: p.cacheBreak.tokensLost,
+        messageIndex: p.cacheBreak.messageIndex,
+      });
+  });
+  return out;
+}
+
+const CAUSE_WORDS: Record<string, string> = {
+  sidechain: 'sub-agent start',
+  'model-changed': 'model changed',
+  'ttl-expired': 'cache expired',
+  'agent-compaction': 'agent compacted',
+  'tools-changed': 'tools changed',
+  'system-changed': 'system prompt changed',
+  'below-minimum': 'below cacheable minimum',
+  unexplained: 'unexplained drop',
+  observations: 'observations elided',
+  spill: 'spilled to disk',
+  tiers: 'tiered',
+  microcompact: 'microcompact cleared',
+  summarize: 'summarised',
+  hardcap: 'hard cap dropped',
+};
+
+/** A short phrase for a break cause ("cache expired", "history rewritten at message 12"). */
+export function causeWords(cause: string): string {
+  const at = /^history-rewritten@(\d+)$/.exec(cause);
+  if (at) return `history rewritten at message ${at[1]}`;
+  return CAUSE_WORDS[cause] ?? cause.replace(/-/g, ' ');
+}

@@ -1,0 +1,80 @@
+// Per-message annotations for the transcript and the detail pane: what the last run did to each
+// message's tool results (tiers, spill, clear, summary, drop), the rewrite events that touch it and the
+// pairing problems that name it. Pure, and memoised on its inputs (frozen arrays), so the row list and
+// the detail pane share one computation per run and thread.
+
+import type { EventRow, Row, RunResult } from '../../../worker/api.ts';
+import type { PairingViolation } from '../../analyses/pairing.ts';
+import type { ToolResultRow } from '../../analyses/report.ts';
+
+export type RowNotes = {
+  results: ToolResultRow[];
+  events: EventRow[];
+  pairing: PairingViolation[];
+};
+
+export type Notes = ReadonlyMap<number, RowNotes>;
+
+const EMPTY: Notes = new Map();
+
+function slot(m: Map<number, RowNotes>, i: number): RowNotes {
+  let n = m.get(i);
+  if (!n) {
+    n = { results: [], events: [], pairing: [] };
+    m.set(i, n);
+  }
+  return n;
+}
+
+/**
+ * The message a pairing violation names. `messageIndex` is a position in the validated list (the
+ * request input, or a stage's output), which equals the thread index for a recorded input that starts at
+ * message 0; when the violation names a tool id the row is checked (and searched for) by that id.
+ */
+export function pairingRow(v: PairingViolation, rows: readonly Row[], byId: ReadonlyMap<string, number[]>): number {
+  const at = rows[v.messageIndex];
+  if (!v.toolUseId) return at ? v.messageIndex : -1;
+  if (at?.toolUseIds.includes(v.toolUseId)) return v.messageIndex;
+  const cands = byId.get(v.toolUseId) ?? [];
+  let best = -1;
+  for (const c of cands) if (best < 0 || Math.abs(c - v.messageIndex) < Math.abs(best - v.messageIndex)) best = c;
+  return best >= 0 ? best : at ? v.messageIndex : -1;
+}
+
+/** Rows carrying each tool_use id (as a call or as a result). */
+export function idIndex(rows: readonly Row[]): Map<string, number[]> {
+  const m = new Map<string, number[]>();
+  for (const r of rows)
+    for (const id of r.toolUseIds) {
+      const l = m.get(id);
+      if (l) l.push(r.index);
+      else m.set(id, [r.index]);
+    }
+  return m;
+}
+
+function build(result: RunResult, thread: string, rows: readonly Row[]): Notes {
+  const m = new Map<number, RowNotes>();
+  for (const r of result.toolResults) if (r.thread === thread) slot(m, r.messageIndex).results.push(r);
+  for (const e of result.events) if (e.thread === thread && e.messageIndex >= 0) slot(m, e.messageIndex).events.push(e);
+  const pairs = result.pairing.filter((v) => v.thread === thread);
+  if (pairs.length > 0) {
+    const byId = idIndex(rows);
+    for (const v of pairs) {
+      const i = pairingRow(v, rows, byId);
+      if (i >= 0) slot(m, i).pairing.push(v);
+    }
+  }
+  return m;
+}
+
+let memo: { result: RunResult; thread: string; rows: readonly Row[]; notes: Notes } | undefined;
+
+/** Annotations of the current thread's rows for a run (memoised on the last inputs). */
+export function notesFor(result: RunResult | undefined, thread: string, rows: readonly Row[] | undefined): Notes {
+  if (!result || !rows) return EMPTY;
+  if (memo && memo.result === result && memo.thread === thread && memo.rows === rows) return memo.notes;
+  const notes = build(result, thread, rows);
+  memo = { result, thread, rows, notes };
+  return notes;
+}

@@ -1,0 +1,147 @@
+// The app shell as a person meets it: the visible file input, a second load replacing the first, paste,
+// an unknown format explained, parse issues with line numbers, the summary bar's "—" for logs without
+// usage and its editable price, the theme switch, the key help and `?src=`.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Session, stopServer } from './harness.ts';
+import { HAVE_REAL, loadFiles, openApp, realPath, showThread, waitForRun } from './ui.ts';
+
+const FE = 'claude-code/ccviewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl';
+const SMALL = 'claude-code/ccviewer-1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl';
+
+const describeReal = HAVE_REAL ? describe : describe.skip;
+
+describeReal('app shell', () => {
+  let s: Session;
+  beforeAll(async () => {
+    s = await openApp();
+  });
+  afterAll(async () => {
+    await s?.close();
+    await stopServer();
+  });
+
+  it('has a visible file input and the sample picker in the header', async () => {
+    expect(await s.page.getByTestId('file-input').isVisible()).toBe(true);
+    expect(await s.page.getByTestId('sample-picker').isVisible()).toBe(true);
+    expect(await s.page.getByTestId('drop-zone').count()).toBe(1);
+  });
+
+  it('replaces the first file cleanly when a second one is loaded', async () => {
+    await loadFiles(s.page, [realPath(FE)]);
+    expect(await s.page.getByTestId('thread-item').count()).toBe(6);
+    await showThread(s.page, 'sidechain:f4ab2bf6-d642-431a-85cb-66691f24c404');
+    await s.page.locator('[data-testid="transcript-row"][data-message-index="5"]').click();
+    await s.page.getByTestId('detail-header').waitFor();
+    await s.page.getByTestId('transcript-search').fill('Write');
+
+    await loadFiles(s.page, [realPath(SMALL)]);
+    expect(await s.page.getByTestId('thread-item').count()).toBe(1);
+    const rows = s.page.getByTestId('transcript-rows');
+    expect(await rows.getAttribute('data-thread')).toBe('main');
+    expect(await rows.getAttribute('data-count')).toBe('15');
+    expect(await s.page.getByTestId('detail-header').count()).toBe(0);
+    expect(await s.page.getByTestId('transcript-search').inputValue()).toBe('');
+    const status = (await s.page.getByTestId('load-status').textContent()) ?? '';
+    expect(status).toContain('ccviewer-1af7fc5e');
+    expect(status).not.toContain('fe5e1c67');
+    expect(await s.page.getByTestId('summary-bar').textContent()).toMatch(/requests\s*7(?!\d)/);
+    expect(s.consoleErrors).toEqual([]);
+  });
+
+  it('loads pasted JSONL', async () => {
+    const text = readFileSync(realPath('claude-code/synthetic-ccviewer-agent-test-hash-123.jsonl'), 'utf8');
+    await s.page.getByTestId('paste-button').click();
+    await s.page.getByTestId('paste-text').fill(text);
+    await s.page.getByTestId('paste-load').click();
+    await s.page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="load-status"]');
+      return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes('pasted.jsonl');
+    });
+    expect(await s.page.getByTestId('load-status').textContent()).toContain('claude-code');
+    expect(await s.page.getByTestId('paste-dialog').isVisible()).toBe(false);
+  });
+
+  it('explains an unknown format, naming the formats it tried', async () => {
+    await s.page.getByTestId('paste-button').click();
+    await s.page.getByTestId('paste-text').fill('hello, this is not a transcript\njust words\n');
+    await s.page.getByTestId('paste-load').click();
+    await s.page.locator('[data-testid="load-status"][data-status="error"]').waitFor();
+    const text = (await s.page.getByTestId('load-status').textContent()) ?? '';
+    expect(text).toMatch(/tried tierscope, claude-trace/);
+    expect(text).toMatch(/reads Claude Code JSONL/);
+    const panel = s.page.getByTestId('load-error');
+    expect(await panel.textContent()).toMatch(
+      /Could not load pasted\.json.*tried tierscope.*Tierscope readsClaude Code/s,
+    );
+    expect(await s.page.getByTestId('transcript-row').count()).toBe(0);
+    expect(await s.page.getByTestId('thread-item').count()).toBe(0);
+    expect(await s.page.getByTestId('stat-hit-rate-simulated').count()).toBe(0);
+  });
+
+  it('lists parse issues with line numbers and counts', async () => {
+    await loadFiles(s.page, [realPath('claude-code/synthetic-agentsessions-claude-linetypes.jsonl')]);
+    const issues = s.page.getByTestId('parse-issues');
+    expect(await issues.locator('summary').textContent()).toMatch(/5 parse issues.*5 warnings/);
+    await issues.locator('summary').click();
+    const first = issues.getByTestId('parse-issue').first();
+    expect(await first.isVisible()).toBe(true);
+    expect(await first.textContent()).toMatch(/line 8.*tool_use block has no "id"/);
+    await issues.locator('summary').click();
+  });
+
+  it('shows "—" with a reason for a log without usage, and re-prices cost in place', async () => {
+    await loadFiles(s.page, [realPath('swe-agent/swe-agent-marshmallow-1867-function-calling-replace.traj')]);
+    const obs = s.page.getByTestId('stat-hit-rate-observed');
+    expect(await obs.textContent()).toBe('—');
+    expect(await obs.getAttribute('title')).toMatch(/no cache usage/);
+    expect(await s.page.getByTestId('stat-hit-rate-simulated').textContent()).toMatch(/^≈\d+%$/);
+    const bar = s.page.getByTestId('summary-bar');
+    const cost = async () => /cost\s*(\S+)\s*→\s*≈\$([\d.]+)/.exec((await bar.textContent()) ?? '')?.[2];
+    const before = Number(await cost());
+    await s.page.getByTestId('price-input').fill('6');
+    await expect.poll(async () => Number(await cost())).toBeCloseTo(before * 2, 1);
+    await s.page.getByTestId('price-input').fill('3');
+    expect(await bar.textContent()).toMatch(/calibrated ×\d\.\d\d|uncalibrated/);
+  });
+
+  it('switches theme (light, dark, follow the OS)', async () => {
+    const bg = () => s.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await bg();
+    await s.page.locator('[data-theme-option="dark"]').click();
+    expect(await s.page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await bg()).not.toBe(light);
+    await s.page.locator('[data-theme-option="system"]').click();
+    expect(await bg()).toBe(light);
+  });
+
+  it('opens the key help with ? and closes it with Esc', async () => {
+    await s.page.locator('body').click({ position: { x: 5, y: 890 } });
+    await s.page.keyboard.press('?');
+    const help = s.page.getByTestId('help-overlay');
+    expect(await help.isVisible()).toBe(true);
+    expect(await help.textContent()).toMatch(/j \/ k.*\[ \/ \].*\/.*t \/ T.*Esc/s);
+    await s.page.keyboard.press('Escape');
+    expect(await help.count()).toBe(0);
+    expect(s.consoleErrors).toEqual([]);
+    expect(s.externalRequests).toEqual([]);
+  });
+});
+
+describe('?src=', () => {
+  it('loads a same-origin file named in the URL', async () => {
+    const { openSession } = await import('./harness.ts');
+    const s = await openSession();
+    try {
+      await s.page.goto(`${s.baseUrl}?src=samples/cache-break.jsonl`);
+      await s.page.locator('[data-testid="load-status"][data-status="ready"]').waitFor({ timeout: 60_000 });
+      expect(await s.page.getByTestId('load-status').textContent()).toContain('cache-break.jsonl');
+      await waitForRun(s.page);
+      expect(s.consoleErrors).toEqual([]);
+      expect(s.externalRequests).toEqual([]);
+    } finally {
+      await s.close();
+      await stopServer();
+    }
+  });
+});

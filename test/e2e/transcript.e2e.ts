@@ -1,0 +1,142 @@
+// The transcript as a person drives it: a virtualized list (few DOM rows, every row reachable), j/k and
+// [ ] with the keyboard, `/` search with Enter/n jumps and the filter, the heatmap strip's click-to-jump
+// and viewport frame, `t` for threads, and moving `threshold-tier3Window` re-tiering the badges in place
+// (compared with the CLI for the same settings) without reloading the file.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Session, stopServer } from './harness.ts';
+import {
+  cliReport,
+  expectedBadges,
+  HAVE_REAL,
+  loadFiles,
+  openApp,
+  realPath,
+  runId,
+  setConfig,
+  showThread,
+  waitForRun,
+  walkRows,
+} from './ui.ts';
+
+const FE = 'claude-code/ccviewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl';
+const BIG = 'sidechain:f4ab2bf6-d642-431a-85cb-66691f24c404'; // 106 messages, many tiered results
+const SET = { contextWindow: 30_000, outputReserve: 2000, tier3Window: 8 };
+
+const describeReal = HAVE_REAL ? describe : describe.skip;
+
+describeReal('transcript', () => {
+  let s: Session;
+  const selected = () =>
+    s.page.locator('[data-testid="transcript-row"][aria-selected="true"]').getAttribute('data-message-index');
+
+  beforeAll(async () => {
+    s = await openApp();
+    await setConfig(s.page, SET);
+    await loadFiles(s.page, [realPath(FE)]);
+    await showThread(s.page, BIG);
+  });
+  afterAll(async () => {
+    await s?.close();
+    await stopServer();
+  });
+
+  it('is virtualized: few rows in the DOM, all of them reachable by scrolling', async () => {
+    const inDom = await s.page.getByTestId('transcript-row').count();
+    expect(inDom).toBeGreaterThan(5);
+    expect(inDom).toBeLessThan(106);
+    const seen = await walkRows(s.page);
+    expect(seen.rows).toEqual(Array.from({ length: 106 }, (_, i) => i));
+    const h = await s.page
+      .getByTestId('transcript-row')
+      .first()
+      .evaluate((e) => e.getBoundingClientRect().height);
+    expect(h).toBe(22);
+  });
+
+  it('moves the selection with j/k and [ ], and opens detail with Enter', async () => {
+    await s.page.getByTestId('transcript-rows').click({ position: { x: 400, y: 5 } });
+    await s.page.keyboard.press('Escape');
+    await s.page.locator('[data-testid="transcript-row"][data-message-index="0"]').click();
+    expect(await selected()).toBe('0');
+    await s.page.keyboard.press('j');
+    await s.page.keyboard.press('j');
+    expect(await selected()).toBe('2');
+    await s.page.keyboard.press('k');
+    expect(await selected()).toBe('1');
+    await s.page.keyboard.press(']');
+    const afterReq = Number(await selected());
+    expect(afterReq).toBeGreaterThan(1);
+    expect(await s.page.locator(`[data-message-index="${afterReq}"]`).getAttribute('data-role')).toBe('assistant');
+    await s.page.keyboard.press('Enter');
+    expect(await s.page.getByTestId('detail-header').textContent()).toContain(`#${afterReq}`);
+  });
+
+  it('searches with /, jumps with Enter and n, and filters', async () => {
+    await s.page.keyboard.press('/');
+    expect(await s.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('transcript-search');
+    await s.page.keyboard.type('Write');
+    const count = await s.page.getByTestId('search-count').textContent();
+    const total = Number(/(\d+) match/.exec(count ?? '')?.[1]);
+    expect(total).toBeGreaterThan(1);
+    await s.page.keyboard.press('Enter');
+    const first = Number(await selected());
+    const row = s.page.locator(`[data-testid="transcript-row"][data-message-index="${first}"]`);
+    expect(((await row.textContent()) ?? '').toLowerCase()).toContain('write');
+    await s.page.keyboard.press('Escape'); // clears the query
+    await s.page.getByTestId('transcript-search').fill('Write');
+    await s.page.getByTestId('transcript-search').blur();
+    await s.page.keyboard.press('n');
+    expect(Number(await selected())).toBeGreaterThan(first);
+    await s.page.getByTestId('search-filter').check();
+    expect(await s.page.getByTestId('transcript-row').count()).toBe(total);
+    await s.page.getByTestId('search-filter').uncheck();
+    await s.page.getByTestId('transcript-search').fill('');
+  });
+
+  it('jumps from the heatmap strip and frames the visible rows', async () => {
+    const map = s.page.getByTestId('token-heatmap');
+    const box = await map.boundingBox();
+    if (!box) throw new Error('no heatmap');
+    await s.page.mouse.click(box.x + box.width / 2, box.y + box.height - 2);
+    await expect.poll(async () => Number(await selected())).toBeGreaterThan(100);
+    const last = s.page.locator('[data-testid="transcript-row"][data-message-index="105"]');
+    expect(await last.isVisible()).toBe(true);
+    expect(await s.page.locator('.footer-pos').textContent()).toMatch(/–105 of 106/);
+    await s.page.mouse.click(box.x + box.width / 2, box.y + 0.5);
+    await expect.poll(selected).toBe('0');
+  });
+
+  it('switches threads with t', async () => {
+    const rows = s.page.getByTestId('transcript-rows');
+    const before = await rows.getAttribute('data-thread');
+    await s.page.keyboard.press('t');
+    await expect.poll(() => rows.getAttribute('data-thread')).not.toBe(before);
+    await showThread(s.page, BIG);
+  });
+
+  it('re-tiers the badges in place when threshold-tier3Window moves (no reload)', async () => {
+    const want8 = expectedBadges(await cliReport(realPath(FE), SET)).get(BIG) ?? {};
+    const want3 = expectedBadges(await cliReport(realPath(FE), { ...SET, tier3Window: 3 })).get(BIG) ?? {};
+    expect(want3).not.toEqual(want8);
+    expect((await walkRows(s.page)).badges).toEqual(want8);
+
+    await s.page.evaluate(() => {
+      (window as unknown as { noReload?: boolean }).noReload = true;
+    });
+    const loadTitle = await s.page.locator('[data-testid="load-status"] .loaded').getAttribute('title');
+    const slider = s.page.getByTestId('threshold-tier3Window-slider');
+    const before = await runId(s.page);
+    await slider.focus();
+    for (let i = 0; i < 5; i++) await s.page.keyboard.press('ArrowLeft');
+    await expect.poll(() => s.page.getByTestId('threshold-tier3Window').inputValue()).toBe('3');
+    await waitForRun(s.page, before);
+    await expect.poll(async () => (await walkRows(s.page)).badges, { timeout: 30_000 }).toEqual(want3);
+
+    expect(await s.page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
+    expect(await s.page.locator('[data-testid="load-status"] .loaded').getAttribute('title')).toBe(loadTitle);
+    expect(await s.page.getByTestId('transcript-rows').getAttribute('data-thread')).toBe(BIG);
+    await setConfig(s.page, { tier3Window: 8 });
+    expect(s.consoleErrors).toEqual([]);
+    expect(s.externalRequests).toEqual([]);
+  });
+});

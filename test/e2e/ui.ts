@@ -1,0 +1,166 @@
+// Helpers for the UI end-to-end tests: open the app, load files through the visible file input, wait for
+// runs, set config values through the config panel's `threshold-<key>` controls, and walk the virtualized
+// transcript collecting what a person would see (rows, tier badges, pairing markers, cache-break markers).
+import { basename } from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { Report } from '../../src/analyses/report.ts';
+import { runCli } from '../../src/cli/main.ts';
+import { openSession, type Session } from './harness.ts';
+
+export { HAVE_REAL, REAL_DIR, realPath } from '../helpers/fixtures.ts';
+
+/** A fresh session on the app, after its default sample has loaded and run. */
+export async function openApp(opts: { colorScheme?: 'light' | 'dark' } = {}): Promise<Session> {
+  const s = await openSession(opts);
+  await s.page.goto(s.baseUrl);
+  await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 60_000 });
+  await waitForRun(s.page);
+  return s;
+}
+
+/** The id of the run currently shown (0 before the first). */
+export async function runId(page: Page): Promise<number> {
+  return Number((await page.getByTestId('summary-bar').getAttribute('data-run-id')) ?? 0);
+}
+
+/** Wait until a run newer than `after` is shown and nothing is running; a failed run fails the test. */
+export async function waitForRun(page: Page, after = 0, timeout = 120_000): Promise<number> {
+  await page.waitForFunction(
+    (a) => {
+      const el = document.querySelector('[data-testid="summary-bar"]');
+      const st = el?.getAttribute('data-run-status');
+      return st === 'error' || (st === 'ready' && Number(el?.getAttribute('data-run-id')) > a);
+    },
+    after,
+    { timeout },
+  );
+  const failed = await page.getByTestId('summary-bar').getAttribute('data-run-status');
+  if (failed === 'error') throw new Error(`run failed: ${await page.getByTestId('run-state').textContent()}`);
+  return runId(page);
+}
+
+/** Load files through the visible file input and wait for the load and its first run. */
+export async function loadFiles(page: Page, paths: string[], timeout = 120_000): Promise<void> {
+  const before = await runId(page);
+  await page.getByTestId('file-input').setInputFiles(paths);
+  const name = basename(paths[0]);
+  await page.waitForFunction(
+    (n) => {
+      const el = document.querySelector('[data-testid="load-status"]');
+      return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes(n);
+    },
+    name,
+    { timeout },
+  );
+  await waitForRun(page, before, timeout);
+}
+
+/** Set config keys the way a person does: typing into the config panel's `threshold-<key>` inputs. */
+export async function setConfig(page: Page, values: Record<string, number>): Promise<void> {
+  for (const [key, value] of Object.entries(values)) {
+    const control = page.getByTestId(`threshold-${key}`);
+    if (Number(await control.inputValue()) === value) continue;
+    const before = await runId(page);
+    await control.fill(String(value));
+    await control.blur();
+    await waitForRun(page, before);
+  }
+}
+
+/** The CLI's JSON report for a file with `--set` values (run in this process, like a person would). */
+export async function cliReport(path: string, set: Record<string, number | string> = {}): Promise<Report> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const argv = ['analyze', path, '--json', ...Object.entries(set).flatMap(([k, v]) => ['--set', `${k}=${v}`])];
+  const code = await runCli(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  expect(err.join('\n')).toBe('');
+  expect(code).toBe(0);
+  return JSON.parse(out.join('\n')) as Report;
+}
+
+/** Switch the transcript to a thread (opening the side-call group when needed) and wait for its rows. */
+export async function showThread(page: Page, id: string): Promise<void> {
+  const item = page.locator(`[data-testid="thread-item"][data-thread-id=${JSON.stringify(id)}]`);
+  if ((await item.count()) === 0) await page.getByTestId('side-call-group').click();
+  await item.click();
+  await page.locator(`[data-testid="transcript-rows"][data-thread=${JSON.stringify(id)}]`).waitFor({ timeout: 30_000 });
+}
+
+export type Seen = {
+  rows: number[];
+  roles: Record<number, string>;
+  badges: Record<string, number>;
+  pairing: { index: number; text: string }[];
+};
+
+/** Scroll the virtualized list from top to bottom and collect every row, badge and pairing marker. */
+export async function walkRows(page: Page): Promise<Seen> {
+  return page.evaluate(async () => {
+    const list = document.querySelector<HTMLElement>('[data-testid="transcript-rows"]');
+    const seen = { rows: [] as number[], roles: {} as Record<number, string>, badges: {} as Record<string, number> };
+    const pairing = new Map<number, string>();
+    if (!list) return { ...seen, pairing: [] };
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const rows = new Set<number>();
+    list.scrollTop = 0;
+    await frame();
+    for (;;) {
+      for (const r of list.querySelectorAll<HTMLElement>('[data-testid="transcript-row"]')) {
+        const i = Number(r.dataset.messageIndex);
+        rows.add(i);
+        seen.roles[i] = r.dataset.role ?? '';
+        for (const b of r.querySelectorAll<HTMLElement>('[data-testid="tier-badge"]'))
+          seen.badges[b.dataset.toolUseId ?? ''] = Number(b.dataset.tier);
+        const m = r.querySelector<HTMLElement>('[data-testid="pairing-marker"]');
+        if (m) pairing.set(i, m.title);
+      }
+      if (list.scrollTop + list.clientHeight >= list.scrollHeight - 1) break;
+      const was = list.scrollTop;
+      list.scrollTop += Math.max(22, list.clientHeight - 44);
+      if (list.scrollTop === was) break;
+      await frame();
+    }
+    list.scrollTop = 0;
+    return {
+      ...seen,
+      rows: [...rows].sort((a, b) => a - b),
+      pairing: [...pairing].map(([index, text]) => ({ index, text })),
+    };
+  });
+}
+
+/** Expected tier badges per thread from a report (results that were tiered). */
+export function expectedBadges(report: Report): Map<string, Record<string, number>> {
+  const m = new Map<string, Record<string, number>>();
+  for (const r of report.toolResults) {
+    if (r.tier === null) continue;
+    const t = m.get(r.thread) ?? {};
+    t[r.toolUseId] = r.tier;
+    m.set(r.thread, t);
+  }
+  return m;
+}
+
+/** "1 thread", "6 threads": how load-status writes a count. */
+export function counted(n: number, one: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : `${one}s`}`;
+}
+
+/** Scroll the virtualized list so row `index` is rendered, then click it. */
+export async function clickRow(page: Page, index: number): Promise<void> {
+  await page.evaluate(async (i) => {
+    const list = document.querySelector<HTMLElement>('[data-testid="transcript-rows"]');
+    if (list) list.scrollTop = Math.max(0, i * 22 - list.clientHeight / 2);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  }, index);
+  await page.locator(`[data-testid="transcript-row"][data-message-index="${index}"]`).click();
+}
+
+/** The text Monaco shows in an editor host (visible lines only), whitespace collapsed to single spaces. */
+export async function editorText(page: Page, testId: string): Promise<string> {
+  // innerText, not textContent: Monaco lays lines out as spans, and only the rendered text has line breaks.
+  // Wrapped lines are joined by whitespace, so callers compare whitespace-normalized text.
+  // biome-ignore lint/performance/useDomNodeTextContent: see above
+  return page.getByTestId(testId).evaluate((el) => (el as HTMLElement).innerText.replace(/\s+/g, ' '));
+}

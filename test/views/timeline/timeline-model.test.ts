@@ -1,0 +1,126 @@
+// The cache timeline's data shaping: scope, category grouping, folding into pixel columns (the tallest
+// request stands for a column, cache sums are pooled), y range and ticks, break listing and cause words,
+// and that shaping 20,000 requests is linear and quick (it runs once per run result, not per frame).
+import { describe, expect, it } from 'vitest';
+import {
+  breaksOf,
+  causeWords,
+  columnOfPos,
+  columnsOf,
+  groupCategories,
+  niceTicks,
+  OTHER_RESULTS,
+  shownPoints,
+  stackOf,
+  yRange,
+} from '../../../src/views/timeline/timeline-model.ts';
+import type { TimelinePoint } from '../../../worker/api.ts';
+
+function point(i: number, o: Partial<TimelinePoint> = {}): TimelinePoint {
+  const categories = o.categories ?? { system: 1000, tools: 500, user: 100 + i, 'result:Bash': 200 * i };
+  const out = Object.values(categories).reduce((a, b) => a + b, 0);
+  return {
+    thread: 'main',
+    index: i,
+    time: 1000 * i,
+    inputTokens: out,
+    outputTokens: out,
+    estimateOut: out * 1.1,
+    categories,
+    observed: null,
+    simulated: { cacheRead: out * 0.9, cacheWrite: out * 0.1, prompt: out * 1.1 },
+    observedBreak: null,
+    cacheBreak: null,
+    eventIds: [],
+    responseMessage: 2 * i + 1,
+    ...o,
+  };
+}
+
+describe('timeline model', () => {
+  it('shows one thread in order, or every thread by time', () => {
+    const pts = [point(0), point(1, { time: 5000 }), point(0, { thread: 'side', time: 2500 })];
+    expect(shownPoints(pts, 'thread', 'main').map((p) => p.thread)).toEqual(['main', 'main']);
+    expect(shownPoints(pts, 'all', 'main').map((p) => `${p.thread}:${p.index}`)).toEqual([
+      'main:0',
+      'side:0',
+      'main:1',
+    ]);
+  });
+
+  it('stacks the static prefix first and merges small tools into one band', () => {
+    const pts = [
+      point(0, {
+        categories: { system: 5000, tools: 3000, 'result:Read': 4000, 'result:Bash': 2000, 'result:LS': 10 },
+      }),
+    ];
+    const { order, map } = groupCategories(pts);
+    expect(order).toEqual(['tools', 'system', 'result:Read', 'result:Bash', OTHER_RESULTS]);
+    expect(map.get('result:LS')).toBe(OTHER_RESULTS);
+    const stack = stackOf(pts[0], map);
+    const sum = [...stack.values()].reduce((a, b) => a + b, 0);
+    expect(sum).toBeCloseTo(pts[0].estimateOut);
+  });
+
+  it('folds requests into pixel columns when there are more requests than pixels', () => {
+    const pts = Array.from({ length: 1000 }, (_, i) => point(i));
+    const cols = columnsOf(pts, 10, 100);
+    expect(cols).toHaveLength(100);
+    expect(cols[0]).toMatchObject({ from: 0, to: 10, rep: 9, x: 10 });
+    expect(cols.at(-1)?.to).toBe(1000);
+    expect(cols[0].sim.read).toBeCloseTo(pts.slice(0, 10).reduce((a, p) => a + p.simulated.cacheRead, 0));
+    expect(columnOfPos(9, 1000, 100)).toBe(0);
+    expect(columnOfPos(10, 1000, 100)).toBe(1);
+    // Fewer requests than pixels: one column each.
+    expect(columnsOf(pts.slice(0, 5), 0, 100).map((c) => c.w)).toEqual([20, 20, 20, 20, 20]);
+  });
+
+  it('takes lines near the data into the range, not a window far above', () => {
+    const pts = [point(0, { estimateOut: 30_000, outputTokens: 30_000 })];
+    expect(yRange(pts, { window: 200_000, trigger: 160_000, landing: 120_000, hardcap: 168_000 })).toBeCloseTo(32_400);
+    expect(yRange(pts, { window: 44_000, trigger: 35_200, landing: 26_400, hardcap: 36_000 })).toBeCloseTo(45_760);
+    expect(niceTicks(45_760)).toEqual({ top: 60_000, ticks: [0, 20_000, 40_000, 60_000] });
+  });
+
+  it('lists observed and simulated breaks with their causes in words', () => {
+    const pts = [
+      point(0),
+      point(1, {
+        observedBreak: { cause: 'ttl-expired', tokensLost: 9000, detail: 'cache expired: 7 min 12 s …' },
+        cacheBreak: { cause: 'tiers', tokensLost: 8000, detail: 'tiers …', messageIndex: 4 },
+      }),
+    ];
+    expect(breaksOf(pts).map((b) => [b.kind, b.pos, b.cause])).toEqual([
+      ['observed', 1, 'ttl-expired'],
+      ['simulated', 1, 'tiers'],
+    ]);
+    expect(causeWords('ttl-expired')).toBe('cache expired');
+    expect(causeWords('history-rewritten@12')).toBe('history rewritten at message 12');
+    expect(causeWords('sidechain')).toBe('sub-agent start');
+  });
+
+  it('shapes 20,000 requests for a 1,300-pixel chart once per run, fast (linear, no per-request DOM)', () => {
+    const pts = Array.from({ length: 20_000 }, (_, i) =>
+      point(i, {
+        categories: {
+          system: 14_000,
+          tools: 9000,
+          user: 300 + (i % 50),
+          assistant: 200 + (i % 70),
+          [`result:tool${i % 9}`]: 40 * (i % 300),
+        },
+        cacheBreak: i % 3 === 0 ? { cause: 'hardcap', tokensLost: 1000, detail: '', messageIndex: 0 } : null,
+      }),
+    );
+    const t0 = performance.now();
+    const shown = shownPoints(pts, 'thread', 'main');
+    const { map } = groupCategories(shown);
+    const cols = columnsOf(shown, 80, 1300);
+    for (const c of cols) stackOf(shown[c.rep], map);
+    breaksOf(shown);
+    const ms = performance.now() - t0;
+    expect(cols).toHaveLength(1300);
+    // ~50 ms warm, ~150 ms cold on CI hardware; a quadratic slip would take seconds.
+    expect(ms).toBeLessThan(600);
+  });
+});
