@@ -89,6 +89,7 @@ export type TimelinePoint = {
   observed: { input: number; cacheRead: number; cacheWrite: number; prompt: number } | null;
   simulated: { cacheRead: number; cacheWrite: number; prompt: number };
   observedBreak: RequestRow['observedBreak'];
+  /** The simulated break; its `events` are ids into the run's `events` (the rewrites that caused it). */
   cacheBreak: RequestRow['cacheBreak'];
   /** Indices into the run's `events` of this request's rewrites. */
   eventIds: number[];
@@ -148,3 +149,9 @@ export interface EngineApi {
   report(): Promise<Report | null>;
   exportBundle(): Promise<string | null>;
 }
+
+/** What the worker actually exposes: the same API, with the big replies packed as JSON buffers. */
+export type WireEngineApi = Omit<EngineApi, 'rows' | 'run'> & {
+  rows(thread: string): Promise<import('./wire.ts').Packed>;
+  run(runId: number, settings: RunSettings, onProgress?: (p: LoadProgress) => void): Promise<import('./wire.ts').Packed>;
+};

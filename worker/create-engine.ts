@@ -16,7 +16,7 @@ import type { Calibration } from '../src/tokens/calibration.ts';
 import { type CountEndpoint, inlineEndpoint } from '../src/tokens/count-pool.ts';
 import { countTranscript } from '../src/tokens/count-transcript.ts';
 import { TokenMeter } from '../src/tokens/meter.ts';
-import { type CachedTokenizer, createTokenizer, type EncodingName, loadCounter } from '../src/tokens/tokenizer.ts';
+import { createTokenizer, type EncodingName, loadCounter } from '../src/tokens/tokenizer.ts';
 import type {
   CountStatus,
   DiffResult,
@@ -87,8 +87,6 @@ export type EngineOptions = {
 
 export function createEngine(options: EngineOptions = {}): EngineApi {
   let loaded: Loaded | undefined;
-  const tokenizers = new Map<EncodingName, CachedTokenizer>();
-  const meters = new Map<EncodingName, TokenMeter>();
   const calibrations = new Map<EncodingName, Map<string, Calibration>>();
   const httpCache = new Map<string, SummaryOutcome>();
   let last: { analysis: Analysis; events: EventRow[]; full: PipelineEvent[] } | undefined;
@@ -111,19 +109,17 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     })();
   }
 
-  async function meterFor(enc: EncodingName): Promise<TokenMeter> {
-    let m = meters.get(enc);
-    if (!m) {
-      let tok = tokenizers.get(enc);
-      if (!tok) {
-        tok = await createTokenizer(enc);
-        tokenizers.set(enc, tok);
-      }
-      m = new TokenMeter(tok);
-      meters.set(enc, m);
+  /** One meter per encoding; the promise is cached so concurrent callers share one meter and its caches. */
+  const meterPromises = new Map<EncodingName, Promise<TokenMeter>>();
+  function meterFor(enc: EncodingName): Promise<TokenMeter> {
+    let p = meterPromises.get(enc);
+    if (!p) {
+      p = createTokenizer(enc).then((tok) => new TokenMeter(tok));
+      meterPromises.set(enc, p);
     }
-    return m;
+    return p;
   }
+
 
   function thread(id: string): Thread | undefined {
     return loaded?.transcript.threads.find((t) => t.id === id);
@@ -330,7 +326,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
               prompt: Math.round(q.estimateOut),
             },
             observedBreak: row.observedBreak,
-            cacheBreak: row.cacheBreak,
+            cacheBreak: row.cacheBreak ? { ...row.cacheBreak, events: row.cacheBreak.events.map((k) => ids[k]) } : null,
             eventIds: ids,
             responseMessage: req?.inputEnd ?? 0,
           });

@@ -31,8 +31,11 @@ export type PairingViolation = {
   rule: string;
   /** 'error': the provider would reject the request; 'warning': flagged, accepted. */
   severity: 'error' | 'warning';
-  /** Index into the validated message list of the message the error names. */
+  /** Index into the validated message list of the message the error names (the replay turns it into the
+   *  thread's message index, i.e. the transcript row, and keeps the list position in `position`). */
   messageIndex: MessageIndex;
+  /** Position in the validated list (set by the replay; the would-be request's own order). */
+  position?: number;
   blockIndex?: number;
   /** The real `messages.N` (Gemini `contents`, Responses `input`) index in the would-be request. */
   wireIndex: number;

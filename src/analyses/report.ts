@@ -48,7 +48,13 @@ export type RequestRow = {
   observed: Pick<ObservedUsage, 'input' | 'cacheRead' | 'cacheWrite'> | null;
   simulated: { cacheRead: number; cacheWrite: number };
   events: ReportEvent[];
-  cacheBreak: (Pick<BreakInfo, 'cause' | 'tokensLost' | 'detail'> & { messageIndex: number | null }) | null;
+  cacheBreak:
+    | (Pick<BreakInfo, 'cause' | 'tokensLost' | 'detail'> & {
+        messageIndex: number | null;
+        /** Indices into this request's `events` of the rewrites inside the old prefix that caused it. */
+        events: number[];
+      })
+    | null;
   observedBreak: Pick<BreakInfo, 'cause' | 'tokensLost' | 'detail'> | null;
 };
 
@@ -226,6 +232,7 @@ export function buildReport(x: ReportInput): Report {
               tokensLost: Math.round(sim.break.tokensLost),
               detail: sim.break.detail,
               messageIndex: sim.break.messageIndex ?? null,
+              events: sim.break.events ?? [],
             }
           : null,
         observedBreak: obs?.break

@@ -7,14 +7,13 @@
 
 import { newViolations, type PairingViolation, type Provider, validatePairing } from '../analyses/pairing.ts';
 import { hashKey } from '../lib/hash.ts';
-import { runeCount } from '../lib/runes.ts';
 import type { Block, Message, Request, Thread } from '../model/transcript.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
 import { STAGES } from '../pipeline/stages/index.ts';
 import type { Summarizer } from '../pipeline/summarizer.ts';
 import { Working } from '../pipeline/working.ts';
-import { resultText, safeJson } from '../tokens/block-text.ts';
+import { blockRunes, safeJson } from '../tokens/block-text.ts';
 import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { InputBuilder, type InputDelta, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
@@ -137,12 +136,21 @@ export function replayThread(
   let prevSystemKey = '';
   const factor = calibration.factor;
 
-  const report = (list: readonly PairingViolation[], into: PairingViolation[]) => {
+  /** Record violations not reported before; `messageIndex` becomes the thread's message index (the
+   *  transcript row), `position` keeps the place in the validated list. */
+  const report = (
+    list: readonly PairingViolation[],
+    into: PairingViolation[],
+    validated: readonly Message[],
+    offset = 0,
+  ) => {
     for (const v of list) {
-      const key = `${v.stage}|${v.rule}|${v.toolUseId ?? ''}|${v.toolUseId ? '' : v.messageIndex}`;
+      const position = v.messageIndex;
+      const messageIndex = validated[offset + position]?.index ?? -1;
+      const key = `${v.stage}|${v.rule}|${v.toolUseId ?? ''}|${v.toolUseId ? '' : messageIndex}`;
       if (reported.has(key)) continue;
       reported.add(key);
-      into.push(v);
+      into.push({ ...v, messageIndex, position });
     }
   };
 
@@ -171,14 +179,14 @@ export function replayThread(
       rawInputTokens += meter.messages(appended);
       work.append(appended);
       const full = work.duplicateUses > dupBefore;
-      report(validateAppended(view, delta.from, { ...pctx, stage: 'input' }, full), pairing);
+      report(validateAppended(view, delta.from, { ...pctx, stage: 'input' }, full), pairing, view.array, view.start);
     } else {
       oldOutput = work.messages;
       const raw = view.array.slice(view.start, view.end);
       rawInputTokens = meter.messages(raw);
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
-      report(validatePairing(raw, { ...pctx, stage: 'input' }), pairing);
+      report(validatePairing(raw, { ...pctx, stage: 'input' }), pairing, raw);
     }
 
     let task: string | undefined;
@@ -218,7 +226,7 @@ export function replayThread(
         const stageCtx = { ...pctx, stage: stage.id };
         const was = validatePairing(before, stageCtx);
         const now = validatePairing(work.messages, { ...stageCtx, before });
-        report(newViolations(was, now), pairing);
+        report(newViolations(was, now), pairing, work.messages);
       }
     });
 
@@ -303,5 +311,5 @@ function inputDeltaFor(prev: InputView | undefined, view: InputView, r: Request)
 }
 
 function resultRunes(b: Extract<Block, { type: 'tool_result' }>): number {
-  return runeCount(resultText(b));
+  return blockRunes(b);
 }

@@ -1,24 +1,38 @@
-// The main thread's handle on the engine: a comlink proxy to the worker, or (where workers are not
-// available) the same engine in-thread. Callbacks cross as comlink proxies.
+// The main thread's handle on the engine worker (comlink). The worker packs its big replies as JSON
+// buffers (worker/wire.ts); this client unpacks them so callers see the plain EngineApi. Callbacks cross
+// as comlink proxies.
 import { proxy, type Remote, wrap } from 'comlink';
-import type { EngineApi, LoadProgress } from '../../worker/api.ts';
+import type { EngineApi, LoadProgress, Row, RunResult, StaleRun, WireEngineApi } from '../../worker/api.ts';
+import { unpackJson } from '../../worker/wire.ts';
 
-let remote: Remote<EngineApi> | undefined;
+type Client = Pick<EngineApi, 'load' | 'rows' | 'run' | 'counted' | 'detail' | 'diff' | 'report' | 'exportBundle'>;
+
+let client: Client | undefined;
 let worker: Worker | undefined;
 
-export function engine(): Remote<EngineApi> {
-  if (!remote) {
+export function engine(): Client {
+  if (!client) {
     worker = new Worker(new URL('../../worker/engine.worker.ts', import.meta.url), { type: 'module', name: 'engine' });
-    remote = wrap<EngineApi>(worker);
+    const remote: Remote<WireEngineApi> = wrap<WireEngineApi>(worker);
+    client = {
+      load: (files, format, onProgress) => remote.load(files, format, onProgress),
+      rows: async (thread) => unpackJson<Row[]>(await remote.rows(thread)),
+      run: async (runId, settings, onProgress) => unpackJson<RunResult | StaleRun>(await remote.run(runId, settings, onProgress)),
+      counted: () => remote.counted(),
+      detail: (thread, index) => remote.detail(thread, index),
+      diff: (id) => remote.diff(id),
+      report: () => remote.report(),
+      exportBundle: () => remote.exportBundle(),
+    };
   }
-  return remote;
+  return client;
 }
 
 /** Kill the worker (after a crash or out-of-memory) so the next call starts a fresh one. */
 export function resetEngine(): void {
   worker?.terminate();
   worker = undefined;
-  remote = undefined;
+  client = undefined;
 }
 
 export function progressProxy(fn: (p: LoadProgress) => void): (p: LoadProgress) => void {

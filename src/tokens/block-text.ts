@@ -1,5 +1,6 @@
 // What text of each block is counted as tokens, in one place, so the heatmap, the pipeline and the
 // CLI all agree. Images have no text: they get a fixed estimate (flagged as such in the UI).
+import { runeCount } from '../lib/runes.ts';
 import type { Block, Message, ToolDef } from '../model/transcript.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
@@ -25,6 +26,18 @@ export function blockText(b: Block): string {
     case 'other':
       return safeJson(b.raw);
   }
+}
+
+const runesCache = new WeakMap<Block, number>();
+
+/** Runes of a block's result text (cached per block object; blocks are never mutated). */
+export function blockRunes(b: Block): number {
+  let n = runesCache.get(b);
+  if (n === undefined) {
+    n = runeCount(resultText(b));
+    runesCache.set(b, n);
+  }
+  return n;
 }
 
 /** The result text of a tool_result (string content, or its text parts joined). */

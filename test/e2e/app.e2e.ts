@@ -3,13 +3,12 @@
 // usage and its editable price, the theme switch, the key help and `?src=`.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeReal } from '../helpers/fixtures.ts';
 import { type Session, stopServer } from './harness.ts';
-import { HAVE_REAL, loadFiles, openApp, realPath, showThread, waitForRun } from './ui.ts';
+import { loadFiles, openApp, realPath, showThread, waitForRun } from './ui.ts';
 
 const FE = 'claude-code/ccviewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl';
 const SMALL = 'claude-code/ccviewer-1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl';
-
-const describeReal = HAVE_REAL ? describe : describe.skip;
 
 describeReal('app shell', () => {
   let s: Session;

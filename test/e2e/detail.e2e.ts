@@ -3,28 +3,17 @@
 // tab), the rewrite events touching the message, and a click on one opens Monaco's diff editor with the
 // engine's before/after. Editors are disposed when their tab closes; whole-document formats fall back.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import type { RunResult } from '../../worker/api.ts';
 import { createEngine } from '../../worker/create-engine.ts';
+import { describeReal } from '../helpers/fixtures.ts';
 import { type Session, stopServer } from './harness.ts';
-import {
-  clickRow,
-  cliReport,
-  editorText,
-  HAVE_REAL,
-  loadFiles,
-  openApp,
-  realPath,
-  setConfig,
-  showThread,
-} from './ui.ts';
+import { clickRow, cliReport, editorText, loadFiles, openApp, realPath, setConfig, showThread } from './ui.ts';
 
 const FE = 'claude-code/ccviewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl';
 const BIG = 'sidechain:f4ab2bf6-d642-431a-85cb-66691f24c404';
 const SET = { contextWindow: 30_000, outputReserve: 2000, tier3Window: 8 };
-
-const describeReal = HAVE_REAL ? describe : describe.skip;
 
 describeReal('detail pane', () => {
   let s: Session;

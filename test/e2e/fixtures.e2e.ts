@@ -4,16 +4,15 @@
 // pairing panel and as row markers), and cache-break markers carry the CLI's causes.
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Report } from '../../src/analyses/report.ts';
 import { DEFAULT_CONFIG } from '../../src/pipeline/config.ts';
-import { loadReal } from '../helpers/fixtures.ts';
+import { describeReal, loadReal } from '../helpers/fixtures.ts';
 import { type Session, screenshot, stopServer } from './harness.ts';
 import {
   cliReport,
   counted,
   expectedBadges,
-  HAVE_REAL,
   loadFiles,
   openApp,
   REAL_DIR,
@@ -70,8 +69,6 @@ function allFixtureFiles(dir: string): string[] {
     return statSync(p).isDirectory() ? allFixtureFiles(p) : [relative(REAL_DIR, p)];
   });
 }
-
-const describeReal = HAVE_REAL ? describe : describe.skip;
 
 describeReal('every real fixture, loaded through the file input', () => {
   let s: Session;

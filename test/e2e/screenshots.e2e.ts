@@ -2,22 +2,21 @@
 // e2e-artifacts/: overview with a selected tiered result, a rewrite's diff, pairing problems, threads with
 // side calls and a search, parse issues, key help, and an unknown format. They are looked at by people;
 // the test also fails on console errors, non-local requests, or text overflowing the window.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { describeReal } from '../helpers/fixtures.ts';
 import { screenshot, stopServer } from './harness.ts';
-import { clickRow, cliReport, HAVE_REAL, loadFiles, openApp, realPath, setConfig, showThread } from './ui.ts';
+import { clickRow, cliReport, loadFiles, openApp, realPath, setConfig, showThread } from './ui.ts';
 
 const FE = 'claude-code/ccviewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl';
 const BIG = 'sidechain:f4ab2bf6-d642-431a-85cb-66691f24c404';
 const SET = { contextWindow: 30_000, outputReserve: 2000, tier3Window: 8 };
 
-const describeReal = HAVE_REAL ? describe : describe.skip;
-
 afterAll(async () => {
   await stopServer();
 });
 
-describeReal.each(['light', 'dark'] as const)('screenshots (%s)', (scheme) => {
-  it('captures every main view', async () => {
+describeReal('screenshots', () => {
+  it.each(['light', 'dark'] as const)('captures every main view (%s)', async (scheme) => {
     const s = await openApp({ colorScheme: scheme });
     const shot = async (name: string) => {
       await s.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

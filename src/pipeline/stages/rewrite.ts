@@ -1,9 +1,8 @@
 // Shared by the content-rewriting stages: replace one block, measure it before and after, and emit the
 // SPEC §4 event — but only when the bytes actually change. A rewrite that would ADD tokens (a stub or a
 // spill preview longer than a tiny result) is not applied at all: no stage may grow the prompt.
-import { runeCount } from '../../lib/runes.ts';
 import type { Block } from '../../model/transcript.ts';
-import { resultText } from '../../tokens/block-text.ts';
+import { blockRunes } from '../../tokens/block-text.ts';
 import type { PipelineEvent, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
 
@@ -22,7 +21,7 @@ export function emitRewrite(
 ): boolean {
   const m = work.at(pos);
   const prev = m.blocks[j];
-  if (JSON.stringify(prev) === JSON.stringify(next)) return false;
+  if (sameBlock(prev, next)) return false;
   const tokensBefore = ctx.meter.block(prev);
   const tokensAfter = ctx.meter.block(next);
   if (tokensAfter > tokensBefore) return false;
@@ -34,12 +33,23 @@ export function emitRewrite(
     position: pos,
     blockIndex: j,
     toolUseId: prev.type === 'tool_result' ? prev.toolUseId : undefined,
-    charsBefore: runeCount(resultText(prev)),
-    charsAfter: runeCount(resultText(next)),
+    charsBefore: blockRunes(prev),
+    charsAfter: blockRunes(next),
     tokensBefore,
     tokensAfter,
     before: prev,
     after: next,
   });
   return true;
+}
+
+/** Byte equality of two blocks, cheap for the common case of string tool results and text. */
+function sameBlock(a: Block, b: Block): boolean {
+  if (a === b) return true;
+  if (a.type === 'tool_result' && b.type === 'tool_result') {
+    if (a.toolUseId !== b.toolUseId || a.isError !== b.isError) return false;
+    if (typeof a.content === 'string' || typeof b.content === 'string') return a.content === b.content;
+  }
+  if (a.type === 'text' && b.type === 'text') return a.text === b.text;
+  return JSON.stringify(a) === JSON.stringify(b);
 }

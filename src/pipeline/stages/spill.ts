@@ -4,6 +4,7 @@
 // result ≥ `minAggregateSpill` spills too (self-capped tools never). Every result is marked Seen on first
 // sight, so a result that was not spilled then stays byte-identical forever (the replay re-applies spills).
 import { runeCount } from '../../lib/runes.ts';
+import { blockRunes } from '../../tokens/block-text.ts';
 import { toolCap, toolMatches } from '../aliases.ts';
 import { spillReplacement } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
@@ -35,7 +36,7 @@ function processBatch(work: Working, pos: number, state: SpillState, ctx: StageC
   m.blocks.forEach((b, j) => {
     if (b.type !== 'tool_result' || b.toolUseId === '') return;
     if (typeof b.content !== 'string') return; // structured (image) results are never spilled or counted
-    const runes = runeCount(b.content);
+    const runes = blockRunes(b);
     total += runes;
     if (state.seen.has(b.toolUseId)) return;
     state.seen.add(b.toolUseId);

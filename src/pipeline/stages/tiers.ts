@@ -5,7 +5,7 @@
 // otherwise Tier 1 (a metadata stub) unless a floor tool keeps it at Tier 2. A touched result is frozen.
 import { runeCount } from '../../lib/runes.ts';
 import type { Block, ToolResultBlock } from '../../model/transcript.ts';
-import { resultText } from '../../tokens/block-text.ts';
+import { blockRunes, resultText } from '../../tokens/block-text.ts';
 import { toolMatches } from '../aliases.ts';
 import { triggerTokens } from '../config.ts';
 import {
@@ -68,7 +68,7 @@ function tierMessage(
     // Rune count of the result: string content, or the sum of its text parts (images count 0).
     const runes =
       typeof b.content === 'string'
-        ? runeCount(b.content)
+        ? blockRunes(b)
         : b.content.reduce((n, x) => n + (x.type === 'text' ? runeCount(x.text) : 0), 0);
     const record: TierRecord = { tier: 2, request: ctx.request, distance, floor, summarized: false };
     state.frozen.set(id, record);

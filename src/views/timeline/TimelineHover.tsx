@@ -121,7 +121,9 @@ export function TimelineHover({ col, points, breaks, events, map, titles, x, y, 
 }
 
 function BreakEvents({ point, events }: { point: TimelinePoint; events: readonly EventRow[] }) {
-  const list = point.eventIds.map((id) => events[id]).filter((e): e is EventRow => e !== undefined);
+  // The rewrites inside the old prefix that caused the break, else every rewrite of the request.
+  const ids = point.cacheBreak && point.cacheBreak.events.length > 0 ? point.cacheBreak.events : point.eventIds;
+  const list = ids.map((id) => events[id]).filter((e): e is EventRow => e !== undefined);
   if (list.length === 0) return null;
   list.sort((a, b) => a.position - b.position);
   return (
