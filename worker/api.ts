@@ -150,8 +150,12 @@ export interface EngineApi {
   exportBundle(): Promise<string | null>;
 }
 
-/** What the worker actually exposes: the same API, with the big replies packed as JSON buffers. */
+/** What the worker actually exposes: the same API, but big replies are held in the worker and fetched
+ *  in parts (worker/wire.ts) so the main thread never parses one huge message. */
 export type WireEngineApi = Omit<EngineApi, 'rows' | 'run'> & {
-  rows(thread: string): Promise<import('./wire.ts').Packed>;
-  run(runId: number, settings: RunSettings, onProgress?: (p: LoadProgress) => void): Promise<import('./wire.ts').Packed>;
+  rows(thread: string): Promise<HeldReply>;
+  run(runId: number, settings: RunSettings, onProgress?: (p: LoadProgress) => void): Promise<HeldReply>;
+  part(id: number, k: number): Promise<import('./wire.ts').Packed>;
 };
+
+export type HeldReply = { id: number; plan: import('./wire.ts').PartPlan };

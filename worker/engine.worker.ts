@@ -1,23 +1,37 @@
 // The engine worker: exposes createEngine() over comlink with a pool of token-counting workers; the big
-// replies (rows, run results) go out as transferred JSON buffers (worker/wire.ts).
+// replies (rows, run results) are kept here and fetched in parts (worker/wire.ts), so the main thread
+// parses them in several short tasks instead of one long one.
 import { expose, transfer } from 'comlink';
 import type { WireEngineApi } from './api.ts';
 import { browserEndpoints } from './browser-pool.ts';
 import { createEngine } from './create-engine.ts';
-import { packJson } from './wire.ts';
+import { type PartPlan, packJson, partValue, planParts } from './wire.ts';
 
 const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
 const engine = createEngine({ endpoints: () => browserEndpoints(Math.max(1, Math.min(4, cores))) });
 
-const packed = (value: unknown) => {
-  const p = packJson(value);
-  return transfer(p, [p.bytes.buffer as ArrayBuffer]);
-};
+const RUN_ARRAYS = ['timeline', 'toolResults', 'events', 'pairing', 'refetches'] as const;
+let nextReply = 1;
+const replies = new Map<number, { value: unknown; plan: PartPlan; keys: readonly string[] }>();
+
+function hold(value: unknown, keys: readonly string[]): { id: number; plan: PartPlan } {
+  const id = nextReply++;
+  const plan = planParts(value, keys);
+  replies.set(id, { value, plan, keys });
+  return { id, plan };
+}
 
 const wire: WireEngineApi = {
   ...engine,
-  rows: async (thread) => packed(await engine.rows(thread)),
-  run: async (runId, settings, onProgress) => packed(await engine.run(runId, settings, onProgress)),
+  rows: async (thread) => hold(await engine.rows(thread), []),
+  run: async (runId, settings, onProgress) => hold(await engine.run(runId, settings, onProgress), RUN_ARRAYS),
+  part: async (id, k) => {
+    const r = replies.get(id);
+    if (!r) throw new Error(`reply ${id} is gone`);
+    const p = packJson(partValue(r.value, r.plan, k, r.keys));
+    if (k === r.plan.length - 1) replies.delete(id);
+    return transfer(p, [p.bytes.buffer as ArrayBuffer]);
+  },
 };
 
 expose(wire);

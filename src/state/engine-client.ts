@@ -1,14 +1,21 @@
-// The main thread's handle on the engine worker (comlink). The worker packs its big replies as JSON
-// buffers (worker/wire.ts); this client unpacks them so callers see the plain EngineApi. Callbacks cross
-// as comlink proxies.
+// The main thread's handle on the engine worker (comlink). Big replies are held by the worker and
+// fetched part by part (worker/wire.ts); each part is parsed in its own task, so the page stays
+// responsive while a large result arrives. Callers see the plain EngineApi. Callbacks cross as proxies.
 import { proxy, type Remote, wrap } from 'comlink';
-import type { EngineApi, LoadProgress, Row, RunResult, StaleRun, WireEngineApi } from '../../worker/api.ts';
-import { unpackJson } from '../../worker/wire.ts';
+import type { EngineApi, HeldReply, LoadProgress, Row, RunResult, StaleRun, WireEngineApi } from '../../worker/api.ts';
+import { mergePart, unpackJson } from '../../worker/wire.ts';
 
 type Client = Pick<EngineApi, 'load' | 'rows' | 'run' | 'counted' | 'detail' | 'diff' | 'report' | 'exportBundle'>;
 
 let client: Client | undefined;
 let worker: Worker | undefined;
+
+async function fetchParts<T>(remote: Remote<WireEngineApi>, held: HeldReply): Promise<T> {
+  let acc: unknown;
+  for (let k = 0; k < held.plan.length; k++)
+    acc = mergePart(acc, held.plan, k, unpackJson(await remote.part(held.id, k)));
+  return acc as T;
+}
 
 export function engine(): Client {
   if (!client) {
@@ -16,8 +23,9 @@ export function engine(): Client {
     const remote: Remote<WireEngineApi> = wrap<WireEngineApi>(worker);
     client = {
       load: (files, format, onProgress) => remote.load(files, format, onProgress),
-      rows: async (thread) => unpackJson<Row[]>(await remote.rows(thread)),
-      run: async (runId, settings, onProgress) => unpackJson<RunResult | StaleRun>(await remote.run(runId, settings, onProgress)),
+      rows: async (thread) => fetchParts<Row[]>(remote, await remote.rows(thread)),
+      run: async (runId, settings, onProgress) =>
+        fetchParts<RunResult | StaleRun>(remote, await remote.run(runId, settings, onProgress)),
       counted: () => remote.counted(),
       detail: (thread, index) => remote.detail(thread, index),
       diff: (id) => remote.diff(id),

@@ -50,7 +50,13 @@ export async function startServer(): Promise<string> {
     const env = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
     try {
-      await build({ root: ROOT, mode: 'production', logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
+      const minify = process.env.E2E_NO_MINIFY === '1' ? false : undefined; // readable profiles when debugging
+      await build({
+        root: ROOT,
+        mode: 'production',
+        logLevel: 'warn',
+        build: { outDir: dist, emptyOutDir: true, minify },
+      });
     } finally {
       process.env.NODE_ENV = env;
     }

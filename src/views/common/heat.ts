@@ -19,6 +19,13 @@ export function heat(t: number): string {
   return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 }
 
+const PALETTE = Array.from({ length: 256 }, (_, i) => heat(i / 255));
+
+/** Heat color for t in [0, 1], from a precomputed 256-step palette (no string building per call). */
+export function heatLevel(t: number): string {
+  return PALETTE[Math.max(0, Math.min(255, Math.round(t * 255)))];
+}
+
 /** Heat for a token count relative to the largest (log scale so small messages stay visible). */
 export function heatFor(tokens: number, max: number): string {
   if (max <= 0) return heat(0);

@@ -1,4 +1,4 @@
-import { type MouseEvent, useCallback, useMemo, useRef, useState } from 'react';
+import { type MouseEvent, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
 import { BreakStrip } from './BreakStrip.tsx';
@@ -13,7 +13,13 @@ type Hover = { col: number; x: number; y: number; only?: BreakMark };
 
 /** Where the cache hit rate fell and why: context per request by category, cache rows, break markers. */
 export function CacheTimeline() {
-  const { result, thread, request, threadInfo, running } = useStore(
+  const {
+    result: latest,
+    thread,
+    request,
+    threadInfo,
+    running,
+  } = useStore(
     useShallow((s) => ({
       result: s.run.result,
       thread: s.view.thread,
@@ -22,6 +28,8 @@ export function CacheTimeline() {
       running: s.run.status === 'running',
     })),
   );
+  // Big results render in a background (interruptible) pass, so no single main-thread task grows long.
+  const result = useDeferredValue(latest);
   const [scope, setScope] = useState<Scope>('thread');
   const threads = threadInfo?.length ?? 0;
   const titles = useMemo(() => new Map((threadInfo ?? []).map((t) => [t.id, t.title ?? t.id])), [threadInfo]);

@@ -28,7 +28,7 @@ const Y_SIM = Y_OBS + ROW + ROW_GAP;
 export const HEIGHT = Y_SIM + ROW + AXIS;
 const LINE_ORDER: LineKey[] = ['window', 'hardcap', 'trigger', 'landing'];
 /** Individual markers up to this many breaks; beyond, one merged path (still hoverable by column). */
-const MAX_MARKERS = 1500;
+const MAX_MARKERS = 400; // above this, one merged tick per pixel column: thousands of marker elements would stall the page
 
 export type Geometry = {
   cols: Column[];

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
 import { useColorScheme } from '../app/use-color-scheme.ts';
@@ -11,9 +11,32 @@ function cssVar(el: Element, name: string, fallback: string): string {
   return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
 }
 
+/** Theme colors read once per scheme (getComputedStyle forces a style recalculation). */
+const styles = new Map<string, HeatmapStyle>();
+function styleFor(scheme: string): HeatmapStyle {
+  let st = styles.get(scheme);
+  if (!st) {
+    const root = document.documentElement;
+    st = {
+      bg: cssVar(root, '--bg2', '#f5f6f8'),
+      frame: cssVar(root, '--fg', '#1d2430'),
+      frameFill: scheme === 'dark' ? 'rgba(255,255,255,0.16)' : 'rgba(255,255,255,0.35)',
+      selection: cssVar(root, '--accent', '#2f6fde'),
+      pairing: cssVar(root, '--danger', '#c0392b'),
+    };
+    styles.set(scheme, st);
+  }
+  return st;
+}
+
 /** The whole thread as a strip colored by tokens per message; the frame is the list's viewport. */
 export function TokenHeatmap() {
-  const { rows, selected, result, thread } = useStore(
+  const {
+    rows: latestRows,
+    selected,
+    result: latest,
+    thread,
+  } = useStore(
     useShallow((s) => ({
       rows: s.transcript.rows[s.view.thread],
       selected: s.view.message,
@@ -21,6 +44,9 @@ export function TokenHeatmap() {
       thread: s.view.thread,
     })),
   );
+  // Big results render in a background (interruptible) pass, so no single main-thread task grows long.
+  const result = useDeferredValue(latest);
+  const rows = useDeferredValue(latestRows);
   const select = useStore((s) => s.viewActions.selectMessage);
   const viewport = useTranscriptUi((s) => s.viewport);
   const scheme = useColorScheme();
@@ -44,22 +70,18 @@ export function TokenHeatmap() {
   }, []);
 
   useEffect(() => {
-    const c = canvasRef.current;
-    const ctx = c?.getContext('2d');
-    if (!c || !ctx || size.w === 0 || size.h === 0) return;
-    const dpr = window.devicePixelRatio || 1;
-    c.width = Math.round(size.w * dpr);
-    c.height = Math.round(size.h * dpr);
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const root = document.documentElement;
-    const style: HeatmapStyle = {
-      bg: cssVar(root, '--bg2', '#f5f6f8'),
-      frame: cssVar(root, '--fg', '#1d2430'),
-      frameFill: scheme === 'dark' ? 'rgba(255,255,255,0.16)' : 'rgba(255,255,255,0.35)',
-      selection: cssVar(root, '--accent', '#2f6fde'),
-      pairing: cssVar(root, '--danger', '#c0392b'),
-    };
-    drawHeatmap(ctx, size.w, size.h, rows ?? [], { style, viewport, selected, marked });
+    // Draw in the next frame, not inside React's commit: a large thread stays off the commit's task.
+    const frame = requestAnimationFrame(() => {
+      const c = canvasRef.current;
+      const ctx = c?.getContext('2d');
+      if (!c || !ctx || size.w === 0 || size.h === 0) return;
+      const dpr = window.devicePixelRatio || 1;
+      c.width = Math.round(size.w * dpr);
+      c.height = Math.round(size.h * dpr);
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawHeatmap(ctx, size.w, size.h, rows ?? [], { style: styleFor(scheme), viewport, selected, marked });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [rows, size, viewport, selected, marked, scheme]);
 
   const n = rows?.length ?? 0;

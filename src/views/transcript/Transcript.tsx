@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
 import { notesFor } from './row-notes.ts';
@@ -13,7 +13,16 @@ export const ROW_HEIGHT = 22;
 
 /** The messages of the current thread: a virtualized list of dense rows. */
 export function Transcript() {
-  const { rows, thread, result, search, selected, scrollTo, status, loaded } = useStore(
+  const {
+    rows: latestRows,
+    thread,
+    result: latest,
+    search,
+    selected,
+    scrollTo,
+    status,
+    loaded,
+  } = useStore(
     useShallow((s) => ({
       loaded: s.transcript.summary,
       rows: s.transcript.rows[s.view.thread],
@@ -25,6 +34,9 @@ export function Transcript() {
       status: s.transcript.status,
     })),
   );
+  // Big results render in a background (interruptible) pass, so no single main-thread task grows long.
+  const result = useDeferredValue(latest);
+  const rows = useDeferredValue(latestRows);
   const filter = useTranscriptUi((s) => s.filter);
   const setViewport = useTranscriptUi((s) => s.setViewport);
   const parentRef = useRef<HTMLDivElement>(null);

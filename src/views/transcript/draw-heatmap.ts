@@ -2,7 +2,7 @@
 // pixel row when there are more messages than pixels), colored with the shared heat scale, the
 // selected message as a line and the list's viewport as a frame. Pure canvas code, no React.
 import type { Row } from '../../../worker/api.ts';
-import { heat } from '../common/heat.ts';
+import { heatLevel } from '../common/heat.ts';
 
 export type HeatmapStyle = { bg: string; frame: string; frameFill: string; selection: string; pairing: string };
 
@@ -51,7 +51,7 @@ export function drawHeatmap(
   if (n <= usedHeight(n, h)) {
     for (let i = 0; i < n; i++) {
       const [y0, y1] = bandOf(i, n, h);
-      ctx.fillStyle = heat(level(rows[i].tokens));
+      ctx.fillStyle = heatLevel(level(rows[i].tokens));
       ctx.fillRect(0, y0, barW, y1 - y0);
     }
   } else {
@@ -61,7 +61,7 @@ export function drawHeatmap(
       if (rows[i].tokens > peak[y]) peak[y] = rows[i].tokens;
     }
     for (let y = 0; y < h; y++) {
-      ctx.fillStyle = heat(level(peak[y]));
+      ctx.fillStyle = heatLevel(level(peak[y]));
       ctx.fillRect(0, y, barW, 1);
     }
   }
