@@ -120,7 +120,6 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     return p;
   }
 
-
   function thread(id: string): Thread | undefined {
     return loaded?.transcript.threads.find((t) => t.id === id);
   }

@@ -4,7 +4,8 @@ import { mergePart, PART_ITEMS, packJson, partValue, planParts, unpackJson } fro
 function roundTrip(value: unknown, keys: readonly string[]): unknown {
   const plan = planParts(value, keys);
   let acc: unknown;
-  for (let k = 0; k < plan.length; k++) acc = mergePart(acc, plan, k, unpackJson(packJson(partValue(value, plan, k, keys))));
+  for (let k = 0; k < plan.length; k++)
+    acc = mergePart(acc, plan, k, unpackJson(packJson(partValue(value, plan, k, keys))));
   return acc;
 }
 

@@ -109,7 +109,8 @@ describe('timeline model', () => {
           assistant: 200 + (i % 70),
           [`result:tool${i % 9}`]: 40 * (i % 300),
         },
-        cacheBreak: i % 3 === 0 ? { cause: 'hardcap', tokensLost: 1000, detail: '', messageIndex: 0, events: [] } : null,
+        cacheBreak:
+          i % 3 === 0 ? { cause: 'hardcap', tokensLost: 1000, detail: '', messageIndex: 0, events: [] } : null,
       }),
     );
     const shown = shownPoints(pts, 'thread', 'main');
