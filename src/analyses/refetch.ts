@@ -59,39 +59,51 @@ function lostResults(replay: Replay | undefined, threadId: string): Lost {
         lost.set(e.toolUseId, { request: q.index, how: `${e.stage} ${e.action}` });
     }
   }
-  const folded = (tr.states.summarize as { folded?: Set<string> } | undefined)?.folded;
-  const dropped = (tr.states.hardcap as { dropped?: Set<string> } | undefined)?.dropped;
-  // Folded/dropped ids have no per-result event; attribute them to the request of the summarize/drop event.
-  for (const q of tr.requests) {
-    for (const e of q.events) {
-      if (e.action !== 'summarize' && e.action !== 'drop') continue;
-      const ids = e.action === 'summarize' ? folded : dropped;
-      if (!ids) continue;
-      for (const id of ids)
-        if (!lost.has(id) && q.index >= 0)
-          lost.set(id, {
-            request: q.index,
-            how: e.action === 'summarize' ? 'summarize (folded into a summary)' : 'hardcap drop',
-          });
-    }
+  // Folded and dropped results have no per-result event: the stages record the request that lost them.
+  const folded = (tr.states.summarize as { folded?: Map<string, number> } | undefined)?.folded;
+  const dropped = (tr.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
+  for (const [id, request] of folded ?? []) {
+    const l = lost.get(id);
+    if (!l || l.request > request) lost.set(id, { request, how: 'summarize (folded into a summary)' });
+  }
+  for (const [id, request] of dropped ?? []) {
+    const l = lost.get(id);
+    if (!l || l.request > request) lost.set(id, { request, how: 'hardcap drop' });
   }
   return lost;
 }
 
-function requestOfMessage(thread: Thread, mi: number): number {
-  let k = -1;
-  for (const r of thread.requests) if (r.inputEnd <= mi) k = r.index;
-  return k;
-}
+/** What a repeat is independent of the replay: computed once per thread and tokenizer. */
+type Repeat = Omit<Refetch, 'kind' | 'lostBy'> & { edited: boolean; compacted: boolean; repeatRequest: number };
 
-function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
-  const out: Refetch[] = [];
+const repeatsCache = new WeakMap<Thread, WeakMap<Tokenizer, Repeat[]>>();
+
+function repeatsOf(thread: Thread, tok: Tokenizer): Repeat[] {
+  let byTok = repeatsCache.get(thread);
+  if (!byTok) {
+    byTok = new WeakMap();
+    repeatsCache.set(thread, byTok);
+  }
+  const cached = byTok.get(tok);
+  if (cached) return cached;
+  const out: Repeat[] = [];
   const seen = new Map<string, { id: string; mi: number }>();
   const writes: { mi: number; paths: string[] }[] = [];
   const compactions: number[] = [];
   const results = new Map<string, string>();
   for (const m of thread.messages)
     for (const b of m.blocks) if (b.type === 'tool_result') results.set(b.toolUseId, resultText(b));
+  const ends = thread.requests.map((r) => r.inputEnd);
+  const requestOf = (mi: number) => {
+    let lo = 0;
+    let hi = ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid] <= mi) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  };
   thread.messages.forEach((m: Message) => {
     if (m.compaction) compactions.push(m.index);
     for (const b of m.blocks) {
@@ -104,19 +116,6 @@ function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
       const first = seen.get(key);
       if (first) {
         const paths = inputPaths(b.name, b.input);
-        const edited =
-          paths.length > 0 &&
-          writes.some((w) => w.mi > first.mi && w.mi < m.index && w.paths.some((p) => paths.includes(p)));
-        const compacted = compactions.some((c) => c > first.mi && c < m.index);
-        const l = lost.get(first.id);
-        const repeatReq = requestOfMessage(thread, m.index);
-        const kind: RefetchKind = edited
-          ? 'after-edit'
-          : compacted
-            ? 'after-agent-compaction'
-            : l && l.request <= repeatReq
-              ? 'after-pipeline'
-              : 'plain';
         out.push({
           thread: thread.id,
           tool: canon,
@@ -125,15 +124,33 @@ function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
           repeatToolUseId: b.id,
           firstMessageIndex: first.mi,
           repeatMessageIndex: m.index,
-          kind,
           tokens: tok.count(results.get(b.id) ?? ''),
-          ...(kind === 'after-pipeline' && l ? { lostBy: `${l.how} at request ${l.request}` } : {}),
+          edited:
+            paths.length > 0 &&
+            writes.some((w) => w.mi > first.mi && w.mi < m.index && w.paths.some((p) => paths.includes(p))),
+          compacted: compactions.some((c) => c > first.mi && c < m.index),
+          repeatRequest: requestOf(m.index),
         });
       }
       seen.set(key, { id: b.id, mi: m.index });
     }
   });
+  byTok.set(tok, out);
   return out;
+}
+
+function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
+  return repeatsOf(thread, tok).map(({ edited, compacted, repeatRequest, ...r }) => {
+    const l = lost.get(r.firstToolUseId);
+    const kind: RefetchKind = edited
+      ? 'after-edit'
+      : compacted
+        ? 'after-agent-compaction'
+        : l && l.request <= repeatRequest
+          ? 'after-pipeline'
+          : 'plain';
+    return kind === 'after-pipeline' && l ? { ...r, kind, lostBy: `${l.how} at request ${l.request}` } : { ...r, kind };
+  });
 }
 
 /** Every re-fetch in every thread, classified against the replay (when given). */

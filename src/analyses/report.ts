@@ -142,8 +142,8 @@ export function toolResultRows(t: Transcript, tok: Tokenizer, replay?: Replay): 
     for (const q of tr?.requests ?? [])
       for (const e of q.events) if (e.stage === 'spill' && e.toolUseId) spilled.add(e.toolUseId);
     const cleared = (tr?.states.microcompact as { cleared?: Set<string> } | undefined)?.cleared;
-    const folded = (tr?.states.summarize as { folded?: Set<string> } | undefined)?.folded;
-    const dropped = (tr?.states.hardcap as { dropped?: Set<string> } | undefined)?.dropped;
+    const folded = (tr?.states.summarize as { folded?: Map<string, number> } | undefined)?.folded;
+    const dropped = (tr?.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
     for (const s of statics[ti]) {
       const id = s.toolUseId;
       const rec = tiers?.frozen.get(id);

@@ -13,13 +13,16 @@ import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
 import { emitRewrite } from './rewrite.ts';
 
-export type HardcapState = { dropped: Set<string>; droppedMessages: number };
+/** `dropped`: tool_use ids whose results were dropped → the request that dropped them. */
+export type HardcapState = { dropped: Map<string, number>; droppedMessages: number };
 
 function drop(work: Working, state: HardcapState, ctx: StageContext, start: number, end: number, why: string): void {
   const removed = work.messages.slice(start, end);
   const tokensBefore = work.tokensBetween(start, end);
   const charsBefore = removed.reduce((n, m) => n + m.blocks.reduce((k, b) => k + runeCount(blockText(b)), 0), 0);
-  for (const m of removed) for (const b of m.blocks) if (b.type === 'tool_result') state.dropped.add(b.toolUseId);
+  for (const m of removed)
+    for (const b of m.blocks)
+      if (b.type === 'tool_result' && !state.dropped.has(b.toolUseId)) state.dropped.set(b.toolUseId, ctx.request);
   state.droppedMessages += removed.length;
   work.splice(start, end - start);
   ctx.emit({
@@ -102,7 +105,7 @@ export const hardcapStage: PipelineStage<HardcapState> = {
   title: 'Hard cap',
   description:
     'If the prompt still exceeds the window minus the output reserve, the oldest turns are dropped (pairs kept whole, head and recent turns protected) until it fits.',
-  initial: () => ({ dropped: new Set(), droppedMessages: 0 }),
+  initial: () => ({ dropped: new Map(), droppedMessages: 0 }),
   run(work, state, ctx) {
     const cfg = ctx.config.hardcap;
     if (!cfg.enabled) return state;

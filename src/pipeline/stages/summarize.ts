@@ -18,8 +18,8 @@ export type SummarizeState = {
   failures: number;
   /** No summarisation while request < breakerUntil. */
   breakerUntil: number;
-  /** tool_use ids whose results were folded into a summary. */
-  folded: Set<string>;
+  /** tool_use ids whose results were folded into a summary → the request that folded them. */
+  folded: Map<string, number>;
   /** Requests where the summarizer failed (for the timeline), with the error. */
   failed: { request: number; error: string }[];
   count: number;
@@ -114,7 +114,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
   title: 'Summarize',
   description:
     'Over the trigger, the oldest turns become one anchored summary (intent, files, decisions, errors, state, next steps) so the prompt lands below the landing line.',
-  initial: () => ({ index: emptyIndex(), failures: 0, breakerUntil: 0, folded: new Set(), failed: [], count: 0 }),
+  initial: () => ({ index: emptyIndex(), failures: 0, breakerUntil: 0, folded: new Map(), failed: [], count: 0 }),
   run(work, state, ctx) {
     const cfg = ctx.config;
     if (!cfg.summarize.enabled || ctx.request < state.breakerUntil) return state;
@@ -158,7 +158,9 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
     const summary = summaryMessage(text);
     state.index = chosen.merged;
     state.count++;
-    for (const m of fresh) for (const b of m.blocks) if (b.type === 'tool_result') state.folded.add(b.toolUseId);
+    for (const m of fresh)
+      for (const b of m.blocks)
+        if (b.type === 'tool_result' && !state.folded.has(b.toolUseId)) state.folded.set(b.toolUseId, ctx.request);
     let charsBefore = 0;
     for (let i = start; i < cut; i++) for (const b of work.at(i).blocks) charsBefore += runeCount(blockText(b));
     const kept = work.length - cut;
