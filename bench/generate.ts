@@ -72,7 +72,10 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
   const maxRequests = opts.maxRequests ?? Number.POSITIVE_INFINITY;
   let bytes = 0;
   let time = Date.UTC(2026, 9, 1, 9, 0, 0);
-  let prompt = 14000; // tokens of the prompt so far (for usage)
+  // Usage follows the content: the cached prompt grows by what each request added (≈ UTF-8 bytes / 4).
+  type Acct = { prompt: number; pending: number };
+  const mainAcct: Acct = { prompt: 14000, pending: 20 };
+  const approx = (x: unknown) => Math.ceil(utf8Length(typeof x === 'string' ? x : JSON.stringify(x)) / 4);
   const emit = (o: Msg) => {
     const s = JSON.stringify(o);
     bytes += utf8Length(s) + 1;
@@ -97,6 +100,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
     sidechain: boolean,
     parentIn: string | null,
     depth: number,
+    acct: Acct,
   ): Generator<string, string | null> {
     let p = parentIn;
     // assistant response: optional text, 1–4 parallel tool uses, split one line per block
@@ -113,18 +117,19 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
       calls.push({ id, tool });
       blocks.push({ type: 'tool_use', id, name: tool.name, input: tool.input(r) });
     }
-    const newTokens = r.int(500, 6000);
+    const newTokens = acct.pending;
     const gap = r.chance(0.01) ? r.int(360, 1200) * 1000 : r.int(2, 40) * 1000;
     time += gap;
     const expired = gap > 300_000;
     const usage = {
       input_tokens: r.int(1, 8),
-      cache_creation_input_tokens: expired ? prompt + newTokens : newTokens,
-      cache_read_input_tokens: expired ? 0 : prompt,
-      output_tokens: r.int(20, 800),
+      cache_creation_input_tokens: expired ? acct.prompt + newTokens : newTokens,
+      cache_read_input_tokens: expired ? 0 : acct.prompt,
+      output_tokens: approx(blocks),
       service_tier: 'standard',
     };
-    prompt += newTokens;
+    acct.prompt += newTokens + approx(blocks);
+    acct.pending = 0;
     req++;
     for (const b of blocks) {
       const u = uuid(r);
@@ -152,6 +157,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
       const text = isErr
         ? `Error: ${prose(r, r.int(30, 200))}`
         : content(r, kindFor(r, c.tool.kind), Math.max(20, Math.round(resultSize(r) * scale)));
+      acct.pending += approx(text) + 8;
       yield emit({
         ...base(p, sidechain, 'user', u),
         message: {
@@ -187,8 +193,8 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
           stop_sequence: null,
           usage: {
             input_tokens: 3,
-            cache_creation_input_tokens: 300,
-            cache_read_input_tokens: prompt,
+            cache_creation_input_tokens: acct.pending + 90,
+            cache_read_input_tokens: acct.prompt,
             output_tokens: 90,
           },
         },
@@ -199,7 +205,11 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
       yield emit({ ...base(null, true, 'user', root), message: { role: 'user', content: promptText } });
       let sp: string | null = root;
       const steps = r.int(3, 12);
-      for (let i = 0; i < steps && req < maxRequests; i++) sp = yield* turn(true, sp, 1);
+      acct.prompt += acct.pending + 90;
+      acct.pending = 0;
+      // a sub-agent shares the system + tools prefix (~11k) and starts its own history
+      const sub: Acct = { prompt: 11400, pending: approx(promptText) };
+      for (let i = 0; i < steps && req < maxRequests; i++) sp = yield* turn(true, sp, 1, sub);
       const ru = uuid(r);
       yield emit({
         ...base(p, false, 'user', ru),
@@ -208,6 +218,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
           content: [{ tool_use_id: taskId, type: 'tool_result', content: [{ type: 'text', text: prose(r, 600) }] }],
         },
       });
+      acct.pending += 160;
       p = ru;
     }
     return p;
@@ -225,13 +236,12 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
     if (r.chance(0.05)) {
       const u = uuid(r);
       time += r.int(10, 120) * 1000;
-      yield emit({
-        ...base(parent, false, 'user', u),
-        message: { role: 'user', content: r.chance(0.15) ? content(r, 'cjk', 120) : prose(r, r.int(40, 300)) },
-      });
+      const text = r.chance(0.15) ? content(r, 'cjk', 120) : prose(r, r.int(40, 300));
+      mainAcct.pending += approx(text);
+      yield emit({ ...base(parent, false, 'user', u), message: { role: 'user', content: text } });
       parent = u;
     }
-    parent = yield* turn(false, parent, 0);
+    parent = yield* turn(false, parent, 0, mainAcct);
   }
 }
 

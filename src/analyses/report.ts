@@ -148,7 +148,13 @@ export function toolResultRows(t: Transcript, tok: Tokenizer, replay?: Replay): 
       const id = s.toolUseId;
       const rec = tiers?.frozen.get(id);
       rows.push({
-        ...s,
+        thread: s.thread,
+        toolUseId: id,
+        tool: s.tool,
+        messageIndex: s.messageIndex,
+        chars: s.chars,
+        tokens: s.tokens,
+        isError: s.isError,
         tier: rec ? rec.tier : tiers?.tier3.has(id) ? 3 : null,
         firstTouchRequest: rec ? rec.request : null,
         distanceAtFirstTouch: rec ? rec.distance : null,

@@ -33,8 +33,10 @@ export function emptyIndex(): ArtifactIndex {
 }
 
 function clip(s: string, n: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return runeCount(t) > n ? `${headRunes(t, n)}…` : t;
+  // Normalise only a head long enough for n runes (whitespace runs collapse, so take generously).
+  const head = s.length > n * 8 + 64 ? s.slice(0, n * 8 + 64) : s;
+  const t = head.replace(/\s+/g, ' ').trim();
+  return runeCount(t) > n || head.length < s.length ? `${headRunes(t, n)}…` : t;
 }
 
 function addUnique(list: Artifact[], text: string, request: number, max = 40): void {

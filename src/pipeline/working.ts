@@ -8,6 +8,9 @@ import type { TokenMeter } from '../tokens/meter.ts';
 
 export type Category = string; // 'system' | 'user' | 'assistant' | 'thinking' | `result:<tool>`
 
+/** Per meter (encoding): a message's categories and their tokens. */
+const categoryCaches = new WeakMap<TokenMeter, WeakMap<Message, readonly (readonly [Category, number])[]>>();
+
 export class Working {
   messages: Message[] = [];
   /** Exact (uncalibrated) tokens of each message. */
@@ -132,11 +135,19 @@ export class Working {
   }
 
   private addCategories(m: Message, sign: 1 | -1): void {
-    const per = this.meter.measure(m).blocks;
-    m.blocks.forEach((b, j) => {
-      const c = this.categoryOf(m, b);
-      this.categories.set(c, (this.categories.get(c) ?? 0) + sign * per[j]);
-    });
+    let categoryCache = categoryCaches.get(this.meter);
+    if (!categoryCache) {
+      categoryCache = new WeakMap();
+      categoryCaches.set(this.meter, categoryCache);
+    }
+    let cached = categoryCache.get(m);
+    if (!cached) {
+      const per = this.meter.measure(m).blocks;
+      cached = m.blocks.map((b, j) => [this.categoryOf(m, b), per[j]] as const);
+      // A message's categories depend only on it and its thread's tool names: safe to keep per object.
+      categoryCache.set(m, cached);
+    }
+    for (const [c, t] of cached) this.categories.set(c, (this.categories.get(c) ?? 0) + sign * t);
   }
 
   /**
@@ -168,10 +179,23 @@ export class Working {
   /** Replace block `j` of message `pos` (content-only). Returns the new message. */
   replaceBlock(pos: number, j: number, block: Block): Message {
     const prev = this.messages[pos];
+    const old = prev.blocks[j];
+    const sameShape =
+      old.type === block.type &&
+      (old.type !== 'tool_result' || (block.type === 'tool_result' && block.toolUseId === old.toolUseId)) &&
+      (old.type !== 'tool_use' || (block.type === 'tool_use' && block.id === old.id));
+    if (!sameShape) throw new Error(`content rewrite changed block ${j} of message ${pos}`);
     const blocks = prev.blocks.slice();
     blocks[j] = block;
     const next: Message = { ...prev, blocks };
-    this.replaceContent(pos, next);
+    // Only block j changed: adjust its category and the totals by its token delta (O(1), no re-measuring).
+    const delta = this.meter.block(block) - this.meter.block(old);
+    const c = this.categoryOf(prev, old);
+    this.categories.set(c, (this.categories.get(c) ?? 0) + delta);
+    this.messages[pos] = next;
+    this.tokens[pos] += delta;
+    this.total += delta;
+    if (pos < this.firstChange) this.firstChange = pos;
     return next;
   }
 

@@ -73,6 +73,19 @@ export type ThreadReplay = {
   output?: Message[];
 };
 
+const keys = new WeakMap<object, string>();
+
+/** Hash of a prefix part (tools, system), memoized per array object: requests share them by reference. */
+function contentKey(part: readonly unknown[] | undefined): string {
+  if (!part) return hashKey('[]');
+  let k = keys.get(part);
+  if (k === undefined) {
+    k = hashKey(safeJson(part));
+    keys.set(part, k);
+  }
+  return k;
+}
+
 function requestIndexer(thread: Thread): (messageIndex: number) => number {
   const ends = thread.requests.map((r) => r.inputEnd);
   return (mi: number) => {
@@ -154,19 +167,49 @@ export function replayThread(
     }
   };
 
+  // One stage context per thread, updated per request (a request allocates as little as possible).
+  let task: string | undefined;
+  let events: PipelineEvent[] = [];
+  let current = 0;
+  let currentStatic = 0;
+  const ctx: StageContext = {
+    thread: thread.id,
+    request: 0,
+    config,
+    meter,
+    summarizer: opts.summarizer,
+    estimate: () => factor * (currentStatic + work.total),
+    factor,
+    prefixTokens: 0,
+    requestOf,
+    freshFrom: 0,
+    task: () => {
+      task ??= latestTask(work);
+      return task;
+    },
+    emit: () => undefined,
+  };
+  const emits = STAGES.map((stage) => (e: Omit<PipelineEvent, 'thread' | 'request' | 'stage'>) => {
+    const ev: PipelineEvent = { thread: thread.id, request: current, stage: stage.id, ...e };
+    events.push(ev);
+    if (ev.toolUseId && ev.after?.type === 'tool_result') {
+      rewrites.set(ev.toolUseId, ev.after);
+      lastChars.set(ev.toolUseId, ev.charsAfter);
+    }
+  });
+
   for (const r of thread.requests) {
     if (r.index > until) break;
     const view = inputs.view(r);
     const delta = inputDeltaFor(prevView, view, r);
     const prefix = r.exactPrefix ?? thread.prefix;
-    const toolsKey = hashKey(safeJson(prefix.tools ?? []));
-    const systemKey = hashKey(safeJson(prefix.system ?? []));
+    const toolsKey = contentKey(prefix.tools);
+    const systemKey = contentKey(prefix.system);
     let toolsTokens = 0;
     for (const t of prefix.tools ?? []) toolsTokens += meter.tool(t);
     const staticTokens =
       calibration.prefixSource === 'counted' ? prefixTokensOf(meter, prefix) : calibration.prefixTokens;
     const pairing: PairingViolation[] = [];
-    const events: PipelineEvent[] = [];
     const pctx = { thread: thread.id, request: r.index, provider: opts.provider };
 
     work.startRequest();
@@ -189,34 +232,16 @@ export function replayThread(
       report(validatePairing(raw, { ...pctx, stage: 'input' }), pairing, raw);
     }
 
-    let task: string | undefined;
-    const ctx: StageContext = {
-      thread: thread.id,
-      request: r.index,
-      config,
-      meter,
-      summarizer: opts.summarizer,
-      estimate: () => factor * (staticTokens + work.total),
-      factor,
-      prefixTokens: staticTokens,
-      requestOf,
-      freshFrom,
-      task: () => {
-        task ??= latestTask(work);
-        return task;
-      },
-      emit: () => undefined,
-    };
+    task = undefined;
+    events = [];
+    current = r.index;
+    currentStatic = staticTokens;
+    ctx.request = r.index;
+    ctx.prefixTokens = staticTokens;
+    ctx.freshFrom = freshFrom;
     const stageTokens: number[] = [];
     STAGES.forEach((stage, i) => {
-      ctx.emit = (e) => {
-        const ev: PipelineEvent = { thread: thread.id, request: r.index, stage: stage.id, ...e };
-        events.push(ev);
-        if (ev.toolUseId && ev.after?.type === 'tool_result') {
-          rewrites.set(ev.toolUseId, ev.after);
-          lastChars.set(ev.toolUseId, ev.charsAfter);
-        }
-      };
+      ctx.emit = emits[i];
       if (delta.kind === 'reset' && stage.onReset) states[i] = stage.onReset(work, states[i] as never, ctx);
       const before = work.messages;
       const epoch = work.epoch;
@@ -224,9 +249,9 @@ export function replayThread(
       stageTokens.push(staticTokens + work.total);
       if (work.epoch !== epoch) {
         const stageCtx = { ...pctx, stage: stage.id };
-        const was = validatePairing(before, stageCtx);
         const now = validatePairing(work.messages, { ...stageCtx, before });
-        report(newViolations(was, now), pairing, work.messages);
+        // Only when the output has violations is the input checked, to keep what the stage introduced.
+        if (now.length > 0) report(newViolations(validatePairing(before, stageCtx), now), pairing, work.messages);
       }
     });
 

@@ -8,7 +8,7 @@ import { triggerTokens } from '../config.ts';
 import { CLEARED_MARKER } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
-import { emitRewrite } from './rewrite.ts';
+import { emitRewrite, memoBlock } from './rewrite.ts';
 
 export type MicrocompactState = { cleared: Set<string> };
 
@@ -46,7 +46,8 @@ export const microcompactStage: PipelineStage<MicrocompactState> = {
     for (const t of targets) {
       const b = work.at(t.pos).blocks[t.j];
       if (b.type !== 'tool_result') continue;
-      if (emitRewrite(work, ctx, t.pos, t.j, { ...b, content: CLEARED_MARKER }, 'clear')) state.cleared.add(t.id);
+      const next = memoBlock(b, 'clear', () => ({ ...b, content: CLEARED_MARKER }));
+      if (emitRewrite(work, ctx, t.pos, t.j, next, 'clear')) state.cleared.add(t.id);
     }
     return state;
   },

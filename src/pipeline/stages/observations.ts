@@ -8,7 +8,7 @@ import { toolMatches } from '../aliases.ts';
 import { ELIDED_PREFIX, elidedObservation, IMAGE_PLACEHOLDER } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
-import { emitRewrite } from './rewrite.ts';
+import { emitRewrite, memoBlock } from './rewrite.ts';
 
 export type ObservationsState = {
   /** GUI tool_use ids in call order, with their tool names. */
@@ -59,7 +59,10 @@ function decide(work: Working, state: ObservationsState, ctx: StageContext): voi
     const b = m.blocks[j];
     if (b.type !== 'tool_result') continue;
     const next = elide(b, tool);
-    if (next) emitRewrite(work, ctx, pos, j, next, typeof b.content === 'string' ? 'elide' : 'image-strip');
+    if (next) {
+      const kept = memoBlock(b, `elide|${tool}`, () => next);
+      emitRewrite(work, ctx, pos, j, kept, typeof b.content === 'string' ? 'elide' : 'image-strip');
+    }
   }
   state.decided = Math.max(state.decided, limit);
 }

@@ -8,6 +8,39 @@ import type { Working } from '../working.ts';
 
 type Extra = Pick<PipelineEvent, 'tier' | 'detail' | 'distance'>;
 
+const memo = new WeakMap<object, WeakMap<Block, Map<string, Block>>>();
+const GLOBAL = {};
+
+/**
+ * The same deterministic rewrite of the same block yields the same Block object on every re-run, so its
+ * token count, rune count and every identity-keyed cache survive threshold changes (SPEC §9: re-runs
+ * never recount unchanged text). `scope` separates rewrites whose result depends on an object (a
+ * summarizer instance); `key` names the rewrite and all its parameters.
+ */
+export function memoBlock(prev: Block, key: string, make: () => Block, scope: object = GLOBAL): Block {
+  let byBlock = memo.get(scope);
+  if (!byBlock) {
+    byBlock = new WeakMap();
+    memo.set(scope, byBlock);
+  }
+  let byKey = byBlock.get(prev);
+  if (!byKey) {
+    byKey = new Map();
+    byBlock.set(prev, byKey);
+  }
+  let b = byKey.get(key);
+  if (!b) {
+    b = make();
+    byKey.set(key, b);
+  }
+  return b;
+}
+
+/** The memoized rewrite of `prev` under `key`, if one was made. */
+export function memoPeek(prev: Block, key: string, scope: object = GLOBAL): Block | undefined {
+  return memo.get(scope)?.get(prev)?.get(key);
+}
+
 /** Replace block j of the message at pos and emit an event; returns false when nothing changed (same
  *  bytes, or the rewrite would have cost more tokens than the block it replaces). */
 export function emitRewrite(

@@ -9,7 +9,7 @@ import { toolCap, toolMatches } from '../aliases.ts';
 import { spillReplacement } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
-import { emitRewrite } from './rewrite.ts';
+import { emitRewrite, memoBlock } from './rewrite.ts';
 
 export type SpillState = { seen: Set<string> };
 
@@ -20,8 +20,13 @@ function spillOne(work: Working, ctx: StageContext, c: Candidate, action: string
   const m = work.at(c.pos);
   const b = m.blocks[c.j];
   if (b.type !== 'tool_result' || typeof b.content !== 'string') return c.runes;
-  const replacement = spillReplacement(c.id, b.content, ctx.config.spillPreview);
-  const applied = emitRewrite(work, ctx, c.pos, c.j, { ...b, content: replacement }, action, {
+  const content = b.content;
+  const next = memoBlock(b, `spill|${ctx.config.spillPreview}`, () => ({
+    ...b,
+    content: spillReplacement(c.id, content, ctx.config.spillPreview),
+  }));
+  const replacement = next.type === 'tool_result' && typeof next.content === 'string' ? next.content : '';
+  const applied = emitRewrite(work, ctx, c.pos, c.j, next, action, {
     detail: `${c.tool}: ${c.runes} chars → ${Math.min(ctx.config.spillPreview, c.runes)}-char preview`,
   });
   return applied ? runeCount(replacement) : c.runes;

@@ -91,7 +91,8 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
 
 function summarize(p: Plan, ctx: StageContext): SummaryOutcome {
   return ctx.summarizer.summarizeTurns({
-    transcript: render(p.fresh),
+    // Only a model summarizer reads the rendered turns; the local ones work from the artifact index.
+    transcript: ctx.summarizer.id === 'extractive' || ctx.summarizer.id === 'fail' ? '' : render(p.fresh),
     artifacts: p.merged,
     previous: p.previous ? blockText(p.previous.blocks[0]) : undefined,
     task: ctx.task(),

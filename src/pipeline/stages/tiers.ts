@@ -18,7 +18,7 @@ import {
 } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
-import { emitRewrite } from './rewrite.ts';
+import { emitRewrite, memoBlock, memoPeek } from './rewrite.ts';
 
 export type TierRecord = { tier: 1 | 2; request: number; distance: number; floor: boolean; summarized: boolean };
 
@@ -76,24 +76,33 @@ function tierMessage(
     if (typeof b.content === 'string' && b.content === CLEARED_MARKER) return;
     if (distance >= cfg.tier1Distance && !floor) {
       record.tier = 1;
-      const stub = tier1Stub(tool, work.toolInput(id), runes);
-      emitRewrite(work, ctx, pos, j, { ...b, content: stub }, 'tier1', { tier: 1, distance });
+      const next = memoBlock(b, `tier1|${tool}`, () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
+      emitRewrite(work, ctx, pos, j, next, 'tier1', { tier: 1, distance });
       return;
     }
     const skipSummary =
       toolMatches(cfg.floorTools, tool) || toolMatches(cfg.guiTools, tool) || text.startsWith(MICRO_COMPACT_PREFIX);
     if (runes > cfg.tier2SummarizeMin && !skipSummary && budget.attempts < cfg.summaryAttemptsPerPass) {
       budget.attempts++;
-      const out = ctx.summarizer.summarizeResult({ tool, text, task: ctx.task() });
-      if (out.ok && out.text.trim() !== '') {
-        const content = microCompact(out.text, cfg.tier2Cap);
-        if (emitRewrite(work, ctx, pos, j, { ...b, content }, 'tier2-summary', { tier: 2, distance })) {
+      // A successful summary of the same block by the same summarizer instance is reused on re-runs.
+      const key = `tier2-summary|${cfg.tier2Cap}|${tool}|${ctx.summarizer.id === 'http' ? ctx.task() : ''}`;
+      let next: Block | undefined = memoPeek(b, key, ctx.summarizer);
+      if (!next) {
+        const out = ctx.summarizer.summarizeResult({ tool, text, task: ctx.task() });
+        if (out.ok && out.text.trim() !== '') {
+          const content = microCompact(out.text, cfg.tier2Cap);
+          next = memoBlock(b, key, () => ({ ...b, content }), ctx.summarizer);
+        }
+      }
+      if (next) {
+        if (emitRewrite(work, ctx, pos, j, next, 'tier2-summary', { tier: 2, distance })) {
           record.summarized = true;
           return;
         }
       }
     }
-    emitRewrite(work, ctx, pos, j, mechanical(b, cfg.tier2Cap), 'tier2-truncate', { tier: 2, distance });
+    const truncated = memoBlock(b, `tier2-truncate|${cfg.tier2Cap}`, () => mechanical(b, cfg.tier2Cap));
+    emitRewrite(work, ctx, pos, j, truncated, 'tier2-truncate', { tier: 2, distance });
   });
 }
 
