@@ -284,6 +284,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         meter,
         summarizer,
         calibrations: cals,
+        reportEvents: false,
       });
       const events: EventRow[] = [];
       const full: PipelineEvent[] = [];

@@ -23,6 +23,8 @@ export type AnalyzeOptions = {
   meter?: TokenMeter;
   summarizer?: Summarizer;
   calibrations?: Map<string, Calibration>;
+  /** Copy rewrite events into the report's request rows (default true; the worker sends them apart). */
+  reportEvents?: boolean;
 };
 
 export type Analysis = {
@@ -57,6 +59,7 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
     simulated,
     refetches: found,
     preset: o.preset,
+    withEvents: o.reportEvents,
   });
   return { replay, observed, simulated, refetches: found, report };
 }

@@ -184,6 +184,8 @@ export type ReportInput = {
   simulated: SimulatedPoint[];
   refetches: Refetch[];
   preset: string | null;
+  /** Copy each request's rewrite events into the report (the CLI's JSON); the UI fetches them apart. */
+  withEvents?: boolean;
 };
 
 export function buildReport(x: ReportInput): Report {
@@ -231,7 +233,7 @@ export function buildReport(x: ReportInput): Report {
           ? { input: req.observed.input, cacheRead: req.observed.cacheRead, cacheWrite: req.observed.cacheWrite }
           : null,
         simulated: { cacheRead: Math.round(sim?.cacheRead ?? 0), cacheWrite: Math.round(sim?.cacheWrite ?? 0) },
-        events: q.events.map(stripEvent),
+        events: x.withEvents === false ? [] : q.events.map(stripEvent),
         cacheBreak: sim?.break
           ? {
               cause: sim.break.cause,

@@ -40,10 +40,23 @@ function matchOne(pattern: string, name: string): boolean {
 }
 
 /** True when the raw name or its canonical alias matches any pattern. */
+const matchCache = new WeakMap<readonly string[], Map<string, boolean>>();
+
+/** True when the raw name or its canonical alias matches any pattern (memoized per pattern list). */
 export function toolMatches(patterns: readonly string[], name: string): boolean {
   if (patterns.length === 0) return false;
-  const canon = canonicalTool(name);
-  return patterns.some((p) => matchOne(p, name) || matchOne(p, canon));
+  let byName = matchCache.get(patterns);
+  if (!byName) {
+    byName = new Map();
+    matchCache.set(patterns, byName);
+  }
+  let v = byName.get(name);
+  if (v === undefined) {
+    const canon = canonicalTool(name);
+    v = patterns.some((p) => matchOne(p, name) || matchOne(p, canon));
+    byName.set(name, v);
+  }
+  return v;
 }
 
 /** The declared result cap of a tool (runes), by raw name or alias; undefined when none. */

@@ -74,45 +74,72 @@ function textOf(m: Message): string {
 }
 
 /** Add what `messages` contain to `index` (mutates the index it owns). `requestOf` maps a thread message index to the request that produced it. */
+/** What one message contributes to an index, independent of the index it is added to (cached per message). */
+type Contribution = {
+  user?: { intent: string; next: string };
+  decisions: string[];
+  state?: string;
+  modified: string[];
+  read: string[];
+  errors: string[];
+};
+
+const contributions = new WeakMap<Message, Contribution>();
+
+function contributionOf(m: Message): Contribution {
+  let c = contributions.get(m);
+  if (c) return c;
+  c = { decisions: [], modified: [], read: [], errors: [] };
+  const text = textOf(m);
+  const hasText = text.trim() !== '';
+  if (m.role === 'user' && hasText && !m.meta) c.user = { intent: clip(text, 300), next: clip(text, 200) };
+  if (m.role === 'assistant') {
+    for (const sentence of text.split(/(?<=[.!?])\s+|\n+/))
+      if (DECISION.test(sentence)) c.decisions.push(clip(sentence, 160));
+    if (hasText) c.state = clip(text, 300);
+  }
+  for (const b of m.blocks) {
+    if (b.type === 'tool_use') {
+      const canon = canonicalTool(b.name);
+      const paths = inputPaths(b.name, b.input);
+      if (canon === 'file_edit' || canon === 'file_write') c.modified.push(...paths);
+      else if (canon === 'file_read') c.read.push(...paths);
+    } else if (b.type === 'tool_result' && b.isError) {
+      const t = resultText(b);
+      const first = t
+        .slice(0, 4000)
+        .split('\n')
+        .find((l) => l.trim() !== '');
+      if (first) c.errors.push(clip(first, 200));
+    }
+  }
+  contributions.set(m, c);
+  return c;
+}
+
+/** Add what `messages` contain to `index` (mutates the index it owns). `requestOf` maps a thread message index to the request that produced it. */
 export function indexMessages(
   index: ArtifactIndex,
   messages: readonly Message[],
   requestOf: (messageIndex: number) => number,
 ): ArtifactIndex {
-  const tools = new Map<string, { name: string; input: unknown }>();
   for (const m of messages) {
-    const req = requestOf(m.index);
     if (m.compaction === 'summary') continue;
-    const text = textOf(m);
-    if (m.role === 'user' && text.trim() !== '' && !m.meta) {
-      if (index.intent.length === 0) addUnique(index.intent, clip(text, 300), req);
+    const req = requestOf(m.index);
+    const c = contributionOf(m);
+    if (c.user) {
+      if (index.intent.length === 0) addUnique(index.intent, c.user.intent, req);
       index.next = [];
-      addUnique(index.next, clip(text, 200), req);
+      addUnique(index.next, c.user.next, req);
     }
-    if (m.role === 'assistant') {
-      for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
-        if (DECISION.test(sentence)) addUnique(index.decisions, clip(sentence, 160), req, 12);
-      }
-      if (text.trim() !== '') {
-        index.state = [];
-        addUnique(index.state, clip(text, 300), req);
-      }
+    for (const d of c.decisions) addUnique(index.decisions, d, req, 12);
+    if (c.state !== undefined) {
+      index.state = [];
+      addUnique(index.state, c.state, req);
     }
-    for (const b of m.blocks) {
-      if (b.type === 'tool_use') {
-        tools.set(b.id, { name: b.name, input: b.input });
-        const canon = canonicalTool(b.name);
-        const paths = inputPaths(b.name, b.input);
-        if (canon === 'file_edit' || canon === 'file_write')
-          for (const p of paths) addUnique(index.filesModified, p, req);
-        else if (canon === 'file_read') for (const p of paths) addUnique(index.filesRead, p, req);
-      } else if (b.type === 'tool_result' && b.isError) {
-        const first = resultText(b)
-          .split('\n')
-          .find((l) => l.trim() !== '');
-        if (first) addUnique(index.errors, clip(first, 200), req, 20);
-      }
-    }
+    for (const p of c.modified) addUnique(index.filesModified, p, req);
+    for (const p of c.read) addUnique(index.filesRead, p, req);
+    for (const e of c.errors) addUnique(index.errors, e, req, 20);
   }
   return index;
 }

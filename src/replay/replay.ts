@@ -75,6 +75,29 @@ export type ThreadReplay = {
 
 const keys = new WeakMap<object, string>();
 
+/** The recorded input does not depend on the config: its pairing check is kept per request, mode and
+ *  provider, so a re-run after a threshold change validates only what the pipeline changed. */
+const inputChecks = new WeakMap<Request, Map<string, PairingViolation[]>>();
+function inputCache(
+  r: Request,
+  opts: ReplayOptions,
+  kind: string,
+  check: () => PairingViolation[],
+): PairingViolation[] {
+  let byKey = inputChecks.get(r);
+  if (!byKey) {
+    byKey = new Map();
+    inputChecks.set(r, byKey);
+  }
+  const key = `${opts.mode}|${opts.provider}|${kind}`;
+  let v = byKey.get(key);
+  if (!v) {
+    v = check();
+    byKey.set(key, v);
+  }
+  return v;
+}
+
 /** Hash of a prefix part (tools, system), memoized per array object: requests share them by reference. */
 function contentKey(part: readonly unknown[] | undefined): string {
   if (!part) return hashKey('[]');
@@ -222,14 +245,21 @@ export function replayThread(
       rawInputTokens += meter.messages(appended);
       work.append(appended);
       const full = work.duplicateUses > dupBefore;
-      report(validateAppended(view, delta.from, { ...pctx, stage: 'input' }, full), pairing, view.array, view.start);
+      const found = inputCache(r, opts, `append|${full}`, () =>
+        validateAppended(view, delta.from, { ...pctx, stage: 'input' }, full),
+      );
+      report(found, pairing, view.array, view.start);
     } else {
       oldOutput = work.messages;
       const raw = view.array.slice(view.start, view.end);
       rawInputTokens = meter.messages(raw);
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
-      report(validatePairing(raw, { ...pctx, stage: 'input' }), pairing, raw);
+      report(
+        inputCache(r, opts, 'reset', () => validatePairing(raw, { ...pctx, stage: 'input' })),
+        pairing,
+        raw,
+      );
     }
 
     task = undefined;

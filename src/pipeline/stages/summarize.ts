@@ -5,7 +5,7 @@
 // After `breakerFailures` consecutive failures, no summarisation for `breakerCooldown` requests.
 import { headRunes, runeCount } from '../../lib/runes.ts';
 import type { Message } from '../../model/transcript.ts';
-import { blockText } from '../../tokens/block-text.ts';
+import { blockRunes, blockText } from '../../tokens/block-text.ts';
 import { type ArtifactIndex, emptyIndex, indexMessages, mergeIndex, renderSections } from '../artifacts.ts';
 import { landingTokens, triggerTokens } from '../config.ts';
 import { headEnd, isPipelineSummary, SUMMARY_UUID, tailStart, validCuts } from '../cuts.ts';
@@ -163,7 +163,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       for (const b of m.blocks)
         if (b.type === 'tool_result' && !state.folded.has(b.toolUseId)) state.folded.set(b.toolUseId, ctx.request);
     let charsBefore = 0;
-    for (let i = start; i < cut; i++) for (const b of work.at(i).blocks) charsBefore += runeCount(blockText(b));
+    for (let i = start; i < cut; i++) for (const b of work.at(i).blocks) charsBefore += blockRunes(b);
     const kept = work.length - cut;
     work.splice(start, cut - start, [summary]);
     ctx.emit({
