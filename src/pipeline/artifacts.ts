@@ -86,8 +86,27 @@ type Contribution = {
 
 const contributions = new WeakMap<Message, Contribution>();
 
+const errorLines = new WeakMap<Block, string | null>();
+
+/** The first non-empty line of an error result, clipped (cached per block; rewritten blocks are memoized). */
+function errorLine(b: Block): string | null {
+  let v = errorLines.get(b);
+  if (v === undefined) {
+    const first = resultText(b)
+      .slice(0, 4000)
+      .split('\n')
+      .find((l) => l.trim() !== '');
+    v = first ? clip(first, 200) : null;
+    errorLines.set(b, v);
+  }
+  return v;
+}
+
 function contributionOf(m: Message): Contribution {
-  let c = contributions.get(m);
+  // Result messages are re-created whenever a stage rewrites one of their results: build theirs from
+  // per-block parts instead of caching the message object.
+  const hasResults = m.blocks.some((b) => b.type === 'tool_result');
+  let c = hasResults ? undefined : contributions.get(m);
   if (c) return c;
   c = { decisions: [], modified: [], read: [], errors: [] };
   const text = textOf(m);
@@ -105,15 +124,11 @@ function contributionOf(m: Message): Contribution {
       if (canon === 'file_edit' || canon === 'file_write') c.modified.push(...paths);
       else if (canon === 'file_read') c.read.push(...paths);
     } else if (b.type === 'tool_result' && b.isError) {
-      const t = resultText(b);
-      const first = t
-        .slice(0, 4000)
-        .split('\n')
-        .find((l) => l.trim() !== '');
-      if (first) c.errors.push(clip(first, 200));
+      const first = errorLine(b);
+      if (first) c.errors.push(first);
     }
   }
-  contributions.set(m, c);
+  if (!hasResults) contributions.set(m, c);
   return c;
 }
 

@@ -199,15 +199,53 @@ export class Working {
     return next;
   }
 
-  /** Structural change: remove `deleteCount` messages at `start` and insert `items`. Rebuilds indexes. */
+  /**
+   * Structural change: remove `deleteCount` messages at `start` and insert `items`. Token totals and
+   * categories are adjusted by what left and what came in; positions after the cut shift (no re-measuring
+   * of the kept history). Returns the removed messages.
+   */
   splice(start: number, deleteCount: number, items: readonly Message[] = []): Message[] {
-    const removed = this.messages.slice(start, start + deleteCount);
-    const next = [...this.messages.slice(0, start), ...items, ...this.messages.slice(start + deleteCount)];
-    const firstChange = Math.min(this.firstChange, start);
-    const carried = this.carried;
-    this.reset(next);
-    this.firstChange = firstChange;
-    this.carried = carried;
+    const end = start + deleteCount;
+    const removed = this.messages.slice(start, end);
+    const itemsHaveTools = items.some((m) => m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
+    if (itemsHaveTools || this.duplicateUses > 0) {
+      // Rare: inserted tool blocks or repeated ids need the first-occurrence indexes rebuilt from scratch.
+      const next = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
+      const firstChange = Math.min(this.firstChange, start);
+      const carried = this.carried;
+      this.reset(next);
+      this.firstChange = firstChange;
+      this.carried = carried;
+      return removed;
+    }
+    const shift = items.length - deleteCount;
+    for (let i = start; i < end; i++) {
+      this.addCategories(this.messages[i], -1);
+      this.total -= this.tokens[i];
+    }
+    const removedIds = new Set<string>();
+    for (const m of removed)
+      for (const b of m.blocks) {
+        if (b.type === 'tool_use') removedIds.add(b.id);
+        else if (b.type === 'tool_result') removedIds.add(b.toolUseId);
+      }
+    const itemTokens = items.map((m) => this.meter.message(m));
+    this.messages = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
+    this.tokens = [...this.tokens.slice(0, start), ...itemTokens, ...this.tokens.slice(end)];
+    for (const t of itemTokens) this.total += t;
+    const moved = (map: Map<string, number>) => {
+      for (const [id, pos] of map) {
+        if (pos >= end) map.set(id, pos + shift);
+        else if (pos >= start && removedIds.has(id)) map.delete(id);
+      }
+    };
+    moved(this.useAt);
+    moved(this.resultAt);
+    const kept = this.resultMessages.filter((p) => p < start || p >= end).map((p) => (p >= end ? p + shift : p));
+    this.resultMessages = kept;
+    for (const m of items) this.addCategories(m, 1);
+    this.epoch++;
+    this.firstChange = Math.min(this.firstChange, start);
     this.structural = true;
     return removed;
   }
