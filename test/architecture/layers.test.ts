@@ -1,0 +1,91 @@
+// The folders are the architecture (STYLE.md): lib → model → formats, tokens → pipeline → replay → analyses →
+// share → state → views; worker/ and cli/ import up to share/. This test reads every import and fails on a
+// dependency that points up the order (Perfetto enforces its layering with a tool; this is ours).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/fixtures.ts';
+
+const RANK: Record<string, number> = {
+  lib: 0,
+  model: 1,
+  formats: 2,
+  tokens: 2,
+  pipeline: 3,
+  replay: 4,
+  analyses: 5,
+  share: 6,
+  cli: 7,
+  worker: 7,
+  state: 8,
+  views: 9,
+};
+/** Same-rank folders that must not import each other. */
+const APART = [['formats', 'tokens']];
+/** The protocol files of the worker that the browser side may import (types and the wire format). */
+const PROTOCOL = new Set(['worker/api.ts', 'worker/wire.ts']);
+/** Known, deliberate exceptions (an allowlist, like Perfetto's): the pairing validator depends only on the
+ *  model, and the replay runs it after every stage (SPEC §5.1), so replay may import it. */
+const ALLOWED = new Set([
+  'src/replay/replay.ts → src/analyses/pairing.ts',
+  'src/replay/pairing-window.ts → src/analyses/pairing.ts',
+]);
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const f of readdirSync(dir)) {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) out.push(...files(p));
+    else if (/\.(ts|tsx)$/.test(f)) out.push(p);
+  }
+  return out;
+}
+
+function layerOf(rel: string): string | undefined {
+  if (rel.startsWith('worker/')) return 'worker';
+  const m = /^src\/([^/]+)\//.exec(rel);
+  return m ? m[1] : undefined;
+}
+
+const IMPORT = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+describe('layering', () => {
+  const all = [...files(join(REPO_ROOT, 'src')), ...files(join(REPO_ROOT, 'worker'))];
+  it('finds the source files', () => {
+    expect(all.length).toBeGreaterThan(100);
+  });
+  it('the pairing validator itself depends only on lib and model', () => {
+    const deps = files(join(REPO_ROOT, 'src/analyses'))
+      .filter((f) => /analyses\/(pairing\.ts|providers\/)/.test(f))
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(IMPORT)].map((m) =>
+          relative(REPO_ROOT, resolve(dirname(f), m[1] ?? m[2])),
+        ),
+      )
+      .filter((t) => !t.startsWith('src/analyses/pairing') && !t.startsWith('src/analyses/providers/'));
+    expect(deps.filter((t) => !/^src\/(lib|model)\//.test(t))).toEqual([]);
+  });
+  it('no import points up the dependency order', () => {
+    const bad: string[] = [];
+    for (const file of all) {
+      const rel = relative(REPO_ROOT, file);
+      const from = layerOf(rel);
+      if (!from || RANK[from] === undefined) continue;
+      for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const spec = m[1] ?? m[2];
+        if (!spec.startsWith('.')) continue;
+        const target = relative(REPO_ROOT, resolve(dirname(file), spec.replace(/\?.*$/, '')));
+        const to = layerOf(target);
+        if (!to || to === from) continue;
+        if (PROTOCOL.has(target) && (from === 'state' || from === 'views')) continue;
+        const ok =
+          RANK[to] !== undefined &&
+          RANK[to] <= RANK[from] &&
+          !(RANK[to] === RANK[from] && to !== from) &&
+          !APART.some(([a, b]) => (from === a && to === b) || (from === b && to === a));
+        if (!ok && !ALLOWED.has(`${rel} → ${target}`)) bad.push(`${rel} → ${target}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});
