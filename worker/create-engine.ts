@@ -4,12 +4,12 @@
 // Stale runs are dropped: each run yields once so later requests can supersede it before it starts.
 import { type Analysis, analyze } from '../src/analyses/analyze.ts';
 import { indexToolCalls } from '../src/analyses/tool-index.ts';
-import { fileFromBytes, parseTranscript } from '../src/formats/index.ts';
+import { fileFromBytes, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
 import type { Block, FormatId, Message, Thread, Transcript } from '../src/model/transcript.ts';
 import { hardcapTokens, landingTokens, triggerTokens } from '../src/pipeline/config.ts';
 import type { PipelineEvent } from '../src/pipeline/stage.ts';
-import { type SummaryOutcome, summarizerFor } from '../src/pipeline/summarizer.ts';
+import { CachedHttpSummarizer, type HttpCall, type SummaryOutcome, summarizerFor } from '../src/pipeline/summarizer.ts';
 import { calibrateTranscript } from '../src/replay/transcript.ts';
 import { blockText, resultText } from '../src/tokens/block-text.ts';
 import type { Calibration } from '../src/tokens/calibration.ts';
@@ -31,8 +31,11 @@ import type {
   RunResult,
   RunSettings,
   StaleRun,
+  SummaryAnswer,
   TimelinePoint,
 } from './api.ts';
+import { clippedJson, clipText } from './clip.ts';
+import { createShareMethods, shareInFile } from './share-engine.ts';
 
 type Loaded = {
   transcript: Transcript;
@@ -75,9 +78,9 @@ function previewOf(m: Message): string {
 
 function blockJson(b: Block | undefined): string {
   if (!b) return '';
-  if (b.type === 'tool_result') return typeof b.content === 'string' ? b.content : JSON.stringify(b.content, null, 2);
-  if (b.type === 'text') return b.text;
-  return JSON.stringify(b, null, 2);
+  if (b.type === 'tool_result') return typeof b.content === 'string' ? clipText(b.content) : clippedJson(b.content);
+  if (b.type === 'text') return clipText(b.text);
+  return clippedJson(b);
 }
 
 export type EngineOptions = {
@@ -89,6 +92,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
   let loaded: Loaded | undefined;
   const calibrations = new Map<EncodingName, Map<string, Calibration>>();
   const httpCache = new Map<string, SummaryOutcome>();
+  /** The http summarizer calls the last run could not answer from httpCache. */
+  let pendingCalls: HttpCall[] = [];
   let last: { analysis: Analysis; events: EventRow[]; full: PipelineEvent[] } | undefined;
   let latestRun = 0;
   let counting: Promise<CountStatus> = Promise.resolve({ done: true, fraction: 1 });
@@ -141,19 +146,26 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       const b = ln < starts.length ? starts[ln] - 1 : bytes.length;
       const text = dec.decode(bytes.subarray(a, b)).replace(/\r$/, '');
       try {
-        out.push(JSON.stringify(JSON.parse(text), null, 2));
+        out.push(clippedJson(JSON.parse(text)));
       } catch {
-        out.push(text);
+        out.push(clipText(text));
       }
     }
     return out.join('\n\n');
   }
 
-  return {
+  const shareMethods = createShareMethods({
+    transcript: () => loaded?.transcript,
+    tokenizer: async (enc) => (await meterFor(enc)).tokenizer,
+    load: (files, onProgress) => engine.load(files, 'tierscope', onProgress),
+  });
+
+  const engine: EngineApi = {
     async load(
       files: LoadFile[],
       format: FormatId | undefined,
       onProgress?: (p: LoadProgress) => void,
+      limits?: Partial<LoadLimits>,
     ): Promise<LoadSummary | LoadFailure> {
       const t0 = performance.now();
       if (files.length === 0) return { ok: false, error: 'No file given.', issues: [] };
@@ -162,7 +174,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       const r = parseTranscript(
         fileFromBytes(main.name, main.bytes),
         extra.map((e) => fileFromBytes(e.name, e.bytes)),
-        { format, progress: (f) => onProgress?.({ phase: 'parsing', fraction: f }) },
+        { format, limits, progress: (f) => onProgress?.({ phase: 'parsing', fraction: f }) },
       );
       if (!r.ok) return { ok: false, error: r.error, issues: r.issues };
       const fileMap = new Map<string, Uint8Array>([
@@ -187,6 +199,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
             else if (b.type === 'tool_result') toolResults++;
           }
       }
+      const share = t.format === 'tierscope' ? shareInFile(main.bytes) : undefined;
       return {
         ok: true,
         fileName: main.name,
@@ -207,6 +220,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         parseIssues: t.parseIssues,
         skipped: t.meta.skipped ?? {},
         loadMs: performance.now() - t0,
+        ...(share ? { share } : {}),
       };
     },
 
@@ -334,7 +348,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       }
       last = { analysis, events, full };
       const c = settings.config;
-      const pending = 'pending' in summarizer ? (summarizer as { pending: unknown[] }).pending.length : 0;
+      pendingCalls = summarizer instanceof CachedHttpSummarizer ? summarizer.pending.slice() : [];
+      const pending = pendingCalls.length;
       return {
         runId,
         ms: performance.now() - t0,
@@ -368,7 +383,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       return {
         thread: threadId,
         index: messageIndex,
-        normalized: JSON.stringify(m, null, 2),
+        normalized: clippedJson(m),
         raw,
         line: m.source.line,
         path: m.source.path,
@@ -397,5 +412,22 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     async exportBundle() {
       return loaded ? exportBundle(loaded.transcript) : null;
     },
+
+    async summaryCalls() {
+      return pendingCalls;
+    },
+
+    async fillSummaries(answers: SummaryAnswer[]) {
+      for (const a of answers) httpCache.set(a.key, a.outcome);
+    },
+
+    async clearSummaries(onlyFailures?: boolean) {
+      if (onlyFailures) {
+        for (const [k, v] of httpCache) if (!v.ok) httpCache.delete(k);
+      } else httpCache.clear();
+    },
+
+    ...shareMethods,
   };
+  return engine;
 }

@@ -7,6 +7,21 @@ import { browserEndpoints } from './browser-pool.ts';
 import { createEngine } from './create-engine.ts';
 import { type PartPlan, packJson, partValue, planParts } from './wire.ts';
 
+// A worker loaded from a same-origin URL is not bound by the page's <meta> Content-Security-Policy (checked in
+// Chromium), so the engine binds itself: it never needs the network, so fetch reaches this origin only and
+// the other ways out are removed (SPEC §6: no request leaves the origin).
+{
+  const scope = self as unknown as Record<string, unknown>;
+  const ownFetch = self.fetch.bind(self);
+  scope.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
+    if (url.origin !== self.location.origin)
+      return Promise.reject(new TypeError(`the engine does not connect to ${url.origin}`));
+    return ownFetch(input, init);
+  };
+  for (const k of ['XMLHttpRequest', 'WebSocket', 'EventSource', 'WebTransport']) scope[k] = undefined;
+}
+
 const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
 const engine = createEngine({ endpoints: () => browserEndpoints(Math.max(1, Math.min(4, cores))) });
 
@@ -32,6 +47,14 @@ const wire: WireEngineApi = {
     if (k === r.plan.length - 1) replies.delete(id);
     return transfer(p, [p.bytes.buffer as ArrayBuffer]);
   },
+  hold: (name) =>
+    new Promise<boolean>((held) => {
+      if (!navigator.locks) return held(false);
+      void navigator.locks.request(name, () => {
+        held(true);
+        return new Promise<never>(() => {});
+      });
+    }),
 };
 
 expose(wire);

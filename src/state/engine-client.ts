@@ -4,11 +4,38 @@
 import { proxy, type Remote, wrap } from 'comlink';
 import type { EngineApi, HeldReply, LoadProgress, Row, RunResult, StaleRun, WireEngineApi } from '../../worker/api.ts';
 import { mergePart, unpackJson } from '../../worker/wire.ts';
+import { type EngineStopped, guarded, type Watch, watchWorker } from './engine-watch.ts';
 
-type Client = Pick<EngineApi, 'load' | 'rows' | 'run' | 'counted' | 'detail' | 'diff' | 'report' | 'exportBundle'>;
+type Client = Pick<
+  EngineApi,
+  | 'load'
+  | 'rows'
+  | 'run'
+  | 'counted'
+  | 'detail'
+  | 'diff'
+  | 'report'
+  | 'exportBundle'
+  | 'share'
+  | 'shareFile'
+  | 'minimize'
+  | 'cancelMinimize'
+  | 'openShare'
+  | 'summaryCalls'
+  | 'fillSummaries'
+  | 'clearSummaries'
+>;
 
 let client: Client | undefined;
 let worker: Worker | undefined;
+let watch: Watch | undefined;
+const stopListeners = new Set<(e: EngineStopped) => void>();
+
+/** Be told when the engine worker stops (crash, out of memory, closed): see engine-watch.ts. */
+export function onEngineStopped(fn: (e: EngineStopped) => void): () => void {
+  stopListeners.add(fn);
+  return () => stopListeners.delete(fn);
+}
 
 async function fetchParts<T>(remote: Remote<WireEngineApi>, held: HeldReply): Promise<T> {
   let acc: unknown;
@@ -20,9 +47,18 @@ async function fetchParts<T>(remote: Remote<WireEngineApi>, held: HeldReply): Pr
 export function engine(): Client {
   if (!client) {
     worker = new Worker(new URL('../../worker/engine.worker.ts', import.meta.url), { type: 'module', name: 'engine' });
-    const remote: Remote<WireEngineApi> = wrap<WireEngineApi>(worker);
+    const raw: Remote<WireEngineApi> = wrap<WireEngineApi>(worker);
+    watch = watchWorker(
+      worker,
+      (name) => raw.hold(name),
+      (e) => {
+        for (const fn of stopListeners) fn(e);
+      },
+    );
+    // A call to a stopped worker rejects with EngineStopped instead of waiting forever.
+    const remote = guarded(raw, watch.dead);
     client = {
-      load: (files, format, onProgress) => remote.load(files, format, onProgress),
+      load: (files, format, onProgress, limits) => remote.load(files, format, onProgress, limits),
       rows: async (thread) => fetchParts<Row[]>(remote, await remote.rows(thread)),
       run: async (runId, settings, onProgress) =>
         fetchParts<RunResult | StaleRun>(remote, await remote.run(runId, settings, onProgress)),
@@ -31,6 +67,14 @@ export function engine(): Client {
       diff: (id) => remote.diff(id),
       report: () => remote.report(),
       exportBundle: () => remote.exportBundle(),
+      share: (req) => remote.share(req),
+      shareFile: (req) => remote.shareFile(req),
+      minimize: (token, req, onProgress) => remote.minimize(token, req, onProgress ? proxy(onProgress) : undefined),
+      cancelMinimize: (token) => remote.cancelMinimize(token),
+      openShare: (link, onProgress) => remote.openShare(link, onProgress),
+      summaryCalls: () => remote.summaryCalls(),
+      fillSummaries: (answers) => remote.fillSummaries(answers),
+      clearSummaries: (onlyFailures) => remote.clearSummaries(onlyFailures),
     };
   }
   return client;
@@ -38,6 +82,8 @@ export function engine(): Client {
 
 /** Kill the worker (after a crash or out-of-memory) so the next call starts a fresh one. */
 export function resetEngine(): void {
+  watch?.retire();
+  watch = undefined;
   worker?.terminate();
   worker = undefined;
   client = undefined;

@@ -3,10 +3,14 @@
 // dropped, so the UI stays responsive while the worker computes.
 import { transfer } from 'comlink';
 import { create } from 'zustand';
+import type { LoadSummary, Row } from '../../worker/api.ts';
 import { ConfigError, checkValue, type PipelineConfig } from '../pipeline/config.ts';
 import { presetConfig } from '../pipeline/presets.ts';
 import { engine, progressProxy } from './engine-client.ts';
-import type { AppState, LoadSource } from './types.ts';
+import { rememberInput } from './last-input.ts';
+import { fileTooBig, useLoadLimits } from './load-limits.ts';
+import type { AppState, LoadSource, Restore } from './types.ts';
+import { configOf, restoreView, stateFromUrl, urlFromState } from './url-state.ts';
 
 const RUN_DEBOUNCE_MS = 50;
 let runTimer: ReturnType<typeof setTimeout> | undefined;
@@ -42,14 +46,31 @@ export const useStore = create<AppState>()((set, get) => ({
 
   transcriptActions: {
     async loadFiles(files: File[], source?: LoadSource) {
-      const buffers = await Promise.all(files.map(async (f) => ({ name: f.name, buffer: await f.arrayBuffer() })));
-      await loadBuffers(buffers, source ?? { kind: 'file', name: files[0]?.name ?? 'file' });
+      const src = source ?? { kind: 'file', name: files[0]?.name ?? 'file' };
+      rememberInput(() => get().transcriptActions.loadFiles(files, src));
+      // Over the limit: refused before reading (a file too big for memory would fail in arrayBuffer()).
+      const tooBig = files[0] ? fileTooBig(files[0].name, files[0].size) : null;
+      let buffers: { name: string; buffer: ArrayBuffer }[] = [];
+      try {
+        if (!tooBig)
+          buffers = await Promise.all(files.map(async (f) => ({ name: f.name, buffer: await f.arrayBuffer() })));
+      } catch (e) {
+        set((s) => ({ transcript: { ...s.transcript, source: src } }));
+        return failLoad(`Could not read ${src.name}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      if (tooBig) {
+        set((s) => ({ transcript: { ...s.transcript, source: src } }));
+        return failLoad(tooBig);
+      }
+      await loadBuffers(buffers, src);
     },
     async loadText(name: string, text: string, source?: LoadSource) {
+      rememberInput(() => get().transcriptActions.loadText(name, text, source));
       const buffer = new TextEncoder().encode(text).buffer as ArrayBuffer;
       await loadBuffers([{ name, buffer }], source ?? { kind: 'paste', name });
     },
-    async loadUrl(url: string, source?: LoadSource) {
+    async loadUrl(url: string, source?: LoadSource, restore?: Restore) {
+      rememberInput(() => get().transcriptActions.loadUrl(url, source, restore));
       set((s) => ({
         transcript: {
           ...s.transcript,
@@ -63,7 +84,7 @@ export const useStore = create<AppState>()((set, get) => ({
         if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
         const buffer = await res.arrayBuffer();
         const name = decodeURIComponent(url.split('/').pop() ?? url);
-        await loadBuffers([{ name, buffer }], source ?? { kind: 'url', name });
+        await loadBuffers([{ name, buffer }], source ?? { kind: 'url', name }, restore);
       } catch (e) {
         set((s) => ({
           transcript: {
@@ -79,9 +100,43 @@ export const useStore = create<AppState>()((set, get) => ({
         }));
       }
     },
+    async openLink(href: string) {
+      rememberInput(() => get().transcriptActions.openLink(href));
+      set((s) => ({
+        transcript: {
+          ...s.transcript,
+          status: 'loading',
+          source: { kind: 'link', name: 'share link' },
+          error: undefined,
+          progress: { phase: 'reading', fraction: 0 },
+        },
+      }));
+      let opened: Awaited<ReturnType<ReturnType<typeof engine>['openShare']>>;
+      try {
+        opened = await engine().openShare(href, loadProgress());
+      } catch (e) {
+        // The engine stopped while decoding (engine-status.ts offers a retry).
+        failLoad(`Could not open the share link: ${e instanceof Error ? e.message : String(e)}`);
+        return null;
+      }
+      if (!opened.ok) {
+        failLoad(opened.error.charAt(0).toUpperCase() + opened.error.slice(1));
+        return null;
+      }
+      const restore: Restore = { settings: opened.settings, view: opened.view, warnings: opened.warnings };
+      if (opened.kind === 'sample') return { sample: opened.sample, restore };
+      set((s) => ({ transcript: { ...s.transcript, source: { kind: 'link', name: opened.summary.fileName } } }));
+      await showLoaded(opened.summary, restore, true);
+      return null;
+    },
     async ensureRows(thread: string) {
       if (get().transcript.rows[thread]) return;
-      const rows = Object.freeze(await engine().rows(thread));
+      let rows: readonly Row[];
+      try {
+        rows = Object.freeze(await engine().rows(thread));
+      } catch {
+        return; // the engine stopped: engine-status.ts reports it and offers a retry
+      }
       set((s) => ({ transcript: { ...s.transcript, rows: { ...s.transcript.rows, [thread]: rows } } }));
     },
   },
@@ -169,7 +224,11 @@ export const useStore = create<AppState>()((set, get) => ({
   },
 }));
 
-async function loadBuffers(buffers: { name: string; buffer: ArrayBuffer }[], source: LoadSource): Promise<void> {
+async function loadBuffers(
+  buffers: { name: string; buffer: ArrayBuffer }[],
+  source: LoadSource,
+  restore?: Restore,
+): Promise<void> {
   const set = useStore.setState;
   set((s) => ({
     transcript: {
@@ -180,23 +239,22 @@ async function loadBuffers(buffers: { name: string; buffer: ArrayBuffer }[], sou
       progress: { phase: 'reading', fraction: 0 },
     },
   }));
-  const onProgress = progressProxy((p) => {
-    if (p.phase === 'counting' && p.fraction >= 1) {
-      // Exact counts arrived: replace the estimated rows of the visible thread.
-      set((s) => ({ transcript: { ...s.transcript, progress: undefined, rows: {} } }));
-      void useStore.getState().transcriptActions.ensureRows(useStore.getState().view.thread);
-      return;
-    }
-    set((s) => ({ transcript: { ...s.transcript, progress: p } }));
-  });
-  const summary = await engine().load(
-    transfer(
-      buffers,
-      buffers.map((b) => b.buffer),
-    ),
-    undefined,
-    onProgress,
-  );
+  const onProgress = loadProgress();
+  let summary: Awaited<ReturnType<ReturnType<typeof engine>['load']>>;
+  try {
+    summary = await engine().load(
+      transfer(
+        buffers,
+        buffers.map((b) => b.buffer),
+      ),
+      undefined,
+      onProgress,
+      useLoadLimits.getState(),
+    );
+  } catch (e) {
+    // The engine stopped while loading (engine-status.ts offers a retry), or the buffers could not be sent.
+    return failLoad(e instanceof Error ? e.message : String(e));
+  }
   if (!summary.ok) {
     set((s) => ({
       transcript: {
@@ -213,8 +271,52 @@ async function loadBuffers(buffers: { name: string; buffer: ArrayBuffer }[], sou
     }));
     return;
   }
+  // A share file (`.tierscope.json` with settings and view) restores them like a link.
+  await showLoaded(summary, restore ?? summary.share, restore !== undefined);
+}
+
+/** Load progress from the engine; when exact counts arrive, the visible thread's rows are refetched. */
+function loadProgress() {
+  const set = useStore.setState;
+  return progressProxy((p) => {
+    if (p.phase === 'counting' && p.fraction >= 1) {
+      // Exact counts arrived: replace the estimated rows of the visible thread.
+      set((s) => ({ transcript: { ...s.transcript, progress: undefined, rows: {} } }));
+      void useStore.getState().transcriptActions.ensureRows(useStore.getState().view.thread);
+      return;
+    }
+    set((s) => ({ transcript: { ...s.transcript, progress: p } }));
+  });
+}
+
+function failLoad(error: string): void {
+  useStore.setState((s) => ({
+    transcript: {
+      ...s.transcript,
+      status: 'error',
+      error,
+      issues: [],
+      summary: undefined,
+      rows: {},
+      progress: undefined,
+    },
+    run: { ...s.run, result: undefined, status: 'idle' },
+    view: { ...s.view, message: null, request: null, event: null },
+  }));
+}
+
+/** Show what loaded: the default thread, or the settings and view a link or share file restores (checked per
+ *  field: what cannot be restored is listed in linkWarnings). Anything but a link drops `#s=` from the URL,
+ *  so reloading shows what is on screen. */
+async function showLoaded(summary: LoadSummary, restore: Restore | undefined, fromLink: boolean): Promise<void> {
+  const warnings = [...(restore?.warnings ?? [])];
+  const config = restore?.settings ? configOf(restore.settings) : null;
+  if (restore?.settings && !config) warnings.push(`preset "${restore.settings.preset}" is unknown; settings kept`);
+  const view = restore?.view ? restoreView(restore.view, summary.threads) : null;
+  if (view) warnings.push(...view.warnings);
   const first = summary.threads.find((t) => t.kind === 'main') ?? summary.threads[0];
-  set((s) => ({
+  const thread = view?.thread ?? first?.id ?? 'main';
+  useStore.setState((s) => ({
     transcript: {
       ...s.transcript,
       status: 'ready',
@@ -222,12 +324,31 @@ async function loadBuffers(buffers: { name: string; buffer: ArrayBuffer }[], sou
       issues: summary.parseIssues,
       rows: {},
       progress: undefined,
+      linkWarnings: restore ? warnings : undefined,
     },
-    view: { ...s.view, thread: first?.id ?? 'main', message: null, request: null, event: null },
+    ...(config ? { config } : {}),
+    view: { ...s.view, thread, message: view?.message ?? null, request: view?.request ?? null, event: null },
     run: { ...s.run, result: undefined, status: 'idle' },
   }));
-  if (first) await useStore.getState().transcriptActions.ensureRows(first.id);
+  if (!fromLink && typeof window !== 'undefined' && stateFromUrl(window.location.href).share !== null)
+    window.history.replaceState(
+      window.history.state,
+      '',
+      urlFromState(window.location.href, { ...stateFromUrl(window.location.href), share: null }),
+    );
+  if (first || view) await useStore.getState().transcriptActions.ensureRows(thread);
+  if (view?.message != null) scrollOnceShown(summary, view.message);
   useStore.getState().runActions.requestRun();
+}
+
+/** Scroll a restored selection into view once the first run is shown (the rows have rendered by then). */
+function scrollOnceShown(summary: LoadSummary, index: number): void {
+  const unsubscribe = useStore.subscribe((s) => {
+    if (s.transcript.summary !== summary) return unsubscribe();
+    if (s.run.status !== 'ready' && s.run.status !== 'error') return;
+    unsubscribe();
+    if (s.view.message === index) s.viewActions.selectMessage(index, true);
+  });
 }
 
 async function doRun(): Promise<void> {

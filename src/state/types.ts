@@ -2,15 +2,19 @@
 // key per slice and actions under `<slice>Actions`. Big data (rows, run results) lives outside the store
 // as frozen references; the store holds them by reference and components select narrowly.
 
-import type { LoadProgress, LoadSummary, Row, RunResult } from '../../worker/api.ts';
+import type { LoadProgress, LoadSummary, Row, RunResult, RunSettings } from '../../worker/api.ts';
 import type { Provider } from '../analyses/pairing.ts';
 import type { ParseIssue } from '../model/transcript.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import type { PresetId } from '../pipeline/presets.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
+import type { ShareView } from '../share/payload.ts';
 import type { EncodingName } from '../tokens/tokenizer.ts';
 
-export type LoadSource = { kind: 'sample' | 'file' | 'paste' | 'url'; name: string };
+export type LoadSource = { kind: 'sample' | 'file' | 'paste' | 'url' | 'link'; name: string };
+
+/** Settings and view restored with a load (a share link or share file), with the link's fallback warnings. */
+export type Restore = { settings?: RunSettings; view?: ShareView; warnings?: string[] };
 
 export type TranscriptState = {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -21,6 +25,8 @@ export type TranscriptState = {
   progress?: LoadProgress;
   /** Rows per thread id (frozen arrays, fetched from the engine on demand). */
   rows: Record<string, readonly Row[]>;
+  /** What a share link or file could not restore (per-field fallbacks), shown beside load-status. */
+  linkWarnings?: readonly string[];
 };
 
 export type RunState = {
@@ -62,7 +68,10 @@ export type ViewState = {
 export type TranscriptActions = {
   loadFiles: (files: File[], source?: LoadSource) => Promise<void>;
   loadText: (name: string, text: string, source?: LoadSource) => Promise<void>;
-  loadUrl: (url: string, source?: LoadSource) => Promise<void>;
+  loadUrl: (url: string, source?: LoadSource, restore?: Restore) => Promise<void>;
+  /** Open a share link (`#s=…`): the engine decodes it and loads its transcript; a link that names a bundled
+   *  sample is handed back (the sample list lives with the views). Failures land in load-status. */
+  openLink: (href: string) => Promise<{ sample: string; restore: Restore } | null>;
   ensureRows: (thread: string) => Promise<void>;
 };
 

@@ -1,22 +1,26 @@
 import { useStore } from '../../state/store.ts';
+import { LinkWarnings } from '../share/LinkWarnings.tsx';
+import { ShareButton } from '../share/ShareButton.tsx';
 import { FileInput } from './FileInput.tsx';
 import { LoadStatus } from './LoadStatus.tsx';
 import { PasteDialog } from './PasteDialog.tsx';
 import { SamplePicker } from './SamplePicker.tsx';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
 
-/** Brand, what is loaded, and the ways to load something else. */
+/** Brand, what is loaded, the ways to load something else, and Share. */
 export function Header() {
   const toggleHelp = useStore((s) => s.viewActions.toggleHelp);
   return (
     <header className="header">
       <strong className="brand">Tierscope</strong>
       <LoadStatus />
+      <LinkWarnings />
       <div className="header-actions">
         <FileInput />
         <PasteDialog />
         <SamplePicker />
         <ThemeSwitch />
+        <ShareButton />
         <button type="button" className="icon" title="Keyboard shortcuts (?)" onClick={() => toggleHelp()}>
           ?
         </button>

@@ -8,7 +8,7 @@ const KEYS: [string, string][] = [
   ['n / N', 'next / previous search match'],
   ['t / T', 'next / previous thread'],
   ['c', 'go to the config panel'],
-  ['s', 'share (later)'],
+  ['s', 'share this view as a link'],
   ['?', 'this help'],
   ['Esc', 'close, clear the search, leave a field'],
 ];

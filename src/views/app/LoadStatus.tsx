@@ -1,6 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
 import { fmtBytes } from '../common/format.ts';
+import { visibleText } from '../common/visible-text.ts';
 import { ParseIssues } from './ParseIssues.tsx';
 
 const PHASES: Record<string, string> = {
@@ -49,11 +50,11 @@ export function LoadStatus() {
       {status !== 'loading' && status !== 'error' && summary && (
         <span className="loaded" title={`${fmtBytes(summary.bytes)} read in ${Math.round(summary.loadMs)} ms`}>
           <span className="file-name" title={summary.fileName}>
-            {summary.fileName}
+            {visibleText(summary.fileName)}
           </span>
           {summary.title && summary.title !== summary.fileName && (
             <span className="doc-title" title={summary.title}>
-              {summary.title}
+              {visibleText(summary.title)}
             </span>
           )}
           <span className="sep">·</span>

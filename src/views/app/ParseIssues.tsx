@@ -1,4 +1,5 @@
 import type { ParseIssue } from '../../model/transcript.ts';
+import { visibleText } from '../common/visible-text.ts';
 
 const SHOWN = 500;
 
@@ -37,7 +38,7 @@ export function ParseIssues({ issues, open = false }: { issues: readonly ParseIs
               {i.file ? `${i.file}:` : ''}line {i.line}
               {i.column !== undefined ? `:${i.column}` : ''}
             </span>
-            <span className="issue-message">{i.message}</span>
+            <span className="issue-message">{visibleText(i.message)}</span>
           </li>
         ))}
         {issues.length > SHOWN && <li className="muted">… and {issues.length - SHOWN} more</li>}

@@ -1,4 +1,5 @@
-// On start: load `?src=` (same-origin only) when given, else the default bundled sample with its settings.
+// On start: open a share link (`#s=…`, also when pasted into an open tab), else load `?src=` (same-origin
+// only) when given, else the default bundled sample with its settings.
 // Samples are listed in public/samples/index.json (written by scripts/gen-samples.ts); loading one applies
 // its preset, config overrides, mode and provider before the file is parsed, so its first run uses them.
 import { useEffect } from 'react';
@@ -7,6 +8,7 @@ import { mergeConfig } from '../../pipeline/config.ts';
 import { type PresetId, presetConfig } from '../../pipeline/presets.ts';
 import type { ReplayMode } from '../../replay/inputs.ts';
 import { useStore } from '../../state/store.ts';
+import { stateFromUrl } from '../../state/url-state.ts';
 
 export const DEFAULT_SAMPLE = 'story-37-1';
 
@@ -75,10 +77,43 @@ export function sameOriginSrc(src: string, baseHref: string): string | null {
   }
 }
 
+/** Open a share link: the engine decodes it (off the main thread) and loads the transcript it carries, or
+ *  the link names a bundled sample, loaded here; either way with the link's settings and view. */
+export async function openShareLink(href: string): Promise<void> {
+  const { transcriptActions } = useStore.getState();
+  const named = await transcriptActions.openLink(href);
+  if (!named) return;
+  const entry = (await loadManifest()).find((e) => e.id === named.sample);
+  if (entry) {
+    await transcriptActions.loadUrl(sampleUrl(entry.file), { kind: 'sample', name: entry.id }, named.restore);
+    return;
+  }
+  useStore.setState((s) => ({
+    transcript: {
+      ...s.transcript,
+      status: 'error',
+      error: `This share link shows the bundled sample "${named.sample}", which this Tierscope does not have; ask for a link that carries the transcript.`,
+      issues: [],
+    },
+  }));
+}
+
 export function useStartup(): void {
+  useEffect(() => {
+    // A link pasted into the address bar of an open tab changes only the fragment: open it as well.
+    const onHash = () => {
+      if (stateFromUrl(window.location.href).share !== null) void openShareLink(window.location.href);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
   useEffect(() => {
     const { transcriptActions } = useStore.getState();
     if (useStore.getState().transcript.status !== 'idle') return;
+    if (stateFromUrl(window.location.href).share !== null) {
+      void openShareLink(window.location.href);
+      return;
+    }
     const src = new URLSearchParams(window.location.search).get('src');
     if (src) {
       const url = sameOriginSrc(src, window.location.href);

@@ -7,13 +7,15 @@ import { useStore } from '../../state/store.ts';
 import { DOCK_DEFAULT, useLayout } from '../app/layout-state.ts';
 import { AliasTable } from './AliasTable.tsx';
 import { ConfigControls } from './ConfigControls.tsx';
+import { LimitsSettings } from './LimitsSettings.tsx';
+import { SummarizerSettings } from './SummarizerSettings.tsx';
 import { TradeOff } from './TradeOff.tsx';
 import './config.css';
 
 // Monaco loads only when the JSON tab is first opened.
 const ConfigJsonEditor = lazy(() => import('./ConfigJsonEditor.tsx').then((m) => ({ default: m.ConfigJsonEditor })));
 
-type Tab = 'controls' | 'json' | 'aliases';
+type Tab = 'controls' | 'json' | 'aliases' | 'summarizer' | 'limits';
 
 const MODES: { id: ReplayMode; label: string; help: string }[] = [
   {
@@ -108,6 +110,8 @@ export function ConfigPanel() {
               ['controls', 'Thresholds'],
               ['json', 'JSON'],
               ['aliases', 'Tool aliases'],
+              ['summarizer', 'Summarizer'],
+              ['limits', 'Limits'],
             ] as const
           ).map(([id, label]) => (
             <button
@@ -136,6 +140,8 @@ export function ConfigPanel() {
           </Suspense>
         )}
         {tab === 'aliases' && <AliasTable />}
+        {tab === 'summarizer' && <SummarizerSettings />}
+        {tab === 'limits' && <LimitsSettings />}
       </div>
     </section>
   );

@@ -16,6 +16,11 @@ const OPTIONS = {
   lineNumbersMinChars: 4,
   wrappingIndent: 'indent',
   fixedOverflowWidgets: true,
+  // Transcript content is hostile input: no clickable links (a `javascript:` or phishing URL stays text), and
+  // control, bidi-override and invisible characters are drawn as visible marks.
+  links: false,
+  renderControlCharacters: true,
+  unicodeHighlight: { invisibleCharacters: true, ambiguousCharacters: true },
 } as const;
 
 /** Read-only Monaco showing one JSON document; disposed with the component. */

@@ -2,6 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { Row } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
+import { visibleText } from '../common/visible-text.ts';
 import { notesFor } from '../transcript/row-notes.ts';
 import { EventList } from './EventList.tsx';
 import { ResultFate } from './ResultFate.tsx';
@@ -17,7 +18,7 @@ export function DetailHeader({ row }: { row: Row }) {
     <div className="detail-head" data-testid="detail-header">
       <div className="detail-title">
         <span className="num">#{row.index}</span> <span className={`role-tag role-${row.role}`}>{row.role}</span>
-        {row.tools.length > 0 && <span className="detail-tools"> {row.tools.join(', ')}</span>}
+        {row.tools.length > 0 && <span className="detail-tools"> {visibleText(row.tools.join(', '))}</span>}
         <span className="num muted">
           {' '}
           · ≈{fmtTokens(row.tokens)} tokens{row.line > 0 ? ` · line ${row.line}` : ''}

@@ -28,6 +28,10 @@ export function DiffView({ before, after, scheme }: { before: string; after: str
       hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 4, revealLineCount: 20 },
       renderOverviewRuler: false,
       fixedOverflowWidgets: true,
+      // Hostile content stays inert and visible (see DetailEditor).
+      links: false,
+      renderControlCharacters: true,
+      unicodeHighlight: { invisibleCharacters: true, ambiguousCharacters: true },
     });
     ed.current = editor;
     return () => {

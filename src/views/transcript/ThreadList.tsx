@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ThreadInfo } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
+import { visibleText } from '../common/visible-text.ts';
 import { threadOrder } from './navigation.ts';
 
 function label(t: ThreadInfo): string {
-  if (t.kind === 'main') return t.title && t.title !== t.id ? `main · ${t.title}` : 'main';
-  return t.title ?? t.id.replace(/^(sidechain|agent|side-call):/, '');
+  if (t.kind === 'main') return t.title && t.title !== t.id ? `main · ${visibleText(t.title)}` : 'main';
+  return visibleText(t.title ?? t.id.replace(/^(sidechain|agent|side-call):/, ''));
 }
 
 function Item({ t, current, onPick }: { t: ThreadInfo; current: boolean; onPick: (id: string) => void }) {

@@ -3,6 +3,7 @@ import type { Row } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
 import { heat } from '../common/heat.ts';
+import { visibleText } from '../common/visible-text.ts';
 import { RowMarks } from './RowMarks.tsx';
 import type { RowNotes } from './row-notes.ts';
 import { TierBadge } from './TierBadge.tsx';
@@ -50,7 +51,7 @@ export const TranscriptRow = memo(function TranscriptRow({ row, notes, scale, se
     >
       <span className="c-index num">{row.index}</span>
       <span className="c-role">{ROLE[row.role]}</span>
-      <span className="c-tools">{toolsLabel(row)}</span>
+      <span className="c-tools">{visibleText(toolsLabel(row))}</span>
       <span className="c-bar" aria-hidden="true">
         <span style={{ width: `${Math.max(2, scale * 100)}%`, background: heat(scale) }} />
       </span>
@@ -77,7 +78,7 @@ export const TranscriptRow = memo(function TranscriptRow({ row, notes, scale, se
       <span className="c-marks">
         <RowMarks row={row} notes={notes} />
       </span>
-      <span className="c-preview">{row.preview}</span>
+      <span className="c-preview">{visibleText(row.preview)}</span>
     </div>
   );
 });

@@ -1,0 +1,36 @@
+// Load limits for this tab (SPEC §1.3: files over the configured limit, default 2 GB; lines over 256 MB;
+// and the thread count), set in the config panel's Limits tab and handed to the engine with every load.
+// The file-size limit is also checked here before a file is read, so a file too big for the page's memory
+// is refused with a message instead of failing inside arrayBuffer().
+import { create } from 'zustand';
+
+export type LoadLimitValues = { maxFileBytes: number; maxLineBytes: number; maxThreads: number };
+
+/** The engine's defaults (src/formats/index.ts DEFAULT_LIMITS; a unit test keeps them equal — importing
+ *  that module here would bundle every parser into the page). */
+export const DEFAULT_LOAD_LIMITS: LoadLimitValues = {
+  maxFileBytes: 2 * 1024 ** 3,
+  maxLineBytes: 256 * 1024 ** 2,
+  maxThreads: 10_000,
+};
+
+export const useLoadLimits = create<LoadLimitValues>()(() => ({ ...DEFAULT_LOAD_LIMITS }));
+
+/** Bytes as the engine's messages write them (1.5 MB, 2 GB). */
+export function limitBytes(n: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${u === 0 ? v : Number(v.toFixed(1))} ${units[u]}`;
+}
+
+/** Why the main file cannot be loaded under the current limits, before reading it (null: go ahead). */
+export function fileTooBig(name: string, size: number): string | null {
+  const max = useLoadLimits.getState().maxFileBytes;
+  if (size <= max) return null;
+  return `${name.replace(/[\r\n\u2028\u2029]+/g, ' ')} is ${limitBytes(size)}, over the ${limitBytes(max)} file-size limit.`;
+}

@@ -1,0 +1,62 @@
+import { lastInput } from '../../state/last-input.ts';
+import { DEFAULT_LOAD_LIMITS, type LoadLimitValues, limitBytes, useLoadLimits } from '../../state/load-limits.ts';
+import './summarizer.css';
+
+const MB = 1024 * 1024;
+
+const FIELDS: { key: keyof LoadLimitValues; label: string; unit: 'MB' | 'threads'; help: string }[] = [
+  { key: 'maxFileBytes', label: 'file size', unit: 'MB', help: 'A bigger file is refused before it is read.' },
+  { key: 'maxLineBytes', label: 'line size', unit: 'MB', help: 'A longer line is skipped with a parse issue.' },
+  { key: 'maxThreads', label: 'threads', unit: 'threads', help: 'Threads past this many are dropped, with an issue.' },
+];
+
+/** Load limits for this tab (SPEC §1.3); they apply to the next load. */
+export function LimitsSettings() {
+  const limits = useLoadLimits();
+  return (
+    <div className="cfg-limits" data-testid="limits-settings">
+      <p className="muted">
+        Limits protect the page and the engine from inputs too big to hold; they apply to the next load. Defaults:{' '}
+        {limitBytes(DEFAULT_LOAD_LIMITS.maxFileBytes)} per file, {limitBytes(DEFAULT_LOAD_LIMITS.maxLineBytes)} per
+        line, {DEFAULT_LOAD_LIMITS.maxThreads.toLocaleString('en-US')} threads.
+      </p>
+      {FIELDS.map((f) => {
+        const value = f.unit === 'MB' ? limits[f.key] / MB : limits[f.key];
+        return (
+          <label key={f.key} title={f.help}>
+            <span className="muted">{f.label}</span>
+            <input
+              type="number"
+              data-testid={`limit-${f.key}`}
+              min={f.unit === 'MB' ? 0.001 : 1}
+              step={f.unit === 'MB' ? 'any' : 1}
+              defaultValue={Number(value.toFixed(3))}
+              onChange={(e) => {
+                const n = Number(e.target.value);
+                if (!Number.isFinite(n) || n <= 0) return;
+                useLoadLimits.setState({ [f.key]: f.unit === 'MB' ? Math.round(n * MB) : Math.floor(n) });
+              }}
+            />
+            <span className="muted">
+              {f.unit} · {f.help}
+            </span>
+          </label>
+        );
+      })}
+      <div>
+        <button
+          type="button"
+          data-testid="limits-reset"
+          onClick={() => {
+            useLoadLimits.setState({ ...DEFAULT_LOAD_LIMITS });
+          }}
+        >
+          Defaults
+        </button>{' '}
+        <button type="button" data-testid="limits-reload" onClick={() => void lastInput()?.()}>
+          Load the current input again
+        </button>
+      </div>
+    </div>
+  );
+}
