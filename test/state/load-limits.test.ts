@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../src/formats/index.ts';
+import { DEFAULT_LOAD_LIMITS, fileTooBig, limitBytes, useLoadLimits } from '../../src/state/load-limits.ts';
+
+describe('load limits of the page', () => {
+  it('start at the engine defaults', () => {
+    expect(DEFAULT_LOAD_LIMITS).toEqual({
+      maxFileBytes: DEFAULT_LIMITS.maxFileBytes,
+      maxLineBytes: DEFAULT_LIMITS.maxLineBytes,
+      maxThreads: DEFAULT_LIMITS.maxThreads,
+    });
+  });
+
+  it('refuse a file over the limit before reading it, with sizes a person reads', () => {
+    expect(limitBytes(512)).toBe('512 bytes');
+    expect(limitBytes(1.5 * 1024 ** 2)).toBe('1.5 MB');
+    expect(limitBytes(2 * 1024 ** 3)).toBe('2 GB');
+    expect(fileTooBig('a.jsonl', 2 * 1024 ** 3)).toBeNull();
+    expect(fileTooBig('a.jsonl', 2 * 1024 ** 3 + 1)).toBe('a.jsonl is 2 GB, over the 2 GB file-size limit.');
+    useLoadLimits.setState({ maxFileBytes: 1024 ** 2 });
+    try {
+      expect(fileTooBig('two\nlines.json', 3 * 1024 ** 2)).toBe(
+        'two lines.json is 3 MB, over the 1 MB file-size limit.',
+      );
+    } finally {
+      useLoadLimits.setState({ ...DEFAULT_LOAD_LIMITS });
+    }
+  });
+});
