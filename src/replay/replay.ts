@@ -6,18 +6,18 @@
 // The pairing validator runs on the recorded input and after every stage that changed structure.
 
 import { newViolations, type PairingViolation, type Provider, validatePairing } from '../analyses/pairing.ts';
-import { hashKey } from '../lib/hash.ts';
 import type { Block, Message, Request, Thread } from '../model/transcript.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
 import { STAGES } from '../pipeline/stages/index.ts';
 import type { Summarizer } from '../pipeline/summarizer.ts';
 import { Working } from '../pipeline/working.ts';
-import { blockRunes, safeJson } from '../tokens/block-text.ts';
-import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
+import { blockRunes } from '../tokens/block-text.ts';
+import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
-import { InputBuilder, type InputDelta, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
+import type { InputDelta, ReplayMode } from './inputs.ts';
 import { validateAppended } from './pairing-window.ts';
+import { threadPlan } from './plan.ts';
 
 export type ReplayOptions = {
   config: PipelineConfig;
@@ -73,8 +73,6 @@ export type ThreadReplay = {
   output?: Message[];
 };
 
-const keys = new WeakMap<object, string>();
-
 /** The recorded input does not depend on the config: its pairing check is kept per request, mode and
  *  provider, so a re-run after a threshold change validates only what the pipeline changed. */
 const inputChecks = new WeakMap<Request, Map<string, PairingViolation[]>>();
@@ -96,17 +94,6 @@ function inputCache(
     byKey.set(key, v);
   }
   return v;
-}
-
-/** Hash of a prefix part (tools, system), memoized per array object: requests share them by reference. */
-function contentKey(part: readonly unknown[] | undefined): string {
-  if (!part) return hashKey('[]');
-  let k = keys.get(part);
-  if (k === undefined) {
-    k = hashKey(safeJson(part));
-    keys.set(part, k);
-  }
-  return k;
 }
 
 function requestIndexer(thread: Thread): (messageIndex: number) => number {
@@ -162,12 +149,9 @@ export function replayThread(
   const states: unknown[] = STAGES.map((s) => s.initial());
   const rewrites = new Map<string, Block>();
   const lastChars = new Map<string, number>();
-  const inputs = new InputBuilder(thread, opts.mode);
   const requestOf = requestIndexer(thread);
   const reported = new Set<string>();
   const out: RequestReplay[] = [];
-  let prevView: InputView | undefined;
-  let rawInputTokens = 0;
   let prevToolsKey = '';
   let prevSystemKey = '';
   const factor = calibration.factor;
@@ -221,17 +205,10 @@ export function replayThread(
     }
   });
 
-  for (const r of thread.requests) {
+  for (const plan of threadPlan(thread, opts.mode, meter, calibration)) {
+    const r = plan.request;
     if (r.index > until) break;
-    const view = inputs.view(r);
-    const delta = inputDeltaFor(prevView, view, r);
-    const prefix = r.exactPrefix ?? thread.prefix;
-    const toolsKey = contentKey(prefix.tools);
-    const systemKey = contentKey(prefix.system);
-    let toolsTokens = 0;
-    for (const t of prefix.tools ?? []) toolsTokens += meter.tool(t);
-    const staticTokens =
-      calibration.prefixSource === 'counted' ? prefixTokensOf(meter, prefix) : calibration.prefixTokens;
+    const { view, delta, toolsKey, systemKey, toolsTokens, staticTokens, rawInputTokens } = plan;
     const pairing: PairingViolation[] = [];
     const pctx = { thread: thread.id, request: r.index, provider: opts.provider };
 
@@ -241,9 +218,7 @@ export function replayThread(
     const dupBefore = work.duplicateUses;
     if (delta.kind === 'append') {
       freshFrom = work.length;
-      const appended = view.array.slice(view.start + delta.from, view.end);
-      rawInputTokens += meter.messages(appended);
-      work.append(appended);
+      work.append(plan.messages);
       const full = work.duplicateUses > dupBefore;
       const found = inputCache(r, opts, `append|${full}`, () =>
         validateAppended(view, delta.from, { ...pctx, stage: 'input' }, full),
@@ -251,8 +226,7 @@ export function replayThread(
       report(found, pairing, view.array, view.start);
     } else {
       oldOutput = work.messages;
-      const raw = view.array.slice(view.start, view.end);
-      rawInputTokens = meter.messages(raw);
+      const raw = plan.messages;
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
       report(
@@ -343,7 +317,6 @@ export function replayThread(
       summarizerError: failure && failure.request === r.index ? failure.error : undefined,
     });
     observe?.(r.index, work.snapshot());
-    prevView = view;
     prevToolsKey = toolsKey;
     prevSystemKey = systemKey;
   }
@@ -359,10 +332,6 @@ export function replayThread(
     lastChars,
     output: capture ? work.snapshot() : undefined,
   };
-}
-
-function inputDeltaFor(prev: InputView | undefined, view: InputView, r: Request): InputDelta {
-  return inputDelta(prev, view, r.boundary === 'agent-compaction');
 }
 
 function resultRunes(b: Extract<Block, { type: 'tool_result' }>): number {

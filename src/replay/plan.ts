@@ -1,0 +1,102 @@
+// What the replay needs of each request that no pipeline setting can change: its input view, how it relates
+// to the previous input (append or reset), the appended messages, the counted recorded input, and the static
+// prefix (tools and system: keys and tokens). Computed once per thread, mode, meter and calibration and
+// reused by every re-run, so a threshold change spends its time on the pipeline alone (SPEC §9).
+import { hashKey } from '../lib/hash.ts';
+import type { Message, Request, Thread } from '../model/transcript.ts';
+import { safeJson } from '../tokens/block-text.ts';
+import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
+import type { TokenMeter } from '../tokens/meter.ts';
+import { InputBuilder, type InputDelta, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
+
+export type RequestPlan = {
+  request: Request;
+  view: InputView;
+  delta: InputDelta;
+  /** The messages this request appends (append), or its whole input (reset). */
+  messages: readonly Message[];
+  /** Counted tokens of the recorded input's messages. */
+  rawInputTokens: number;
+  toolsKey: string;
+  systemKey: string;
+  toolsTokens: number;
+  /** Static prefix tokens as the calibration has them (counted, or inferred from usage). */
+  staticTokens: number;
+};
+
+const keys = new WeakMap<object, string>();
+
+/** Hash of a prefix part (tools, system), memoized per array object: requests share them by reference. */
+function contentKey(part: readonly unknown[] | undefined): string {
+  if (!part) return hashKey('[]');
+  let k = keys.get(part);
+  if (k === undefined) {
+    k = hashKey(safeJson(part));
+    keys.set(part, k);
+  }
+  return k;
+}
+
+type Cached = { mode: ReplayMode; calibration: Calibration; plans: RequestPlan[] };
+const cache = new WeakMap<Thread, WeakMap<TokenMeter, Cached[]>>();
+
+function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration: Calibration): RequestPlan[] {
+  const inputs = new InputBuilder(thread, mode);
+  const out: RequestPlan[] = [];
+  let prev: InputView | undefined;
+  let rawInputTokens = 0;
+  for (const r of thread.requests) {
+    const view = inputs.view(r);
+    const delta = inputDelta(prev, view, r.boundary === 'agent-compaction');
+    let messages: Message[];
+    if (delta.kind === 'append') {
+      messages = view.array.slice(view.start + delta.from, view.end);
+      rawInputTokens += meter.messages(messages);
+    } else {
+      messages = view.array.slice(view.start, view.end);
+      rawInputTokens = meter.messages(messages);
+    }
+    const prefix = r.exactPrefix ?? thread.prefix;
+    let toolsTokens = 0;
+    for (const t of prefix.tools ?? []) toolsTokens += meter.tool(t);
+    out.push({
+      request: r,
+      view,
+      delta,
+      messages,
+      rawInputTokens,
+      toolsKey: contentKey(prefix.tools),
+      systemKey: contentKey(prefix.system),
+      toolsTokens,
+      staticTokens: calibration.prefixSource === 'counted' ? prefixTokensOf(meter, prefix) : calibration.prefixTokens,
+    });
+    prev = view;
+  }
+  return out;
+}
+
+/** The plan of every request of `thread` (cached while the thread, meter and calibration live). */
+export function threadPlan(
+  thread: Thread,
+  mode: ReplayMode,
+  meter: TokenMeter,
+  calibration: Calibration,
+): readonly RequestPlan[] {
+  let byMeter = cache.get(thread);
+  if (!byMeter) {
+    byMeter = new WeakMap();
+    cache.set(thread, byMeter);
+  }
+  let list = byMeter.get(meter);
+  if (!list) {
+    list = [];
+    byMeter.set(meter, list);
+  }
+  let hit = list.find((c) => c.mode === mode && c.calibration === calibration);
+  if (!hit) {
+    hit = { mode, calibration, plans: build(thread, mode, meter, calibration) };
+    list.push(hit);
+    if (list.length > 4) list.shift();
+  }
+  return hit.plans;
+}
