@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { compiled } from './compile.ts';
 
 const OUT = 'bench/out';
 mkdirSync(OUT, { recursive: true });
@@ -18,7 +19,10 @@ function tsx(args: string[], timeoutMs = 1_800_000): string {
   });
 }
 function json(args: string[], timeoutMs?: number): Record<string, number | boolean | null> {
-  const out = tsx(args, timeoutMs).trim().split('\n');
+  return lastJson(tsx(args, timeoutMs));
+}
+function lastJson(text: string): Record<string, number | boolean | null> {
+  const out = text.trim().split('\n');
   return JSON.parse(out[out.length - 1]);
 }
 function ensure(name: string, args: string[]): string {
@@ -38,9 +42,19 @@ console.log('tokenizers…');
 const tok = json(['bench/phase-tokenizers.ts', big, quick ? '15000' : '60000']);
 console.log(tok);
 console.log('re-runs…');
-const rr2k = json(['bench/phase-rerun.ts', r2k, '20']);
+const rerun = await compiled('bench/phase-rerun.ts');
+const rerunPhase = (file: string, runs: string) =>
+  lastJson(
+    execFileSync(rerun.cmd, [...rerun.args, file, runs], {
+      encoding: 'utf8',
+      timeout: 1_800_000,
+      maxBuffer: 1 << 26,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+const rr2k = rerunPhase(r2k, '40');
 console.log(rr2k);
-const rr20k = json(['bench/phase-rerun.ts', r20k, quick ? '5' : '10']);
+const rr20k = rerunPhase(r20k, quick ? '5' : '20');
 console.log(rr20k);
 console.log('chromium…');
 let chromium: Record<string, number | boolean | null> = {};
@@ -66,7 +80,7 @@ const results = {
     ratioToAiTokenizer: n(load.countMs) / n(tok.aiTokenizerMs),
     speedupOverNaiveJsTiktoken: n(tok.naiveJsTiktokenMsExtrapolated) / n(load.countMs),
   },
-  rerun: { r2000: rr2k, r20000: rr20k },
+  rerun: { compiledWith: rerun.how, r2000: rr2k, r20000: rr20k },
   chromium,
   targets: {
     structureWithin3s: n(load.structureMs) <= 3000,

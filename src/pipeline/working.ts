@@ -9,7 +9,8 @@ import type { TokenMeter } from '../tokens/meter.ts';
 export type Category = string; // 'system' | 'user' | 'assistant' | 'thinking' | `result:<tool>`
 
 /** Per meter (encoding): a message's categories and their tokens. */
-const categoryCaches = new WeakMap<TokenMeter, WeakMap<Message, readonly (readonly [Category, number])[]>>();
+type MessageCategories = { names: Category[]; tokens: number[] };
+const categoryCaches = new WeakMap<TokenMeter, WeakMap<Message, MessageCategories>>();
 
 export class Working {
   messages: Message[] = [];
@@ -134,20 +135,40 @@ export class Working {
     return m.role;
   }
 
+  private categoryCache: WeakMap<Message, MessageCategories> | undefined;
+
   private addCategories(m: Message, sign: 1 | -1): void {
-    let categoryCache = categoryCaches.get(this.meter);
+    let categoryCache = this.categoryCache;
     if (!categoryCache) {
-      categoryCache = new WeakMap();
-      categoryCaches.set(this.meter, categoryCache);
+      categoryCache = categoryCaches.get(this.meter);
+      if (!categoryCache) {
+        categoryCache = new WeakMap();
+        categoryCaches.set(this.meter, categoryCache);
+      }
+      this.categoryCache = categoryCache;
     }
     let cached = categoryCache.get(m);
     if (!cached) {
       const per = this.meter.measure(m).blocks;
-      cached = m.blocks.map((b, j) => [this.categoryOf(m, b), per[j]] as const);
       // A message's categories depend only on it and its thread's tool names: safe to keep per object.
+      // Blocks of one category are summed here, so adding the message touches each category once.
+      const names: Category[] = [];
+      const tokens: number[] = [];
+      m.blocks.forEach((b, j) => {
+        const c = this.categoryOf(m, b);
+        const at = names.indexOf(c);
+        if (at >= 0) tokens[at] += per[j];
+        else {
+          names.push(c);
+          tokens.push(per[j]);
+        }
+      });
+      cached = { names, tokens };
       categoryCache.set(m, cached);
     }
-    for (const [c, t] of cached) this.categories.set(c, (this.categories.get(c) ?? 0) + sign * t);
+    const { names, tokens } = cached;
+    const into = this.categories;
+    for (let i = 0; i < names.length; i++) into.set(names[i], (into.get(names[i]) ?? 0) + sign * tokens[i]);
   }
 
   /**
