@@ -25,23 +25,30 @@ try {
       return { longest: xs.length ? Math.max(...xs) : 0, count: xs.length };
     });
   await take(); // discard the sample app's startup
+  const name = file.split('/').pop() as string;
+  const runBefore = Number((await s.page.getByTestId('summary-bar').getAttribute('data-run-id')) ?? 0);
   const t0 = Date.now();
   await s.page.getByTestId('file-input').setInputFiles(file);
+  // Structure: the status names the new file and is ready (rows shown, tokens still estimated).
   await s.page.waitForFunction(
-    (name) =>
-      (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes(name as string) ||
-      (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes('claude-code'),
-    file.split('/').pop(),
+    (n) => {
+      const el = document.querySelector('[data-testid="load-status"]');
+      return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes(n);
+    },
+    name,
     { timeout: 300_000 },
   );
   const structureMs = Date.now() - t0;
-  // exact counts and the first run are done when the summary bar shows a simulated hit rate again
+  // Exact: counting is over (no progress bar) and a run on the exact counts finished after the load.
   await s.page.waitForFunction(() => !document.querySelector('[data-testid="load-progress"]'), undefined, {
     timeout: 600_000,
   });
   await s.page.waitForFunction(
-    () => (document.querySelector('[data-testid="stat-hit-rate-simulated"]')?.textContent ?? '').match(/\d/),
-    undefined,
+    (before) => {
+      const bar = document.querySelector('[data-testid="summary-bar"]');
+      return Number(bar?.getAttribute('data-run-id') ?? 0) > before && bar?.getAttribute('data-run-status') === 'ready';
+    },
+    runBefore,
     { timeout: 600_000 },
   );
   const exactMs = Date.now() - t0;
