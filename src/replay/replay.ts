@@ -18,6 +18,7 @@ import type { TokenMeter } from '../tokens/meter.ts';
 import type { InputDelta, ReplayMode } from './inputs.ts';
 import { validateAppended } from './pairing-window.ts';
 import { threadPlan } from './plan.ts';
+import { type ConfigReads, trackedConfig } from './reuse.ts';
 
 export type ReplayOptions = {
   config: PipelineConfig;
@@ -71,6 +72,8 @@ export type ThreadReplay = {
   lastChars: Map<string, number>;
   /** Output of the last replayed request (only when `capture` was asked). */
   output?: Message[];
+  /** The config keys this replay read, with their values (see reuse.ts). */
+  reads: ConfigReads;
 };
 
 /** The recorded input does not depend on the config: its pairing check is kept per request, mode and
@@ -144,7 +147,9 @@ export function replayThread(
   capture = false,
   observe?: (request: number, output: readonly Message[]) => void,
 ): ThreadReplay {
-  const { meter, config } = opts;
+  const { meter } = opts;
+  const reads: ConfigReads = new Map();
+  const config = trackedConfig(opts.config, reads);
   const work = new Working(meter);
   const states: unknown[] = STAGES.map((s) => s.initial());
   const rewrites = new Map<string, Block>();
@@ -331,6 +336,7 @@ export function replayThread(
     states: stateRecord,
     lastChars,
     output: capture ? work.snapshot() : undefined,
+    reads,
   };
 }
 

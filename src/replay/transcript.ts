@@ -13,6 +13,7 @@ import {
 import type { TokenMeter } from '../tokens/meter.ts';
 import { InputBuilder } from './inputs.ts';
 import { type ReplayOptions, replayThread, type ThreadReplay } from './replay.ts';
+import { sameReads } from './reuse.ts';
 
 export type Replay = {
   threads: ThreadReplay[];
@@ -51,9 +52,47 @@ export function calibrateTranscript(t: Transcript, meter: TokenMeter): Map<strin
   return out;
 }
 
+/** The last full replay of each thread, with what it depended on besides the config keys it read. */
+type Reusable = {
+  replay: ThreadReplay;
+  meter: TokenMeter;
+  calibration: Calibration;
+  mode: ReplayOptions['mode'];
+  provider: ReplayOptions['provider'];
+  summarizer: ReplayOptions['summarizer'];
+};
+const lastReplay = new WeakMap<Thread, Reusable>();
+
+/** Replay `th`, or reuse its last replay when nothing it depended on changed (see reuse.ts). An http
+ *  summarizer's answers arrive between runs, so its replays are never reused. */
+function replayOrReuse(th: Thread, opts: ReplayOptions, calibration: Calibration): ThreadReplay {
+  const prev = lastReplay.get(th);
+  if (
+    prev &&
+    opts.summarizer.id !== 'http' &&
+    prev.meter === opts.meter &&
+    prev.calibration === calibration &&
+    prev.mode === opts.mode &&
+    prev.provider === opts.provider &&
+    prev.summarizer === opts.summarizer &&
+    sameReads(opts.config, prev.replay.reads)
+  )
+    return prev.replay;
+  const replay = replayThread(th, opts, calibration);
+  lastReplay.set(th, {
+    replay,
+    meter: opts.meter,
+    calibration,
+    mode: opts.mode,
+    provider: opts.provider,
+    summarizer: opts.summarizer,
+  });
+  return replay;
+}
+
 export function replayTranscript(t: Transcript, opts: ReplayOptions, calibrations?: Map<string, Calibration>): Replay {
   const cals = calibrations ?? calibrateTranscript(t, opts.meter);
-  const threads = t.threads.map((th) => replayThread(th, opts, cals.get(th.id) ?? calibrate([])));
+  const threads = t.threads.map((th) => replayOrReuse(th, opts, cals.get(th.id) ?? calibrate([])));
   return {
     threads,
     options: { config: opts.config, mode: opts.mode, provider: opts.provider, summarizer: opts.summarizer.id },

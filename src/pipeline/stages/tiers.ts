@@ -120,7 +120,9 @@ export const tiersStage: PipelineStage<TiersState> = {
     const cfg = ctx.config;
     if (!cfg.tiersEnabled) return state;
     const list = work.resultMessages;
-    if (list.length < cfg.tier3Window || ctx.estimate() < triggerTokens(cfg)) return state;
+    // The estimate first: a thread that never reaches the trigger never reads tier3Window, so moving that
+    // slider does not re-run it (src/replay/reuse.ts).
+    if (ctx.estimate() < triggerTokens(cfg) || list.length < cfg.tier3Window) return state;
     if (state.epoch !== work.epoch) {
       // Positions moved (reset or structural change): find the first message with an untouched result.
       state.epoch = work.epoch;

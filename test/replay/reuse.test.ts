@@ -1,0 +1,125 @@
+// Re-runs replay only what a settings change affects (SPEC §9, src/replay/reuse.ts): the config keys a
+// thread's replay read are recorded, and a thread whose keys all keep their values is reused — and is then
+// exactly what a fresh replay would give.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Transcript } from '../../src/model/transcript.ts';
+import { summarizerFor } from '../../src/pipeline/summarizer.ts';
+import { replayThread } from '../../src/replay/replay.ts';
+import { type ConfigReads, sameReads, trackedConfig } from '../../src/replay/reuse.ts';
+import { calibrateTranscript, replayTranscript } from '../../src/replay/transcript.ts';
+import { calibrate } from '../../src/tokens/calibration.ts';
+import { TokenMeter } from '../../src/tokens/meter.ts';
+import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
+import { type Call, loop } from '../helpers/loop.ts';
+import { configOf, tokenizer } from '../helpers/replay.ts';
+
+let tk: CachedTokenizer;
+beforeAll(async () => {
+  tk = await tokenizer();
+});
+
+const bash = (n: number): Call => ({ tool: 'Bash', args: `go test ./pkg${n}`, result: '3000 chars' });
+/** A long main thread that reaches the trigger, and a short sub-agent that never does. */
+function twoThreads(): Transcript {
+  const main = loop(Array.from({ length: 40 }, (_, i) => bash(i)));
+  const side = loop([bash(100), bash(101)], 'Find the flaky test');
+  return { ...main, threads: [main.threads[0], { ...side.threads[0], id: 'sidechain:a' }] };
+}
+const SET = { contextWindow: 24_000, outputReserve: 2_000 };
+
+describe('config reads', () => {
+  it('records leaf paths with their values, nested objects by path, and an enumeration as the whole', () => {
+    const config = configOf({ set: SET });
+    const reads: ConfigReads = new Map();
+    const c = trackedConfig(config, reads);
+    expect(c.tier3Window).toBe(config.tier3Window);
+    expect(c.summarize.enabled).toBe(config.summarize.enabled);
+    expect(c.floorTools).toEqual(config.floorTools);
+    expect([...reads.keys()]).toEqual(['tier3Window', 'summarize.enabled', 'floorTools']);
+    expect(sameReads({ ...config, tier1Distance: 99 }, reads)).toBe(true);
+    expect(sameReads({ ...config, tier3Window: 99 }, reads)).toBe(false);
+    expect(
+      sameReads({ ...config, summarize: { ...config.summarize, enabled: !config.summarize.enabled } }, reads),
+    ).toBe(false);
+    expect(sameReads({ ...config, floorTools: ['Read'] }, reads)).toBe(false);
+    const spread = { ...c.hardcap };
+    expect(spread).toEqual(config.hardcap);
+    expect(reads.get('hardcap')).toBe(JSON.stringify(config.hardcap));
+    expect(() => {
+      (c as { tier3Window: number }).tier3Window = 1;
+    }).toThrow(/read-only/);
+  });
+});
+
+describe('re-runs reuse untouched threads', () => {
+  it('a tier3Window change re-runs the thread that tiers and reuses the one that never reached the trigger', () => {
+    const t = twoThreads();
+    const meter = new TokenMeter(tk);
+    const cals = calibrateTranscript(t, meter);
+    const opts = (tier3Window: number) => {
+      const config = configOf({ set: { ...SET, tier3Window } });
+      return {
+        config,
+        mode: 'recorded' as const,
+        provider: 'anthropic' as const,
+        meter,
+        summarizer: summarizerFor('extractive'),
+      };
+    };
+    const a = replayTranscript(t, opts(8), cals);
+    const b = replayTranscript(t, opts(5), cals);
+    expect(a.threads[0].requests.some((q) => q.events.some((e) => e.stage === 'tiers'))).toBe(true);
+    expect(a.threads[1].reads.has('tier3Window')).toBe(false);
+    expect(b.threads[1]).toBe(a.threads[1]);
+    expect(b.threads[0]).not.toBe(a.threads[0]);
+    // What was reused, and what ran again, equal a fresh replay with a fresh meter.
+    const freshMeter = new TokenMeter(tk);
+    t.threads.forEach((th, i) => {
+      const fresh = replayThread(th, { ...opts(5), meter: freshMeter }, cals.get(th.id) ?? calibrate([]));
+      expect(b.threads[i].requests).toEqual(fresh.requests);
+      expect(b.threads[i].states).toEqual(fresh.states);
+    });
+    // Back to the first value: the main thread runs again and gives the first result.
+    const c = replayTranscript(t, opts(8), cals);
+    expect(c.threads[0].requests).toEqual(a.threads[0].requests);
+    expect(c.threads[1]).toBe(a.threads[1]);
+  });
+
+  it('a change to a key every thread reads, or another mode, provider or meter, re-runs every thread', () => {
+    const t = twoThreads();
+    const meter = new TokenMeter(tk);
+    const cals = calibrateTranscript(t, meter);
+    const base = {
+      config: configOf({ set: SET }),
+      mode: 'recorded' as const,
+      provider: 'anthropic' as const,
+      meter,
+      summarizer: summarizerFor('extractive'),
+    };
+    const a = replayTranscript(t, base, cals);
+    const window = replayTranscript(t, { ...base, config: configOf({ set: { ...SET, contextWindow: 30_000 } }) }, cals);
+    expect(window.threads[1]).not.toBe(a.threads[1]);
+    const again = replayTranscript(t, base, cals);
+    const provider = replayTranscript(t, { ...base, provider: 'openai-chat' }, cals);
+    expect(provider.threads[1]).not.toBe(again.threads[1]);
+    const otherMeter = replayTranscript(t, { ...base, meter: new TokenMeter(tk) }, cals);
+    expect(otherMeter.threads[1]).not.toBe(provider.threads[1]);
+  });
+
+  it('an http summarizer is never reused: its answers arrive between runs', () => {
+    const t = twoThreads();
+    const meter = new TokenMeter(tk);
+    const cals = calibrateTranscript(t, meter);
+    const summarizer = summarizerFor('http', new Map());
+    const o = {
+      config: configOf({ set: { ...SET, summarizer: 'http' } }),
+      mode: 'recorded' as const,
+      provider: 'anthropic' as const,
+      meter,
+      summarizer,
+    };
+    const a = replayTranscript(t, o, cals);
+    const b = replayTranscript(t, o, cals);
+    expect(b.threads[1]).not.toBe(a.threads[1]);
+  });
+});
