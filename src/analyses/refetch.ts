@@ -140,16 +140,29 @@ function repeatsOf(thread: Thread, tok: Tokenizer): Repeat[] {
 }
 
 function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
-  return repeatsOf(thread, tok).map(({ edited, compacted, repeatRequest, ...r }) => {
+  // Fields copied by name: a rest spread per repeat costs more than the classification (re-runs see thousands).
+  return repeatsOf(thread, tok).map((r) => {
     const l = lost.get(r.firstToolUseId);
-    const kind: RefetchKind = edited
+    const kind: RefetchKind = r.edited
       ? 'after-edit'
-      : compacted
+      : r.compacted
         ? 'after-agent-compaction'
-        : l && l.request <= repeatRequest
+        : l && l.request <= r.repeatRequest
           ? 'after-pipeline'
           : 'plain';
-    return kind === 'after-pipeline' && l ? { ...r, kind, lostBy: `${l.how} at request ${l.request}` } : { ...r, kind };
+    const out: Refetch = {
+      thread: r.thread,
+      tool: r.tool,
+      args: r.args,
+      firstToolUseId: r.firstToolUseId,
+      repeatToolUseId: r.repeatToolUseId,
+      firstMessageIndex: r.firstMessageIndex,
+      repeatMessageIndex: r.repeatMessageIndex,
+      tokens: r.tokens,
+      kind,
+    };
+    if (kind === 'after-pipeline' && l) out.lostBy = `${l.how} at request ${l.request}`;
+    return out;
   });
 }
 

@@ -16,33 +16,36 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function track<T extends object>(target: T, prefix: string, reads: ConfigReads): T {
+  // Stages read the config in their inner loops: after a key's first read, a get costs two lookups.
   const nested = new Map<string, object>();
-  const note = (path: string, value: unknown) => {
+  const seen = new Set<string>();
+  const note = (key: string, value: unknown) => {
+    seen.add(key);
+    const path = prefix + key;
     if (!reads.has(path)) reads.set(path, JSON.stringify(value) ?? 'undefined');
   };
   return new Proxy(target, {
-    get(t, key, receiver) {
-      const value = Reflect.get(t, key, receiver);
-      if (typeof key !== 'string') return value;
-      const path = prefix + key;
+    get(t, key) {
+      const value = (t as Record<string | symbol, unknown>)[key];
+      if (typeof key !== 'string' || seen.has(key)) return value;
+      const inner = nested.get(key);
+      if (inner) return inner;
       if (isRecord(value)) {
-        let inner = nested.get(key);
-        if (!inner) {
-          inner = track(value, `${path}.`, reads);
-          nested.set(key, inner);
-        }
-        return inner;
+        const p = track(value, `${prefix}${key}.`, reads);
+        nested.set(key, p);
+        return p;
       }
-      note(path, value);
+      note(key, value);
       return value;
     },
     has(t, key) {
-      if (typeof key === 'string') note(prefix + key, Reflect.get(t, key));
+      if (typeof key === 'string' && !seen.has(key)) note(key, Reflect.get(t, key));
       return Reflect.has(t, key);
     },
     ownKeys(t) {
       // Enumerating (a spread, JSON.stringify, Object.keys) depends on every key below this point.
-      note(prefix === '' ? WHOLE : prefix.slice(0, -1), t);
+      const path = prefix === '' ? WHOLE : prefix.slice(0, -1);
+      if (!reads.has(path)) reads.set(path, JSON.stringify(t));
       return Reflect.ownKeys(t);
     },
     set() {
