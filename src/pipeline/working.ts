@@ -12,6 +12,31 @@ export type Category = string; // 'system' | 'user' | 'assistant' | 'thinking' |
 type MessageCategories = { names: Category[]; tokens: number[] };
 const categoryCaches = new WeakMap<TokenMeter, WeakMap<Message, MessageCategories>>();
 
+/** prev message → "j" → new block → the message with that block: the same rewrite of the same message gives the
+ *  same object on every re-run, so its token and category caches (keyed by identity) carry over. */
+const rewritten = new WeakMap<Message, Map<number, WeakMap<Block, Message>>>();
+
+function withBlock(prev: Message, j: number, block: Block): Message {
+  let byIndex = rewritten.get(prev);
+  if (!byIndex) {
+    byIndex = new Map();
+    rewritten.set(prev, byIndex);
+  }
+  let byBlock = byIndex.get(j);
+  if (!byBlock) {
+    byBlock = new WeakMap();
+    byIndex.set(j, byBlock);
+  }
+  let next = byBlock.get(block);
+  if (!next) {
+    const blocks = prev.blocks.slice();
+    blocks[j] = block;
+    next = { ...prev, blocks };
+    byBlock.set(block, next);
+  }
+  return next;
+}
+
 export class Working {
   messages: Message[] = [];
   /** Exact (uncalibrated) tokens of each message. */
@@ -206,9 +231,7 @@ export class Working {
       (old.type !== 'tool_result' || (block.type === 'tool_result' && block.toolUseId === old.toolUseId)) &&
       (old.type !== 'tool_use' || (block.type === 'tool_use' && block.id === old.id));
     if (!sameShape) throw new Error(`content rewrite changed block ${j} of message ${pos}`);
-    const blocks = prev.blocks.slice();
-    blocks[j] = block;
-    const next: Message = { ...prev, blocks };
+    const next = withBlock(prev, j, block);
     // Only block j changed: adjust its category and the totals by its token delta (O(1), no re-measuring).
     const delta = this.meter.block(block) - this.meter.block(old);
     const c = this.categoryOf(prev, old);

@@ -77,20 +77,19 @@ export type ThreadReplay = {
 };
 
 /** The recorded input does not depend on the config: its pairing check is kept per request, mode and
- *  provider, so a re-run after a threshold change validates only what the pipeline changed. */
+ *  provider, so a re-run after a threshold change validates only what the pipeline changed. Keys are made
+ *  once per thread replay (see checkKeys). */
 const inputChecks = new WeakMap<Request, Map<string, PairingViolation[]>>();
-function inputCache(
-  r: Request,
-  opts: ReplayOptions,
-  kind: string,
-  check: () => PairingViolation[],
-): PairingViolation[] {
+function checkKeys(opts: ReplayOptions) {
+  const k = `${opts.mode}|${opts.provider}|`;
+  return { appendFull: `${k}append|true`, append: `${k}append|false`, reset: `${k}reset` };
+}
+function inputCache(r: Request, key: string, check: () => PairingViolation[]): PairingViolation[] {
   let byKey = inputChecks.get(r);
   if (!byKey) {
     byKey = new Map();
     inputChecks.set(r, byKey);
   }
-  const key = `${opts.mode}|${opts.provider}|${kind}`;
   let v = byKey.get(key);
   if (!v) {
     v = check();
@@ -149,6 +148,7 @@ export function replayThread(
 ): ThreadReplay {
   const { meter } = opts;
   const reads: ConfigReads = new Map();
+  const keys = checkKeys(opts);
   const config = trackedConfig(opts.config, reads);
   const work = new Working(meter);
   const states: unknown[] = STAGES.map((s) => s.initial());
@@ -225,7 +225,7 @@ export function replayThread(
       freshFrom = work.length;
       work.append(plan.messages);
       const full = work.duplicateUses > dupBefore;
-      const found = inputCache(r, opts, `append|${full}`, () =>
+      const found = inputCache(r, full ? keys.appendFull : keys.append, () =>
         validateAppended(view, delta.from, { ...pctx, stage: 'input' }, full),
       );
       report(found, pairing, view.array, view.start);
@@ -235,7 +235,7 @@ export function replayThread(
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
       report(
-        inputCache(r, opts, 'reset', () => validatePairing(raw, { ...pctx, stage: 'input' })),
+        inputCache(r, keys.reset, () => validatePairing(raw, { ...pctx, stage: 'input' })),
         pairing,
         raw,
       );
