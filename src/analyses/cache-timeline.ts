@@ -121,7 +121,19 @@ function observedCause(
 }
 
 /** Observed timeline over every thread of a log with usage. */
+/** The observed timeline depends on the transcript and the cache settings only: kept for re-runs (read-only). */
+const observedCache = new WeakMap<Transcript, { key: string; points: ObservedPoint[] }>();
+
 export function observedTimeline(t: Transcript, config: PipelineConfig): ObservedPoint[] {
+  const key = JSON.stringify(config.cache);
+  const hit = observedCache.get(t);
+  if (hit && hit.key === key) return hit.points;
+  const points = computeObserved(t, config);
+  observedCache.set(t, { key, points });
+  return points;
+}
+
+function computeObserved(t: Transcript, config: PipelineConfig): ObservedPoint[] {
   const out: ObservedPoint[] = [];
   const all: { thread: Thread; r: Request }[] = [];
   for (const th of t.threads) for (const r of th.requests) if (r.observed) all.push({ thread: th, r });

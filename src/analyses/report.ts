@@ -188,11 +188,34 @@ export type ReportInput = {
   withEvents?: boolean;
 };
 
+const counted = new WeakMap<Transcript, Counts>();
+function countsOf(t: Transcript): Counts {
+  let c = counted.get(t);
+  if (!c) {
+    c = transcriptCounts(t);
+    counted.set(t, c);
+  }
+  return { ...c };
+}
+
 export function buildReport(x: ReportInput): Report {
   const { transcript: t, replay } = x;
   const cfg = replay.options.config;
-  const obsByKey = new Map(x.observed.map((p) => [`${p.thread}|${p.index}`, p]));
-  const simByKey = new Map(x.simulated.map((p) => [`${p.thread}|${p.index}`, p]));
+  // Both timelines list requests in replay order (threads, then requests; observed only those with usage), so
+  // a cursor over each finds a request's point without building keyed maps on every re-run.
+  let obsAt = 0;
+  let simAt = 0;
+  const keyed = new Map<unknown[], Map<string, unknown>>();
+  const pointFor = <P extends { thread: string; index: number }>(list: P[], at: number, th: string, i: number) => {
+    if (at < list.length && list[at].thread === th && list[at].index === i) return { point: list[at], next: at + 1 };
+    // Out of order (a caller's own list): look it up by key instead.
+    let byKey = keyed.get(list);
+    if (!byKey) {
+      byKey = new Map(list.map((p) => [`${p.thread}|${p.index}`, p]));
+      keyed.set(list, byKey);
+    }
+    return { point: byKey.get(`${th}|${i}`) as P | undefined, next: at };
+  };
   const requests: RequestRow[] = [];
   let obsCost = ZERO_COST;
   let simCost = ZERO_COST;
@@ -204,9 +227,12 @@ export function buildReport(x: ReportInput): Report {
     const thread = t.threads[ti];
     for (const q of tr.requests) {
       const req = thread.requests[q.index];
-      const key = `${tr.thread}|${q.index}`;
-      const sim = simByKey.get(key);
-      const obs = obsByKey.get(key);
+      const simHit = pointFor(x.simulated, simAt, tr.thread, q.index);
+      const sim = simHit.point;
+      simAt = simHit.next;
+      const obsHit = pointFor(x.observed, obsAt, tr.thread, q.index);
+      const obs = obsHit.point;
+      obsAt = obsHit.next;
       tokensIn += q.inputTokens;
       tokensOut += q.outputTokens;
       if (req?.observed) {
@@ -256,7 +282,7 @@ export function buildReport(x: ReportInput): Report {
   return {
     format: t.format,
     parseIssues: t.parseIssues.map((i) => ({ line: i.line, message: i.message, severity: i.severity })),
-    counts: transcriptCounts(t),
+    counts: countsOf(t),
     settings: {
       preset: x.preset,
       mode: replay.options.mode,
