@@ -60,6 +60,10 @@ export type StageContext = {
   /** Latest user text (task context for summaries). */
   task: () => string;
   emit: (e: Omit<PipelineEvent, 'thread' | 'request' | 'stage'>) => void;
+  /** The stage running now (events name it). */
+  stage: StageId;
+  /** Record a complete event (the hot path of content rewrites: no copy). */
+  record: (e: PipelineEvent) => void;
 };
 
 export type StageResult<S> = { output: Working; state: S; events: PipelineEvent[] };

@@ -200,14 +200,17 @@ export function replayThread(
       return task;
     },
     emit: () => undefined,
+    stage: STAGES[0].id,
+    record: (ev: PipelineEvent) => {
+      events.push(ev);
+      if (ev.toolUseId && ev.after?.type === 'tool_result') {
+        rewrites.set(ev.toolUseId, ev.after);
+        lastChars.set(ev.toolUseId, ev.charsAfter);
+      }
+    },
   };
   const emits = STAGES.map((stage) => (e: Omit<PipelineEvent, 'thread' | 'request' | 'stage'>) => {
-    const ev: PipelineEvent = { thread: thread.id, request: current, stage: stage.id, ...e };
-    events.push(ev);
-    if (ev.toolUseId && ev.after?.type === 'tool_result') {
-      rewrites.set(ev.toolUseId, ev.after);
-      lastChars.set(ev.toolUseId, ev.charsAfter);
-    }
+    ctx.record({ thread: thread.id, request: current, stage: stage.id, ...e });
   });
 
   for (const plan of threadPlan(thread, opts.mode, meter, calibration)) {
@@ -251,6 +254,7 @@ export function replayThread(
     const stageTokens: number[] = [];
     STAGES.forEach((stage, i) => {
       ctx.emit = emits[i];
+      ctx.stage = stage.id;
       if (delta.kind === 'reset' && stage.onReset) states[i] = stage.onReset(work, states[i] as never, ctx);
       const before = work.messages;
       const epoch = work.epoch;

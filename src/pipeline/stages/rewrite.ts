@@ -59,9 +59,15 @@ export function emitRewrite(
   const tokensAfter = ctx.meter.block(next);
   if (tokensAfter > tokensBefore) return false;
   work.replaceBlock(pos, j, next);
-  ctx.emit({
+  // Built whole here (no spreads: thousands per re-run); keys in the order the reports print them.
+  ctx.record({
+    thread: ctx.thread,
+    request: ctx.request,
+    stage: ctx.stage,
     action,
-    ...extra,
+    tier: extra.tier,
+    detail: extra.detail,
+    distance: extra.distance,
     messageIndex: m.index,
     position: pos,
     blockIndex: j,

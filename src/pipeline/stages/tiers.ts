@@ -54,17 +54,22 @@ function tierMessage(
   budget: { attempts: number },
 ): void {
   const cfg = ctx.config;
-  const m = work.at(pos);
-  const isFloor = (id: string) => toolMatches(cfg.floorTools, work.toolName(id) ?? 'unknown');
-  const messageFloor =
-    cfg.floorScope === 'message' && m.blocks.some((b) => b.type === 'tool_result' && isFloor(b.toolUseId));
-  m.blocks.forEach((_, j) => {
+  const { floorScope, floorTools, tier1Distance } = cfg;
+  const count = work.at(pos).blocks.length;
+  let messageFloor = false;
+  if (floorScope === 'message')
+    for (const b of work.at(pos).blocks)
+      if (b.type === 'tool_result' && toolMatches(floorTools, work.toolName(b.toolUseId) ?? 'unknown')) {
+        messageFloor = true;
+        break;
+      }
+  for (let j = 0; j < count; j++) {
+    // Read each time: a rewrite of an earlier block replaced the message.
     const b = work.at(pos).blocks[j];
-    if (b.type !== 'tool_result' || state.frozen.has(b.toolUseId)) return;
+    if (b.type !== 'tool_result' || state.frozen.has(b.toolUseId)) continue;
     const id = b.toolUseId;
     const tool = work.toolName(id) ?? 'unknown';
-    const floor = cfg.floorScope === 'message' ? messageFloor : isFloor(id);
-    const text = resultText(b);
+    const floor = floorScope === 'message' ? messageFloor : toolMatches(floorTools, tool);
     // Rune count of the result: string content, or the sum of its text parts (images count 0).
     const runes =
       typeof b.content === 'string'
@@ -73,15 +78,16 @@ function tierMessage(
     const record: TierRecord = { tier: 2, request: ctx.request, distance, floor, summarized: false };
     state.frozen.set(id, record);
     state.tier3.delete(id);
-    if (typeof b.content === 'string' && b.content === CLEARED_MARKER) return;
-    if (distance >= cfg.tier1Distance && !floor) {
+    if (typeof b.content === 'string' && b.content === CLEARED_MARKER) continue;
+    if (distance >= tier1Distance && !floor) {
       record.tier = 1;
       const next = memoBlock(b, `tier1|${tool}`, () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
       emitRewrite(work, ctx, pos, j, next, 'tier1', { tier: 1, distance });
-      return;
+      continue;
     }
+    const text = resultText(b);
     const skipSummary =
-      toolMatches(cfg.floorTools, tool) || toolMatches(cfg.guiTools, tool) || text.startsWith(MICRO_COMPACT_PREFIX);
+      toolMatches(floorTools, tool) || toolMatches(cfg.guiTools, tool) || text.startsWith(MICRO_COMPACT_PREFIX);
     if (runes > cfg.tier2SummarizeMin && !skipSummary && budget.attempts < cfg.summaryAttemptsPerPass) {
       budget.attempts++;
       // A successful summary of the same block by the same summarizer instance is reused on re-runs.
@@ -97,13 +103,13 @@ function tierMessage(
       if (next) {
         if (emitRewrite(work, ctx, pos, j, next, 'tier2-summary', { tier: 2, distance })) {
           record.summarized = true;
-          return;
+          continue;
         }
       }
     }
     const truncated = memoBlock(b, `tier2-truncate|${cfg.tier2Cap}`, () => mechanical(b, cfg.tier2Cap));
     emitRewrite(work, ctx, pos, j, truncated, 'tier2-truncate', { tier: 2, distance });
-  });
+  }
 }
 
 function hasUntouched(work: Working, pos: number, state: TiersState): boolean {
