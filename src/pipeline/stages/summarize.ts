@@ -36,14 +36,23 @@ function render(messages: readonly Message[]): string {
 /** One candidate cut: messages [start, cut) become one summary. */
 type Plan = { cut: number; fresh: Message[]; previous: Message | undefined; merged: ArtifactIndex; removed: number };
 
-function summaryText(n: number, fresh: readonly Message[], ctx: StageContext, prose: string, merged: ArtifactIndex) {
-  let firstReq = Number.POSITIVE_INFINITY;
-  let lastReq = 0;
-  for (const m of fresh) {
-    const r = ctx.requestOf(m.index);
-    firstReq = Math.min(firstReq, r);
-    lastReq = Math.max(lastReq, r);
-  }
+/** First and last request of the messages a summary folds. */
+type Span = { first: number; last: number };
+
+function spanOf(fresh: readonly Message[], ctx: StageContext): Span {
+  const span = { first: Number.POSITIVE_INFINITY, last: 0 };
+  for (const m of fresh) widen(span, ctx.requestOf(m.index));
+  return span;
+}
+
+function widen(span: Span, r: number): void {
+  if (r < span.first) span.first = r;
+  if (r > span.last) span.last = r;
+}
+
+function summaryText(n: number, span: Span, ctx: StageContext, prose: string, merged: ArtifactIndex) {
+  const firstReq = span.first;
+  const lastReq = span.last;
   const header = `[Summary #${n} of earlier conversation (requests ${firstReq}–${lastReq}), written by the ${ctx.summarizer.id} summarizer]`;
   return `${header}\n${prose.trim() ? `${prose.trim()}\n` : ''}${renderSections(merged)}`;
 }
@@ -62,6 +71,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
   const landingLine = landingTokens(ctx.config);
   const index = emptyIndex();
   const fresh: Message[] = [];
+  const span: Span = { first: Number.POSITIVE_INFINITY, last: 0 };
   let at = start;
   let removed = 0;
   for (let i = 0; i < cuts.length; i++) {
@@ -71,6 +81,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
       const m = work.at(at);
       if (isPipelineSummary(m)) continue;
       fresh.push(m);
+      widen(span, ctx.requestOf(m.index));
       indexMessages(index, [m], ctx.requestOf);
     }
     const isLast = i === cuts.length - 1;
@@ -79,7 +90,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     if (!isLast && (furthest || ctx.factor * rest >= landingLine)) continue;
     if (fresh.length === 0) continue;
     const merged = mergeIndex(base, index);
-    const draft = ctx.meter.text(summaryText(state.count + 1, fresh, ctx, '', merged));
+    const draft = ctx.meter.text(summaryText(state.count + 1, span, ctx, '', merged));
     if (draft >= removed) continue;
     if (isLast || ctx.factor * (rest + draft) < landingLine) {
       const p: Plan = { cut, fresh: fresh.slice(), previous, merged, removed };
@@ -139,7 +150,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       return state;
     }
     state.failures = 0;
-    let text = summaryText(state.count + 1, chosen.fresh, ctx, out.text, chosen.merged);
+    let text = summaryText(state.count + 1, spanOf(chosen.fresh, ctx), ctx, out.text, chosen.merged);
     let tokensAfter = ctx.meter.message(summaryMessage(text));
     // The prose tipped it back over the landing line: fold as far as allowed, so a second pass (a retry of
     // the same input) finds nothing left to do.
@@ -150,7 +161,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       if (again.ok) {
         chosen = far;
         out = again;
-        text = summaryText(state.count + 1, chosen.fresh, ctx, out.text, chosen.merged);
+        text = summaryText(state.count + 1, spanOf(chosen.fresh, ctx), ctx, out.text, chosen.merged);
         tokensAfter = ctx.meter.message(summaryMessage(text));
       }
     }
