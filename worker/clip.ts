@@ -1,9 +1,10 @@
-// What the detail pane shows of a huge value: strings longer than CLIP_CHARS keep their head and a visible
-// note of how much is not shown, so Monaco lays out a 10 MB tool result in tens of milliseconds instead of
-// blocking the page for half a second. Only the view is cut: the transcript, its counts and exports keep
-// every byte.
+// What the detail pane shows of a huge value: strings longer than CLIP_CHARS keep their head, and arrays
+// longer than CLIP_ITEMS their first items, with a visible note of how much is not shown — so Monaco lays out
+// a 10 MB tool result or a 20,000-edit tool input in tens of milliseconds instead of blocking the page for
+// half a second. Only the view is cut: the transcript, its counts and exports keep every byte.
 
 export const CLIP_CHARS = 200_000;
+export const CLIP_ITEMS = 2_000;
 const HEAD = 100_000;
 
 /** `s` cut to its first HEAD characters (never inside a surrogate pair) plus a note, when over CLIP_CHARS. */
@@ -16,7 +17,20 @@ export function clipText(s: string): string {
   return `${s.slice(0, end)} … [${rest.toLocaleString('en-US')} more characters not shown in the viewer; the transcript keeps them]`;
 }
 
-/** Pretty JSON of `value` with every long string clipped. */
+function clipItems(a: unknown[]): unknown[] {
+  if (a.length <= CLIP_ITEMS) return a;
+  const rest = a.length - CLIP_ITEMS;
+  return [
+    ...a.slice(0, CLIP_ITEMS),
+    `… [${rest.toLocaleString('en-US')} more items not shown in the viewer; the transcript keeps them]`,
+  ];
+}
+
+/** Pretty JSON of `value` with every long string and long array clipped. */
 export function clippedJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'string' ? clipText(v) : v), 2);
+  return JSON.stringify(
+    value,
+    (_k, v: unknown) => (typeof v === 'string' ? clipText(v) : Array.isArray(v) ? clipItems(v) : v),
+    2,
+  );
 }

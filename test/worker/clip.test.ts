@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLIP_CHARS, clippedJson, clipText } from '../../worker/clip.ts';
+import { CLIP_CHARS, CLIP_ITEMS, clippedJson, clipText } from '../../worker/clip.ts';
 
 describe('detail clipping', () => {
   it('leaves text up to the limit alone', () => {
@@ -31,5 +31,17 @@ describe('detail clipping', () => {
     expect(back.after).toBe('kept');
     expect(back.content[0].content).toMatch(/^t{100000} … \[200,000 more characters/);
     expect(v.content[0].content).toHaveLength(300_000);
+  });
+});
+
+describe('detail clipping of long arrays', () => {
+  it('keeps the first items of a long array and says how many are not shown', () => {
+    const v = { edits: Array.from({ length: CLIP_ITEMS + 500 }, (_, i) => ({ n: i })), small: [1, 2, 3] };
+    const back = JSON.parse(clippedJson(v)) as { edits: unknown[]; small: number[] };
+    expect(back.edits).toHaveLength(CLIP_ITEMS + 1);
+    expect(back.edits[CLIP_ITEMS - 1]).toEqual({ n: CLIP_ITEMS - 1 });
+    expect(back.edits[CLIP_ITEMS]).toBe('… [500 more items not shown in the viewer; the transcript keeps them]');
+    expect(back.small).toEqual([1, 2, 3]);
+    expect(v.edits).toHaveLength(CLIP_ITEMS + 500);
   });
 });
