@@ -1,7 +1,7 @@
 // Re-runs replay only what a settings change affects (SPEC §9, src/replay/reuse.ts): the config keys a
 // thread's replay read are recorded, and a thread whose keys all keep their values is reused — and is then
 // exactly what a fresh replay would give.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { summarizerFor } from '../../src/pipeline/summarizer.ts';
 import { replayThread } from '../../src/replay/replay.ts';
@@ -121,5 +121,54 @@ describe('re-runs reuse untouched threads', () => {
     const a = replayTranscript(t, o, cals);
     const b = replayTranscript(t, o, cals);
     expect(b.threads[1]).not.toBe(a.threads[1]);
+  });
+
+  it('summary drafts measured in an earlier run are found again by content and give the same replay', () => {
+    const t = loop(Array.from({ length: 60 }, (_, i) => bash(i)));
+    const meter = new TokenMeter(tk);
+    const cals = calibrateTranscript(t, meter);
+    const opts = (landingRatio: number, m: TokenMeter) => ({
+      config: configOf({ set: { contextWindow: 12_000, outputReserve: 0, tiersEnabled: false, landingRatio } }),
+      mode: 'recorded' as const,
+      provider: 'anthropic' as const,
+      meter: m,
+      summarizer: summarizerFor('extractive'),
+    });
+    for (const landing of [0.5, 0.6, 0.5, 0.6]) {
+      const warm = replayTranscript(t, opts(landing, meter), cals).threads[0];
+      const fresh = replayThread(
+        t.threads[0],
+        opts(landing, new TokenMeter(tk)),
+        cals.get(t.threads[0].id) ?? calibrate([]),
+      );
+      expect(warm.requests.filter((q) => q.events.some((e) => e.stage === 'summarize')).length).toBeGreaterThan(1);
+      expect(warm.requests).toEqual(fresh.requests);
+      expect(warm.states).toEqual(fresh.states);
+    }
+    // Drafts are measured (meter.text of a summary draft) only the first time: a repeat run renders none.
+    const drafts = () => {
+      let n = 0;
+      const spy = vi.spyOn(meter, 'text').mockImplementation((text: string) => {
+        if (text.startsWith('[Summary #')) n++;
+        return tk.count(text);
+      });
+      return {
+        done: () => {
+          spy.mockRestore();
+          return n;
+        },
+      };
+    };
+    let seen = drafts();
+    replayTranscript(t, opts(0.5, meter), cals);
+    expect(seen.done()).toBe(0);
+    // Another session with the same thread id and summary numbers, on the same meter: nothing carries over.
+    const other = loop(Array.from({ length: 60 }, (_, i) => ({ ...bash(i), result: `${1000 + 90 * i} chars` })));
+    const otherCals = calibrateTranscript(other, meter);
+    seen = drafts();
+    const warm = replayTranscript(other, opts(0.5, meter), otherCals).threads[0];
+    expect(seen.done()).toBeGreaterThan(0);
+    const fresh = replayThread(other.threads[0], opts(0.5, new TokenMeter(tk)), otherCals.get('main') ?? calibrate([]));
+    expect(warm.requests).toEqual(fresh.requests);
   });
 });

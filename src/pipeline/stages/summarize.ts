@@ -57,6 +57,38 @@ function summaryText(n: number, span: Span, ctx: StageContext, prose: string, me
   return `${header}\n${prose.trim() ? `${prose.trim()}\n` : ''}${renderSections(merged)}`;
 }
 
+/** Objects numbered by identity, for memo keys. */
+const ids = new WeakMap<object, number>();
+let nextId = 1;
+function objectId(o: object): number {
+  let id = ids.get(o);
+  if (id === undefined) {
+    id = nextId++;
+    ids.set(o, id);
+  }
+  return id;
+}
+
+/**
+ * Token counts of summary drafts, per meter: a draft is determined by the summarizer, the summary number, the
+ * span of requests, the previous summary's index and the folded messages — which re-runs share by identity
+ * (unchanged and identically rewritten messages are the same objects) — so a re-run neither renders nor hashes
+ * drafts it measured before (at 20,000 requests the artifact sections run to hundreds of KB).
+ */
+const draftMemo = new WeakMap<object, Map<string, number>>();
+/** A merged artifact index → what it was made of (its base's key and the folded messages), so the next
+ *  summary's drafts, which merge into it, key the same on every re-run although the index is a new object. */
+const indexKeys = new WeakMap<ArtifactIndex, string>();
+const MAX_DRAFTS = 50_000;
+function draftsFor(ctx: StageContext): Map<string, number> {
+  let m = draftMemo.get(ctx.meter);
+  if (!m) {
+    m = new Map();
+    draftMemo.set(ctx.meter, m);
+  }
+  return m;
+}
+
 /**
  * The cut to summarise up to: the first valid cut whose summary (sections alone) brings the estimate below the
  * landing line, else (or with `furthest`) the last one — and only if that summary is smaller than what it
@@ -68,6 +100,11 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
   const cuts = validCuts(work, start + 1, tailStart(work, ctx.config.hardcap.minRecentTurns));
   const previous = isPipelineSummary(work.at(start)) ? work.at(start) : undefined;
   const base = previous ? state.index : emptyIndex();
+  const baseId = previous ? (indexKeys.get(state.index) ?? `#${objectId(state.index)}`) : '';
+  const drafts = draftsFor(ctx);
+  // The fresh messages so far, by identity (see draftsFor).
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
   const landingLine = landingTokens(ctx.config);
   const index = emptyIndex();
   const fresh: Message[] = [];
@@ -82,6 +119,9 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
       if (isPipelineSummary(m)) continue;
       fresh.push(m);
       widen(span, ctx.requestOf(m.index));
+      const id = objectId(m);
+      h1 = Math.imul(h1 ^ id, 2654435761);
+      h2 = Math.imul(h2 ^ id, 1597334677);
       indexMessages(index, [m], ctx.requestOf);
     }
     const isLast = i === cuts.length - 1;
@@ -89,10 +129,19 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     // A summary costs tokens too: no cut lands before the history after it alone does.
     if (!isLast && (furthest || ctx.factor * rest >= landingLine)) continue;
     if (fresh.length === 0) continue;
-    const merged = mergeIndex(base, index);
-    const draft = ctx.meter.text(summaryText(state.count + 1, span, ctx, '', merged));
+    // What the merged index is made of: the base's key and the folded messages (see indexKeys).
+    const content = `${baseId}+${fresh.length}.${h1 >>> 0}.${h2 >>> 0}`;
+    const key = `${ctx.thread}|${ctx.summarizer.id}|${state.count + 1}|${span.first}|${span.last}|${content}`;
+    let draft = drafts.get(key);
+    if (draft === undefined) {
+      draft = ctx.meter.text(summaryText(state.count + 1, span, ctx, '', mergeIndex(base, index)));
+      if (drafts.size >= MAX_DRAFTS) drafts.clear();
+      drafts.set(key, draft);
+    }
     if (draft >= removed) continue;
     if (isLast || ctx.factor * (rest + draft) < landingLine) {
+      const merged = mergeIndex(base, index);
+      indexKeys.set(merged, content);
       const p: Plan = { cut, fresh: fresh.slice(), previous, merged, removed };
       return p;
     }
