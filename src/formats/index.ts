@@ -2,6 +2,7 @@
 // single entry point `parseTranscript`, which never throws: unusable input yields a LoadError naming
 // the formats tried and what the first line looked like (SPEC §1.1, §1.3).
 
+import { formatBytes } from '../lib/bytes.ts';
 import { preview, tryParseJson } from '../lib/json.ts';
 import { chunksOf, DEFAULT_MAX_LINE_BYTES, decodeAll, type Line, readLines } from '../lib/lines.ts';
 import { looksBinary } from '../lib/utf8.ts';
@@ -144,18 +145,6 @@ function safeSniff(p: FormatParser, head: SniffHead): boolean {
   } catch {
     return false;
   }
-}
-
-/** A byte count for messages: "20 bytes", "1.5 KB", "256 MB", "2 GB". */
-export function formatBytes(n: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${u === 0 ? v : Number(v.toFixed(1))} ${units[u]}`;
 }
 
 /** A file name as messages quote it: on one line, whatever it holds. */
@@ -312,3 +301,5 @@ function dedupeIssues(list: ParseIssue[]): ParseIssue[] {
     return true;
   });
 }
+
+export { formatBytes };

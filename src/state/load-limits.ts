@@ -3,6 +3,7 @@
 // The file-size limit is also checked here before a file is read, so a file too big for the page's memory
 // is refused with a message instead of failing inside arrayBuffer().
 import { create } from 'zustand';
+import { formatBytes } from '../lib/bytes.ts';
 
 export type LoadLimitValues = { maxFileBytes: number; maxLineBytes: number; maxThreads: number };
 
@@ -17,16 +18,7 @@ export const DEFAULT_LOAD_LIMITS: LoadLimitValues = {
 export const useLoadLimits = create<LoadLimitValues>()(() => ({ ...DEFAULT_LOAD_LIMITS }));
 
 /** Bytes as the engine's messages write them (1.5 MB, 2 GB). */
-export function limitBytes(n: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${u === 0 ? v : Number(v.toFixed(1))} ${units[u]}`;
-}
+export const limitBytes = formatBytes;
 
 /** Why the main file cannot be loaded under the current limits, before reading it (null: go ahead). */
 export function fileTooBig(name: string, size: number): string | null {
