@@ -202,20 +202,11 @@ export function buildReport(x: ReportInput): Report {
   const { transcript: t, replay } = x;
   const cfg = replay.options.config;
   // Both timelines list requests in replay order (threads, then requests; observed only those with usage), so
-  // a cursor over each finds a request's point without building keyed maps on every re-run.
+  // one cursor over each finds a request's point without building keyed maps on every re-run.
   let obsAt = 0;
   let simAt = 0;
-  const keyed = new Map<unknown[], Map<string, unknown>>();
-  const pointFor = <P extends { thread: string; index: number }>(list: P[], at: number, th: string, i: number) => {
-    if (at < list.length && list[at].thread === th && list[at].index === i) return { point: list[at], next: at + 1 };
-    // Out of order (a caller's own list): look it up by key instead.
-    let byKey = keyed.get(list);
-    if (!byKey) {
-      byKey = new Map(list.map((p) => [`${p.thread}|${p.index}`, p]));
-      keyed.set(list, byKey);
-    }
-    return { point: byKey.get(`${th}|${i}`) as P | undefined, next: at };
-  };
+  const isAt = (p: { thread: string; index: number } | undefined, th: string, i: number) =>
+    p !== undefined && p.thread === th && p.index === i;
   const requests: RequestRow[] = [];
   let obsCost = ZERO_COST;
   let simCost = ZERO_COST;
@@ -227,12 +218,8 @@ export function buildReport(x: ReportInput): Report {
     const thread = t.threads[ti];
     for (const q of tr.requests) {
       const req = thread.requests[q.index];
-      const simHit = pointFor(x.simulated, simAt, tr.thread, q.index);
-      const sim = simHit.point;
-      simAt = simHit.next;
-      const obsHit = pointFor(x.observed, obsAt, tr.thread, q.index);
-      const obs = obsHit.point;
-      obsAt = obsHit.next;
+      const sim = isAt(x.simulated[simAt], tr.thread, q.index) ? x.simulated[simAt++] : undefined;
+      const obs = isAt(x.observed[obsAt], tr.thread, q.index) ? x.observed[obsAt++] : undefined;
       tokensIn += q.inputTokens;
       tokensOut += q.outputTokens;
       if (req?.observed) {
