@@ -8,32 +8,43 @@ import type { TokenMeter } from '../tokens/meter.ts';
 
 export type Category = string; // 'system' | 'user' | 'assistant' | 'thinking' | `result:<tool>`
 
-/** Per meter (encoding): a message's categories and their tokens. */
-type MessageCategories = { names: Category[]; tokens: number[] };
+/** Category names interned to small integers (shared by every Working): per-request bookkeeping adds
+ *  numbers into an array instead of hashing strings. */
+const categoryIds = new Map<Category, number>();
+const categoryNames: Category[] = [];
+function categoryId(name: Category): number {
+  let id = categoryIds.get(name);
+  if (id === undefined) {
+    id = categoryNames.length;
+    categoryNames.push(name);
+    categoryIds.set(name, id);
+  }
+  return id;
+}
+
+/** Per meter (encoding): a message's categories (ids) with their summed tokens, and each block's category. */
+type MessageCategories = { ids: number[]; tokens: number[]; blockIds: number[] };
 const categoryCaches = new WeakMap<TokenMeter, WeakMap<Message, MessageCategories>>();
 
-/** prev message → "j" → new block → the message with that block: the same rewrite of the same message gives the
- *  same object on every re-run, so its token and category caches (keyed by identity) carry over. */
-const rewritten = new WeakMap<Message, Map<number, WeakMap<Block, Message>>>();
+/** new block → the messages made with it (previous message, block position, result): the same rewrite of the
+ *  same message gives the same object on every re-run, so its token and category caches (keyed by identity)
+ *  carry over. A block is nearly always placed in one message, so the list is short. */
+type Placed = { prev: Message; j: number; next: Message };
+const rewritten = new WeakMap<Block, Placed[]>();
 
 function withBlock(prev: Message, j: number, block: Block): Message {
-  let byIndex = rewritten.get(prev);
-  if (!byIndex) {
-    byIndex = new Map();
-    rewritten.set(prev, byIndex);
+  let placed = rewritten.get(block);
+  if (placed) {
+    for (const p of placed) if (p.prev === prev && p.j === j) return p.next;
+  } else {
+    placed = [];
+    rewritten.set(block, placed);
   }
-  let byBlock = byIndex.get(j);
-  if (!byBlock) {
-    byBlock = new WeakMap();
-    byIndex.set(j, byBlock);
-  }
-  let next = byBlock.get(block);
-  if (!next) {
-    const blocks = prev.blocks.slice();
-    blocks[j] = block;
-    next = { ...prev, blocks };
-    byBlock.set(block, next);
-  }
+  const blocks = prev.blocks.slice();
+  blocks[j] = block;
+  const next = { ...prev, blocks };
+  if (placed.length >= 8) placed.shift(); // bounded: many settings tried over one message
+  placed.push({ prev, j, next });
   return next;
 }
 
@@ -49,8 +60,11 @@ export class Working {
   resultAt = new Map<string, number>();
   /** Positions of user messages that hold at least one tool_result, ascending. */
   resultMessages: number[] = [];
-  /** Tokens per category, for the stacked timeline. */
-  categories = new Map<Category, number>();
+  /** Tokens per category id (see categoryId), for the stacked timeline; `categoryOrder` lists the ids in
+   *  the order they first appeared in this history. */
+  private categoryTokens = new Float64Array(32);
+  private categoryPresent = new Uint8Array(32);
+  private categoryOrder: number[] = [];
   /** Lowest position changed since `startRequest` (Infinity when only appends happened). */
   firstChange = Number.POSITIVE_INFINITY;
   /** Length of the history as carried over from the previous request (the old prefix). */
@@ -105,7 +119,9 @@ export class Working {
     this.useAt = new Map();
     this.resultAt = new Map();
     this.resultMessages = [];
-    this.categories = new Map();
+    this.categoryTokens = new Float64Array(this.categoryTokens.length);
+    this.categoryPresent = new Uint8Array(this.categoryPresent.length);
+    this.categoryOrder = [];
     this.epoch++;
     this.append(messages);
     this.firstChange = 0;
@@ -153,16 +169,27 @@ export class Working {
     return undefined;
   }
 
-  private categoryOf(m: Message, b: Block): Category {
-    if (m.role === 'system') return 'system';
-    if (b.type === 'thinking' || b.type === 'redacted_thinking') return 'thinking';
-    if (b.type === 'tool_result') return `result:${this.toolName(b.toolUseId) ?? 'unknown'}`;
-    return m.role;
+  /** Result categories by tool name: `result:<tool>` is made and interned once per name. */
+  private resultIds = new Map<string, number>();
+
+  private categoryOf(m: Message, b: Block): number {
+    if (m.role === 'system') return categoryId('system');
+    if (b.type === 'thinking' || b.type === 'redacted_thinking') return categoryId('thinking');
+    if (b.type === 'tool_result') {
+      const tool = this.toolName(b.toolUseId) ?? 'unknown';
+      let id = this.resultIds.get(tool);
+      if (id === undefined) {
+        id = categoryId(`result:${tool}`);
+        this.resultIds.set(tool, id);
+      }
+      return id;
+    }
+    return categoryId(m.role);
   }
 
   private categoryCache: WeakMap<Message, MessageCategories> | undefined;
 
-  private addCategories(m: Message, sign: 1 | -1): void {
+  private categoriesOf(m: Message): MessageCategories {
     let categoryCache = this.categoryCache;
     if (!categoryCache) {
       categoryCache = categoryCaches.get(this.meter);
@@ -177,23 +204,51 @@ export class Working {
       const per = this.meter.measure(m).blocks;
       // A message's categories depend only on it and its thread's tool names: safe to keep per object.
       // Blocks of one category are summed here, so adding the message touches each category once.
-      const names: Category[] = [];
+      const ids: number[] = [];
       const tokens: number[] = [];
+      const blockIds: number[] = [];
       m.blocks.forEach((b, j) => {
         const c = this.categoryOf(m, b);
-        const at = names.indexOf(c);
+        blockIds.push(c);
+        const at = ids.indexOf(c);
         if (at >= 0) tokens[at] += per[j];
         else {
-          names.push(c);
+          ids.push(c);
           tokens.push(per[j]);
         }
       });
-      cached = { names, tokens };
+      cached = { ids, tokens, blockIds };
       categoryCache.set(m, cached);
     }
-    const { names, tokens } = cached;
-    const into = this.categories;
-    for (let i = 0; i < names.length; i++) into.set(names[i], (into.get(names[i]) ?? 0) + sign * tokens[i]);
+    return cached;
+  }
+
+  private addCategory(id: number, tokens: number): void {
+    if (id >= this.categoryTokens.length) {
+      const size = Math.max(id + 1, this.categoryTokens.length * 2);
+      const grown = new Float64Array(size);
+      grown.set(this.categoryTokens);
+      this.categoryTokens = grown;
+      const present = new Uint8Array(size);
+      present.set(this.categoryPresent);
+      this.categoryPresent = present;
+    }
+    if (this.categoryPresent[id] === 0) {
+      this.categoryPresent[id] = 1;
+      this.categoryOrder.push(id);
+    }
+    this.categoryTokens[id] += tokens;
+  }
+
+  private addCategories(m: Message, sign: 1 | -1): void {
+    const { ids, tokens } = this.categoriesOf(m);
+    for (let i = 0; i < ids.length; i++) this.addCategory(ids[i], sign * tokens[i]);
+  }
+
+  /** Calls `f` for every category with a non-zero token count, in order of first appearance. */
+  forEachCategory(f: (name: Category, tokens: number) => void): void {
+    const into = this.categoryTokens;
+    for (const id of this.categoryOrder) if (into[id] !== 0) f(categoryNames[id], into[id]);
   }
 
   /**
@@ -234,8 +289,7 @@ export class Working {
     const next = withBlock(prev, j, block);
     // Only block j changed: adjust its category and the totals by its token delta (O(1), no re-measuring).
     const delta = this.meter.block(block) - this.meter.block(old);
-    const c = this.categoryOf(prev, old);
-    this.categories.set(c, (this.categories.get(c) ?? 0) + delta);
+    this.addCategory(this.categoriesOf(prev).blockIds[j], delta);
     this.messages[pos] = next;
     this.tokens[pos] += delta;
     this.total += delta;

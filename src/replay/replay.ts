@@ -292,7 +292,9 @@ export function replayThread(
     if (!samePrefix) commonMessages = 0;
 
     const categories: Record<string, number> = {};
-    for (const [k, v] of work.categories) if (v !== 0) categories[k] = v;
+    work.forEachCategory((k, v) => {
+      categories[k] = v;
+    });
     categories.tools = toolsTokens;
     categories.system = (categories.system ?? 0) + Math.max(0, staticTokens - toolsTokens);
     const summarizeState = states[STAGES.findIndex((s) => s.id === 'summarize')] as {

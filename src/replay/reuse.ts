@@ -1,73 +1,78 @@
 // Re-runs replay only the threads a settings change can affect (SPEC §9). While a thread replays, every
-// config key its stages read is recorded with its value (a proxy over the config); a later run whose config
+// config key its stages read is recorded with its value (accessors over the config); a later run whose config
 // holds the same values for all of those keys replays that thread identically — the replay is deterministic
 // in the thread, the keys it read, the meter, calibration, mode, provider and a local summarizer — so the
 // earlier result is reused. A sub-agent that never reached the trigger never read tier3Window, so moving
 // that slider re-runs only the threads that did.
-import type { PipelineConfig } from '../pipeline/config.ts';
+import { DEFAULT_CONFIG, type PipelineConfig } from '../pipeline/config.ts';
 
-/** Config paths read (`tier3Window`, `summarize.enabled`; `*` for the whole config) → JSON of the value. */
+/** Config keys read (`tier3Window`, `summarize` — groups whole) → JSON of the value. */
 export type ConfigReads = Map<string, string>;
-
-const WHOLE = '*';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function track<T extends object>(target: T, prefix: string, reads: ConfigReads): T {
-  // Stages read the config in their inner loops: after a key's first read, a get costs two lookups.
-  const nested = new Map<string, object>();
-  const seen = new Set<string>();
-  const note = (key: string, value: unknown) => {
-    seen.add(key);
-    const path = prefix + key;
-    if (!reads.has(path)) reads.set(path, JSON.stringify(value) ?? 'undefined');
+function note(reads: ConfigReads, path: string, value: unknown): void {
+  if (!reads.has(path)) reads.set(path, JSON.stringify(value) ?? 'undefined');
+}
+
+function readOnly(): never {
+  throw new Error('the pipeline config is read-only during a replay');
+}
+
+/** Per-instance state of a tracked config (under a symbol: spreads and JSON see only the keys). */
+type Slots = { target: Record<string, unknown>; reads: ConfigReads; seen: Uint8Array; values: unknown[] };
+const SLOTS = Symbol('tracked');
+type Tracked = { [SLOTS]: Slots };
+
+/**
+ * The tracked config has one own accessor per key, made once for the default key set, so every tracked
+ * config has the same hidden class and a read after the first costs a flag check (the stages read the
+ * config in their inner loops; a Proxy trap on every read cost several percent of a re-run). A group
+ * (`summarize`, `hardcap`, `toolCaps` …) is recorded whole on its first read and handed out frozen.
+ */
+const KEYS = Object.keys(DEFAULT_CONFIG);
+const DESCRIPTORS: PropertyDescriptorMap = {};
+KEYS.forEach((key, i) => {
+  DESCRIPTORS[key] = {
+    enumerable: true,
+    configurable: false,
+    get(this: Tracked) {
+      const s = this[SLOTS];
+      if (s.seen[i] === 0) first(s, key, i);
+      return s.values[i];
+    },
+    set: readOnly,
   };
-  return new Proxy(target, {
-    get(t, key) {
-      const value = (t as Record<string | symbol, unknown>)[key];
-      if (typeof key !== 'string' || seen.has(key)) return value;
-      const inner = nested.get(key);
-      if (inner) return inner;
-      if (isRecord(value)) {
-        const p = track(value, `${prefix}${key}.`, reads);
-        nested.set(key, p);
-        return p;
-      }
-      note(key, value);
-      return value;
-    },
-    has(t, key) {
-      if (typeof key === 'string' && !seen.has(key)) note(key, Reflect.get(t, key));
-      return Reflect.has(t, key);
-    },
-    ownKeys(t) {
-      // Enumerating (a spread, JSON.stringify, Object.keys) depends on every key below this point.
-      const path = prefix === '' ? WHOLE : prefix.slice(0, -1);
-      if (!reads.has(path)) reads.set(path, JSON.stringify(t));
-      return Reflect.ownKeys(t);
-    },
-    set() {
-      throw new Error('the pipeline config is read-only during a replay');
-    },
-  });
+});
+
+function first(s: Slots, key: string, i: number): void {
+  const value = s.target[key];
+  s.seen[i] = 1;
+  s.values[i] = isRecord(value) ? Object.freeze({ ...value }) : value;
+  note(s.reads, key, value);
 }
 
-/** `config` as the stages see it, recording into `reads` what they read. */
+/** `config` as the stages see it, recording into `reads` what they read. Every config holds the default
+ *  key set (mergeConfig fills it); a key outside it is not readable here. */
 export function trackedConfig(config: PipelineConfig, reads: ConfigReads): PipelineConfig {
-  return track(config, '', reads);
+  const o = {} as Tracked;
+  const slots: Slots = {
+    target: config as unknown as Record<string, unknown>,
+    reads,
+    seen: new Uint8Array(KEYS.length),
+    values: new Array(KEYS.length),
+  };
+  Object.defineProperty(o, SLOTS, { value: slots, enumerable: false });
+  Object.defineProperties(o, DESCRIPTORS);
+  Object.preventExtensions(o);
+  return o as unknown as PipelineConfig;
 }
 
-function valueAt(config: PipelineConfig, path: string): unknown {
-  if (path === WHOLE) return config;
-  let v: unknown = config;
-  for (const part of path.split('.')) v = isRecord(v) ? v[part] : undefined;
-  return v;
-}
-
-/** True when `config` holds the same value for every path in `reads`. */
+/** True when `config` holds the same value for every key in `reads`. */
 export function sameReads(config: PipelineConfig, reads: ConfigReads): boolean {
-  for (const [path, json] of reads) if ((JSON.stringify(valueAt(config, path)) ?? 'undefined') !== json) return false;
+  const c = config as unknown as Record<string, unknown>;
+  for (const [key, json] of reads) if ((JSON.stringify(c[key]) ?? 'undefined') !== json) return false;
   return true;
 }

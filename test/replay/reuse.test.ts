@@ -28,26 +28,43 @@ function twoThreads(): Transcript {
 const SET = { contextWindow: 24_000, outputReserve: 2_000 };
 
 describe('config reads', () => {
-  it('records leaf paths with their values, nested objects by path, and an enumeration as the whole', () => {
+  it('records the keys read with their values, a group (summarize, hardcap, toolCaps) whole', () => {
     const config = configOf({ set: SET });
     const reads: ConfigReads = new Map();
     const c = trackedConfig(config, reads);
     expect(c.tier3Window).toBe(config.tier3Window);
     expect(c.summarize.enabled).toBe(config.summarize.enabled);
     expect(c.floorTools).toEqual(config.floorTools);
-    expect([...reads.keys()]).toEqual(['tier3Window', 'summarize.enabled', 'floorTools']);
+    expect([...reads.keys()]).toEqual(['tier3Window', 'summarize', 'floorTools']);
+    expect(reads.get('summarize')).toBe(JSON.stringify(config.summarize));
     expect(sameReads({ ...config, tier1Distance: 99 }, reads)).toBe(true);
     expect(sameReads({ ...config, tier3Window: 99 }, reads)).toBe(false);
-    expect(
-      sameReads({ ...config, summarize: { ...config.summarize, enabled: !config.summarize.enabled } }, reads),
-    ).toBe(false);
+    expect(sameReads({ ...config, summarize: { ...config.summarize, breakerCooldown: 99 } }, reads)).toBe(false);
     expect(sameReads({ ...config, floorTools: ['Read'] }, reads)).toBe(false);
-    const spread = { ...c.hardcap };
-    expect(spread).toEqual(config.hardcap);
-    expect(reads.get('hardcap')).toBe(JSON.stringify(config.hardcap));
+    expect({ ...c.hardcap }).toEqual(config.hardcap);
+    expect(JSON.parse(JSON.stringify(c))).toEqual(config);
+    expect([...reads.keys()].sort()).toEqual(Object.keys(config).sort());
+  });
+
+  it('is read-only, groups included', () => {
+    const config = configOf({ set: SET });
+    const c = trackedConfig(config, new Map());
     expect(() => {
       (c as { tier3Window: number }).tier3Window = 1;
     }).toThrow(/read-only/);
+    expect(() => {
+      (c.summarize as { enabled: boolean }).enabled = false;
+    }).toThrow();
+    expect(config.summarize.enabled).toBe(true);
+  });
+
+  it('a tool cap read for a tool without a cap is a read of toolCaps: adding a cap re-runs', () => {
+    const config = { ...configOf({ set: SET }), toolCaps: { Bash: 900 } as Record<string, number> };
+    const reads: ConfigReads = new Map();
+    const c = trackedConfig(config, reads);
+    expect(c.toolCaps.Read).toBeUndefined();
+    expect(sameReads({ ...config, toolCaps: { ...config.toolCaps, Read: 100 } }, reads)).toBe(false);
+    expect(sameReads({ ...config, toolCaps: { ...config.toolCaps } }, reads)).toBe(true);
   });
 });
 

@@ -10,6 +10,8 @@ type Extra = Pick<PipelineEvent, 'tier' | 'detail' | 'distance'>;
 
 const memo = new WeakMap<object, WeakMap<Block, Map<string, Block>>>();
 const GLOBAL = {};
+const globalMemo = new WeakMap<Block, Map<string, Block>>();
+memo.set(GLOBAL, globalMemo);
 
 /**
  * The same deterministic rewrite of the same block yields the same Block object on every re-run, so its
@@ -18,7 +20,7 @@ const GLOBAL = {};
  * summarizer instance); `key` names the rewrite and all its parameters.
  */
 export function memoBlock(prev: Block, key: string, make: () => Block, scope: object = GLOBAL): Block {
-  let byBlock = memo.get(scope);
+  let byBlock = scope === GLOBAL ? globalMemo : memo.get(scope);
   if (!byBlock) {
     byBlock = new WeakMap();
     memo.set(scope, byBlock);

@@ -45,13 +45,26 @@ function mechanical(b: ToolResultBlock, cap: number): ToolResultBlock {
   return { ...b, content };
 }
 
+/** Memo keys of the rewrites (see memoBlock), made once per tool name and cap instead of per result. */
+const tier1Keys = new Map<string, string>();
+function tier1Key(tool: string): string {
+  let k = tier1Keys.get(tool);
+  if (k === undefined) {
+    k = `tier1|${tool}`;
+    tier1Keys.set(tool, k);
+  }
+  return k;
+}
+
+type Pass = { attempts: number; truncateKey: string };
+
 function tierMessage(
   work: Working,
   pos: number,
   distance: number,
   state: TiersState,
   ctx: StageContext,
-  budget: { attempts: number },
+  budget: Pass,
 ): void {
   const cfg = ctx.config;
   const { floorScope, floorTools, tier1Distance } = cfg;
@@ -81,7 +94,7 @@ function tierMessage(
     if (typeof b.content === 'string' && b.content === CLEARED_MARKER) continue;
     if (distance >= tier1Distance && !floor) {
       record.tier = 1;
-      const next = memoBlock(b, `tier1|${tool}`, () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
+      const next = memoBlock(b, tier1Key(tool), () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
       emitRewrite(work, ctx, pos, j, next, 'tier1', { tier: 1, distance });
       continue;
     }
@@ -107,7 +120,7 @@ function tierMessage(
         }
       }
     }
-    const truncated = memoBlock(b, `tier2-truncate|${cfg.tier2Cap}`, () => mechanical(b, cfg.tier2Cap));
+    const truncated = memoBlock(b, budget.truncateKey, () => mechanical(b, cfg.tier2Cap));
     emitRewrite(work, ctx, pos, j, truncated, 'tier2-truncate', { tier: 2, distance });
   }
 }
@@ -135,7 +148,7 @@ export const tiersStage: PipelineStage<TiersState> = {
       state.next = 0;
       while (state.next < list.length && !hasUntouched(work, list[state.next], state)) state.next++;
     }
-    const budget = { attempts: 0 };
+    const budget: Pass = { attempts: 0, truncateKey: `tier2-truncate|${cfg.tier2Cap}` };
     const end = list.length - cfg.tier3Window;
     for (let i = state.next; i < end; i++) tierMessage(work, list[i], list.length - 1 - i, state, ctx, budget);
     state.next = Math.max(state.next, end);
