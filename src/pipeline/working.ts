@@ -22,9 +22,63 @@ function categoryId(name: Category): number {
   return id;
 }
 
-/** Per meter (encoding): a message's categories (ids) with their summed tokens, and each block's category. */
-type MessageCategories = { ids: number[]; tokens: number[]; blockIds: number[] };
+/** A message's categories (ids) with their summed tokens, and each block's category. */
+export type MessageCategories = { ids: number[]; tokens: number[]; blockIds: number[] };
+/** Per meter (encoding). A message's categories depend only on it and its thread's tool names: safe to
+ *  keep per object. */
 const categoryCaches = new WeakMap<TokenMeter, WeakMap<Message, MessageCategories>>();
+
+/** Result categories by tool name: `result:<tool>` is made and interned once per name. */
+const resultIds = new Map<string, number>();
+
+function categoryOf(m: Message, b: Block, toolName: (id: string) => string | undefined): number {
+  if (m.role === 'system') return categoryId('system');
+  if (b.type === 'thinking' || b.type === 'redacted_thinking') return categoryId('thinking');
+  if (b.type === 'tool_result') {
+    const tool = toolName(b.toolUseId) ?? 'unknown';
+    let id = resultIds.get(tool);
+    if (id === undefined) {
+      id = categoryId(`result:${tool}`);
+      resultIds.set(tool, id);
+    }
+    return id;
+  }
+  return categoryId(m.role);
+}
+
+/** The categories of `m` (cached per meter and message; `toolName` names the tool of a result's id).
+ *  Blocks of one category are summed, so adding the message touches each category once. */
+export function messageCategories(
+  meter: TokenMeter,
+  m: Message,
+  toolName: (id: string) => string | undefined,
+): MessageCategories {
+  let cache = categoryCaches.get(meter);
+  if (!cache) {
+    cache = new WeakMap();
+    categoryCaches.set(meter, cache);
+  }
+  let cached = cache.get(m);
+  if (!cached) {
+    const per = meter.measure(m).blocks;
+    const ids: number[] = [];
+    const tokens: number[] = [];
+    const blockIds: number[] = [];
+    m.blocks.forEach((b, j) => {
+      const c = categoryOf(m, b, toolName);
+      blockIds.push(c);
+      const at = ids.indexOf(c);
+      if (at >= 0) tokens[at] += per[j];
+      else {
+        ids.push(c);
+        tokens.push(per[j]);
+      }
+    });
+    cached = { ids, tokens, blockIds };
+    cache.set(m, cached);
+  }
+  return cached;
+}
 
 /** new block → the messages made with it (previous message, block position, result): the same rewrite of the
  *  same message gives the same object on every re-run, so its token and category caches (keyed by identity)
@@ -52,6 +106,8 @@ export class Working {
   messages: Message[] = [];
   /** Exact (uncalibrated) tokens of each message. */
   private tokens: number[] = [];
+  /** Categories of each message (kept per position: removing or rewriting one needs no cache lookup). */
+  private cats: MessageCategories[] = [];
   /** Sum of `tokens`. */
   total = 0;
   /** toolUseId → position of the assistant message holding the tool_use. */
@@ -115,6 +171,7 @@ export class Working {
   reset(messages: readonly Message[]): void {
     this.messages = [];
     this.tokens = [];
+    this.cats = [];
     this.total = 0;
     this.useAt = new Map();
     this.resultAt = new Map();
@@ -128,15 +185,23 @@ export class Working {
     this.structural = true;
   }
 
-  append(messages: readonly Message[]): void {
-    for (const m of messages) {
+  /** Append messages; `known` carries their tokens and categories when the caller has them already (a
+   *  request plan computes them once for every re-run). */
+  append(
+    messages: readonly Message[],
+    known?: { tokens: readonly number[]; cats: readonly MessageCategories[] },
+  ): void {
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i];
       const pos = this.messages.length;
       this.messages.push(m);
-      const t = this.meter.message(m);
+      const t = known ? known.tokens[i] : this.meter.message(m);
       this.tokens.push(t);
       this.total += t;
       this.index(m, pos);
-      this.addCategories(m, 1);
+      const c = known ? known.cats[i] : this.categoriesOf(m);
+      this.cats.push(c);
+      this.addCategories(c, 1);
     }
   }
 
@@ -169,58 +234,10 @@ export class Working {
     return undefined;
   }
 
-  /** Result categories by tool name: `result:<tool>` is made and interned once per name. */
-  private resultIds = new Map<string, number>();
-
-  private categoryOf(m: Message, b: Block): number {
-    if (m.role === 'system') return categoryId('system');
-    if (b.type === 'thinking' || b.type === 'redacted_thinking') return categoryId('thinking');
-    if (b.type === 'tool_result') {
-      const tool = this.toolName(b.toolUseId) ?? 'unknown';
-      let id = this.resultIds.get(tool);
-      if (id === undefined) {
-        id = categoryId(`result:${tool}`);
-        this.resultIds.set(tool, id);
-      }
-      return id;
-    }
-    return categoryId(m.role);
-  }
-
-  private categoryCache: WeakMap<Message, MessageCategories> | undefined;
+  private readonly nameOf = (id: string) => this.toolName(id);
 
   private categoriesOf(m: Message): MessageCategories {
-    let categoryCache = this.categoryCache;
-    if (!categoryCache) {
-      categoryCache = categoryCaches.get(this.meter);
-      if (!categoryCache) {
-        categoryCache = new WeakMap();
-        categoryCaches.set(this.meter, categoryCache);
-      }
-      this.categoryCache = categoryCache;
-    }
-    let cached = categoryCache.get(m);
-    if (!cached) {
-      const per = this.meter.measure(m).blocks;
-      // A message's categories depend only on it and its thread's tool names: safe to keep per object.
-      // Blocks of one category are summed here, so adding the message touches each category once.
-      const ids: number[] = [];
-      const tokens: number[] = [];
-      const blockIds: number[] = [];
-      m.blocks.forEach((b, j) => {
-        const c = this.categoryOf(m, b);
-        blockIds.push(c);
-        const at = ids.indexOf(c);
-        if (at >= 0) tokens[at] += per[j];
-        else {
-          ids.push(c);
-          tokens.push(per[j]);
-        }
-      });
-      cached = { ids, tokens, blockIds };
-      categoryCache.set(m, cached);
-    }
-    return cached;
+    return messageCategories(this.meter, m, this.nameOf);
   }
 
   private addCategory(id: number, tokens: number): void {
@@ -240,8 +257,8 @@ export class Working {
     this.categoryTokens[id] += tokens;
   }
 
-  private addCategories(m: Message, sign: 1 | -1): void {
-    const { ids, tokens } = this.categoriesOf(m);
+  private addCategories(c: MessageCategories, sign: 1 | -1): void {
+    const { ids, tokens } = c;
     for (let i = 0; i < ids.length; i++) this.addCategory(ids[i], sign * tokens[i]);
   }
 
@@ -268,17 +285,19 @@ export class Working {
         (b.type !== 'tool_use' || (nb.type === 'tool_use' && nb.id === b.id));
       if (!same) throw new Error(`content rewrite changed block ${j} of message ${pos}`);
     });
-    this.addCategories(prev, -1);
+    this.addCategories(this.cats[pos], -1);
     this.messages[pos] = next;
     const t = this.meter.message(next);
     this.total += t - this.tokens[pos];
     this.tokens[pos] = t;
-    this.addCategories(next, 1);
+    this.cats[pos] = this.categoriesOf(next);
+    this.addCategories(this.cats[pos], 1);
     if (pos < this.firstChange) this.firstChange = pos;
   }
 
-  /** Replace block `j` of message `pos` (content-only). Returns the new message. */
-  replaceBlock(pos: number, j: number, block: Block): Message {
+  /** Replace block `j` of message `pos` (content-only). Returns the new message. `tokens` are the old and
+   *  new block's counts when the caller measured them already. */
+  replaceBlock(pos: number, j: number, block: Block, tokens?: { before: number; after: number }): Message {
     const prev = this.messages[pos];
     const old = prev.blocks[j];
     const sameShape =
@@ -288,9 +307,10 @@ export class Working {
     if (!sameShape) throw new Error(`content rewrite changed block ${j} of message ${pos}`);
     const next = withBlock(prev, j, block);
     // Only block j changed: adjust its category and the totals by its token delta (O(1), no re-measuring).
-    const delta = this.meter.block(block) - this.meter.block(old);
-    this.addCategory(this.categoriesOf(prev).blockIds[j], delta);
+    const delta = tokens ? tokens.after - tokens.before : this.meter.block(block) - this.meter.block(old);
+    this.addCategory(this.cats[pos].blockIds[j], delta);
     this.messages[pos] = next;
+    this.cats[pos] = this.categoriesOf(next);
     this.tokens[pos] += delta;
     this.total += delta;
     if (pos < this.firstChange) this.firstChange = pos;
@@ -318,7 +338,7 @@ export class Working {
     }
     const shift = items.length - deleteCount;
     for (let i = start; i < end; i++) {
-      this.addCategories(this.messages[i], -1);
+      this.addCategories(this.cats[i], -1);
       this.total -= this.tokens[i];
     }
     const removedIds = new Set<string>();
@@ -330,6 +350,8 @@ export class Working {
     const itemTokens = items.map((m) => this.meter.message(m));
     this.messages = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
     this.tokens = [...this.tokens.slice(0, start), ...itemTokens, ...this.tokens.slice(end)];
+    const itemCats = items.map((m) => this.categoriesOf(m));
+    this.cats = [...this.cats.slice(0, start), ...itemCats, ...this.cats.slice(end)];
     for (const t of itemTokens) this.total += t;
     const moved = (map: Map<string, number>) => {
       for (const [id, pos] of map) {
@@ -341,7 +363,7 @@ export class Working {
     moved(this.resultAt);
     const kept = this.resultMessages.filter((p) => p < start || p >= end).map((p) => (p >= end ? p + shift : p));
     this.resultMessages = kept;
-    for (const m of items) this.addCategories(m, 1);
+    for (const c of itemCats) this.addCategories(c, 1);
     this.epoch++;
     this.firstChange = Math.min(this.firstChange, start);
     this.structural = true;

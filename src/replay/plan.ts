@@ -4,7 +4,8 @@
 // reused by every re-run, so a threshold change spends its time on the pipeline alone (SPEC §9).
 import { hashKey } from '../lib/hash.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
-import { safeJson } from '../tokens/block-text.ts';
+import { type MessageCategories, messageCategories } from '../pipeline/working.ts';
+import { blockRunes, safeJson } from '../tokens/block-text.ts';
 import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { InputBuilder, type InputDelta, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
@@ -15,6 +16,10 @@ export type RequestPlan = {
   delta: InputDelta;
   /** The messages this request appends (append), or its whole input (reset). */
   messages: readonly Message[];
+  /** Their counted tokens and token categories (so appending them costs no cache lookups). */
+  known: { tokens: number[]; cats: MessageCategories[] };
+  /** Tool results among them: id and size in runes. */
+  results: { id: string; runes: number }[];
   /** Counted tokens of the recorded input's messages. */
   rawInputTokens: number;
   toolsKey: string;
@@ -40,8 +45,18 @@ function contentKey(part: readonly unknown[] | undefined): string {
 type Cached = { mode: ReplayMode; calibration: Calibration; plans: RequestPlan[] };
 const cache = new WeakMap<Thread, WeakMap<TokenMeter, Cached[]>>();
 
+/** Tool names by tool_use id over the whole thread (first occurrence), for result categories. */
+function toolNames(thread: Thread): (id: string) => string | undefined {
+  const names = new Map<string, string>();
+  for (const m of thread.messages)
+    if (m.role === 'assistant')
+      for (const b of m.blocks) if (b.type === 'tool_use' && !names.has(b.id)) names.set(b.id, b.name);
+  return (id) => names.get(id);
+}
+
 function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration: Calibration): RequestPlan[] {
   const inputs = new InputBuilder(thread, mode);
+  const nameOf = toolNames(thread);
   const out: RequestPlan[] = [];
   let prev: InputView | undefined;
   let rawInputTokens = 0;
@@ -59,11 +74,19 @@ function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration:
     const prefix = r.exactPrefix ?? thread.prefix;
     let toolsTokens = 0;
     for (const t of prefix.tools ?? []) toolsTokens += meter.tool(t);
+    const results: RequestPlan['results'] = [];
+    for (const m of messages)
+      for (const b of m.blocks) if (b.type === 'tool_result') results.push({ id: b.toolUseId, runes: blockRunes(b) });
     out.push({
       request: r,
       view,
       delta,
       messages,
+      known: {
+        tokens: messages.map((m) => meter.message(m)),
+        cats: messages.map((m) => messageCategories(meter, m, nameOf)),
+      },
+      results,
       rawInputTokens,
       toolsKey: contentKey(prefix.tools),
       systemKey: contentKey(prefix.system),

@@ -12,7 +12,6 @@ import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
 import { STAGES } from '../pipeline/stages/index.ts';
 import type { Summarizer } from '../pipeline/summarizer.ts';
 import { Working } from '../pipeline/working.ts';
-import { blockRunes } from '../tokens/block-text.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import type { InputDelta, ReplayMode } from './inputs.ts';
@@ -226,7 +225,7 @@ export function replayThread(
     const dupBefore = work.duplicateUses;
     if (delta.kind === 'append') {
       freshFrom = work.length;
-      work.append(plan.messages);
+      work.append(plan.messages, plan.known);
       const full = work.duplicateUses > dupBefore;
       const found = inputCache(r, full ? keys.appendFull : keys.append, () =>
         validateAppended(view, delta.from, { ...pctx, stage: 'input' }, full),
@@ -268,11 +267,8 @@ export function replayThread(
       }
     });
 
-    for (let i = freshFrom; i < work.length; i++) {
-      for (const b of work.at(i).blocks) {
-        if (b.type === 'tool_result' && !lastChars.has(b.toolUseId)) lastChars.set(b.toolUseId, resultRunes(b));
-      }
-    }
+    // Results first seen now keep their size (a rewrite already recorded its own; so does a reset's re-applied one).
+    for (const { id, runes } of plan.results) if (!lastChars.has(id)) lastChars.set(id, runes);
 
     let commonMessages: number;
     if (delta.kind === 'append') commonMessages = Math.min(work.firstChange, work.carried);
@@ -344,8 +340,4 @@ export function replayThread(
     output: capture ? work.snapshot() : undefined,
     reads,
   };
-}
-
-function resultRunes(b: Extract<Block, { type: 'tool_result' }>): number {
-  return blockRunes(b);
 }

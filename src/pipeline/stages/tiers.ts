@@ -56,7 +56,44 @@ function tier1Key(tool: string): string {
   return k;
 }
 
-type Pass = { attempts: number; truncateKey: string };
+/** What tiering needs of a result block besides its distance, found once per block (a re-run tiers the
+ *  same blocks again: one lookup instead of a tool-name search, rune counts and pattern matches). */
+type Facts = { tool: string; runes: number; cleared: boolean; text: string };
+const factsOf = new WeakMap<Block, Facts>();
+
+function resultFacts(work: Working, b: ToolResultBlock): Facts {
+  let f = factsOf.get(b);
+  if (f === undefined) {
+    const tool = work.toolName(b.toolUseId);
+    // Rune count of the result: string content, or the sum of its text parts (images count 0).
+    const runes =
+      typeof b.content === 'string'
+        ? blockRunes(b)
+        : b.content.reduce((n, x) => n + (x.type === 'text' ? runeCount(x.text) : 0), 0);
+    f = {
+      tool: tool ?? 'unknown',
+      runes,
+      cleared: typeof b.content === 'string' && b.content === CLEARED_MARKER,
+      text: resultText(b),
+    };
+    // A result whose call is not in this history is 'unknown' here only: not kept.
+    if (tool !== undefined) factsOf.set(b, f);
+  }
+  return f;
+}
+
+/** Per pass: the config as tiering reads it, and the summary attempts used. */
+type Pass = {
+  attempts: number;
+  truncateKey: string;
+  floorScope: 'block' | 'message';
+  floorTools: readonly string[];
+  guiTools: readonly string[];
+  tier1Distance: number;
+  tier2Cap: number;
+  tier2SummarizeMin: number;
+  summaryAttemptsPerPass: number;
+};
 
 function tierMessage(
   work: Working,
@@ -64,10 +101,9 @@ function tierMessage(
   distance: number,
   state: TiersState,
   ctx: StageContext,
-  budget: Pass,
+  pass: Pass,
 ): void {
-  const cfg = ctx.config;
-  const { floorScope, floorTools, tier1Distance } = cfg;
+  const { floorScope, floorTools, tier1Distance } = pass;
   const count = work.at(pos).blocks.length;
   let messageFloor = false;
   if (floorScope === 'message')
@@ -81,35 +117,29 @@ function tierMessage(
     const b = work.at(pos).blocks[j];
     if (b.type !== 'tool_result' || state.frozen.has(b.toolUseId)) continue;
     const id = b.toolUseId;
-    const tool = work.toolName(id) ?? 'unknown';
+    const { tool, runes, cleared, text } = resultFacts(work, b);
     const floor = floorScope === 'message' ? messageFloor : toolMatches(floorTools, tool);
-    // Rune count of the result: string content, or the sum of its text parts (images count 0).
-    const runes =
-      typeof b.content === 'string'
-        ? blockRunes(b)
-        : b.content.reduce((n, x) => n + (x.type === 'text' ? runeCount(x.text) : 0), 0);
     const record: TierRecord = { tier: 2, request: ctx.request, distance, floor, summarized: false };
     state.frozen.set(id, record);
     state.tier3.delete(id);
-    if (typeof b.content === 'string' && b.content === CLEARED_MARKER) continue;
+    if (cleared) continue;
     if (distance >= tier1Distance && !floor) {
       record.tier = 1;
       const next = memoBlock(b, tier1Key(tool), () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
       emitRewrite(work, ctx, pos, j, next, 'tier1', { tier: 1, distance });
       continue;
     }
-    const text = resultText(b);
     const skipSummary =
-      toolMatches(floorTools, tool) || toolMatches(cfg.guiTools, tool) || text.startsWith(MICRO_COMPACT_PREFIX);
-    if (runes > cfg.tier2SummarizeMin && !skipSummary && budget.attempts < cfg.summaryAttemptsPerPass) {
-      budget.attempts++;
+      toolMatches(floorTools, tool) || toolMatches(pass.guiTools, tool) || text.startsWith(MICRO_COMPACT_PREFIX);
+    if (runes > pass.tier2SummarizeMin && !skipSummary && pass.attempts < pass.summaryAttemptsPerPass) {
+      pass.attempts++;
       // A successful summary of the same block by the same summarizer instance is reused on re-runs.
-      const key = `tier2-summary|${cfg.tier2Cap}|${tool}|${ctx.summarizer.id === 'http' ? ctx.task() : ''}`;
+      const key = `tier2-summary|${pass.tier2Cap}|${tool}|${ctx.summarizer.id === 'http' ? ctx.task() : ''}`;
       let next: Block | undefined = memoPeek(b, key, ctx.summarizer);
       if (!next) {
         const out = ctx.summarizer.summarizeResult({ tool, text, task: ctx.task() });
         if (out.ok && out.text.trim() !== '') {
-          const content = microCompact(out.text, cfg.tier2Cap);
+          const content = microCompact(out.text, pass.tier2Cap);
           next = memoBlock(b, key, () => ({ ...b, content }), ctx.summarizer);
         }
       }
@@ -120,7 +150,7 @@ function tierMessage(
         }
       }
     }
-    const truncated = memoBlock(b, budget.truncateKey, () => mechanical(b, cfg.tier2Cap));
+    const truncated = memoBlock(b, pass.truncateKey, () => mechanical(b, pass.tier2Cap));
     emitRewrite(work, ctx, pos, j, truncated, 'tier2-truncate', { tier: 2, distance });
   }
 }
@@ -148,9 +178,21 @@ export const tiersStage: PipelineStage<TiersState> = {
       state.next = 0;
       while (state.next < list.length && !hasUntouched(work, list[state.next], state)) state.next++;
     }
-    const budget: Pass = { attempts: 0, truncateKey: `tier2-truncate|${cfg.tier2Cap}` };
     const end = list.length - cfg.tier3Window;
-    for (let i = state.next; i < end; i++) tierMessage(work, list[i], list.length - 1 - i, state, ctx, budget);
+    if (state.next < end) {
+      const pass: Pass = {
+        attempts: 0,
+        truncateKey: `tier2-truncate|${cfg.tier2Cap}`,
+        floorScope: cfg.floorScope,
+        floorTools: cfg.floorTools,
+        guiTools: cfg.guiTools,
+        tier1Distance: cfg.tier1Distance,
+        tier2Cap: cfg.tier2Cap,
+        tier2SummarizeMin: cfg.tier2SummarizeMin,
+        summaryAttemptsPerPass: cfg.summaryAttemptsPerPass,
+      };
+      for (let i = state.next; i < end; i++) tierMessage(work, list[i], list.length - 1 - i, state, ctx, pass);
+    }
     state.next = Math.max(state.next, end);
     for (let i = Math.max(0, end); i < list.length; i++) {
       for (const b of work.at(list[i]).blocks) {
