@@ -45,6 +45,8 @@ type Loaded = {
 };
 
 const PREVIEW = 160;
+/** Requests without rewrites (most) share one frozen empty id list. */
+const NO_IDS: number[] = Object.freeze([]) as unknown as number[];
 
 function lineStartsOf(bytes: Uint8Array): Uint32Array {
   const starts = [0];
@@ -332,7 +334,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         const th = loaded.transcript.threads[ti];
         for (const q of tr.requests) {
           const row = report.requests[k++];
-          const ids: number[] = [];
+          const ids: number[] = q.events.length === 0 ? NO_IDS : [];
           for (const e of q.events) {
             ids.push(events.length);
             events.push(eventRow(e, events.length));

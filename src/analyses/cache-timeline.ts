@@ -177,7 +177,82 @@ function computeObserved(t: Transcript, config: PipelineConfig): ObservedPoint[]
   return out;
 }
 
-type Entry = { thread: string; rr: RequestReplay; factor: number; model?: string; time?: number; end?: number };
+/**
+ * What the simulation needs of every request that no setting changes, in replay order: its time, end,
+ * model, and the prefix it shares (model + tools + system, and model + tools) as small integers, with the
+ * order in which requests are visited (by time, ties in replay order). Kept per transcript: a re-run after
+ * a threshold change only replays the pipeline, so rebuilding these keys and sorting every run was waste.
+ */
+type Schedule = {
+  /** Requests per thread (the replay's shape this schedule fits). */
+  shape: number[];
+  order: Int32Array;
+  time: (number | undefined)[];
+  end: (number | undefined)[];
+  prefixId: Int32Array;
+  toolsId: Int32Array;
+  prefixes: number;
+  tools: number;
+};
+const schedules = new WeakMap<Transcript, Schedule>();
+
+function scheduleFor(t: Transcript, replay: Replay): Schedule {
+  const shape = replay.threads.map((tr) => tr.requests.length);
+  const cached = schedules.get(t);
+  if (cached && fits(cached, t, replay, shape)) return cached;
+  const time: (number | undefined)[] = [];
+  const end: (number | undefined)[] = [];
+  const prefixIds = new Map<string, number>();
+  const toolsIds = new Map<string, number>();
+  const prefixId: number[] = [];
+  const toolsId: number[] = [];
+  const intern = (ids: Map<string, number>, key: string) => {
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(key, id);
+    }
+    return id;
+  };
+  replay.threads.forEach((tr, ti) => {
+    const thread = t.threads[ti];
+    for (const rr of tr.requests) {
+      const req = thread.requests[rr.index];
+      time.push(req?.time);
+      end.push(req ? endTime(req) : undefined);
+      prefixId.push(intern(prefixIds, `${rr.model}|${rr.toolsKey}|${rr.systemKey}`));
+      toolsId.push(intern(toolsIds, `${rr.model}|${rr.toolsKey}`));
+    }
+  });
+  const order = Int32Array.from(time.keys()).sort((a, b) => (time[a] ?? 0) - (time[b] ?? 0) || a - b);
+  const s: Schedule = {
+    shape,
+    order,
+    time,
+    end,
+    prefixId: Int32Array.from(prefixId),
+    toolsId: Int32Array.from(toolsId),
+    prefixes: prefixIds.size,
+    tools: toolsIds.size,
+  };
+  schedules.set(t, s);
+  return s;
+}
+
+/** The cached schedule was made for replays of this shape (same requests, same prefixes and models). */
+function fits(s: Schedule, t: Transcript, replay: Replay, shape: number[]): boolean {
+  if (s.shape.length !== shape.length || s.shape.some((n, i) => n !== shape[i])) return false;
+  let k = 0;
+  for (const [ti, tr] of replay.threads.entries()) {
+    const thread = t.threads[ti];
+    for (const rr of tr.requests) {
+      const req = thread.requests[rr.index];
+      if (req?.time !== s.time[k] || (req ? endTime(req) : undefined) !== s.end[k]) return false;
+      k++;
+    }
+  }
+  return true;
+}
 
 function simulatedCause(
   rr: RequestReplay,
@@ -225,61 +300,61 @@ function simulatedCause(
 /** Simulated cache read/write for every replayed request, merged over threads by time. */
 export function simulatedTimeline(t: Transcript, replay: Replay): SimulatedPoint[] {
   const cfg = replay.options.config;
-  const entries: Entry[] = [];
+  const sched = scheduleFor(t, replay);
+  // Entries in replay order: the request, its thread's id and calibration factor.
+  const rrs: RequestReplay[] = [];
+  const factors: number[] = [];
+  const threadOf: number[] = [];
   replay.threads.forEach((tr, ti) => {
-    const thread = t.threads[ti];
     for (const rr of tr.requests) {
-      const req = thread.requests[rr.index];
-      entries.push({
-        thread: tr.thread,
-        rr,
-        factor: tr.calibration.factor,
-        model: rr.model,
-        time: req?.time,
-        end: req ? endTime(req) : undefined,
-      });
+      rrs.push(rr);
+      factors.push(tr.calibration.factor);
+      threadOf.push(ti);
     }
   });
   const ttl = cfg.cache.ttlSeconds * 1000;
-  const lastByThread = new Map<string, Entry>();
-  const prefixSeen = new Map<string, number>(); // model|tools|system → last use time
-  const toolsSeen = new Map<string, number>();
-  const order = entries.map((e, i) => ({ e, i })).sort((a, b) => (a.e.time ?? 0) - (b.e.time ?? 0) || a.i - b.i);
-  const points = new Map<Entry, SimulatedPoint>();
-  for (const { e } of order) {
-    const rr = e.rr;
-    const prompt = e.factor * rr.outputTokens;
-    const now = e.time;
+  const min = cfg.cache.minCacheable;
+  const lastByThread = new Int32Array(replay.threads.length).fill(-1);
+  // Last use time of each shared prefix (model|tools|system) and tools prefix (model|tools); NaN: never.
+  const prefixSeen = new Float64Array(sched.prefixes).fill(Number.NaN);
+  const toolsSeen = new Float64Array(sched.tools).fill(Number.NaN);
+  const points: SimulatedPoint[] = new Array(rrs.length);
+  for (const k of sched.order) {
+    const rr = rrs[k];
+    const factor = factors[k];
+    const prompt = factor * rr.outputTokens;
+    const now = sched.time[k];
     const within = (at: number | undefined) => now === undefined || at === undefined || now - at <= ttl;
-    const prev = lastByThread.get(e.thread);
+    const p = lastByThread[threadOf[k]];
+    const prev = p >= 0 ? rrs[p] : undefined;
     let read = 0;
     let expired = false;
     let gap = 0;
-    if (prev && prev.model === e.model) {
-      const at = prev.end ?? prev.time;
-      if (within(at)) read = e.factor * rr.commonTokens;
+    if (prev && prev.model === rr.model) {
+      const at = sched.end[p] ?? sched.time[p];
+      if (within(at)) read = factor * rr.commonTokens;
       else {
         expired = true;
         gap = (now ?? 0) - (at ?? 0);
       }
     }
-    const pkey = `${e.model}|${rr.toolsKey}|${rr.systemKey}`;
-    const tkey = `${e.model}|${rr.toolsKey}`;
-    if (within(prefixSeen.get(pkey)) && prefixSeen.has(pkey)) read = Math.max(read, e.factor * rr.prefixTokens);
-    else if (within(toolsSeen.get(tkey)) && toolsSeen.has(tkey)) read = Math.max(read, e.factor * rr.toolsTokens);
-    if (read < cfg.cache.minCacheable) read = 0;
-    const cacheable = prompt >= cfg.cache.minCacheable;
+    const seenPrefix = prefixSeen[sched.prefixId[k]];
+    const seenTools = toolsSeen[sched.toolsId[k]];
+    if (!Number.isNaN(seenPrefix) && within(seenPrefix)) read = Math.max(read, factor * rr.prefixTokens);
+    else if (!Number.isNaN(seenTools) && within(seenTools)) read = Math.max(read, factor * rr.toolsTokens);
+    if (read < min) read = 0;
+    const cacheable = prompt >= min;
     const write = cacheable ? Math.max(0, prompt - read) : 0;
     let brk: BreakInfo | null = null;
     if (prev) {
-      const prevPrompt = prev.factor * prev.rr.outputTokens;
-      if (isBreak(read, prevPrompt, cfg.cache.minCacheable)) {
-        const c = simulatedCause(rr, prev.rr, expired, gap, ttl);
+      const prevPrompt = factors[p] * prev.outputTokens;
+      if (isBreak(read, prevPrompt, min)) {
+        const c = simulatedCause(rr, prev, expired, gap, ttl);
         brk = { ...c, tokensLost: Math.max(0, prevPrompt - read) };
       }
     }
-    points.set(e, {
-      thread: e.thread,
+    points[k] = {
+      thread: rr.thread,
       index: rr.index,
       prompt,
       cacheRead: read,
@@ -287,11 +362,11 @@ export function simulatedTimeline(t: Transcript, replay: Replay): SimulatedPoint
       uncached: cacheable ? 0 : prompt,
       hitRate: prompt > 0 ? read / prompt : 0,
       break: brk,
-    });
-    lastByThread.set(e.thread, e);
-    const used = e.end ?? e.time ?? 0;
-    prefixSeen.set(pkey, used);
-    toolsSeen.set(tkey, used);
+    };
+    lastByThread[threadOf[k]] = k;
+    const used = sched.end[k] ?? sched.time[k] ?? 0;
+    prefixSeen[sched.prefixId[k]] = used;
+    toolsSeen[sched.toolsId[k]] = used;
   }
-  return entries.map((e) => points.get(e) as SimulatedPoint);
+  return points;
 }

@@ -5,6 +5,7 @@
 import type { Message, Thread, Transcript } from '../model/transcript.ts';
 import { canonicalTool } from '../pipeline/aliases.ts';
 import { inputPaths } from '../pipeline/artifacts.ts';
+import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
@@ -47,28 +48,31 @@ const LOSSY = new Set(['tier1', 'tier2-summary', 'clear', 'elide', 'summarize', 
 
 type Lost = Map<string, { request: number; how: string }>;
 
-/** When (request index) and how each tool result of a thread was lost in the replay. */
-function lostResults(replay: Replay | undefined, threadId: string): Lost {
+/** When (request index) and how each of the `wanted` tool results of a thread was lost in the replay (only
+ *  results that a later call repeats matter, so only those are looked up). */
+function lostResults(tr: ThreadReplay | undefined, wanted: ReadonlySet<string>): Lost {
   const lost: Lost = new Map();
-  const tr = replay?.threads.find((t) => t.thread === threadId);
-  if (!tr) return lost;
+  if (!tr || wanted.size === 0) return lost;
   for (const q of tr.requests) {
     for (const e of q.events) {
-      if (!LOSSY.has(e.action)) continue;
-      if (e.toolUseId && !lost.has(e.toolUseId))
-        lost.set(e.toolUseId, { request: q.index, how: `${e.stage} ${e.action}` });
+      if (!e.toolUseId || !LOSSY.has(e.action) || !wanted.has(e.toolUseId) || lost.has(e.toolUseId)) continue;
+      lost.set(e.toolUseId, { request: q.index, how: `${e.stage} ${e.action}` });
     }
   }
   // Folded and dropped results have no per-result event: the stages record the request that lost them.
   const folded = (tr.states.summarize as { folded?: Map<string, number> } | undefined)?.folded;
   const dropped = (tr.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
-  for (const [id, request] of folded ?? []) {
-    const l = lost.get(id);
-    if (!l || l.request > request) lost.set(id, { request, how: 'summarize (folded into a summary)' });
-  }
-  for (const [id, request] of dropped ?? []) {
-    const l = lost.get(id);
-    if (!l || l.request > request) lost.set(id, { request, how: 'hardcap drop' });
+  for (const id of wanted) {
+    const f = folded?.get(id);
+    if (f !== undefined) {
+      const l = lost.get(id);
+      if (!l || l.request > f) lost.set(id, { request: f, how: 'summarize (folded into a summary)' });
+    }
+    const d = dropped?.get(id);
+    if (d !== undefined) {
+      const l = lost.get(id);
+      if (!l || l.request > d) lost.set(id, { request: d, how: 'hardcap drop' });
+    }
   }
   return lost;
 }
@@ -166,7 +170,19 @@ function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
   });
 }
 
+/** A reused thread replay classifies its repeats the same way: kept per replay object and tokenizer. */
+const classified = new WeakMap<ThreadReplay, { tok: Tokenizer; refetches: Refetch[] }>();
+
 /** Every re-fetch in every thread, classified against the replay (when given). */
 export function refetches(t: Transcript, tok: Tokenizer, replay?: Replay): Refetch[] {
-  return t.threads.flatMap((th) => findRefetches(th, tok, lostResults(replay, th.id)));
+  const byId = new Map(replay?.threads.map((tr) => [tr.thread, tr]));
+  return t.threads.flatMap((th) => {
+    const tr = byId.get(th.id);
+    const kept = tr ? classified.get(tr) : undefined;
+    if (kept && kept.tok === tok) return kept.refetches;
+    const wanted = new Set(repeatsOf(th, tok).map((r) => r.firstToolUseId));
+    const found = findRefetches(th, tok, lostResults(tr, wanted));
+    if (tr) classified.set(tr, { tok, refetches: found });
+    return found;
+  });
 }

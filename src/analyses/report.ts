@@ -5,6 +5,7 @@
 import { runeCount } from '../lib/runes.ts';
 import type { ObservedUsage, ParseIssue, Transcript } from '../model/transcript.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
+import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
@@ -131,45 +132,62 @@ function staticRowsOf(t: Transcript, tok: Tokenizer): StaticRow[][] {
   return rows;
 }
 
+/** Rows of a reused thread replay are the same: kept per replay object and tokenizer. */
+const threadRows = new WeakMap<ThreadReplay, { tok: Tokenizer; rows: ToolResultRow[] }>();
+
 /** Per tool result: size, tokens, and what the pipeline did to it. */
 export function toolResultRows(t: Transcript, tok: Tokenizer, replay?: Replay): ToolResultRow[] {
   const rows: ToolResultRow[] = [];
   const statics = staticRowsOf(t, tok);
   for (const [ti] of t.threads.entries()) {
     const tr = replay?.threads[ti];
-    const tiers = tr?.states.tiers as TierState | undefined;
-    const spilled = new Set<string>();
-    for (const q of tr?.requests ?? [])
-      for (const e of q.events) if (e.stage === 'spill' && e.toolUseId) spilled.add(e.toolUseId);
-    const cleared = (tr?.states.microcompact as { cleared?: Set<string> } | undefined)?.cleared;
-    const folded = (tr?.states.summarize as { folded?: Map<string, number> } | undefined)?.folded;
-    const dropped = (tr?.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
-    for (const s of statics[ti]) {
-      const id = s.toolUseId;
-      const rec = tiers?.frozen.get(id);
-      rows.push({
-        thread: s.thread,
-        toolUseId: id,
-        tool: s.tool,
-        messageIndex: s.messageIndex,
-        chars: s.chars,
-        tokens: s.tokens,
-        isError: s.isError,
-        tier: rec ? rec.tier : tiers?.tier3.has(id) ? 3 : null,
-        firstTouchRequest: rec ? rec.request : null,
-        distanceAtFirstTouch: rec ? rec.distance : null,
-        floor: rec?.floor ?? false,
-        spilled: spilled.has(id),
-        summarized: rec?.summarized ?? false,
-        cleared: cleared?.has(id) ?? false,
-        inSummary: folded?.has(id) ?? false,
-        dropped: dropped?.has(id) ?? false,
-        finalChars: tr?.lastChars.get(id) ?? s.chars,
-      });
+    const kept = tr ? threadRows.get(tr) : undefined;
+    if (kept && kept.tok === tok) {
+      for (const row of kept.rows) rows.push(row);
+      continue;
     }
+    const from = rows.length;
+    threadRowsInto(rows, statics[ti], tr);
+    if (tr) threadRows.set(tr, { tok, rows: rows.slice(from) });
   }
   return rows;
 }
+
+function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr: ThreadReplay | undefined): void {
+  const tiers = tr?.states.tiers as TierState | undefined;
+  const spilled = new Set<string>();
+  for (const q of tr?.requests ?? [])
+    for (const e of q.events) if (e.stage === 'spill' && e.toolUseId) spilled.add(e.toolUseId);
+  const cleared = (tr?.states.microcompact as { cleared?: Set<string> } | undefined)?.cleared;
+  const folded = (tr?.states.summarize as { folded?: Map<string, number> } | undefined)?.folded;
+  const dropped = (tr?.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
+  for (const s of statics) {
+    const id = s.toolUseId;
+    const rec = tiers?.frozen.get(id);
+    rows.push({
+      thread: s.thread,
+      toolUseId: id,
+      tool: s.tool,
+      messageIndex: s.messageIndex,
+      chars: s.chars,
+      tokens: s.tokens,
+      isError: s.isError,
+      tier: rec ? rec.tier : tiers?.tier3.has(id) ? 3 : null,
+      firstTouchRequest: rec ? rec.request : null,
+      distanceAtFirstTouch: rec ? rec.distance : null,
+      floor: rec?.floor ?? false,
+      spilled: spilled.has(id),
+      summarized: rec?.summarized ?? false,
+      cleared: cleared?.has(id) ?? false,
+      inSummary: folded?.has(id) ?? false,
+      dropped: dropped?.has(id) ?? false,
+      finalChars: tr?.lastChars.get(id) ?? s.chars,
+    });
+  }
+}
+
+/** Shared by the rows without events (frozen). */
+const NO_EVENTS: ReportEvent[] = Object.freeze([]) as unknown as ReportEvent[];
 
 function stripEvent(e: PipelineEvent): ReportEvent {
   const { before: _b, after: _a, thread: _t, request: _r, ...rest } = e;
@@ -246,7 +264,7 @@ export function buildReport(x: ReportInput): Report {
           ? { input: req.observed.input, cacheRead: req.observed.cacheRead, cacheWrite: req.observed.cacheWrite }
           : null,
         simulated: { cacheRead: Math.round(sim?.cacheRead ?? 0), cacheWrite: Math.round(sim?.cacheWrite ?? 0) },
-        events: x.withEvents === false ? [] : q.events.map(stripEvent),
+        events: x.withEvents === false || q.events.length === 0 ? NO_EVENTS : q.events.map(stripEvent),
         cacheBreak: sim?.break
           ? {
               cause: sim.break.cause,

@@ -75,6 +75,10 @@ export type ThreadReplay = {
   reads: ConfigReads;
 };
 
+/** Most requests rewrite nothing and break no pairing rule: they share these (frozen) empty lists. */
+const NO_EVENTS: PipelineEvent[] = Object.freeze([]) as unknown as PipelineEvent[];
+const NO_VIOLATIONS: PairingViolation[] = Object.freeze([]) as unknown as PairingViolation[];
+
 /** The recorded input does not depend on the config: its pairing check is kept per request, mode and
  *  provider, so a re-run after a threshold change validates only what the pipeline changed. Keys are made
  *  once per thread replay (see checkKeys). */
@@ -167,20 +171,22 @@ export function replayThread(
     into: PairingViolation[],
     validated: readonly Message[],
     offset = 0,
-  ) => {
+  ): PairingViolation[] => {
     for (const v of list) {
       const position = v.messageIndex;
       const messageIndex = validated[offset + position]?.index ?? -1;
       const key = `${v.stage}|${v.rule}|${v.toolUseId ?? ''}|${v.toolUseId ? '' : messageIndex}`;
       if (reported.has(key)) continue;
       reported.add(key);
+      if (into === NO_VIOLATIONS) into = [];
       into.push({ ...v, messageIndex, position });
     }
+    return into;
   };
 
   // One stage context per thread, updated per request (a request allocates as little as possible).
   let task: string | undefined;
-  let events: PipelineEvent[] = [];
+  let events: PipelineEvent[] = NO_EVENTS;
   let current = 0;
   let currentStatic = 0;
   const ctx: StageContext = {
@@ -201,6 +207,7 @@ export function replayThread(
     emit: () => undefined,
     stage: STAGES[0].id,
     record: (ev: PipelineEvent) => {
+      if (events === NO_EVENTS) events = [];
       events.push(ev);
       if (ev.toolUseId && ev.after?.type === 'tool_result') {
         rewrites.set(ev.toolUseId, ev.after);
@@ -216,7 +223,7 @@ export function replayThread(
     const r = plan.request;
     if (r.index > until) break;
     const { view, delta, toolsKey, systemKey, toolsTokens, staticTokens, rawInputTokens } = plan;
-    const pairing: PairingViolation[] = [];
+    let pairing: PairingViolation[] = NO_VIOLATIONS;
     const pctx = { thread: thread.id, request: r.index, provider: opts.provider };
 
     work.startRequest();
@@ -230,13 +237,13 @@ export function replayThread(
       const found = inputCache(r, full ? keys.appendFull : keys.append, () =>
         validateAppended(view, delta.from, { ...pctx, stage: 'input' }, full),
       );
-      report(found, pairing, view.array, view.start);
+      pairing = report(found, pairing, view.array, view.start);
     } else {
       oldOutput = work.messages;
       const raw = plan.messages;
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
-      report(
+      pairing = report(
         inputCache(r, keys.reset, () => validatePairing(raw, { ...pctx, stage: 'input' })),
         pairing,
         raw,
@@ -244,7 +251,7 @@ export function replayThread(
     }
 
     task = undefined;
-    events = [];
+    events = NO_EVENTS;
     current = r.index;
     currentStatic = staticTokens;
     ctx.request = r.index;
@@ -263,7 +270,8 @@ export function replayThread(
         const stageCtx = { ...pctx, stage: stage.id };
         const now = validatePairing(work.messages, { ...stageCtx, before });
         // Only when the output has violations is the input checked, to keep what the stage introduced.
-        if (now.length > 0) report(newViolations(validatePairing(before, stageCtx), now), pairing, work.messages);
+        if (now.length > 0)
+          pairing = report(newViolations(validatePairing(before, stageCtx), now), pairing, work.messages);
       }
     });
 
