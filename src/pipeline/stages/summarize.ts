@@ -73,20 +73,50 @@ function objectId(o: object): number {
  * Token counts of summary drafts, per meter: a draft is determined by the summarizer, the summary number, the
  * span of requests, the previous summary's index and the folded messages — which re-runs share by identity
  * (unchanged and identically rewritten messages are the same objects) — so a re-run neither renders nor hashes
- * drafts it measured before (at 20,000 requests the artifact sections run to hundreds of KB).
+ * drafts it measured before (at 20,000 requests the artifact sections run to hundreds of KB). Looked up per
+ * candidate cut: the context (thread, summarizer, number, previous index) once per plan as a string, the
+ * cut by its numbers (no key string per cut).
  */
-const draftMemo = new WeakMap<object, Map<string, number>>();
+type Draft = { h1: number; h2: number; n: number; first: number; last: number; tokens: number };
+type DraftMemo = { size: number; byContext: Map<string, Map<number, Draft[]>> };
+const draftMemo = new WeakMap<object, DraftMemo>();
 /** A merged artifact index → what it was made of (its base's key and the folded messages), so the next
  *  summary's drafts, which merge into it, key the same on every re-run although the index is a new object. */
 const indexKeys = new WeakMap<ArtifactIndex, string>();
 const MAX_DRAFTS = 50_000;
-function draftsFor(ctx: StageContext): Map<string, number> {
-  let m = draftMemo.get(ctx.meter);
+function draftsFor(ctx: StageContext, context: string): Map<number, Draft[]> {
+  let memo = draftMemo.get(ctx.meter);
+  if (!memo) {
+    memo = { size: 0, byContext: new Map() };
+    draftMemo.set(ctx.meter, memo);
+  }
+  if (memo.size >= MAX_DRAFTS) {
+    memo.byContext.clear();
+    memo.size = 0;
+  }
+  let m = memo.byContext.get(context);
   if (!m) {
     m = new Map();
-    draftMemo.set(ctx.meter, m);
+    memo.byContext.set(context, m);
   }
   return m;
+}
+
+function findDraft(drafts: Map<number, Draft[]>, h1: number, h2: number, n: number, span: Span): Draft | undefined {
+  const list = drafts.get(h1 & 0x3fffffff);
+  if (list)
+    for (const d of list)
+      if (d.h1 === h1 && d.h2 === h2 && d.n === n && d.first === span.first && d.last === span.last) return d;
+  return undefined;
+}
+
+function keepDraft(ctx: StageContext, drafts: Map<number, Draft[]>, d: Draft): void {
+  const k = d.h1 & 0x3fffffff;
+  const list = drafts.get(k);
+  if (list) list.push(d);
+  else drafts.set(k, [d]);
+  const memo = draftMemo.get(ctx.meter);
+  if (memo) memo.size++;
 }
 
 /**
@@ -101,7 +131,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
   const previous = isPipelineSummary(work.at(start)) ? work.at(start) : undefined;
   const base = previous ? state.index : emptyIndex();
   const baseId = previous ? (indexKeys.get(state.index) ?? `#${objectId(state.index)}`) : '';
-  const drafts = draftsFor(ctx);
+  const drafts = draftsFor(ctx, `${ctx.thread}|${ctx.summarizer.id}|${state.count + 1}|${baseId}`);
   // The fresh messages so far, by identity (see draftsFor).
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
@@ -129,19 +159,20 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     // A summary costs tokens too: no cut lands before the history after it alone does.
     if (!isLast && (furthest || ctx.factor * rest >= landingLine)) continue;
     if (fresh.length === 0) continue;
-    // What the merged index is made of: the base's key and the folded messages (see indexKeys).
-    const content = `${baseId}+${fresh.length}.${h1 >>> 0}.${h2 >>> 0}`;
-    const key = `${ctx.thread}|${ctx.summarizer.id}|${state.count + 1}|${span.first}|${span.last}|${content}`;
-    let draft = drafts.get(key);
-    if (draft === undefined) {
-      draft = ctx.meter.text(summaryText(state.count + 1, span, ctx, '', mergeIndex(base, index)));
-      if (drafts.size >= MAX_DRAFTS) drafts.clear();
-      drafts.set(key, draft);
+    const a = h1 >>> 0;
+    const b = h2 >>> 0;
+    let found = findDraft(drafts, a, b, fresh.length, span);
+    if (found === undefined) {
+      const tokens = ctx.meter.text(summaryText(state.count + 1, span, ctx, '', mergeIndex(base, index)));
+      found = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last, tokens };
+      keepDraft(ctx, drafts, found);
     }
+    const draft = found.tokens;
     if (draft >= removed) continue;
     if (isLast || ctx.factor * (rest + draft) < landingLine) {
       const merged = mergeIndex(base, index);
-      indexKeys.set(merged, content);
+      // What the merged index is made of: the base's key and the folded messages (see indexKeys).
+      indexKeys.set(merged, `${baseId}+${fresh.length}.${a}.${b}`);
       const p: Plan = { cut, fresh: fresh.slice(), previous, merged, removed };
       return p;
     }
