@@ -50,7 +50,7 @@ type Lost = Map<string, { request: number; how: string }>;
 
 /** When (request index) and how each of the `wanted` tool results of a thread was lost in the replay (only
  *  results that a later call repeats matter, so only those are looked up). */
-function lostResults(tr: ThreadReplay | undefined, wanted: ReadonlySet<string>): Lost {
+function lostResults(tr: ThreadReplay | undefined, wanted: ReadonlyMap<string, number>): Lost {
   const lost: Lost = new Map();
   if (!tr || wanted.size === 0) return lost;
   for (const q of tr.requests) {
@@ -60,10 +60,11 @@ function lostResults(tr: ThreadReplay | undefined, wanted: ReadonlySet<string>):
     }
   }
   // Folded and dropped results have no per-result event: the stages record the request that lost them.
-  const folded = (tr.states.summarize as { folded?: Map<string, number> } | undefined)?.folded;
+  // Folded messages are kept by thread message index: `wanted` maps each id to its result's message.
+  const folded = (tr.states.summarize as { folded?: number[] } | undefined)?.folded;
   const dropped = (tr.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
-  for (const id of wanted) {
-    const f = folded?.get(id);
+  for (const [id, message] of wanted) {
+    const f = message >= 0 ? folded?.[message] : undefined;
     if (f !== undefined) {
       const l = lost.get(id);
       if (!l || l.request > f) lost.set(id, { request: f, how: 'summarize (folded into a summary)' });
@@ -78,7 +79,13 @@ function lostResults(tr: ThreadReplay | undefined, wanted: ReadonlySet<string>):
 }
 
 /** What a repeat is independent of the replay: computed once per thread and tokenizer. */
-type Repeat = Omit<Refetch, 'kind' | 'lostBy'> & { edited: boolean; compacted: boolean; repeatRequest: number };
+type Repeat = Omit<Refetch, 'kind' | 'lostBy'> & {
+  edited: boolean;
+  compacted: boolean;
+  repeatRequest: number;
+  /** Thread message index of the first call's result (-1: none). */
+  firstResultMessage: number;
+};
 
 const repeatsCache = new WeakMap<Thread, WeakMap<Tokenizer, Repeat[]>>();
 
@@ -95,8 +102,13 @@ function repeatsOf(thread: Thread, tok: Tokenizer): Repeat[] {
   const writes: { mi: number; paths: string[] }[] = [];
   const compactions: number[] = [];
   const results = new Map<string, string>();
+  const resultMessage = new Map<string, number>();
   for (const m of thread.messages)
-    for (const b of m.blocks) if (b.type === 'tool_result') results.set(b.toolUseId, resultText(b));
+    for (const b of m.blocks)
+      if (b.type === 'tool_result') {
+        results.set(b.toolUseId, resultText(b));
+        if (!resultMessage.has(b.toolUseId)) resultMessage.set(b.toolUseId, m.index);
+      }
   const ends = thread.requests.map((r) => r.inputEnd);
   const requestOf = (mi: number) => {
     let lo = 0;
@@ -134,6 +146,7 @@ function repeatsOf(thread: Thread, tok: Tokenizer): Repeat[] {
             writes.some((w) => w.mi > first.mi && w.mi < m.index && w.paths.some((p) => paths.includes(p))),
           compacted: compactions.some((c) => c > first.mi && c < m.index),
           repeatRequest: requestOf(m.index),
+          firstResultMessage: resultMessage.get(first.id) ?? -1,
         });
       }
       seen.set(key, { id: b.id, mi: m.index });
@@ -143,9 +156,19 @@ function repeatsOf(thread: Thread, tok: Tokenizer): Repeat[] {
   return out;
 }
 
+/** The last classification of each thread's repeats (per tokenizer): a repeat whose class did not change
+ *  keeps its object, so a re-run allocates only for repeats the settings moved. */
+const lastClasses = new WeakMap<Thread, WeakMap<Tokenizer, Refetch[]>>();
+
 function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
+  let byTok = lastClasses.get(thread);
+  if (!byTok) {
+    byTok = new WeakMap();
+    lastClasses.set(thread, byTok);
+  }
+  const before = byTok.get(tok);
   // Fields copied by name: a rest spread per repeat costs more than the classification (re-runs see thousands).
-  return repeatsOf(thread, tok).map((r) => {
+  const found = repeatsOf(thread, tok).map((r, i) => {
     const l = lost.get(r.firstToolUseId);
     const kind: RefetchKind = r.edited
       ? 'after-edit'
@@ -154,6 +177,9 @@ function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
         : l && l.request <= r.repeatRequest
           ? 'after-pipeline'
           : 'plain';
+    const lostBy = kind === 'after-pipeline' && l ? `${l.how} at request ${l.request}` : undefined;
+    const old = before?.[i];
+    if (old && old.kind === kind && old.lostBy === lostBy) return old;
     const out: Refetch = {
       thread: r.thread,
       tool: r.tool,
@@ -165,9 +191,11 @@ function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
       tokens: r.tokens,
       kind,
     };
-    if (kind === 'after-pipeline' && l) out.lostBy = `${l.how} at request ${l.request}`;
+    if (lostBy !== undefined) out.lostBy = lostBy;
     return out;
   });
+  byTok.set(tok, found);
+  return found;
 }
 
 /** A reused thread replay classifies its repeats the same way: kept per replay object and tokenizer. */
@@ -180,7 +208,7 @@ export function refetches(t: Transcript, tok: Tokenizer, replay?: Replay): Refet
     const tr = byId.get(th.id);
     const kept = tr ? classified.get(tr) : undefined;
     if (kept && kept.tok === tok) return kept.refetches;
-    const wanted = new Set(repeatsOf(th, tok).map((r) => r.firstToolUseId));
+    const wanted = new Map(repeatsOf(th, tok).map((r) => [r.firstToolUseId, r.firstResultMessage]));
     const found = findRefetches(th, tok, lostResults(tr, wanted));
     if (tr) classified.set(tr, { tok, refetches: found });
     return found;

@@ -159,7 +159,7 @@ function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr
   for (const q of tr?.requests ?? [])
     for (const e of q.events) if (e.stage === 'spill' && e.toolUseId) spilled.add(e.toolUseId);
   const cleared = (tr?.states.microcompact as { cleared?: Set<string> } | undefined)?.cleared;
-  const folded = (tr?.states.summarize as { folded?: Map<string, number> } | undefined)?.folded;
+  const folded = (tr?.states.summarize as { folded?: number[] } | undefined)?.folded;
   const dropped = (tr?.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
   for (const s of statics) {
     const id = s.toolUseId;
@@ -179,7 +179,7 @@ function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr
       spilled: spilled.has(id),
       summarized: rec?.summarized ?? false,
       cleared: cleared?.has(id) ?? false,
-      inSummary: folded?.has(id) ?? false,
+      inSummary: folded?.[s.messageIndex] !== undefined,
       dropped: dropped?.has(id) ?? false,
       finalChars: tr?.lastChars.get(id) ?? s.chars,
     });

@@ -341,22 +341,17 @@ export class Working {
       this.addCategories(this.cats[i], -1);
       this.total -= this.tokens[i];
     }
-    const removedIds = new Set<string>();
-    for (const m of removed)
-      for (const b of m.blocks) {
-        if (b.type === 'tool_use') removedIds.add(b.id);
-        else if (b.type === 'tool_result') removedIds.add(b.toolUseId);
-      }
     const itemTokens = items.map((m) => this.meter.message(m));
     this.messages = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
     this.tokens = [...this.tokens.slice(0, start), ...itemTokens, ...this.tokens.slice(end)];
     const itemCats = items.map((m) => this.categoriesOf(m));
     this.cats = [...this.cats.slice(0, start), ...itemCats, ...this.cats.slice(end)];
     for (const t of itemTokens) this.total += t;
+    // An id whose (first) position lies in [start, end) was in a removed message: it leaves the index.
     const moved = (map: Map<string, number>) => {
       for (const [id, pos] of map) {
         if (pos >= end) map.set(id, pos + shift);
-        else if (pos >= start && removedIds.has(id)) map.delete(id);
+        else if (pos >= start) map.delete(id);
       }
     };
     moved(this.useAt);

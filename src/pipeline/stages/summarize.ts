@@ -18,8 +18,9 @@ export type SummarizeState = {
   failures: number;
   /** No summarisation while request < breakerUntil. */
   breakerUntil: number;
-  /** tool_use ids whose results were folded into a summary → the request that folded them. */
-  folded: Map<string, number>;
+  /** By thread message index (Message.index): the request that folded that message into a summary (a
+   *  plain array indexed by position: no hashing of tool ids while folding thousands of messages). */
+  folded: number[];
   /** Requests where the summarizer failed (for the timeline), with the error. */
   failed: { request: number; error: string }[];
   count: number;
@@ -206,7 +207,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
   title: 'Summarize',
   description:
     'Over the trigger, the oldest turns become one anchored summary (intent, files, decisions, errors, state, next steps) so the prompt lands below the landing line.',
-  initial: () => ({ index: emptyIndex(), failures: 0, breakerUntil: 0, folded: new Map(), failed: [], count: 0 }),
+  initial: () => ({ index: emptyIndex(), failures: 0, breakerUntil: 0, folded: [], failed: [], count: 0 }),
   run(work, state, ctx) {
     const cfg = ctx.config;
     if (!cfg.summarize.enabled || ctx.request < state.breakerUntil) return state;
@@ -250,9 +251,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
     const summary = summaryMessage(text);
     state.index = chosen.merged;
     state.count++;
-    for (const m of fresh)
-      for (const b of m.blocks)
-        if (b.type === 'tool_result' && !state.folded.has(b.toolUseId)) state.folded.set(b.toolUseId, ctx.request);
+    for (const m of fresh) if (m.index >= 0 && state.folded[m.index] === undefined) state.folded[m.index] = ctx.request;
     let charsBefore = 0;
     for (let i = start; i < cut; i++) for (const b of work.at(i).blocks) charsBefore += blockRunes(b);
     const kept = work.length - cut;
