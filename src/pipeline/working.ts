@@ -131,6 +131,10 @@ export class Working {
   duplicateUses = 0;
   /** Incremented on every rebuild (reset or splice): positions cached by stages are stale when it changes. */
   epoch = 0;
+  /** The epoch of the last reset, and for each splice since: the new epoch, how many tool-result messages
+   *  preceded the cut and how many it removed (stages remap indexes into `resultMessages` with it). */
+  private resetEpoch = 0;
+  private resultSplices: { epoch: number; lo: number; removed: number }[] = [];
 
   constructor(private readonly meter: TokenMeter) {}
 
@@ -180,6 +184,8 @@ export class Working {
     this.categoryPresent = new Uint8Array(this.categoryPresent.length);
     this.categoryOrder = [];
     this.epoch++;
+    this.resetEpoch = this.epoch;
+    this.resultSplices = [];
     this.append(messages);
     this.firstChange = 0;
     this.structural = true;
@@ -356,13 +362,34 @@ export class Working {
     };
     moved(this.useAt);
     moved(this.resultAt);
-    const kept = this.resultMessages.filter((p) => p < start || p >= end).map((p) => (p >= end ? p + shift : p));
+    let lo = 0;
+    let removedResults = 0;
+    const kept: number[] = [];
+    for (const p of this.resultMessages) {
+      if (p < start) {
+        lo++;
+        kept.push(p);
+      } else if (p < end) removedResults++;
+      else kept.push(p + shift);
+    }
     this.resultMessages = kept;
     for (const c of itemCats) this.addCategories(c, 1);
     this.epoch++;
+    this.resultSplices.push({ epoch: this.epoch, lo, removed: removedResults });
     this.firstChange = Math.min(this.firstChange, start);
     this.structural = true;
     return removed;
+  }
+
+  /** Index `i` into `resultMessages` as of `epoch`, mapped to now (an entry the splices removed maps to the
+   *  first entry after it); undefined when a reset came in between (positions no longer correspond). */
+  remapResultIndex(i: number, epoch: number): number | undefined {
+    if (epoch < this.resetEpoch) return undefined;
+    for (const s of this.resultSplices) {
+      if (s.epoch <= epoch) continue;
+      if (i > s.lo) i = Math.max(s.lo, i - s.removed);
+    }
+    return i;
   }
 
   /** A copy of the current messages (for views and tests). */

@@ -29,6 +29,8 @@ export type TiersState = {
   tier3: Set<string>;
   /** Index into the tool-result message list of the first message that may hold untouched results. */
   next: number;
+  /** Index into the list up to which window results were already added to `tier3` (this epoch). */
+  windowSeen: number;
   epoch: number;
 };
 
@@ -164,7 +166,7 @@ export const tiersStage: PipelineStage<TiersState> = {
   title: 'Tiers',
   description:
     'Over the trigger, old tool results are classified once by distance from the tail: Tier 3 kept, Tier 2 summarised or head/tail-truncated, Tier 1 reduced to a metadata stub (floor tools stay at Tier 2).',
-  initial: () => ({ frozen: new Map(), tier3: new Set(), next: 0, epoch: -1 }),
+  initial: () => ({ frozen: new Map(), tier3: new Set(), next: 0, windowSeen: 0, epoch: -1 }),
   run(work, state, ctx) {
     const cfg = ctx.config;
     if (!cfg.tiersEnabled) return state;
@@ -173,10 +175,16 @@ export const tiersStage: PipelineStage<TiersState> = {
     // slider does not re-run it (src/replay/reuse.ts).
     if (ctx.estimate() < triggerTokens(cfg) || list.length < cfg.tier3Window) return state;
     if (state.epoch !== work.epoch) {
-      // Positions moved (reset or structural change): find the first message with an untouched result.
+      // Positions moved. After splices (summaries, drops cut whole messages) the index into the list moves
+      // with them; after a reset, find the first message with an untouched result again.
+      const next = work.remapResultIndex(state.next, state.epoch);
+      state.windowSeen = 0;
       state.epoch = work.epoch;
-      state.next = 0;
-      while (state.next < list.length && !hasUntouched(work, list[state.next], state)) state.next++;
+      if (next !== undefined) state.next = next;
+      else {
+        state.next = 0;
+        while (state.next < list.length && !hasUntouched(work, list[state.next], state)) state.next++;
+      }
     }
     const end = list.length - cfg.tier3Window;
     if (state.next < end) {
@@ -194,11 +202,14 @@ export const tiersStage: PipelineStage<TiersState> = {
       for (let i = state.next; i < end; i++) tierMessage(work, list[i], list.length - 1 - i, state, ctx, pass);
     }
     state.next = Math.max(state.next, end);
-    for (let i = Math.max(0, end); i < list.length; i++) {
+    // Results in the window join tier3 once: those added on an earlier pass are in it already (only
+    // tiering removes them), so only messages that entered the list since are looked at.
+    for (let i = Math.max(0, end, state.windowSeen); i < list.length; i++) {
       for (const b of work.at(list[i]).blocks) {
         if (b.type === 'tool_result' && !state.frozen.has(b.toolUseId)) state.tier3.add(b.toolUseId);
       }
     }
+    state.windowSeen = list.length;
     return state;
   },
 };
