@@ -75,6 +75,8 @@ export type ThreadReplay = {
   reads: ConfigReads;
 };
 
+const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
+
 /** Most requests rewrite nothing and break no pairing rule: they share these (frozen) empty lists. */
 const NO_EVENTS: PipelineEvent[] = Object.freeze([]) as unknown as PipelineEvent[];
 const NO_VIOLATIONS: PairingViolation[] = Object.freeze([]) as unknown as PairingViolation[];
@@ -87,18 +89,17 @@ function checkKeys(opts: ReplayOptions) {
   const k = `${opts.mode}|${opts.provider}|`;
   return { appendFull: `${k}append|true`, append: `${k}append|false`, reset: `${k}reset` };
 }
-function inputCache(r: Request, key: string, check: () => PairingViolation[]): PairingViolation[] {
+function cachedCheck(r: Request, key: string): PairingViolation[] | undefined {
+  return inputChecks.get(r)?.get(key);
+}
+function keepCheck(r: Request, key: string, found: PairingViolation[]): PairingViolation[] {
   let byKey = inputChecks.get(r);
   if (!byKey) {
     byKey = new Map();
     inputChecks.set(r, byKey);
   }
-  let v = byKey.get(key);
-  if (!v) {
-    v = check();
-    byKey.set(key, v);
-  }
-  return v;
+  byKey.set(key, found);
+  return found;
 }
 
 function requestIndexer(thread: Thread): (messageIndex: number) => number {
@@ -224,7 +225,8 @@ export function replayThread(
     if (r.index > until) break;
     const { view, delta, toolsKey, systemKey, toolsTokens, staticTokens, rawInputTokens } = plan;
     let pairing: PairingViolation[] = NO_VIOLATIONS;
-    const pctx = { thread: thread.id, request: r.index, provider: opts.provider };
+    // Made only when something is validated (most requests find their input check cached).
+    const pctx = (stage: string) => ({ thread: thread.id, request: r.index, provider: opts.provider, stage });
 
     work.startRequest();
     let freshFrom: number;
@@ -234,20 +236,16 @@ export function replayThread(
       freshFrom = work.length;
       work.append(plan.messages, plan.known);
       const full = work.duplicateUses > dupBefore;
-      const found = inputCache(r, full ? keys.appendFull : keys.append, () =>
-        validateAppended(view, delta.from, { ...pctx, stage: 'input' }, full),
-      );
-      pairing = report(found, pairing, view.array, view.start);
+      const key = full ? keys.appendFull : keys.append;
+      const found = cachedCheck(r, key) ?? keepCheck(r, key, validateAppended(view, delta.from, pctx('input'), full));
+      if (found.length > 0) pairing = report(found, pairing, view.array, view.start);
     } else {
       oldOutput = work.messages;
       const raw = plan.messages;
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
-      pairing = report(
-        inputCache(r, keys.reset, () => validatePairing(raw, { ...pctx, stage: 'input' })),
-        pairing,
-        raw,
-      );
+      const found = cachedCheck(r, keys.reset) ?? keepCheck(r, keys.reset, validatePairing(raw, pctx('input')));
+      pairing = report(found, pairing, raw);
     }
 
     task = undefined;
@@ -257,23 +255,24 @@ export function replayThread(
     ctx.request = r.index;
     ctx.prefixTokens = staticTokens;
     ctx.freshFrom = freshFrom;
-    const stageTokens: number[] = [];
-    STAGES.forEach((stage, i) => {
+    const stageTokens: number[] = new Array(STAGES.length);
+    for (let i = 0; i < STAGES.length; i++) {
+      const stage = STAGES[i];
       ctx.emit = emits[i];
       ctx.stage = stage.id;
       if (delta.kind === 'reset' && stage.onReset) states[i] = stage.onReset(work, states[i] as never, ctx);
       const before = work.messages;
       const epoch = work.epoch;
       states[i] = stage.run(work, states[i] as never, ctx);
-      stageTokens.push(staticTokens + work.total);
+      stageTokens[i] = staticTokens + work.total;
       if (work.epoch !== epoch) {
-        const stageCtx = { ...pctx, stage: stage.id };
+        const stageCtx = pctx(stage.id);
         const now = validatePairing(work.messages, { ...stageCtx, before });
         // Only when the output has violations is the input checked, to keep what the stage introduced.
         if (now.length > 0)
           pairing = report(newViolations(validatePairing(before, stageCtx), now), pairing, work.messages);
       }
-    });
+    }
 
     // Results first seen now keep their size (a rewrite already recorded its own; so does a reset's re-applied one).
     for (const { id, runes } of plan.results) if (!lastChars.has(id)) lastChars.set(id, runes);
@@ -301,9 +300,7 @@ export function replayThread(
     });
     categories.tools = toolsTokens;
     categories.system = (categories.system ?? 0) + Math.max(0, staticTokens - toolsTokens);
-    const summarizeState = states[STAGES.findIndex((s) => s.id === 'summarize')] as {
-      failed: { request: number; error: string }[];
-    };
+    const summarizeState = states[SUMMARIZE] as { failed: { request: number; error: string }[] };
     const failure = summarizeState.failed.at(-1);
 
     out.push({

@@ -32,12 +32,36 @@ function spillOne(work: Working, ctx: StageContext, c: Candidate, action: string
   return applied ? runeCount(replacement) : c.runes;
 }
 
-function processBatch(work: Working, pos: number, state: SpillState, ctx: StageContext): void {
+/** The lowest per-result threshold any tool has under this config (caps only lower it). */
+function lowestThreshold(cfg: StageContext['config']): number {
+  let t = cfg.spillThreshold;
+  for (const cap of Object.values(cfg.toolCaps)) if (cap > 0 && cap < t) t = cap;
+  return t;
+}
+
+function processBatch(work: Working, pos: number, state: SpillState, ctx: StageContext, lowest: number): void {
   const cfg = ctx.config;
-  const fresh: Candidate[] = [];
-  let total = 0;
   const m = work.at(pos);
-  const results = m.blocks.filter((b) => b.type === 'tool_result').length;
+  // First a look without allocating: most batches have no result over any threshold and stay under the
+  // aggregate target, and then all there is to do is to mark their results Seen.
+  let results = 0;
+  let total = 0;
+  let largestFresh = 0;
+  for (const b of m.blocks) {
+    if (b.type !== 'tool_result') continue;
+    results++;
+    if (b.toolUseId === '' || typeof b.content !== 'string') continue; // structured results never spill
+    const runes = blockRunes(b);
+    total += runes;
+    if (!state.seen.has(b.toolUseId) && runes > largestFresh) largestFresh = runes;
+  }
+  if (largestFresh <= lowest && (results < 2 || total <= cfg.batchAggregateTarget)) {
+    for (const b of m.blocks)
+      if (b.type === 'tool_result' && b.toolUseId !== '' && typeof b.content === 'string') state.seen.add(b.toolUseId);
+    return;
+  }
+  const fresh: Candidate[] = [];
+  total = 0;
   m.blocks.forEach((b, j) => {
     if (b.type !== 'tool_result' || b.toolUseId === '') return;
     if (typeof b.content !== 'string') return; // structured (image) results are never spilled or counted
@@ -75,14 +99,17 @@ export const spillStage: PipelineStage<SpillState> = {
     'Oversized tool results are saved to disk with a preview when they first appear; a batch over the aggregate target spills its largest results.',
   initial: () => ({ seen: new Set() }),
   run(work, state, ctx) {
-    for (const pos of freshResultMessages(work, ctx.freshFrom)) processBatch(work, pos, state, ctx);
+    const list = work.resultMessages;
+    const from = firstAtOrAfter(list, ctx.freshFrom);
+    if (from === list.length) return state;
+    const lowest = lowestThreshold(ctx.config);
+    for (let i = from; i < list.length; i++) processBatch(work, list[i], state, ctx, lowest);
     return state;
   },
 };
 
-/** Tool-result message positions ≥ from (binary search over the ascending list). */
-export function freshResultMessages(work: Working, from: number): number[] {
-  const list = work.resultMessages;
+/** Index of the first entry ≥ from in an ascending list (binary search). */
+function firstAtOrAfter(list: readonly number[], from: number): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
@@ -90,5 +117,5 @@ export function freshResultMessages(work: Working, from: number): number[] {
     if (list[mid] < from) lo = mid + 1;
     else hi = mid;
   }
-  return list.slice(lo);
+  return lo;
 }
