@@ -83,23 +83,23 @@ export function messageCategories(
 /** new block → the messages made with it (previous message, block position, result): the same rewrite of the
  *  same message gives the same object on every re-run, so its token and category caches (keyed by identity)
  *  carry over. A block is nearly always placed in one message, so the list is short. */
-type Placed = { prev: Message; j: number; next: Message };
+type Placed = { prev: Message; j: number; next: Message; meter?: TokenMeter; cats?: MessageCategories };
 const rewritten = new WeakMap<Block, Placed[]>();
 
-function withBlock(prev: Message, j: number, block: Block): Message {
+function withBlock(prev: Message, j: number, block: Block): Placed {
   let placed = rewritten.get(block);
   if (placed) {
-    for (const p of placed) if (p.prev === prev && p.j === j) return p.next;
+    for (const p of placed) if (p.prev === prev && p.j === j) return p;
   } else {
     placed = [];
     rewritten.set(block, placed);
   }
   const blocks = prev.blocks.slice();
   blocks[j] = block;
-  const next = { ...prev, blocks };
+  const p: Placed = { prev, j, next: { ...prev, blocks } };
   if (placed.length >= 8) placed.shift(); // bounded: many settings tried over one message
-  placed.push({ prev, j, next });
-  return next;
+  placed.push(p);
+  return p;
 }
 
 export class Working {
@@ -311,12 +311,18 @@ export class Working {
       (old.type !== 'tool_result' || (block.type === 'tool_result' && block.toolUseId === old.toolUseId)) &&
       (old.type !== 'tool_use' || (block.type === 'tool_use' && block.id === old.id));
     if (!sameShape) throw new Error(`content rewrite changed block ${j} of message ${pos}`);
-    const next = withBlock(prev, j, block);
+    const placed = withBlock(prev, j, block);
+    const next = placed.next;
     // Only block j changed: adjust its category and the totals by its token delta (O(1), no re-measuring).
     const delta = tokens ? tokens.after - tokens.before : this.meter.block(block) - this.meter.block(old);
     this.addCategory(this.cats[pos].blockIds[j], delta);
     this.messages[pos] = next;
-    this.cats[pos] = this.categoriesOf(next);
+    // The new message's categories ride along with it (one lookup fewer per rewrite on re-runs).
+    if (placed.meter !== this.meter || !placed.cats) {
+      placed.cats = this.categoriesOf(next);
+      placed.meter = this.meter;
+    }
+    this.cats[pos] = placed.cats;
     this.tokens[pos] += delta;
     this.total += delta;
     if (pos < this.firstChange) this.firstChange = pos;

@@ -5,7 +5,7 @@
 import { hashKey } from '../lib/hash.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import { type MessageCategories, messageCategories } from '../pipeline/working.ts';
-import { blockRunes, safeJson } from '../tokens/block-text.ts';
+import { safeJson } from '../tokens/block-text.ts';
 import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { InputBuilder, type InputDelta, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
@@ -18,8 +18,6 @@ export type RequestPlan = {
   messages: readonly Message[];
   /** Their counted tokens and token categories (so appending them costs no cache lookups). */
   known: { tokens: number[]; cats: MessageCategories[] };
-  /** Tool results among them: id and size in runes. */
-  results: { id: string; runes: number }[];
   /** Counted tokens of the recorded input's messages. */
   rawInputTokens: number;
   toolsKey: string;
@@ -74,9 +72,6 @@ function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration:
     const prefix = r.exactPrefix ?? thread.prefix;
     let toolsTokens = 0;
     for (const t of prefix.tools ?? []) toolsTokens += meter.tool(t);
-    const results: RequestPlan['results'] = [];
-    for (const m of messages)
-      for (const b of m.blocks) if (b.type === 'tool_result') results.push({ id: b.toolUseId, runes: blockRunes(b) });
     out.push({
       request: r,
       view,
@@ -86,7 +81,6 @@ function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration:
         tokens: messages.map((m) => meter.message(m)),
         cats: messages.map((m) => messageCategories(meter, m, nameOf)),
       },
-      results,
       rawInputTokens,
       toolsKey: contentKey(prefix.tools),
       systemKey: contentKey(prefix.system),

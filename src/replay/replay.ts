@@ -67,7 +67,7 @@ export type ThreadReplay = {
   requests: RequestReplay[];
   /** Final state per stage id (tiers records, spill Seen set, summaries, dropped ids …). */
   states: Record<string, unknown>;
-  /** Latest size (runes) of each tool result in the last request that carried it. */
+  /** Size (runes) of each rewritten tool result after its last rewrite (the others keep their own size). */
   lastChars: Map<string, number>;
   /** Output of the last replayed request (only when `capture` was asked). */
   output?: Message[];
@@ -156,7 +156,10 @@ export function replayThread(
   const config = trackedConfig(opts.config, reads);
   const work = new Working(meter);
   const states: unknown[] = STAGES.map((s) => s.initial());
-  const rewrites = new Map<string, Block>();
+  // Every result rewrite in order (a reset re-applies the latest of each; resets are rare, so the map is
+  // made then instead of on every rewrite).
+  const rewrittenIds: string[] = [];
+  const rewrittenBlocks: Block[] = [];
   const lastChars = new Map<string, number>();
   const requestOf = requestIndexer(thread);
   const reported = new Set<string>();
@@ -211,7 +214,8 @@ export function replayThread(
       if (events === NO_EVENTS) events = [];
       events.push(ev);
       if (ev.toolUseId && ev.after?.type === 'tool_result') {
-        rewrites.set(ev.toolUseId, ev.after);
+        rewrittenIds.push(ev.toolUseId);
+        rewrittenBlocks.push(ev.after);
         lastChars.set(ev.toolUseId, ev.charsAfter);
       }
     },
@@ -242,6 +246,8 @@ export function replayThread(
     } else {
       oldOutput = work.messages;
       const raw = plan.messages;
+      const rewrites = new Map<string, Block>();
+      for (let k = 0; k < rewrittenIds.length; k++) rewrites.set(rewrittenIds[k], rewrittenBlocks[k]);
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
       const found = cachedCheck(r, keys.reset) ?? keepCheck(r, keys.reset, validatePairing(raw, pctx('input')));
@@ -273,9 +279,6 @@ export function replayThread(
           pairing = report(newViolations(validatePairing(before, stageCtx), now), pairing, work.messages);
       }
     }
-
-    // Results first seen now keep their size (a rewrite already recorded its own; so does a reset's re-applied one).
-    for (const { id, runes } of plan.results) if (!lastChars.has(id)) lastChars.set(id, runes);
 
     let commonMessages: number;
     if (delta.kind === 'append') commonMessages = Math.min(work.firstChange, work.carried);

@@ -60,7 +60,16 @@ function tier1Key(tool: string): string {
 
 /** What tiering needs of a result block besides its distance, found once per block (a re-run tiers the
  *  same blocks again: one lookup instead of a tool-name search, rune counts and pattern matches). */
-type Facts = { tool: string; runes: number; cleared: boolean; text: string };
+type Facts = {
+  tool: string;
+  runes: number;
+  cleared: boolean;
+  text: string;
+  /** The memoized rewrites (see memoBlock), kept here too: a re-run reaches them without another lookup. */
+  tier1?: Block;
+  truncated?: Block;
+  truncatedCap?: number;
+};
 const factsOf = new WeakMap<Block, Facts>();
 
 function resultFacts(work: Working, b: ToolResultBlock): Facts {
@@ -119,7 +128,8 @@ function tierMessage(
     const b = work.at(pos).blocks[j];
     if (b.type !== 'tool_result' || state.frozen.has(b.toolUseId)) continue;
     const id = b.toolUseId;
-    const { tool, runes, cleared, text } = resultFacts(work, b);
+    const f = resultFacts(work, b);
+    const { tool, runes, cleared, text } = f;
     const floor = floorScope === 'message' ? messageFloor : toolMatches(floorTools, tool);
     const record: TierRecord = { tier: 2, request: ctx.request, distance, floor, summarized: false };
     state.frozen.set(id, record);
@@ -127,7 +137,8 @@ function tierMessage(
     if (cleared) continue;
     if (distance >= tier1Distance && !floor) {
       record.tier = 1;
-      const next = memoBlock(b, tier1Key(tool), () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
+      f.tier1 ??= memoBlock(b, tier1Key(tool), () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
+      const next = f.tier1;
       emitRewrite(work, ctx, pos, j, next, 'tier1', { tier: 1, distance });
       continue;
     }
@@ -152,7 +163,11 @@ function tierMessage(
         }
       }
     }
-    const truncated = memoBlock(b, pass.truncateKey, () => mechanical(b, pass.tier2Cap));
+    if (f.truncatedCap !== pass.tier2Cap || !f.truncated) {
+      f.truncated = memoBlock(b, pass.truncateKey, () => mechanical(b, pass.tier2Cap));
+      f.truncatedCap = pass.tier2Cap;
+    }
+    const truncated = f.truncated;
     emitRewrite(work, ctx, pos, j, truncated, 'tier2-truncate', { tier: 2, distance });
   }
 }
