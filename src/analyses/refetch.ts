@@ -63,7 +63,7 @@ function lostResults(tr: ThreadReplay | undefined, wanted: ReadonlyMap<string, n
   // Folded messages are kept by thread message index: `wanted` maps each id to its result's message.
   const folded = (tr.states.summarize as { folded?: number[] } | undefined)?.folded;
   const dropped = (tr.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
-  for (const [id, message] of wanted) {
+  wanted.forEach((message, id) => {
     const f = message >= 0 ? folded?.[message] : undefined;
     if (f !== undefined) {
       const l = lost.get(id);
@@ -74,7 +74,7 @@ function lostResults(tr: ThreadReplay | undefined, wanted: ReadonlyMap<string, n
       const l = lost.get(id);
       if (!l || l.request > d) lost.set(id, { request: d, how: 'hardcap drop' });
     }
-  }
+  });
   return lost;
 }
 

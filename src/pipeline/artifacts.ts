@@ -103,10 +103,9 @@ function errorLine(b: Block): string | null {
 }
 
 function contributionOf(m: Message): Contribution {
-  // Result messages are re-created whenever a stage rewrites one of their results: build theirs from
-  // per-block parts instead of caching the message object.
-  const hasResults = m.blocks.some((b) => b.type === 'tool_result');
-  let c = hasResults ? undefined : contributions.get(m);
+  // Cached per message object: a rewritten message is the same object on every re-run (working.ts
+  // withBlock), so result messages are found again too.
+  let c = contributions.get(m);
   if (c) return c;
   c = { decisions: [], modified: [], read: [], errors: [] };
   const text = textOf(m);
@@ -128,7 +127,7 @@ function contributionOf(m: Message): Contribution {
       if (first) c.errors.push(first);
     }
   }
-  if (!hasResults) contributions.set(m, c);
+  contributions.set(m, c);
   return c;
 }
 

@@ -56,10 +56,12 @@ export function tailStart(work: Working, turns: number): number {
 export function validCuts(work: Working, from: number, to: number): number[] {
   // A pair spans [use position, result position]; a cut c is invalid when use < c <= result.
   const spanEnd = new Int32Array(work.length + 1).fill(-1);
-  for (const [id, u] of work.useAt) {
-    const r = work.resultAt.get(id);
+  const resultAt = work.resultAt;
+  // forEach, not for-of: no entry array per pair (this runs on every summary and drop).
+  work.useAt.forEach((u, id) => {
+    const r = resultAt.get(id);
     if (r !== undefined && r > u) spanEnd[u] = Math.max(spanEnd[u], r);
-  }
+  });
   const cuts: number[] = [];
   let open = -1; // furthest result position of pairs opened before the current position
   for (let c = 0; c <= Math.min(to, work.length); c++) {

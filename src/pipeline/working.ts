@@ -360,11 +360,12 @@ export class Working {
     this.cats = [...this.cats.slice(0, start), ...itemCats, ...this.cats.slice(end)];
     for (const t of itemTokens) this.total += t;
     // An id whose (first) position lies in [start, end) was in a removed message: it leaves the index.
+    // forEach, not for-of: no entry array per id.
     const moved = (map: Map<string, number>) => {
-      for (const [id, pos] of map) {
+      map.forEach((pos, id) => {
         if (pos >= end) map.set(id, pos + shift);
         else if (pos >= start) map.delete(id);
-      }
+      });
     };
     moved(this.useAt);
     moved(this.resultAt);
