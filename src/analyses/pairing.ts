@@ -51,6 +51,9 @@ export type PairingContext = {
   provider: Provider;
   /** The input of the stage, to detect modified thinking blocks (omit for the recorded input). */
   before?: readonly Message[];
+  /** The caller knows no tool_use id repeats (the replay's working history counts them): the fast path
+   *  then skips its duplicate check, which hashes every id of a long history. */
+  uniqueUses?: boolean;
 };
 
 const CHECKS: Record<Provider, ProviderCheck> = {
@@ -64,7 +67,7 @@ const CHECKS: Record<Provider, ProviderCheck> = {
 /** Validate one request's messages for one provider; [] when the provider would accept it unflagged.
  *  Pure and deterministic; violations are ordered by message, errors first, then block. */
 export function validatePairing(messages: readonly Message[], ctx: PairingContext): PairingViolation[] {
-  const out = looksValid(messages, ctx.provider) ? [] : fullCheck(messages, ctx);
+  const out = looksValid(messages, ctx.provider, ctx.uniqueUses === true) ? [] : fullCheck(messages, ctx);
   checkThinking(messages, ctx, out);
   return sortViolations(out);
 }
@@ -110,7 +113,7 @@ const MAX_FAST_BATCH = 64;
  *  answered, exactly, by the leading results of the next message, a user one, with nothing in between
  *  (no system or compaction message), no other results anywhere, unique ids, no synthetic results, and
  *  the provider's extra rules hold (Gemini turn order and ending, Bedrock mixed turns and empty errors). */
-function looksValid(messages: readonly Message[], provider: Provider): boolean {
+function looksValid(messages: readonly Message[], provider: Provider, uniqueUses: boolean): boolean {
   const gemini = provider === 'gemini';
   const bedrock = provider === 'bedrock';
   const seen = new Set<string>();
@@ -129,8 +132,11 @@ function looksValid(messages: readonly Message[], provider: Provider): boolean {
       let servers = 0;
       for (const b of blocks) {
         if (b.type === 'tool_use') {
-          if (seen.has(b.id) || pending === MAX_FAST_BATCH) return false;
-          seen.add(b.id);
+          if (pending === MAX_FAST_BATCH) return false;
+          if (!uniqueUses) {
+            if (seen.has(b.id)) return false;
+            seen.add(b.id);
+          }
           pend[pending++] = b.id;
         } else if (b.type === 'server_tool_use') srv[servers++] = b.id;
         else if (b.type === 'tool_result') return false;

@@ -273,7 +273,7 @@ export function replayThread(
       stageTokens[i] = staticTokens + work.total;
       if (work.epoch !== epoch) {
         const stageCtx = pctx(stage.id);
-        const now = validatePairing(work.messages, { ...stageCtx, before });
+        const now = validatePairing(work.messages, { ...stageCtx, before, uniqueUses: work.duplicateUses === 0 });
         // Only when the output has violations is the input checked, to keep what the stage introduced.
         if (now.length > 0)
           pairing = report(newViolations(validatePairing(before, stageCtx), now), pairing, work.messages);

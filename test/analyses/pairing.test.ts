@@ -319,6 +319,23 @@ describe('fast path', () => {
     );
   });
 
+  it('with the caller vouching that no tool_use id repeats, still agrees with the full check', () => {
+    const uniqueUses = (msgs: Message[]) => {
+      const ids = msgs.flatMap((m) =>
+        m.role === 'assistant' ? m.blocks.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])) : [],
+      );
+      return new Set(ids).size === ids.length;
+    };
+    fc.assert(
+      fc.property(MUTATED, (msgs) => {
+        fc.pre(uniqueUses(msgs));
+        for (const p of PROVIDERS)
+          expect(validatePairing(msgs, { ...ctx(p), uniqueUses: true }), p).toEqual(validatePairingFull(msgs, ctx(p)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('agrees with the full check on random transcripts, for every provider', () => {
     fc.assert(
       fc.property(TRANSCRIPT, (msgs) => {
