@@ -2,7 +2,8 @@
 // and identity caches that survive re-runs, and the last analysis (for diffs and the report). Pure
 // TypeScript with no DOM: it runs in the worker, in Node tests, and in-thread as the no-worker fallback.
 // Stale runs are dropped: each run yields once so later requests can supersede it before it starts.
-import { type Analysis, analyze } from '../src/analyses/analyze.ts';
+import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
+import { cacheBreakRow, observedBreakRow } from '../src/analyses/report.ts';
 import { indexToolCalls } from '../src/analyses/tool-index.ts';
 import { fileFromBytes, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
@@ -16,7 +17,7 @@ import type { Calibration } from '../src/tokens/calibration.ts';
 import { type CountEndpoint, inlineEndpoint } from '../src/tokens/count-pool.ts';
 import { countTranscript } from '../src/tokens/count-transcript.ts';
 import { TokenMeter } from '../src/tokens/meter.ts';
-import { createTokenizer, type EncodingName, loadCounter } from '../src/tokens/tokenizer.ts';
+import { createTokenizer, type EncodingName, loadCounter, type Tokenizer } from '../src/tokens/tokenizer.ts';
 import type {
   CountStatus,
   DiffResult,
@@ -119,7 +120,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
   const httpCache = new Map<string, SummaryOutcome>();
   /** The http summarizer calls the last run could not answer from httpCache. */
   let pendingCalls: HttpCall[] = [];
-  let last: { analysis: Analysis; events: EventRow[]; full: PipelineEvent[] } | undefined;
+  let last:
+    | { analysis: Analysis; events: EventRow[]; full: PipelineEvent[]; preset: string | null; tokenizer: Tokenizer }
+    | undefined;
   let latestRun = 0;
   let counting: Promise<CountStatus> = Promise.resolve({ done: true, fraction: 1 });
 
@@ -324,16 +327,23 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         summarizer,
         calibrations: cals,
         reportEvents: false,
+        reportRows: false,
       });
       const events: EventRow[] = [];
       const full: PipelineEvent[] = [];
       const timeline: TimelinePoint[] = [];
       const report = analysis.report;
+      // The simulated timeline has one point per request in replay order; the observed one only requests
+      // with usage, also in replay order: one cursor each.
       let k = 0;
+      let obsAt = 0;
       for (const [ti, tr] of analysis.replay.threads.entries()) {
         const th = loaded.transcript.threads[ti];
         for (const q of tr.requests) {
-          const row = report.requests[k++];
+          const sim = analysis.simulated[k++];
+          const o = analysis.observed[obsAt];
+          const obs = o && o.thread === tr.thread && o.index === q.index ? analysis.observed[obsAt++] : undefined;
+          const cacheBreak = cacheBreakRow(sim);
           const ids: number[] = q.events.length === 0 ? NO_IDS : [];
           for (const e of q.events) {
             ids.push(events.length);
@@ -359,18 +369,18 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
                 }
               : null,
             simulated: {
-              cacheRead: row.simulated.cacheRead,
-              cacheWrite: row.simulated.cacheWrite,
+              cacheRead: Math.round(sim?.cacheRead ?? 0),
+              cacheWrite: Math.round(sim?.cacheWrite ?? 0),
               prompt: Math.round(q.estimateOut),
             },
-            observedBreak: row.observedBreak,
-            cacheBreak: row.cacheBreak ? { ...row.cacheBreak, events: row.cacheBreak.events.map((k) => ids[k]) } : null,
+            observedBreak: observedBreakRow(obs),
+            cacheBreak: cacheBreak ? { ...cacheBreak, events: cacheBreak.events.map((k) => ids[k]) } : null,
             eventIds: ids,
             responseMessage: req?.inputEnd ?? 0,
           });
         }
       }
-      last = { analysis, events, full };
+      last = { analysis, events, full, preset: settings.preset, tokenizer: meter.tokenizer };
       const c = settings.config;
       pendingCalls = summarizer instanceof CachedHttpSummarizer ? summarizer.pending.slice() : [];
       const pending = pendingCalls.length;
@@ -430,7 +440,12 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     },
 
     async report() {
-      return last?.analysis.report ?? null;
+      if (!last || !loaded) return null;
+      return withRows(loaded.transcript, last.analysis, {
+        tokenizer: last.tokenizer,
+        preset: last.preset,
+        reportEvents: false,
+      });
     },
 
     async exportBundle() {

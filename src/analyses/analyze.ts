@@ -25,6 +25,8 @@ export type AnalyzeOptions = {
   calibrations?: Map<string, Calibration>;
   /** Copy rewrite events into the report's request rows (default true; the worker sends them apart). */
   reportEvents?: boolean;
+  /** Build the report's per-request rows (default true; see ReportInput.rows). */
+  reportRows?: boolean;
 };
 
 export type Analysis = {
@@ -60,6 +62,27 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
     refetches: found,
     preset: o.preset,
     withEvents: o.reportEvents,
+    rows: o.reportRows,
   });
   return { replay, observed, simulated, refetches: found, report };
+}
+
+/** The analysis's report with its per-request rows, made now if the run skipped them (reportRows false). */
+export function withRows(
+  t: Transcript,
+  a: Analysis,
+  o: Pick<AnalyzeOptions, 'tokenizer' | 'preset' | 'reportEvents'>,
+): Report {
+  if (a.report.requests.length > 0 || a.replay.threads.every((tr) => tr.requests.length === 0)) return a.report;
+  a.report = buildReport({
+    transcript: t,
+    tokenizer: o.tokenizer,
+    replay: a.replay,
+    observed: a.observed,
+    simulated: a.simulated,
+    refetches: a.refetches,
+    preset: o.preset,
+    withEvents: o.reportEvents,
+  });
+  return a.report;
 }

@@ -204,6 +204,9 @@ export type ReportInput = {
   preset: string | null;
   /** Copy each request's rewrite events into the report (the CLI's JSON); the UI fetches them apart. */
   withEvents?: boolean;
+  /** Build the per-request rows (default true). A re-run in the worker skips them (its timeline carries the
+   *  same fields) and builds them only when the report is asked for. */
+  rows?: boolean;
 };
 
 const counted = new WeakMap<Transcript, Counts>();
@@ -214,6 +217,24 @@ function countsOf(t: Transcript): Counts {
     counted.set(t, c);
   }
   return { ...c };
+}
+
+/** A request row's simulated cache break (rounded as the report prints it). */
+export function cacheBreakRow(sim: SimulatedPoint | undefined): RequestRow['cacheBreak'] {
+  return sim?.break
+    ? {
+        cause: sim.break.cause,
+        tokensLost: Math.round(sim.break.tokensLost),
+        detail: sim.break.detail,
+        messageIndex: sim.break.messageIndex ?? null,
+        events: sim.break.events ?? [],
+      }
+    : null;
+}
+
+/** A request row's observed cache break. */
+export function observedBreakRow(obs: ObservedPoint | undefined): RequestRow['observedBreak'] {
+  return obs?.break ? { cause: obs.break.cause, tokensLost: obs.break.tokensLost, detail: obs.break.detail } : null;
 }
 
 export function buildReport(x: ReportInput): Report {
@@ -252,6 +273,7 @@ export function buildReport(x: ReportInput): Report {
         simTot.cacheRead += sim.cacheRead;
         simTot.cacheWrite += sim.cacheWrite;
       }
+      if (x.rows === false) continue;
       requests.push({
         thread: tr.thread,
         index: q.index,
@@ -265,18 +287,8 @@ export function buildReport(x: ReportInput): Report {
           : null,
         simulated: { cacheRead: Math.round(sim?.cacheRead ?? 0), cacheWrite: Math.round(sim?.cacheWrite ?? 0) },
         events: x.withEvents === false || q.events.length === 0 ? NO_EVENTS : q.events.map(stripEvent),
-        cacheBreak: sim?.break
-          ? {
-              cause: sim.break.cause,
-              tokensLost: Math.round(sim.break.tokensLost),
-              detail: sim.break.detail,
-              messageIndex: sim.break.messageIndex ?? null,
-              events: sim.break.events ?? [],
-            }
-          : null,
-        observedBreak: obs?.break
-          ? { cause: obs.break.cause, tokensLost: obs.break.tokensLost, detail: obs.break.detail }
-          : null,
+        cacheBreak: cacheBreakRow(sim),
+        observedBreak: observedBreakRow(obs),
       });
     }
   }

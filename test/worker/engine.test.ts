@@ -2,8 +2,10 @@
 // diff and the report, on a DSL transcript exported as a bundle and on a real fixture.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyses/analyze.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
+import { createTokenizer } from '../../src/tokens/tokenizer.ts';
 import type { RunResult, RunSettings } from '../../worker/api.ts';
 import { createEngine } from '../../worker/create-engine.ts';
 import { describeReal, realPath } from '../helpers/fixtures.ts';
@@ -45,7 +47,16 @@ describe('engine', () => {
     expect(r.lines.trigger).toBe(19_200);
     const detail = await engine.detail('main', 2);
     expect(JSON.parse(detail?.normalized ?? '{}').role).toBe('user');
-    expect((await engine.report())?.counts.toolResults).toBe(34);
+    const report = await engine.report();
+    expect(report?.counts.toolResults).toBe(34);
+    // A run skips the report's per-request rows (its timeline carries them); asking for the report makes
+    // them, equal to what the CLI's analysis prints, and agreeing with the run's timeline.
+    const cli = analyze(t, { ...settings(), tokenizer: await createTokenizer('o200k_base'), reportEvents: false });
+    expect(report?.requests).toEqual(cli.report.requests);
+    expect(report?.requests.map((q) => q.simulated.cacheRead)).toEqual(r.timeline.map((p) => p.simulated.cacheRead));
+    expect(report?.requests.map((q) => q.cacheBreak?.cause ?? null)).toEqual(
+      r.timeline.map((p) => p.cacheBreak?.cause ?? null),
+    );
   });
 
   it('drops stale runs: of three runs sent at once only the last is computed', async () => {
