@@ -46,12 +46,12 @@ export function normalizedArgs(input: unknown): string {
 
 const LOSSY = new Set(['tier1', 'tier2-summary', 'clear', 'elide', 'summarize', 'drop']);
 
-type Lost = Map<string, { request: number; how: string }>;
+type Lost = { request: number; how: string };
 
-/** When (request index) and how each of the `wanted` tool results of a thread was lost in the replay (only
- *  results that a later call repeats matter, so only those are looked up). */
-function lostResults(tr: ThreadReplay | undefined, wanted: ReadonlyMap<string, number>): Lost {
-  const lost: Lost = new Map();
+/** The first lossy rewrite event of each `wanted` tool result in a thread's replay (only results that a
+ *  later call repeats matter, so only those are kept). */
+function eventLosses(tr: ThreadReplay | undefined, wanted: ReadonlySet<string>): Map<string, Lost> {
+  const lost = new Map<string, Lost>();
   if (!tr || wanted.size === 0) return lost;
   for (const q of tr.requests) {
     for (const e of q.events) {
@@ -59,23 +59,24 @@ function lostResults(tr: ThreadReplay | undefined, wanted: ReadonlyMap<string, n
       lost.set(e.toolUseId, { request: q.index, how: `${e.stage} ${e.action}` });
     }
   }
-  // Folded and dropped results have no per-result event: the stages record the request that lost them.
-  // Folded messages are kept by thread message index: `wanted` maps each id to its result's message.
-  const folded = (tr.states.summarize as { folded?: number[] } | undefined)?.folded;
-  const dropped = (tr.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
-  wanted.forEach((message, id) => {
-    const f = message >= 0 ? folded?.[message] : undefined;
-    if (f !== undefined) {
-      const l = lost.get(id);
-      if (!l || l.request > f) lost.set(id, { request: f, how: 'summarize (folded into a summary)' });
-    }
-    const d = dropped?.get(id);
-    if (d !== undefined) {
-      const l = lost.get(id);
-      if (!l || l.request > d) lost.set(id, { request: d, how: 'hardcap drop' });
-    }
-  });
   return lost;
+}
+
+/** When and how the first call's result of a repeat was lost: its first lossy event, or an earlier fold into
+ *  a summary or hardcap drop (those have no per-result event: the stages record the request that lost them,
+ *  folds by thread message index). */
+function lostOf(
+  r: Repeat,
+  events: Map<string, Lost>,
+  folded?: number[],
+  dropped?: Map<string, number>,
+): Lost | undefined {
+  let l = events.get(r.firstToolUseId);
+  const f = r.firstResultMessage >= 0 ? folded?.[r.firstResultMessage] : undefined;
+  if (f !== undefined && (!l || l.request > f)) l = { request: f, how: 'summarize (folded into a summary)' };
+  const d = dropped?.get(r.firstToolUseId);
+  if (d !== undefined && (!l || l.request > d)) l = { request: d, how: 'hardcap drop' };
+  return l;
 }
 
 /** What a repeat is independent of the replay: computed once per thread and tokenizer. */
@@ -156,11 +157,26 @@ function repeatsOf(thread: Thread, tok: Tokenizer): Repeat[] {
   return out;
 }
 
+/** The first calls' tool ids of a thread's repeats (static: kept per repeat list). */
+const wantedSets = new WeakMap<Repeat[], Set<string>>();
+function wantedOf(repeats: Repeat[]): Set<string> {
+  let w = wantedSets.get(repeats);
+  if (!w) {
+    w = new Set(repeats.map((r) => r.firstToolUseId));
+    wantedSets.set(repeats, w);
+  }
+  return w;
+}
+
 /** The last classification of each thread's repeats (per tokenizer): a repeat whose class did not change
  *  keeps its object, so a re-run allocates only for repeats the settings moved. */
 const lastClasses = new WeakMap<Thread, WeakMap<Tokenizer, Refetch[]>>();
 
-function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
+function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefined): Refetch[] {
+  const repeats = repeatsOf(thread, tok);
+  const events = eventLosses(tr, wantedOf(repeats));
+  const folded = (tr?.states.summarize as { folded?: number[] } | undefined)?.folded;
+  const dropped = (tr?.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
   let byTok = lastClasses.get(thread);
   if (!byTok) {
     byTok = new WeakMap();
@@ -168,8 +184,8 @@ function findRefetches(thread: Thread, tok: Tokenizer, lost: Lost): Refetch[] {
   }
   const before = byTok.get(tok);
   // Fields copied by name: a rest spread per repeat costs more than the classification (re-runs see thousands).
-  const found = repeatsOf(thread, tok).map((r, i) => {
-    const l = lost.get(r.firstToolUseId);
+  const found = repeats.map((r, i) => {
+    const l = tr ? lostOf(r, events, folded, dropped) : undefined;
     const kind: RefetchKind = r.edited
       ? 'after-edit'
       : r.compacted
@@ -208,8 +224,7 @@ export function refetches(t: Transcript, tok: Tokenizer, replay?: Replay): Refet
     const tr = byId.get(th.id);
     const kept = tr ? classified.get(tr) : undefined;
     if (kept && kept.tok === tok) return kept.refetches;
-    const wanted = new Map(repeatsOf(th, tok).map((r) => [r.firstToolUseId, r.firstResultMessage]));
-    const found = findRefetches(th, tok, lostResults(tr, wanted));
+    const found = findRefetches(th, tok, tr);
     if (tr) classified.set(tr, { tok, refetches: found });
     return found;
   });

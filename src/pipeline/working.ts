@@ -301,9 +301,9 @@ export class Working {
     if (pos < this.firstChange) this.firstChange = pos;
   }
 
-  /** Replace block `j` of message `pos` (content-only). Returns the new message. `tokens` are the old and
-   *  new block's counts when the caller measured them already. */
-  replaceBlock(pos: number, j: number, block: Block, tokens?: { before: number; after: number }): Message {
+  /** Replace block `j` of message `pos` (content-only). Returns the new message. `tokensBefore`/`After` are
+   *  the old and new block's counts when the caller measured them already. */
+  replaceBlock(pos: number, j: number, block: Block, tokensBefore?: number, tokensAfter?: number): Message {
     const prev = this.messages[pos];
     const old = prev.blocks[j];
     const sameShape =
@@ -314,7 +314,10 @@ export class Working {
     const placed = withBlock(prev, j, block);
     const next = placed.next;
     // Only block j changed: adjust its category and the totals by its token delta (O(1), no re-measuring).
-    const delta = tokens ? tokens.after - tokens.before : this.meter.block(block) - this.meter.block(old);
+    const delta =
+      tokensBefore !== undefined && tokensAfter !== undefined
+        ? tokensAfter - tokensBefore
+        : this.meter.block(block) - this.meter.block(old);
     this.addCategory(this.cats[pos].blockIds[j], delta);
     this.messages[pos] = next;
     // The new message's categories ride along with it (one lookup fewer per rewrite on re-runs).

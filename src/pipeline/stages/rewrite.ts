@@ -60,7 +60,7 @@ export function emitRewrite(
   const tokensBefore = ctx.meter.block(prev);
   const tokensAfter = ctx.meter.block(next);
   if (tokensAfter > tokensBefore) return false;
-  work.replaceBlock(pos, j, next, { before: tokensBefore, after: tokensAfter });
+  work.replaceBlock(pos, j, next, tokensBefore, tokensAfter);
   // Built whole here (no spreads: thousands per re-run); keys in the order the reports print them.
   ctx.record({
     thread: ctx.thread,
