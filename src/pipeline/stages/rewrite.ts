@@ -8,6 +8,9 @@ import type { Working } from '../working.ts';
 
 type Extra = Pick<PipelineEvent, 'tier' | 'detail' | 'distance'>;
 
+/** Token and rune counts of a rewrite's old and new block, when the caller keeps them (tiers do, per result). */
+export type Measured = { tokensBefore: number; tokensAfter: number; charsBefore: number; charsAfter: number };
+
 const memo = new WeakMap<object, WeakMap<Block, Map<string, Block>>>();
 const GLOBAL = {};
 const globalMemo = new WeakMap<Block, Map<string, Block>>();
@@ -53,12 +56,13 @@ export function emitRewrite(
   next: Block,
   action: string,
   extra: Extra = {},
+  measured?: Measured,
 ): boolean {
   const m = work.at(pos);
   const prev = m.blocks[j];
   if (sameBlock(prev, next)) return false;
-  const tokensBefore = ctx.meter.block(prev);
-  const tokensAfter = ctx.meter.block(next);
+  const tokensBefore = measured ? measured.tokensBefore : ctx.meter.block(prev);
+  const tokensAfter = measured ? measured.tokensAfter : ctx.meter.block(next);
   if (tokensAfter > tokensBefore) return false;
   work.replaceBlock(pos, j, next, tokensBefore, tokensAfter);
   // Built whole here (no spreads: thousands per re-run); keys in the order the reports print them.
@@ -74,8 +78,8 @@ export function emitRewrite(
     position: pos,
     blockIndex: j,
     toolUseId: prev.type === 'tool_result' ? prev.toolUseId : undefined,
-    charsBefore: blockRunes(prev),
-    charsAfter: blockRunes(next),
+    charsBefore: measured ? measured.charsBefore : blockRunes(prev),
+    charsAfter: measured ? measured.charsAfter : blockRunes(next),
     tokensBefore,
     tokensAfter,
     before: prev,

@@ -6,6 +6,7 @@
 import { runeCount } from '../../lib/runes.ts';
 import type { Block, ToolResultBlock } from '../../model/transcript.ts';
 import { blockRunes, resultText } from '../../tokens/block-text.ts';
+import type { TokenMeter } from '../../tokens/meter.ts';
 import { toolMatches } from '../aliases.ts';
 import { triggerTokens } from '../config.ts';
 import {
@@ -18,7 +19,7 @@ import {
 } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
-import { emitRewrite, memoBlock, memoPeek } from './rewrite.ts';
+import { emitRewrite, type Measured, memoBlock, memoPeek } from './rewrite.ts';
 
 export type TierRecord = { tier: 1 | 2; request: number; distance: number; floor: boolean; summarized: boolean };
 
@@ -65,11 +66,28 @@ type Facts = {
   runes: number;
   cleared: boolean;
   text: string;
-  /** The memoized rewrites (see memoBlock), kept here too: a re-run reaches them without another lookup. */
+  /** The memoized rewrites (see memoBlock), kept here too: a re-run reaches them without another lookup;
+   *  with their counts for the meter that measured them last. */
   tier1?: Block;
+  tier1Measured?: Kept;
   truncated?: Block;
   truncatedCap?: number;
+  truncatedMeasured?: Kept;
 };
+type Kept = Measured & { meter: TokenMeter; next: Block };
+
+/** The counts of rewriting `prev` into `next` under this meter, kept in `kept` across re-runs. */
+function measure(kept: Kept | undefined, meter: TokenMeter, prev: Block, next: Block): Kept {
+  if (kept && kept.meter === meter && kept.next === next) return kept;
+  return {
+    meter,
+    next,
+    tokensBefore: meter.block(prev),
+    tokensAfter: meter.block(next),
+    charsBefore: blockRunes(prev),
+    charsAfter: blockRunes(next),
+  };
+}
 const factsOf = new WeakMap<Block, Facts>();
 
 function resultFacts(work: Working, b: ToolResultBlock): Facts {
@@ -139,7 +157,8 @@ function tierMessage(
       record.tier = 1;
       f.tier1 ??= memoBlock(b, tier1Key(tool), () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
       const next = f.tier1;
-      emitRewrite(work, ctx, pos, j, next, 'tier1', { tier: 1, distance });
+      f.tier1Measured = measure(f.tier1Measured, ctx.meter, b, next);
+      emitRewrite(work, ctx, pos, j, next, 'tier1', { tier: 1, distance }, f.tier1Measured);
       continue;
     }
     const skipSummary =
@@ -168,7 +187,8 @@ function tierMessage(
       f.truncatedCap = pass.tier2Cap;
     }
     const truncated = f.truncated;
-    emitRewrite(work, ctx, pos, j, truncated, 'tier2-truncate', { tier: 2, distance });
+    f.truncatedMeasured = measure(f.truncatedMeasured, ctx.meter, b, truncated);
+    emitRewrite(work, ctx, pos, j, truncated, 'tier2-truncate', { tier: 2, distance }, f.truncatedMeasured);
   }
 }
 
