@@ -46,11 +46,13 @@ const syntheticCache = new WeakMap<ToolResultBlock, boolean>();
 
 export function isSyntheticResult(m: Message, b: ToolResultBlock): boolean {
   if (m.synthetic) return true;
+  const c = b.content;
+  const first = typeof c === 'string' ? c : c[0]?.type === 'text' ? c[0].text : '';
+  // Empty or long texts are answered without the cache (most results: the pairing check runs over every one).
+  if (first.length === 0 || first.length > SYNTHETIC_MAX) return false;
   let v = syntheticCache.get(b);
   if (v === undefined) {
-    const c = b.content;
-    const first = typeof c === 'string' ? c : c[0]?.type === 'text' ? c[0].text : '';
-    v = first.length > 0 && first.length <= SYNTHETIC_MAX && SYNTHETIC_RE.test(first);
+    v = SYNTHETIC_RE.test(first);
     syntheticCache.set(b, v);
   }
   return v;
