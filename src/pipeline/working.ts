@@ -5,80 +5,7 @@
 // transcript is untouched and unchanged messages stay shared — which is what keeps re-runs incremental.
 import type { Block, Message } from '../model/transcript.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
-
-export type Category = string; // 'system' | 'user' | 'assistant' | 'thinking' | `result:<tool>`
-
-/** Category names interned to small integers (shared by every Working): per-request bookkeeping adds
- *  numbers into an array instead of hashing strings. */
-const categoryIds = new Map<Category, number>();
-const categoryNames: Category[] = [];
-function categoryId(name: Category): number {
-  let id = categoryIds.get(name);
-  if (id === undefined) {
-    id = categoryNames.length;
-    categoryNames.push(name);
-    categoryIds.set(name, id);
-  }
-  return id;
-}
-
-/** A message's categories (ids) with their summed tokens, and each block's category. */
-export type MessageCategories = { ids: number[]; tokens: number[]; blockIds: number[] };
-/** Per meter (encoding). A message's categories depend only on it and its thread's tool names: safe to
- *  keep per object. */
-const categoryCaches = new WeakMap<TokenMeter, WeakMap<Message, MessageCategories>>();
-
-/** Result categories by tool name: `result:<tool>` is made and interned once per name. */
-const resultIds = new Map<string, number>();
-
-function categoryOf(m: Message, b: Block, toolName: (id: string) => string | undefined): number {
-  if (m.role === 'system') return categoryId('system');
-  if (b.type === 'thinking' || b.type === 'redacted_thinking') return categoryId('thinking');
-  if (b.type === 'tool_result') {
-    const tool = toolName(b.toolUseId) ?? 'unknown';
-    let id = resultIds.get(tool);
-    if (id === undefined) {
-      id = categoryId(`result:${tool}`);
-      resultIds.set(tool, id);
-    }
-    return id;
-  }
-  return categoryId(m.role);
-}
-
-/** The categories of `m` (cached per meter and message; `toolName` names the tool of a result's id).
- *  Blocks of one category are summed, so adding the message touches each category once. */
-export function messageCategories(
-  meter: TokenMeter,
-  m: Message,
-  toolName: (id: string) => string | undefined,
-): MessageCategories {
-  let cache = categoryCaches.get(meter);
-  if (!cache) {
-    cache = new WeakMap();
-    categoryCaches.set(meter, cache);
-  }
-  let cached = cache.get(m);
-  if (!cached) {
-    const per = meter.measure(m).blocks;
-    const ids: number[] = [];
-    const tokens: number[] = [];
-    const blockIds: number[] = [];
-    m.blocks.forEach((b, j) => {
-      const c = categoryOf(m, b, toolName);
-      blockIds.push(c);
-      const at = ids.indexOf(c);
-      if (at >= 0) tokens[at] += per[j];
-      else {
-        ids.push(c);
-        tokens.push(per[j]);
-      }
-    });
-    cached = { ids, tokens, blockIds };
-    cache.set(m, cached);
-  }
-  return cached;
-}
+import { type Category, CategoryTotals, type MessageCategories, messageCategories } from './categories.ts';
 
 /** new block → the messages made with it (previous message, block position, result): the same rewrite of the
  *  same message gives the same object on every re-run, so its token and category caches (keyed by identity)
@@ -116,11 +43,8 @@ export class Working {
   resultAt = new Map<string, number>();
   /** Positions of user messages that hold at least one tool_result, ascending. */
   resultMessages: number[] = [];
-  /** Tokens per category id (see categoryId), for the stacked timeline; `categoryOrder` lists the ids in
-   *  the order they first appeared in this history. */
-  private categoryTokens = new Float64Array(32);
-  private categoryPresent = new Uint8Array(32);
-  private categoryOrder: number[] = [];
+  /** Tokens per category, for the stacked timeline. */
+  private categories = new CategoryTotals();
   /** Lowest position changed since `startRequest` (Infinity when only appends happened). */
   firstChange = Number.POSITIVE_INFINITY;
   /** Length of the history as carried over from the previous request (the old prefix). */
@@ -180,9 +104,7 @@ export class Working {
     this.useAt = new Map();
     this.resultAt = new Map();
     this.resultMessages = [];
-    this.categoryTokens = new Float64Array(this.categoryTokens.length);
-    this.categoryPresent = new Uint8Array(this.categoryPresent.length);
-    this.categoryOrder = [];
+    this.categories = new CategoryTotals();
     this.epoch++;
     this.resetEpoch = this.epoch;
     this.resultSplices = [];
@@ -246,32 +168,13 @@ export class Working {
     return messageCategories(this.meter, m, this.nameOf);
   }
 
-  private addCategory(id: number, tokens: number): void {
-    if (id >= this.categoryTokens.length) {
-      const size = Math.max(id + 1, this.categoryTokens.length * 2);
-      const grown = new Float64Array(size);
-      grown.set(this.categoryTokens);
-      this.categoryTokens = grown;
-      const present = new Uint8Array(size);
-      present.set(this.categoryPresent);
-      this.categoryPresent = present;
-    }
-    if (this.categoryPresent[id] === 0) {
-      this.categoryPresent[id] = 1;
-      this.categoryOrder.push(id);
-    }
-    this.categoryTokens[id] += tokens;
-  }
-
   private addCategories(c: MessageCategories, sign: 1 | -1): void {
-    const { ids, tokens } = c;
-    for (let i = 0; i < ids.length; i++) this.addCategory(ids[i], sign * tokens[i]);
+    this.categories.addMessage(c, sign);
   }
 
   /** Calls `f` for every category with a non-zero token count, in order of first appearance. */
   forEachCategory(f: (name: Category, tokens: number) => void): void {
-    const into = this.categoryTokens;
-    for (const id of this.categoryOrder) if (into[id] !== 0) f(categoryNames[id], into[id]);
+    this.categories.forEach(f);
   }
 
   /**
@@ -318,7 +221,7 @@ export class Working {
       tokensBefore !== undefined && tokensAfter !== undefined
         ? tokensAfter - tokensBefore
         : this.meter.block(block) - this.meter.block(old);
-    this.addCategory(this.cats[pos].blockIds[j], delta);
+    this.categories.add(this.cats[pos].blockIds[j], delta);
     this.messages[pos] = next;
     // The new message's categories ride along with it (one lookup fewer per rewrite on re-runs).
     if (placed.meter !== this.meter || !placed.cats) {

@@ -4,7 +4,7 @@
 // reused by every re-run, so a threshold change spends its time on the pipeline alone (SPEC §9).
 import { hashKey } from '../lib/hash.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
-import { type MessageCategories, messageCategories } from '../pipeline/working.ts';
+import { type MessageCategories, messageCategories } from '../pipeline/categories.ts';
 import { safeJson } from '../tokens/block-text.ts';
 import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
