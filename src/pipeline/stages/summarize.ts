@@ -35,16 +35,18 @@ function render(messages: readonly Message[]): string {
 }
 
 /** One candidate cut: messages [start, cut) become one summary. */
-type Plan = { cut: number; fresh: Message[]; previous: Message | undefined; merged: ArtifactIndex; removed: number };
+type Plan = {
+  cut: number;
+  fresh: Message[];
+  /** First and last request of `fresh`. */
+  span: Span;
+  previous: Message | undefined;
+  merged: ArtifactIndex;
+  removed: number;
+};
 
 /** First and last request of the messages a summary folds. */
 type Span = { first: number; last: number };
-
-function spanOf(fresh: readonly Message[], ctx: StageContext): Span {
-  const span = { first: Number.POSITIVE_INFINITY, last: 0 };
-  for (const m of fresh) widen(span, ctx.requestOf(m.index));
-  return span;
-}
 
 function widen(span: Span, r: number): void {
   if (r < span.first) span.first = r;
@@ -80,12 +82,14 @@ function objectId(o: object): number {
  */
 type Draft = { h1: number; h2: number; n: number; first: number; last: number; tokens: number };
 type DraftMemo = { size: number; byContext: Map<string, Map<number, Draft[]>> };
+/** The drafts of one plan's context, bucketed by (part of) the folded messages' hash. */
+type Drafts = { memo: DraftMemo; byHash: Map<number, Draft[]> };
 const draftMemo = new WeakMap<object, DraftMemo>();
 /** A merged artifact index → what it was made of (its base's key and the folded messages), so the next
  *  summary's drafts, which merge into it, key the same on every re-run although the index is a new object. */
 const indexKeys = new WeakMap<ArtifactIndex, string>();
 const MAX_DRAFTS = 50_000;
-function draftsFor(ctx: StageContext, context: string): Map<number, Draft[]> {
+function draftsFor(ctx: StageContext, context: string): Drafts {
   let memo = draftMemo.get(ctx.meter);
   if (!memo) {
     memo = { size: 0, byContext: new Map() };
@@ -95,29 +99,28 @@ function draftsFor(ctx: StageContext, context: string): Map<number, Draft[]> {
     memo.byContext.clear();
     memo.size = 0;
   }
-  let m = memo.byContext.get(context);
-  if (!m) {
-    m = new Map();
-    memo.byContext.set(context, m);
+  let byHash = memo.byContext.get(context);
+  if (!byHash) {
+    byHash = new Map();
+    memo.byContext.set(context, byHash);
   }
-  return m;
+  return { memo, byHash };
 }
 
-function findDraft(drafts: Map<number, Draft[]>, h1: number, h2: number, n: number, span: Span): Draft | undefined {
-  const list = drafts.get(h1 & 0x3fffffff);
+function findDraft(drafts: Drafts, h1: number, h2: number, n: number, span: Span): Draft | undefined {
+  const list = drafts.byHash.get(h1 & 0x3fffffff);
   if (list)
     for (const d of list)
       if (d.h1 === h1 && d.h2 === h2 && d.n === n && d.first === span.first && d.last === span.last) return d;
   return undefined;
 }
 
-function keepDraft(ctx: StageContext, drafts: Map<number, Draft[]>, d: Draft): void {
+function keepDraft(drafts: Drafts, d: Draft): void {
   const k = d.h1 & 0x3fffffff;
-  const list = drafts.get(k);
+  const list = drafts.byHash.get(k);
   if (list) list.push(d);
-  else drafts.set(k, [d]);
-  const memo = draftMemo.get(ctx.meter);
-  if (memo) memo.size++;
+  else drafts.byHash.set(k, [d]);
+  drafts.memo.size++;
 }
 
 /**
@@ -166,7 +169,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     if (found === undefined) {
       const tokens = ctx.meter.text(summaryText(state.count + 1, span, ctx, '', mergeIndex(base, index)));
       found = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last, tokens };
-      keepDraft(ctx, drafts, found);
+      keepDraft(drafts, found);
     }
     const draft = found.tokens;
     if (draft >= removed) continue;
@@ -174,7 +177,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
       const merged = mergeIndex(base, index);
       // What the merged index is made of: the base's key and the folded messages (see indexKeys).
       indexKeys.set(merged, `${baseId}+${fresh.length}.${a}.${b}`);
-      const p: Plan = { cut, fresh: fresh.slice(), previous, merged, removed };
+      const p: Plan = { cut, fresh: fresh.slice(), span: { ...span }, previous, merged, removed };
       return p;
     }
   }
@@ -231,7 +234,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       return state;
     }
     state.failures = 0;
-    let text = summaryText(state.count + 1, spanOf(chosen.fresh, ctx), ctx, out.text, chosen.merged);
+    let text = summaryText(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
     let tokensAfter = ctx.meter.message(summaryMessage(text));
     // The prose tipped it back over the landing line: fold as far as allowed, so a second pass (a retry of
     // the same input) finds nothing left to do.
@@ -242,7 +245,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       if (again.ok) {
         chosen = far;
         out = again;
-        text = summaryText(state.count + 1, spanOf(chosen.fresh, ctx), ctx, out.text, chosen.merged);
+        text = summaryText(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
         tokensAfter = ctx.meter.message(summaryMessage(text));
       }
     }
