@@ -5,6 +5,8 @@
 import { runeCount } from '../lib/runes.ts';
 import type { ObservedUsage, ParseIssue, Transcript } from '../model/transcript.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
+import { inTier3, type TiersState, tierRecord } from '../pipeline/stages/tiers.ts';
+import { toolIdsOf } from '../pipeline/tool-ids.ts';
 import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
@@ -87,12 +89,13 @@ export type Report = {
   totals: Totals;
 };
 
-type TierState = {
-  frozen: Map<string, { tier: 1 | 2; request: number; distance: number; floor: boolean; summarized: boolean }>;
-  tier3: Set<string>;
+type StaticRow = Pick<
+  ToolResultRow,
+  'thread' | 'toolUseId' | 'tool' | 'messageIndex' | 'chars' | 'tokens' | 'isError'
+> & {
+  /** The tool id's number in its thread (see tool-ids.ts): the replay's states are indexed by it. */
+  n: number;
 };
-
-type StaticRow = Pick<ToolResultRow, 'thread' | 'toolUseId' | 'tool' | 'messageIndex' | 'chars' | 'tokens' | 'isError'>;
 
 /** Sizes of every tool result do not change between runs: computed once per transcript and tokenizer. */
 const staticRows = new WeakMap<Transcript, WeakMap<Tokenizer, StaticRow[][]>>();
@@ -107,6 +110,7 @@ function staticRowsOf(t: Transcript, tok: Tokenizer): StaticRow[][] {
   if (!rows) {
     rows = t.threads.map((th) => {
       const calls = indexToolCalls(th.messages);
+      const ids = toolIdsOf(th);
       const seen = new Set<string>();
       const out: StaticRow[] = [];
       for (const m of th.messages) {
@@ -122,6 +126,7 @@ function staticRowsOf(t: Transcript, tok: Tokenizer): StaticRow[][] {
             chars: runeCount(text),
             tokens: tok.count(text),
             isError: b.isError,
+            n: ids.of(b.toolUseId),
           });
         }
       }
@@ -154,7 +159,7 @@ export function toolResultRows(t: Transcript, tok: Tokenizer, replay?: Replay): 
 }
 
 function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr: ThreadReplay | undefined): void {
-  const tiers = tr?.states.tiers as TierState | undefined;
+  const tiers = tr?.states.tiers as TiersState | undefined;
   const spilled = new Set<string>();
   for (const q of tr?.requests ?? [])
     for (const e of q.events) if (e.stage === 'spill' && e.toolUseId) spilled.add(e.toolUseId);
@@ -163,7 +168,7 @@ function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr
   const dropped = (tr?.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
   for (const s of statics) {
     const id = s.toolUseId;
-    const rec = tiers?.frozen.get(id);
+    const rec = tiers ? tierRecord(tiers, s.n) : undefined;
     rows.push({
       thread: s.thread,
       toolUseId: id,
@@ -172,7 +177,7 @@ function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr
       chars: s.chars,
       tokens: s.tokens,
       isError: s.isError,
-      tier: rec ? rec.tier : tiers?.tier3.has(id) ? 3 : null,
+      tier: rec ? rec.tier : tiers && inTier3(tiers, s.n) ? 3 : null,
       firstTouchRequest: rec ? rec.request : null,
       distanceAtFirstTouch: rec ? rec.distance : null,
       floor: rec?.floor ?? false,

@@ -1,11 +1,12 @@
 // The working history a request's pipeline operates on: the previous request's output plus the
 // messages appended since, with incrementally maintained indexes (token totals, tool_use/tool_result
-// positions, tool-result message list, per-category tokens). Owned by the replay driver and passed
+// positions by interned tool id, tool-result message list, per-category tokens). Owned by the replay driver and passed
 // to stages by ownership: stages never mutate a Message or Block (they replace them), so the original
 // transcript is untouched and unchanged messages stay shared — which is what keeps re-runs incremental.
 import type { Block, Message } from '../model/transcript.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { type Category, CategoryTotals, type MessageCategories, messageCategories } from './categories.ts';
+import { type BlockRefs, grownTo, NO_REFS, ToolIds } from './tool-ids.ts';
 
 /** new block → the messages made with it (previous message, block position, result): the same rewrite of the
  *  same message gives the same object on every re-run, so its token and category caches (keyed by identity)
@@ -35,12 +36,14 @@ export class Working {
   private tokens: number[] = [];
   /** Categories of each message (kept per position: removing or rewriting one needs no cache lookup). */
   private cats: MessageCategories[] = [];
+  /** Tool id numbers of each message's blocks (see tool-ids.ts; rewrites keep a message's structure). */
+  private refs: BlockRefs[] = [];
   /** Sum of `tokens`. */
   total = 0;
-  /** toolUseId → position of the assistant message holding the tool_use. */
-  useAt = new Map<string, number>();
-  /** toolUseId → position of the (first) message holding its tool_result. */
-  resultAt = new Map<string, number>();
+  /** By tool id number: position of the assistant message holding the tool_use, −1 when absent. */
+  private useAt = new Int32Array(0);
+  /** By tool id number: position of the (first) message holding its tool_result, −1 when absent. */
+  private resultAt = new Int32Array(0);
   /** Positions of user messages that hold at least one tool_result, ascending. */
   resultMessages: number[] = [];
   /** Tokens per category, for the stacked timeline. */
@@ -53,6 +56,8 @@ export class Working {
   structural = false;
   /** Count of tool_use ids seen again after their first occurrence (duplicates need a full pairing check). */
   duplicateUses = 0;
+  /** Count of tool_result ids seen again (a splice that removes the first must find the next: rebuilt). */
+  private duplicateResults = 0;
   /** Incremented on every rebuild (reset or splice): positions cached by stages are stale when it changes. */
   epoch = 0;
   /** The epoch of the last reset, and for each splice since: the new epoch, how many tool-result messages
@@ -60,7 +65,15 @@ export class Working {
   private resetEpoch = 0;
   private resultSplices: { epoch: number; lo: number; removed: number }[] = [];
 
-  constructor(private readonly meter: TokenMeter) {}
+  /** The tool id numbering (the thread's, shared by every re-run, so plans can number blocks once). */
+  readonly ids: ToolIds;
+
+  constructor(
+    private readonly meter: TokenMeter,
+    ids?: ToolIds,
+  ) {
+    this.ids = ids ?? new ToolIds();
+  }
 
   get length(): number {
     return this.messages.length;
@@ -100,9 +113,12 @@ export class Working {
     this.messages = [];
     this.tokens = [];
     this.cats = [];
+    this.refs = [];
     this.total = 0;
-    this.useAt = new Map();
-    this.resultAt = new Map();
+    this.useAt = new Int32Array(this.ids.size).fill(-1);
+    this.resultAt = new Int32Array(this.ids.size).fill(-1);
+    this.duplicateUses = 0;
+    this.duplicateResults = 0;
     this.resultMessages = [];
     this.categories = new CategoryTotals();
     this.epoch++;
@@ -117,7 +133,7 @@ export class Working {
    *  request plan computes them once for every re-run). */
   append(
     messages: readonly Message[],
-    known?: { tokens: readonly number[]; cats: readonly MessageCategories[] },
+    known?: { tokens: readonly number[]; cats: readonly MessageCategories[]; refs: readonly BlockRefs[] },
   ): void {
     for (let i = 0; i < messages.length; i++) {
       const m = messages[i];
@@ -126,40 +142,79 @@ export class Working {
       const t = known ? known.tokens[i] : this.meter.message(m);
       this.tokens.push(t);
       this.total += t;
-      this.index(m, pos);
+      const refs = known ? known.refs[i] : this.ids.refsOf(m);
+      this.refs.push(refs);
+      if (refs.length > 0) this.index(m, pos, refs);
       const c = known ? known.cats[i] : this.categoriesOf(m);
       this.cats.push(c);
       this.addCategories(c, 1);
     }
   }
 
-  private index(m: Message, pos: number): void {
+  private index(m: Message, pos: number, refs: BlockRefs): void {
+    if (this.useAt.length < this.ids.size) {
+      this.useAt = grownTo(this.useAt, this.ids.size, -1);
+      this.resultAt = grownTo(this.resultAt, this.ids.size, -1);
+    }
     let hasResult = false;
-    for (const b of m.blocks) {
-      if (b.type === 'tool_use' && m.role === 'assistant') {
-        if (!this.useAt.has(b.id)) this.useAt.set(b.id, pos);
+    const blocks = m.blocks;
+    for (let j = 0; j < blocks.length; j++) {
+      const type = blocks[j].type;
+      if (type === 'tool_use' && m.role === 'assistant') {
+        if (this.useAt[refs[j]] < 0) this.useAt[refs[j]] = pos;
         else this.duplicateUses++;
-      } else if (b.type === 'tool_result') {
+      } else if (type === 'tool_result') {
         hasResult = true;
-        if (!this.resultAt.has(b.toolUseId)) this.resultAt.set(b.toolUseId, pos);
+        if (this.resultAt[refs[j]] < 0) this.resultAt[refs[j]] = pos;
+        else this.duplicateResults++;
       }
     }
     if (hasResult && m.role === 'user') this.resultMessages.push(pos);
   }
 
-  /** Tool name of a tool_use id present in the history. */
-  toolName(id: string): string | undefined {
-    const pos = this.useAt.get(id);
+  /** Tool id numbers of the blocks of the message at `pos` (empty when it has no tool blocks). */
+  refsAt(pos: number): BlockRefs {
+    return this.refs[pos];
+  }
+
+  /** Position of the tool_use numbered `n` (first occurrence), −1 when it is not in the history. */
+  callPositionOf(n: number): number {
+    return n < this.useAt.length ? this.useAt[n] : -1;
+  }
+
+  /** Position of the (first) message holding the tool_result numbered `n`, −1 when there is none. */
+  resultPositionOf(n: number): number {
+    return n < this.resultAt.length ? this.resultAt[n] : -1;
+  }
+
+  /** Position of the tool_use `id`, undefined when it is not in the history. */
+  callPosition(id: string): number | undefined {
+    const n = this.ids.get(id);
+    const pos = n === undefined ? -1 : this.callPositionOf(n);
+    return pos < 0 ? undefined : pos;
+  }
+
+  /** Position of the (first) message holding a tool_result for `id`, undefined when there is none. */
+  resultPosition(id: string): number | undefined {
+    const n = this.ids.get(id);
+    const pos = n === undefined ? -1 : this.resultPositionOf(n);
+    return pos < 0 ? undefined : pos;
+  }
+
+  private callBlock(id: string) {
+    const pos = this.callPosition(id);
     if (pos === undefined) return undefined;
-    for (const b of this.messages[pos].blocks) if (b.type === 'tool_use' && b.id === id) return b.name;
+    for (const b of this.messages[pos].blocks) if (b.type === 'tool_use' && b.id === id) return b;
     return undefined;
   }
 
+  /** Tool name of a tool_use id present in the history. */
+  toolName(id: string): string | undefined {
+    return this.callBlock(id)?.name;
+  }
+
   toolInput(id: string): unknown {
-    const pos = this.useAt.get(id);
-    if (pos === undefined) return undefined;
-    for (const b of this.messages[pos].blocks) if (b.type === 'tool_use' && b.id === id) return b.input;
-    return undefined;
+    return this.callBlock(id)?.input;
   }
 
   private readonly nameOf = (id: string) => this.toolName(id);
@@ -244,7 +299,7 @@ export class Working {
     const end = start + deleteCount;
     const removed = this.messages.slice(start, end);
     const itemsHaveTools = items.some((m) => m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
-    if (itemsHaveTools || this.duplicateUses > 0) {
+    if (itemsHaveTools || this.duplicateUses > 0 || this.duplicateResults > 0) {
       // Rare: inserted tool blocks or repeated ids need the first-occurrence indexes rebuilt from scratch.
       const next = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
       const firstChange = Math.min(this.firstChange, start);
@@ -259,22 +314,21 @@ export class Working {
       this.addCategories(this.cats[i], -1);
       this.total -= this.tokens[i];
     }
+    // An id whose (first) position lies in [start, end) was in a removed message: it leaves the index; ids
+    // after the cut move with their messages. In an order that never meets an entry it moved already.
+    for (let i = start; i < end; i++) this.moveRefs(i, -1);
+    const n = this.messages.length;
+    if (shift < 0) for (let i = end; i < n; i++) this.moveRefs(i, i + shift);
+    else if (shift > 0) for (let i = n - 1; i >= end; i--) this.moveRefs(i, i + shift);
     const itemTokens = items.map((m) => this.meter.message(m));
     this.messages = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
-    this.tokens = [...this.tokens.slice(0, start), ...itemTokens, ...this.tokens.slice(end)];
+    // The other per-position lists are private: spliced in place (the message list itself is shared with
+    // callers that keep the previous output).
+    this.tokens.splice(start, deleteCount, ...itemTokens);
     const itemCats = items.map((m) => this.categoriesOf(m));
-    this.cats = [...this.cats.slice(0, start), ...itemCats, ...this.cats.slice(end)];
+    this.cats.splice(start, deleteCount, ...itemCats);
+    this.refs.splice(start, deleteCount, ...items.map(() => NO_REFS));
     for (const t of itemTokens) this.total += t;
-    // An id whose (first) position lies in [start, end) was in a removed message: it leaves the index.
-    // forEach, not for-of: no entry array per id.
-    const moved = (map: Map<string, number>) => {
-      map.forEach((pos, id) => {
-        if (pos >= end) map.set(id, pos + shift);
-        else if (pos >= start) map.delete(id);
-      });
-    };
-    moved(this.useAt);
-    moved(this.resultAt);
     let lo = 0;
     let removedResults = 0;
     const kept: number[] = [];
@@ -292,6 +346,18 @@ export class Working {
     this.firstChange = Math.min(this.firstChange, start);
     this.structural = true;
     return removed;
+  }
+
+  /** The index entries of the message at `pos` that point at it now point at `to` (−1: removed). */
+  private moveRefs(pos: number, to: number): void {
+    const refs = this.refs[pos];
+    if (refs.length === 0) return;
+    for (let j = 0; j < refs.length; j++) {
+      const r = refs[j];
+      if (r < 0) continue;
+      if (this.useAt[r] === pos) this.useAt[r] = to;
+      if (this.resultAt[r] === pos) this.resultAt[r] = to;
+    }
   }
 
   /** Index `i` into `resultMessages` as of `epoch`, mapped to now (an entry the splices removed maps to the

@@ -5,6 +5,7 @@
 import { hashKey } from '../lib/hash.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import { type MessageCategories, messageCategories } from '../pipeline/categories.ts';
+import { type BlockRefs, toolIdsOf } from '../pipeline/tool-ids.ts';
 import { safeJson } from '../tokens/block-text.ts';
 import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
@@ -16,8 +17,8 @@ export type RequestPlan = {
   delta: InputDelta;
   /** The messages this request appends (append), or its whole input (reset). */
   messages: readonly Message[];
-  /** Their counted tokens and token categories (so appending them costs no cache lookups). */
-  known: { tokens: number[]; cats: MessageCategories[] };
+  /** Their counted tokens, token categories and tool id numbers (so appending them costs no lookups). */
+  known: { tokens: number[]; cats: MessageCategories[]; refs: BlockRefs[] };
   /** Counted tokens of the recorded input's messages. */
   rawInputTokens: number;
   toolsKey: string;
@@ -55,6 +56,7 @@ function toolNames(thread: Thread): (id: string) => string | undefined {
 function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration: Calibration): RequestPlan[] {
   const inputs = new InputBuilder(thread, mode);
   const nameOf = toolNames(thread);
+  const ids = toolIdsOf(thread);
   const out: RequestPlan[] = [];
   let prev: InputView | undefined;
   let rawInputTokens = 0;
@@ -80,6 +82,7 @@ function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration:
       known: {
         tokens: messages.map((m) => meter.message(m)),
         cats: messages.map((m) => messageCategories(meter, m, nameOf)),
+        refs: messages.map((m) => ids.refsOf(m)),
       },
       rawInputTokens,
       toolsKey: contentKey(prefix.tools),

@@ -11,6 +11,7 @@ import type { PipelineConfig } from '../pipeline/config.ts';
 import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
 import { STAGES } from '../pipeline/stages/index.ts';
 import type { Summarizer } from '../pipeline/summarizer.ts';
+import { toolIdsOf } from '../pipeline/tool-ids.ts';
 import { Working } from '../pipeline/working.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
@@ -154,7 +155,7 @@ export function replayThread(
   const reads: ConfigReads = new Map();
   const keys = checkKeys(opts);
   const config = trackedConfig(opts.config, reads);
-  const work = new Working(meter);
+  const work = new Working(meter, toolIdsOf(thread));
   const states: unknown[] = STAGES.map((s) => s.initial());
   // Every result rewrite in order (a reset re-applies the latest of each; resets are rare, so the map is
   // made then instead of on every rewrite).

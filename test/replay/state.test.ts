@@ -4,6 +4,9 @@
 // the previous one — a result is rewritten once per thread, never redone.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isPipelineSummary } from '../../src/pipeline/cuts.ts';
+import type { SpillState } from '../../src/pipeline/stages/spill.ts';
+import { type TiersState, tierRecord } from '../../src/pipeline/stages/tiers.ts';
+import { toolIdsOf } from '../../src/pipeline/tool-ids.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { asRequestLog, type Call, loop } from '../helpers/loop.ts';
 import { outputsOf, type RunOptions, replayFirst, resultContent, tokenizer } from '../helpers/replay.ts';
@@ -51,10 +54,14 @@ describe('state across requests', () => {
   it('replay state after the run records what happened per result (tiers frozen, spill Seen, summaries folded)', () => {
     const t = loop([{ tool: 'Bash', args: 'cat log', result: '60000 chars' }, ...fillers(40)]);
     const r = replayFirst(tk, t, { set: { contextWindow: 24_000, outputReserve: 2_000 } });
-    const spill = r.states.spill as { seen: Set<string> };
-    const tiers = r.states.tiers as { frozen: Map<string, { tier: number }> };
-    expect(spill.seen.has('t0')).toBe(true);
-    expect(spill.seen.size).toBe(41);
-    expect(tiers.frozen.size).toBeGreaterThan(0);
+    const spill = r.states.spill as SpillState;
+    const tiers = r.states.tiers as TiersState;
+    // States are indexed by the thread's tool id numbers.
+    const ids = toolIdsOf(t.threads[0]);
+    expect(spill.seen[ids.get('t0') ?? -1]).toBe(1);
+    expect(spill.seen.reduce((n, x) => n + x, 0)).toBe(41);
+    const touched = [...tiers.tier.keys()].filter((n) => tierRecord(tiers, n) !== undefined);
+    expect(touched.length).toBeGreaterThan(0);
+    expect(touched.every((n) => ids.id(n).startsWith('t'))).toBe(true);
   });
 });

@@ -47,11 +47,11 @@ function decide(work: Working, state: ObservationsState, ctx: StageContext): voi
   state.waiting = [];
   for (const call of todo) {
     const { id, tool } = call;
-    const pos = work.resultAt.get(id);
+    const pos = work.resultPosition(id);
     if (pos === undefined) {
       // Still called but not answered yet: handle it when the result arrives. A call no longer in the
       // history (summarised, dropped) is forgotten.
-      if (work.useAt.has(id)) state.waiting.push(call);
+      if (work.callPosition(id) !== undefined) state.waiting.push(call);
       continue;
     }
     const m = work.at(pos);

@@ -8,10 +8,12 @@ import { blockRunes } from '../../tokens/block-text.ts';
 import { toolCap, toolMatches } from '../aliases.ts';
 import { spillReplacement } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
+import { grownTo } from '../tool-ids.ts';
 import type { Working } from '../working.ts';
 import { emitRewrite, memoBlock } from './rewrite.ts';
 
-export type SpillState = { seen: Set<string> };
+/** `seen`: by tool id number (Working.ids), 1 once the result was seen (looked at for spilling). */
+export type SpillState = { seen: Uint8Array };
 
 type Candidate = { pos: number; j: number; id: string; runes: number; tool: string };
 
@@ -42,22 +44,28 @@ function lowestThreshold(cfg: StageContext['config']): number {
 function processBatch(work: Working, pos: number, state: SpillState, ctx: StageContext, lowest: number): void {
   const cfg = ctx.config;
   const m = work.at(pos);
+  const refs = work.refsAt(pos);
+  const seen = state.seen;
   // First a look without allocating: most batches have no result over any threshold and stay under the
   // aggregate target, and then all there is to do is to mark their results Seen.
   let results = 0;
   let total = 0;
   let largestFresh = 0;
-  for (const b of m.blocks) {
+  const blocks = m.blocks;
+  for (let j = 0; j < blocks.length; j++) {
+    const b = blocks[j];
     if (b.type !== 'tool_result') continue;
     results++;
     if (b.toolUseId === '' || typeof b.content !== 'string') continue; // structured results never spill
     const runes = blockRunes(b);
     total += runes;
-    if (!state.seen.has(b.toolUseId) && runes > largestFresh) largestFresh = runes;
+    if (seen[refs[j]] === 0 && runes > largestFresh) largestFresh = runes;
   }
   if (largestFresh <= lowest && (results < 2 || total <= cfg.batchAggregateTarget)) {
-    for (const b of m.blocks)
-      if (b.type === 'tool_result' && b.toolUseId !== '' && typeof b.content === 'string') state.seen.add(b.toolUseId);
+    for (let j = 0; j < blocks.length; j++) {
+      const b = blocks[j];
+      if (b.type === 'tool_result' && b.toolUseId !== '' && typeof b.content === 'string') seen[refs[j]] = 1;
+    }
     return;
   }
   const fresh: Candidate[] = [];
@@ -67,8 +75,8 @@ function processBatch(work: Working, pos: number, state: SpillState, ctx: StageC
     if (typeof b.content !== 'string') return; // structured (image) results are never spilled or counted
     const runes = blockRunes(b);
     total += runes;
-    if (state.seen.has(b.toolUseId)) return;
-    state.seen.add(b.toolUseId);
+    if (seen[refs[j]] !== 0) return;
+    seen[refs[j]] = 1;
     fresh.push({ pos, j, id: b.toolUseId, runes, tool: work.toolName(b.toolUseId) ?? 'unknown' });
   });
   const remaining: Candidate[] = [];
@@ -97,11 +105,12 @@ export const spillStage: PipelineStage<SpillState> = {
   title: 'Spill',
   description:
     'Oversized tool results are saved to disk with a preview when they first appear; a batch over the aggregate target spills its largest results.',
-  initial: () => ({ seen: new Set() }),
+  initial: () => ({ seen: new Uint8Array(0) }),
   run(work, state, ctx) {
     const list = work.resultMessages;
     const from = firstAtOrAfter(list, ctx.freshFrom);
     if (from === list.length) return state;
+    state.seen = grownTo(state.seen, work.ids.size, 0);
     const lowest = lowestThreshold(ctx.config);
     for (let i = from; i < list.length; i++) processBatch(work, list[i], state, ctx, lowest);
     return state;

@@ -8,23 +8,59 @@ import { toolMatches } from '../aliases.ts';
 import { triggerTokens } from '../config.ts';
 import { IMAGE_PLACEHOLDER, MICRO_COMPACT_PREFIX, microCompact, tier1Stub, truncateHeadTail } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
+import { grownTo } from '../tool-ids.ts';
 import type { Working } from '../working.ts';
 import { emitRewrite, memoBlock, memoPeek } from './rewrite.ts';
 import { measure, resultFacts, tier1Key } from './tier-facts.ts';
 
 export type TierRecord = { tier: 1 | 2; request: number; distance: number; floor: boolean; summarized: boolean };
 
+/** By tool id number (Working.ids, the thread's), so a pass indexes arrays instead of hashing ids. */
 export type TiersState = {
-  /** Results touched at first touch (frozen), by tool_use id. */
-  frozen: Map<string, TierRecord>;
-  /** Results that sat inside the Tier-3 window while tiering ran. */
-  tier3: Set<string>;
+  /** The tier a result got at its first touch (1 or 2; it is frozen from then on), 0 while untouched. */
+  tier: Uint8Array;
+  /** The first touch's request and distance, and FLOOR | SUMMARIZED; TIER3: the result sat inside the
+   *  Tier-3 window while tiering ran (cleared at its first touch). */
+  request: Int32Array;
+  distance: Int32Array;
+  flags: Uint8Array;
   /** Index into the tool-result message list of the first message that may hold untouched results. */
   next: number;
-  /** Index into the list up to which window results were already added to `tier3` (this epoch). */
+  /** Index into the list up to which window results were already marked TIER3 (this epoch). */
   windowSeen: number;
   epoch: number;
 };
+
+const FLOOR = 1;
+const SUMMARIZED = 2;
+const TIER3 = 4;
+
+/** What tiering did to the result numbered `n` (see TiersState); undefined while untouched. */
+export function tierRecord(state: TiersState, n: number): TierRecord | undefined {
+  const tier = n < state.tier.length ? state.tier[n] : 0;
+  if (tier === 0) return undefined;
+  const f = state.flags[n];
+  return {
+    tier: tier as 1 | 2,
+    request: state.request[n],
+    distance: state.distance[n],
+    floor: (f & FLOOR) !== 0,
+    summarized: (f & SUMMARIZED) !== 0,
+  };
+}
+
+/** Whether the result numbered `n` sat untouched inside the Tier-3 window. */
+export function inTier3(state: TiersState, n: number): boolean {
+  return n < state.flags.length && (state.flags[n] & TIER3) !== 0;
+}
+
+function sized(state: TiersState, size: number): void {
+  if (state.tier.length >= size) return;
+  state.tier = grownTo(state.tier, size, 0);
+  state.request = grownTo(state.request, size, 0);
+  state.distance = grownTo(state.distance, size, 0);
+  state.flags = grownTo(state.flags, size, 0);
+}
 
 function mechanical(b: ToolResultBlock, cap: number): ToolResultBlock {
   if (typeof b.content === 'string') return { ...b, content: truncateHeadTail(b.content, cap) };
@@ -62,6 +98,7 @@ function tierMessage(
 ): void {
   const { floorScope, floorTools, tier1Distance } = pass;
   const count = work.at(pos).blocks.length;
+  const refs = work.refsAt(pos);
   let messageFloor = false;
   if (floorScope === 'message')
     for (const b of work.at(pos).blocks)
@@ -72,17 +109,20 @@ function tierMessage(
   for (let j = 0; j < count; j++) {
     // Read each time: a rewrite of an earlier block replaced the message.
     const b = work.at(pos).blocks[j];
-    if (b.type !== 'tool_result' || state.frozen.has(b.toolUseId)) continue;
+    if (b.type !== 'tool_result') continue;
+    const n = refs[j];
+    if (state.tier[n] !== 0) continue;
     const id = b.toolUseId;
     const f = resultFacts(work, b);
     const { tool, runes, cleared, text } = f;
     const floor = floorScope === 'message' ? messageFloor : toolMatches(floorTools, tool);
-    const record: TierRecord = { tier: 2, request: ctx.request, distance, floor, summarized: false };
-    state.frozen.set(id, record);
-    state.tier3.delete(id);
+    state.tier[n] = 2;
+    state.request[n] = ctx.request;
+    state.distance[n] = distance;
+    state.flags[n] = floor ? FLOOR : 0;
     if (cleared) continue;
     if (distance >= tier1Distance && !floor) {
-      record.tier = 1;
+      state.tier[n] = 1;
       f.tier1 ??= memoBlock(b, tier1Key(tool), () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
       const next = f.tier1;
       f.tier1Measured = measure(f.tier1Measured, ctx.meter, b, next);
@@ -105,7 +145,7 @@ function tierMessage(
       }
       if (next) {
         if (emitRewrite(work, ctx, pos, j, next, 'tier2-summary', { tier: 2, distance })) {
-          record.summarized = true;
+          state.flags[n] |= SUMMARIZED;
           continue;
         }
       }
@@ -121,7 +161,8 @@ function tierMessage(
 }
 
 function hasUntouched(work: Working, pos: number, state: TiersState): boolean {
-  return work.at(pos).blocks.some((b) => b.type === 'tool_result' && !state.frozen.has(b.toolUseId));
+  const refs = work.refsAt(pos);
+  return work.at(pos).blocks.some((b, j) => b.type === 'tool_result' && state.tier[refs[j]] === 0);
 }
 
 export const tiersStage: PipelineStage<TiersState> = {
@@ -129,7 +170,15 @@ export const tiersStage: PipelineStage<TiersState> = {
   title: 'Tiers',
   description:
     'Over the trigger, old tool results are classified once by distance from the tail: Tier 3 kept, Tier 2 summarised or head/tail-truncated, Tier 1 reduced to a metadata stub (floor tools stay at Tier 2).',
-  initial: () => ({ frozen: new Map(), tier3: new Set(), next: 0, windowSeen: 0, epoch: -1 }),
+  initial: () => ({
+    tier: new Uint8Array(0),
+    request: new Int32Array(0),
+    distance: new Int32Array(0),
+    flags: new Uint8Array(0),
+    next: 0,
+    windowSeen: 0,
+    epoch: -1,
+  }),
   run(work, state, ctx) {
     const cfg = ctx.config;
     if (!cfg.tiersEnabled) return state;
@@ -137,6 +186,7 @@ export const tiersStage: PipelineStage<TiersState> = {
     // The estimate first: a thread that never reaches the trigger never reads tier3Window, so moving that
     // slider does not re-run it (src/replay/reuse.ts).
     if (ctx.estimate() < triggerTokens(cfg) || list.length < cfg.tier3Window) return state;
+    sized(state, work.ids.size);
     if (state.epoch !== work.epoch) {
       // Positions moved. After splices (summaries, drops cut whole messages) the index into the list moves
       // with them; after a reset, find the first message with an untouched result again.
@@ -165,12 +215,13 @@ export const tiersStage: PipelineStage<TiersState> = {
       for (let i = state.next; i < end; i++) tierMessage(work, list[i], list.length - 1 - i, state, ctx, pass);
     }
     state.next = Math.max(state.next, end);
-    // Results in the window join tier3 once: those added on an earlier pass are in it already (only
+    // Results in the window are marked TIER3 once: those marked on an earlier pass still are (only
     // tiering removes them), so only messages that entered the list since are looked at.
     for (let i = Math.max(0, end, state.windowSeen); i < list.length; i++) {
-      for (const b of work.at(list[i]).blocks) {
-        if (b.type === 'tool_result' && !state.frozen.has(b.toolUseId)) state.tier3.add(b.toolUseId);
-      }
+      const blocks = work.at(list[i]).blocks;
+      const refs = work.refsAt(list[i]);
+      for (let j = 0; j < blocks.length; j++)
+        if (blocks[j].type === 'tool_result' && state.tier[refs[j]] === 0) state.flags[refs[j]] |= TIER3;
     }
     state.windowSeen = list.length;
     return state;
