@@ -5,6 +5,7 @@
 import { runeCount } from '../lib/runes.ts';
 import type { ObservedUsage, ParseIssue, Transcript } from '../model/transcript.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
+import { SPILLED, type SpillState } from '../pipeline/stages/spill.ts';
 import { inTier3, type TiersState, tierRecord } from '../pipeline/stages/tiers.ts';
 import { toolIdsOf } from '../pipeline/tool-ids.ts';
 import type { ThreadReplay } from '../replay/replay.ts';
@@ -160,9 +161,7 @@ export function toolResultRows(t: Transcript, tok: Tokenizer, replay?: Replay): 
 
 function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr: ThreadReplay | undefined): void {
   const tiers = tr?.states.tiers as TiersState | undefined;
-  const spilled = new Set<string>();
-  for (const q of tr?.requests ?? [])
-    for (const e of q.events) if (e.stage === 'spill' && e.toolUseId) spilled.add(e.toolUseId);
+  const spill = tr?.states.spill as SpillState | undefined;
   const cleared = (tr?.states.microcompact as { cleared?: Set<string> } | undefined)?.cleared;
   const folded = (tr?.states.summarize as { folded?: number[] } | undefined)?.folded;
   const dropped = (tr?.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
@@ -181,12 +180,12 @@ function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr
       firstTouchRequest: rec ? rec.request : null,
       distanceAtFirstTouch: rec ? rec.distance : null,
       floor: rec?.floor ?? false,
-      spilled: spilled.has(id),
+      spilled: spill !== undefined && s.n < spill.seen.length && spill.seen[s.n] === SPILLED,
       summarized: rec?.summarized ?? false,
       cleared: cleared?.has(id) ?? false,
       inSummary: folded?.[s.messageIndex] !== undefined,
       dropped: dropped?.has(id) ?? false,
-      finalChars: tr?.lastChars.get(id) ?? s.chars,
+      finalChars: tr && s.n < tr.lastChars.length && tr.lastChars[s.n] >= 0 ? tr.lastChars[s.n] : s.chars,
     });
   }
 }

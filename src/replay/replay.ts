@@ -11,7 +11,7 @@ import type { PipelineConfig } from '../pipeline/config.ts';
 import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
 import { STAGES } from '../pipeline/stages/index.ts';
 import type { Summarizer } from '../pipeline/summarizer.ts';
-import { toolIdsOf } from '../pipeline/tool-ids.ts';
+import { grownTo, toolIdsOf } from '../pipeline/tool-ids.ts';
 import { Working } from '../pipeline/working.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
@@ -68,8 +68,9 @@ export type ThreadReplay = {
   requests: RequestReplay[];
   /** Final state per stage id (tiers records, spill Seen set, summaries, dropped ids …). */
   states: Record<string, unknown>;
-  /** Size (runes) of each rewritten tool result after its last rewrite (the others keep their own size). */
-  lastChars: Map<string, number>;
+  /** By tool id number (see tool-ids.ts): size (runes) of each rewritten tool result after its last
+   *  rewrite, −1 for the others (they keep their own size). */
+  lastChars: Int32Array;
   /** Output of the last replayed request (only when `capture` was asked). */
   output?: Message[];
   /** The config keys this replay read, with their values (see reuse.ts). */
@@ -161,7 +162,7 @@ export function replayThread(
   // made then instead of on every rewrite).
   const rewrittenIds: string[] = [];
   const rewrittenBlocks: Block[] = [];
-  const lastChars = new Map<string, number>();
+  let lastChars = new Int32Array(work.ids.size).fill(-1);
   const requestOf = requestIndexer(thread);
   const reported = new Set<string>();
   const out: RequestReplay[] = [];
@@ -217,7 +218,11 @@ export function replayThread(
       if (ev.toolUseId && ev.after?.type === 'tool_result') {
         rewrittenIds.push(ev.toolUseId);
         rewrittenBlocks.push(ev.after);
-        lastChars.set(ev.toolUseId, ev.charsAfter);
+        // The rewrite was just applied at (position, blockIndex): its tool id's number is there.
+        let n = work.refsAt(ev.position)?.[ev.blockIndex];
+        if (n === undefined || n < 0 || work.ids.id(n) !== ev.toolUseId) n = work.ids.of(ev.toolUseId);
+        if (n >= lastChars.length) lastChars = grownTo(lastChars, work.ids.size, -1);
+        lastChars[n] = ev.charsAfter;
       }
     },
   };

@@ -40,6 +40,12 @@ export function blockRunes(b: Block): number {
   return n;
 }
 
+/** Record the rune count of a block just made from text whose runes the caller counted (blockRunes then
+ *  finds it: a pipeline summary's hundreds of KB are not counted again when the next summary folds it). */
+export function knownRunes(b: Block, runes: number): void {
+  runesCache.set(b, runes);
+}
+
 /** The result text of a tool_result (string content, or its text parts joined). */
 export function resultText(b: Block): string {
   if (b.type !== 'tool_result') return blockText(b);

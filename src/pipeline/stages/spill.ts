@@ -12,13 +12,16 @@ import { grownTo } from '../tool-ids.ts';
 import type { Working } from '../working.ts';
 import { emitRewrite, memoBlock } from './rewrite.ts';
 
-/** `seen`: by tool id number (Working.ids), 1 once the result was seen (looked at for spilling). */
+/** `seen`: by tool id number (Working.ids), SEEN once the result was looked at for spilling, SPILLED once
+ *  it was spilled. */
 export type SpillState = { seen: Uint8Array };
+export const SEEN = 1;
+export const SPILLED = 2;
 
-type Candidate = { pos: number; j: number; id: string; runes: number; tool: string };
+type Candidate = { pos: number; j: number; n: number; id: string; runes: number; tool: string };
 
 /** Spill one result; returns its size in runes afterwards (unchanged when the rewrite was not applied). */
-function spillOne(work: Working, ctx: StageContext, c: Candidate, action: string): number {
+function spillOne(work: Working, state: SpillState, ctx: StageContext, c: Candidate, action: string): number {
   const m = work.at(c.pos);
   const b = m.blocks[c.j];
   if (b.type !== 'tool_result' || typeof b.content !== 'string') return c.runes;
@@ -31,7 +34,9 @@ function spillOne(work: Working, ctx: StageContext, c: Candidate, action: string
   const applied = emitRewrite(work, ctx, c.pos, c.j, next, action, {
     detail: `${c.tool}: ${c.runes} chars → ${Math.min(ctx.config.spillPreview, c.runes)}-char preview`,
   });
-  return applied ? runeCount(replacement) : c.runes;
+  if (!applied) return c.runes;
+  state.seen[c.n] = SPILLED;
+  return runeCount(replacement);
 }
 
 /** The lowest per-result threshold any tool has under this config (caps only lower it). */
@@ -64,7 +69,7 @@ function processBatch(work: Working, pos: number, state: SpillState, ctx: StageC
   if (largestFresh <= lowest && (results < 2 || total <= cfg.batchAggregateTarget)) {
     for (let j = 0; j < blocks.length; j++) {
       const b = blocks[j];
-      if (b.type === 'tool_result' && b.toolUseId !== '' && typeof b.content === 'string') seen[refs[j]] = 1;
+      if (b.type === 'tool_result' && b.toolUseId !== '' && typeof b.content === 'string') seen[refs[j]] = SEEN;
     }
     return;
   }
@@ -76,8 +81,8 @@ function processBatch(work: Working, pos: number, state: SpillState, ctx: StageC
     const runes = blockRunes(b);
     total += runes;
     if (seen[refs[j]] !== 0) return;
-    seen[refs[j]] = 1;
-    fresh.push({ pos, j, id: b.toolUseId, runes, tool: work.toolName(b.toolUseId) ?? 'unknown' });
+    seen[refs[j]] = SEEN;
+    fresh.push({ pos, j, n: refs[j], id: b.toolUseId, runes, tool: work.toolName(b.toolUseId) ?? 'unknown' });
   });
   const remaining: Candidate[] = [];
   for (const c of fresh) {
@@ -85,7 +90,7 @@ function processBatch(work: Working, pos: number, state: SpillState, ctx: StageC
     const cap = toolCap(cfg.toolCaps, c.tool);
     const threshold = cap !== undefined && cap > 0 ? Math.min(cap, cfg.spillThreshold) : cfg.spillThreshold;
     if (c.runes > threshold) {
-      const after = spillOne(work, ctx, c, 'spill');
+      const after = spillOne(work, state, ctx, c, 'spill');
       total += after - c.runes;
     } else remaining.push(c);
   }
@@ -95,7 +100,7 @@ function processBatch(work: Working, pos: number, state: SpillState, ctx: StageC
   const candidates = remaining.filter((c) => c.runes >= cfg.minAggregateSpill).sort((a, b) => b.runes - a.runes);
   for (const c of candidates) {
     if (total <= cfg.batchAggregateTarget) break;
-    const after = spillOne(work, ctx, c, 'spill-batch');
+    const after = spillOne(work, state, ctx, c, 'spill-batch');
     total += after - c.runes;
   }
 }

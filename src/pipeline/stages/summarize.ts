@@ -5,7 +5,7 @@
 // After `breakerFailures` consecutive failures, no summarisation for `breakerCooldown` requests.
 import { headRunes, runeCount } from '../../lib/runes.ts';
 import type { Message } from '../../model/transcript.ts';
-import { blockRunes, blockText } from '../../tokens/block-text.ts';
+import { blockRunes, blockText, knownRunes } from '../../tokens/block-text.ts';
 import { type ArtifactIndex, emptyIndex, indexMessages, mergeIndex, renderSections } from '../artifacts.ts';
 import { landingTokens, triggerTokens } from '../config.ts';
 import { headEnd, isPipelineSummary, SUMMARY_UUID, tailStart, validCuts } from '../cuts.ts';
@@ -252,6 +252,8 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
     const { cut, fresh, removed: tokensBefore } = chosen;
     if (tokensAfter >= tokensBefore) return state; // the prose made it no smaller than what it replaces
     const summary = summaryMessage(text);
+    const runes = runeCount(text);
+    knownRunes(summary.blocks[0], runes);
     state.index = chosen.merged;
     state.count++;
     for (const m of fresh) if (m.index >= 0 && state.folded[m.index] === undefined) state.folded[m.index] = ctx.request;
@@ -265,7 +267,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       position: start,
       blockIndex: 0,
       charsBefore,
-      charsAfter: runeCount(text),
+      charsAfter: runes,
       tokensBefore,
       tokensAfter,
       detail: `summarised ${fresh.length} messages (freed ${tokensBefore - tokensAfter} tokens), summary ${tokensAfter} tokens, ${kept} recent messages kept`,
