@@ -7,7 +7,7 @@ import { cacheBreakRow, observedBreakRow } from '../src/analyses/report.ts';
 import { indexToolCalls } from '../src/analyses/tool-index.ts';
 import { fileFromBytes, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
-import type { Block, FormatId, Message, Thread, Transcript } from '../src/model/transcript.ts';
+import type { Block, FormatId, Message, Request, Thread, Transcript } from '../src/model/transcript.ts';
 import { hardcapTokens, landingTokens, triggerTokens } from '../src/pipeline/config.ts';
 import type { PipelineEvent } from '../src/pipeline/stage.ts';
 import { CachedHttpSummarizer, type HttpCall, type SummaryOutcome, summarizerFor } from '../src/pipeline/summarizer.ts';
@@ -48,6 +48,25 @@ type Loaded = {
 const PREVIEW = 160;
 /** Requests without rewrites (most) share one frozen empty id list. */
 const NO_IDS: number[] = Object.freeze([]) as unknown as number[];
+
+/** A request's observed usage as the timeline shows it: the same on every run, made once per request. */
+const observedRows = new WeakMap<Request, TimelinePoint['observed']>();
+function observedOf(req: Request): TimelinePoint['observed'] {
+  let row = observedRows.get(req);
+  if (row === undefined) {
+    const o = req.observed;
+    row = o
+      ? {
+          input: o.input,
+          cacheRead: o.cacheRead,
+          cacheWrite: o.cacheWrite,
+          prompt: o.input + o.cacheRead + o.cacheWrite,
+        }
+      : null;
+    observedRows.set(req, row);
+  }
+  return row;
+}
 
 function lineStartsOf(bytes: Uint8Array): Uint32Array {
   const starts = [0];
@@ -360,14 +379,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
             outputTokens: q.outputTokens,
             estimateOut: q.estimateOut,
             categories: q.categories,
-            observed: req?.observed
-              ? {
-                  input: req.observed.input,
-                  cacheRead: req.observed.cacheRead,
-                  cacheWrite: req.observed.cacheWrite,
-                  prompt: req.observed.input + req.observed.cacheRead + req.observed.cacheWrite,
-                }
-              : null,
+            observed: req ? observedOf(req) : null,
             simulated: {
               cacheRead: Math.round(sim?.cacheRead ?? 0),
               cacheWrite: Math.round(sim?.cacheWrite ?? 0),

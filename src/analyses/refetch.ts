@@ -5,6 +5,7 @@
 import type { Message, Thread, Transcript } from '../model/transcript.ts';
 import { canonicalTool } from '../pipeline/aliases.ts';
 import { inputPaths } from '../pipeline/artifacts.ts';
+import { toolIdsOf } from '../pipeline/tool-ids.ts';
 import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
@@ -44,34 +45,14 @@ export function normalizedArgs(input: unknown): string {
   return JSON.stringify(norm(input)) ?? '';
 }
 
-const LOSSY = new Set(['tier1', 'tier2-summary', 'clear', 'elide', 'summarize', 'drop']);
-
 type Lost = { request: number; how: string };
 
-/** The first lossy rewrite event of each `wanted` tool result in a thread's replay (only results that a
- *  later call repeats matter, so only those are kept). */
-function eventLosses(tr: ThreadReplay | undefined, wanted: ReadonlySet<string>): Map<string, Lost> {
-  const lost = new Map<string, Lost>();
-  if (!tr || wanted.size === 0) return lost;
-  for (const q of tr.requests) {
-    for (const e of q.events) {
-      if (!e.toolUseId || !LOSSY.has(e.action) || !wanted.has(e.toolUseId) || lost.has(e.toolUseId)) continue;
-      lost.set(e.toolUseId, { request: q.index, how: `${e.stage} ${e.action}` });
-    }
-  }
-  return lost;
-}
-
-/** When and how the first call's result of a repeat was lost: its first lossy event, or an earlier fold into
- *  a summary or hardcap drop (those have no per-result event: the stages record the request that lost them,
- *  folds by thread message index). */
-function lostOf(
-  r: Repeat,
-  events: Map<string, Lost>,
-  folded?: number[],
-  dropped?: Map<string, number>,
-): Lost | undefined {
-  let l = events.get(r.firstToolUseId);
+/** When and how the first call's result of a repeat was lost: its first lossy rewrite (the replay keeps it
+ *  per tool id number), or an earlier fold into a summary or hardcap drop (those have no per-result event:
+ *  the stages record the request that lost them, folds by thread message index). */
+function lostOf(r: Repeat, tr: ThreadReplay, folded?: number[], dropped?: Map<string, number>): Lost | undefined {
+  const e = tr.losses[r.firstN];
+  let l: Lost | undefined = e ? { request: e.request, how: `${e.stage} ${e.action}` } : undefined;
   const f = r.firstResultMessage >= 0 ? folded?.[r.firstResultMessage] : undefined;
   if (f !== undefined && (!l || l.request > f)) l = { request: f, how: 'summarize (folded into a summary)' };
   const d = dropped?.get(r.firstToolUseId);
@@ -86,6 +67,8 @@ type Repeat = Omit<Refetch, 'kind' | 'lostBy'> & {
   repeatRequest: number;
   /** Thread message index of the first call's result (-1: none). */
   firstResultMessage: number;
+  /** The first call's tool id number (see tool-ids.ts). */
+  firstN: number;
 };
 
 const repeatsCache = new WeakMap<Thread, WeakMap<Tokenizer, Repeat[]>>();
@@ -99,6 +82,7 @@ function repeatsOf(thread: Thread, tok: Tokenizer): Repeat[] {
   const cached = byTok.get(tok);
   if (cached) return cached;
   const out: Repeat[] = [];
+  const ids = toolIdsOf(thread);
   const seen = new Map<string, { id: string; mi: number }>();
   const writes: { mi: number; paths: string[] }[] = [];
   const compactions: number[] = [];
@@ -148,6 +132,7 @@ function repeatsOf(thread: Thread, tok: Tokenizer): Repeat[] {
           compacted: compactions.some((c) => c > first.mi && c < m.index),
           repeatRequest: requestOf(m.index),
           firstResultMessage: resultMessage.get(first.id) ?? -1,
+          firstN: ids.of(first.id),
         });
       }
       seen.set(key, { id: b.id, mi: m.index });
@@ -157,24 +142,12 @@ function repeatsOf(thread: Thread, tok: Tokenizer): Repeat[] {
   return out;
 }
 
-/** The first calls' tool ids of a thread's repeats (static: kept per repeat list). */
-const wantedSets = new WeakMap<Repeat[], Set<string>>();
-function wantedOf(repeats: Repeat[]): Set<string> {
-  let w = wantedSets.get(repeats);
-  if (!w) {
-    w = new Set(repeats.map((r) => r.firstToolUseId));
-    wantedSets.set(repeats, w);
-  }
-  return w;
-}
-
 /** The last classification of each thread's repeats (per tokenizer): a repeat whose class did not change
  *  keeps its object, so a re-run allocates only for repeats the settings moved. */
 const lastClasses = new WeakMap<Thread, WeakMap<Tokenizer, Refetch[]>>();
 
 function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefined): Refetch[] {
   const repeats = repeatsOf(thread, tok);
-  const events = eventLosses(tr, wantedOf(repeats));
   const folded = (tr?.states.summarize as { folded?: number[] } | undefined)?.folded;
   const dropped = (tr?.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
   let byTok = lastClasses.get(thread);
@@ -185,7 +158,7 @@ function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefi
   const before = byTok.get(tok);
   // Fields copied by name: a rest spread per repeat costs more than the classification (re-runs see thousands).
   const found = repeats.map((r, i) => {
-    const l = tr ? lostOf(r, events, folded, dropped) : undefined;
+    const l = tr ? lostOf(r, tr, folded, dropped) : undefined;
     const kind: RefetchKind = r.edited
       ? 'after-edit'
       : r.compacted

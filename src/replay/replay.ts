@@ -71,6 +71,8 @@ export type ThreadReplay = {
   /** By tool id number (see tool-ids.ts): size (runes) of each rewritten tool result after its last
    *  rewrite, −1 for the others (they keep their own size). */
   lastChars: Int32Array;
+  /** By tool id number: the first rewrite that lost the result's content (LOSSY), if any. */
+  losses: (PipelineEvent | undefined)[];
   /** Output of the last replayed request (only when `capture` was asked). */
   output?: Message[];
   /** The config keys this replay read, with their values (see reuse.ts). */
@@ -78,6 +80,9 @@ export type ThreadReplay = {
 };
 
 const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
+
+/** Result rewrites that lose its content (a later call that fetches it again is the 37.1 failure). */
+export const LOSSY: ReadonlySet<string> = new Set(['tier1', 'tier2-summary', 'clear', 'elide']);
 
 /** Most requests rewrite nothing and break no pairing rule: they share these (frozen) empty lists. */
 const NO_EVENTS: PipelineEvent[] = Object.freeze([]) as unknown as PipelineEvent[];
@@ -163,6 +168,7 @@ export function replayThread(
   const rewrittenIds: string[] = [];
   const rewrittenBlocks: Block[] = [];
   let lastChars = new Int32Array(work.ids.size).fill(-1);
+  const losses: (PipelineEvent | undefined)[] = [];
   const requestOf = requestIndexer(thread);
   const reported = new Set<string>();
   const out: RequestReplay[] = [];
@@ -223,6 +229,7 @@ export function replayThread(
         if (n === undefined || n < 0 || work.ids.id(n) !== ev.toolUseId) n = work.ids.of(ev.toolUseId);
         if (n >= lastChars.length) lastChars = grownTo(lastChars, work.ids.size, -1);
         lastChars[n] = ev.charsAfter;
+        if (LOSSY.has(ev.action) && losses[n] === undefined) losses[n] = ev;
       }
     },
   };
@@ -351,6 +358,7 @@ export function replayThread(
     requests: out,
     states: stateRecord,
     lastChars,
+    losses,
     output: capture ? work.snapshot() : undefined,
     reads,
   };
