@@ -20,6 +20,11 @@ function categoryId(name: Category): number {
   return id;
 }
 
+/** The name of an interned category id. */
+export function categoryName(id: number): Category {
+  return categoryNames[id];
+}
+
 /** A message's categories (ids) with their summed tokens, and each block's category. */
 export type MessageCategories = { ids: number[]; tokens: number[]; blockIds: number[] };
 /** Per meter (encoding). A message's categories depend only on it and its thread's tool names: safe to

@@ -55,31 +55,15 @@ export function tailStart(work: Working, turns: number): number {
 /** Positions c in [from, to] where a cut keeps every tool pair and batch whole, ascending. */
 export function validCuts(work: Working, from: number, to: number): number[] {
   // A pair spans [use position, result position]; a cut c is invalid when use < c <= result.
-  // Each pair is counted at its use's (first) position, by interned id: no hashing (this runs on every
-  // summary and drop).
+  // The working history keeps how far the pairs opened at each position reach: one pass over numbers.
   const cuts: number[] = [];
   let open = -1; // furthest result position of pairs opened before the current position
   for (let c = 0; c <= Math.min(to, work.length); c++) {
     if (c >= from && c > open) cuts.push(c);
     if (c < work.length) {
-      const end = pairsEnd(work, c);
-      if (end > open) open = end;
+      const reach = work.pairReachAt(c);
+      if (reach > open) open = reach;
     }
   }
   return cuts;
-}
-
-/** The furthest result position of the pairs whose tool_use sits at `u` (−1 when none). */
-function pairsEnd(work: Working, u: number): number {
-  const refs = work.refsAt(u);
-  if (refs.length === 0) return -1;
-  const m = work.at(u);
-  if (m.role !== 'assistant') return -1;
-  let end = -1;
-  for (let j = 0; j < refs.length; j++) {
-    if (m.blocks[j].type !== 'tool_use' || work.callPositionOf(refs[j]) !== u) continue;
-    const r = work.resultPositionOf(refs[j]);
-    if (r > u && r > end) end = r;
-  }
-  return end;
 }

@@ -13,6 +13,8 @@ export const NO_REFS: BlockRefs = new Int32Array(0);
 export class ToolIds {
   private readonly nums = new Map<string, number>();
   private readonly list: string[] = [];
+  /** By number: the tool name of the first tool_use in an assistant message with that id. */
+  private readonly names: (string | undefined)[] = [];
 
   /** How many ids are numbered (numbers are 0 … size − 1). */
   get size(): number {
@@ -35,6 +37,12 @@ export class ToolIds {
     return this.nums.get(id);
   }
 
+  /** The tool name of `id`'s first call seen (in the thread, for a thread's table), if any. */
+  name(id: string): string | undefined {
+    const n = this.nums.get(id);
+    return n === undefined ? undefined : this.names[n];
+  }
+
   /** The id numbered `n`. */
   id(n: number): string {
     return this.list[n];
@@ -49,7 +57,9 @@ export class ToolIds {
       const id = b.type === 'tool_use' ? b.id : b.type === 'tool_result' ? b.toolUseId : undefined;
       if (id === undefined) continue;
       if (refs === NO_REFS) refs = new Int32Array(blocks.length).fill(-1);
-      refs[j] = this.of(id);
+      const n = this.of(id);
+      refs[j] = n;
+      if (b.type === 'tool_use' && m.role === 'assistant' && this.names[n] === undefined) this.names[n] = b.name;
     }
     return refs;
   }

@@ -4,9 +4,12 @@
 // to stages by ownership: stages never mutate a Message or Block (they replace them), so the original
 // transcript is untouched and unchanged messages stay shared — which is what keeps re-runs incremental.
 import type { Block, Message } from '../model/transcript.ts';
+import { blockRunes, messageRunes } from '../tokens/block-text.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { type Category, CategoryTotals, type MessageCategories, messageCategories } from './categories.ts';
-import { type BlockRefs, grownTo, NO_REFS, ToolIds } from './tool-ids.ts';
+import { PairIndex } from './pair-index.ts';
+import type { Measured } from './stages/rewrite.ts';
+import { type BlockRefs, NO_REFS, ToolIds } from './tool-ids.ts';
 
 /** new block → the messages made with it (previous message, block position, result): the same rewrite of the
  *  same message gives the same object on every re-run, so its token and category caches (keyed by identity)
@@ -30,22 +33,38 @@ function withBlock(prev: Message, j: number, block: Block): Placed {
   return p;
 }
 
+/** What a request plan knows of the messages it appends (computed once for every re-run). */
+export type KnownMessages = {
+  tokens: readonly number[];
+  cats: readonly MessageCategories[];
+  /** singleCategory of each. */
+  single: readonly number[];
+  runes: readonly number[];
+  refs: readonly BlockRefs[];
+};
+
+/** The only category of a message whose blocks are all in one, else −1. */
+export function singleCategory(c: MessageCategories): number {
+  return c.ids.length === 1 ? c.ids[0] : -1;
+}
+
 export class Working {
   messages: Message[] = [];
   /** Exact (uncalibrated) tokens of each message. */
   private tokens: number[] = [];
   /** Categories of each message (kept per position: removing or rewriting one needs no cache lookup). */
   private cats: MessageCategories[] = [];
+  /** The category of each message when it has only one (its tokens are all in it), else −1: adding or
+   *  removing such a message reads two number lists instead of its categories object. */
+  private single: number[] = [];
+  /** Runes of each message (the sum of its blocks' blockRunes). */
+  private runes: number[] = [];
   /** Tool id numbers of each message's blocks (see tool-ids.ts; rewrites keep a message's structure). */
   private refs: BlockRefs[] = [];
   /** Sum of `tokens`. */
   total = 0;
-  /** By tool id number: position of the assistant message holding the tool_use, −1 when absent. */
-  private useAt = new Int32Array(0);
-  /** By tool id number: position of the (first) message holding its tool_result, −1 when absent. */
-  private resultAt = new Int32Array(0);
-  /** Positions of user messages that hold at least one tool_result, ascending. */
-  resultMessages: number[] = [];
+  /** Where the tool pairs sit (pair-index.ts). */
+  private pairs: PairIndex;
   /** Tokens per category, for the stacked timeline. */
   private categories = new CategoryTotals();
   /** Lowest position changed since `startRequest` (Infinity when only appends happened). */
@@ -54,10 +73,6 @@ export class Working {
   carried = 0;
   /** True after a structural change (messages removed or inserted) in this request. */
   structural = false;
-  /** Count of tool_use ids seen again after their first occurrence (duplicates need a full pairing check). */
-  duplicateUses = 0;
-  /** Count of tool_result ids seen again (a splice that removes the first must find the next: rebuilt). */
-  private duplicateResults = 0;
   /** Incremented on every rebuild (reset or splice): positions cached by stages are stale when it changes. */
   epoch = 0;
   /** The epoch of the last reset, and for each splice since: the new epoch, how many tool-result messages
@@ -73,6 +88,17 @@ export class Working {
     ids?: ToolIds,
   ) {
     this.ids = ids ?? new ToolIds();
+    this.pairs = new PairIndex(this.ids);
+  }
+
+  /** Positions of user messages that hold at least one tool_result, ascending. */
+  get resultMessages(): readonly number[] {
+    return this.pairs.resultMessages;
+  }
+
+  /** Count of tool_use ids seen again after their first occurrence (duplicates need a full pairing check). */
+  get duplicateUses(): number {
+    return this.pairs.duplicateUses;
   }
 
   get length(): number {
@@ -91,6 +117,13 @@ export class Working {
   tokensBetween(from: number, to: number): number {
     let n = 0;
     for (let i = from; i < to; i++) n += this.tokens[i];
+    return n;
+  }
+
+  /** Runes of positions [from, to). */
+  runesBetween(from: number, to: number): number {
+    let n = 0;
+    for (let i = from; i < to; i++) n += this.runes[i];
     return n;
   }
 
@@ -113,13 +146,11 @@ export class Working {
     this.messages = [];
     this.tokens = [];
     this.cats = [];
+    this.single = [];
+    this.runes = [];
     this.refs = [];
     this.total = 0;
-    this.useAt = new Int32Array(this.ids.size).fill(-1);
-    this.resultAt = new Int32Array(this.ids.size).fill(-1);
-    this.duplicateUses = 0;
-    this.duplicateResults = 0;
-    this.resultMessages = [];
+    this.pairs = new PairIndex(this.ids);
     this.categories = new CategoryTotals();
     this.epoch++;
     this.resetEpoch = this.epoch;
@@ -129,12 +160,9 @@ export class Working {
     this.structural = true;
   }
 
-  /** Append messages; `known` carries their tokens and categories when the caller has them already (a
-   *  request plan computes them once for every re-run). */
-  append(
-    messages: readonly Message[],
-    known?: { tokens: readonly number[]; cats: readonly MessageCategories[]; refs: readonly BlockRefs[] },
-  ): void {
+  /** Append messages; `known` carries what the caller has of them already (a request plan computes it once
+   *  for every re-run). */
+  append(messages: readonly Message[], known?: KnownMessages): void {
     for (let i = 0; i < messages.length; i++) {
       const m = messages[i];
       const pos = this.messages.length;
@@ -142,34 +170,15 @@ export class Working {
       const t = known ? known.tokens[i] : this.meter.message(m);
       this.tokens.push(t);
       this.total += t;
+      this.runes.push(known ? known.runes[i] : messageRunes(m));
       const refs = known ? known.refs[i] : this.ids.refsOf(m);
       this.refs.push(refs);
-      if (refs.length > 0) this.index(m, pos, refs);
+      this.pairs.add(m, pos, refs);
       const c = known ? known.cats[i] : this.categoriesOf(m);
       this.cats.push(c);
-      this.addCategories(c, 1);
+      this.single.push(known ? known.single[i] : singleCategory(c));
+      this.addCategories(pos, 1);
     }
-  }
-
-  private index(m: Message, pos: number, refs: BlockRefs): void {
-    if (this.useAt.length < this.ids.size) {
-      this.useAt = grownTo(this.useAt, this.ids.size, -1);
-      this.resultAt = grownTo(this.resultAt, this.ids.size, -1);
-    }
-    let hasResult = false;
-    const blocks = m.blocks;
-    for (let j = 0; j < blocks.length; j++) {
-      const type = blocks[j].type;
-      if (type === 'tool_use' && m.role === 'assistant') {
-        if (this.useAt[refs[j]] < 0) this.useAt[refs[j]] = pos;
-        else this.duplicateUses++;
-      } else if (type === 'tool_result') {
-        hasResult = true;
-        if (this.resultAt[refs[j]] < 0) this.resultAt[refs[j]] = pos;
-        else this.duplicateResults++;
-      }
-    }
-    if (hasResult && m.role === 'user') this.resultMessages.push(pos);
   }
 
   /** Tool id numbers of the blocks of the message at `pos` (empty when it has no tool blocks). */
@@ -179,12 +188,18 @@ export class Working {
 
   /** Position of the tool_use numbered `n` (first occurrence), −1 when it is not in the history. */
   callPositionOf(n: number): number {
-    return n < this.useAt.length ? this.useAt[n] : -1;
+    return this.pairs.callPositionOf(n);
   }
 
   /** Position of the (first) message holding the tool_result numbered `n`, −1 when there is none. */
   resultPositionOf(n: number): number {
-    return n < this.resultAt.length ? this.resultAt[n] : -1;
+    return this.pairs.resultPositionOf(n);
+  }
+
+  /** The furthest result position of the pairs whose call sits at `pos` (−1 when none): a cut c splits a
+   *  pair when pos < c ≤ reach. */
+  pairReachAt(pos: number): number {
+    return this.pairs.reachAt(pos);
   }
 
   /** Position of the tool_use `id`, undefined when it is not in the history. */
@@ -217,14 +232,19 @@ export class Working {
     return this.callBlock(id)?.input;
   }
 
-  private readonly nameOf = (id: string) => this.toolName(id);
+  /** Result categories name the tool of the id's first call in the thread (with a thread's id table), so a
+   *  message gets the same categories whichever history it is in. */
+  private readonly nameOf = (id: string) => this.ids.name(id);
 
   private categoriesOf(m: Message): MessageCategories {
     return messageCategories(this.meter, m, this.nameOf);
   }
 
-  private addCategories(c: MessageCategories, sign: 1 | -1): void {
-    this.categories.addMessage(c, sign);
+  /** Add (or with −1 remove) the tokens of the message at `pos` to the category totals. */
+  private addCategories(pos: number, sign: 1 | -1): void {
+    const one = this.single[pos];
+    if (one >= 0) this.categories.add(one, sign * this.tokens[pos]);
+    else this.categories.addMessage(this.cats[pos], sign);
   }
 
   /** Calls `f` for every category with a non-zero token count, in order of first appearance. */
@@ -249,19 +269,21 @@ export class Working {
         (b.type !== 'tool_use' || (nb.type === 'tool_use' && nb.id === b.id));
       if (!same) throw new Error(`content rewrite changed block ${j} of message ${pos}`);
     });
-    this.addCategories(this.cats[pos], -1);
+    this.addCategories(pos, -1);
     this.messages[pos] = next;
     const t = this.meter.message(next);
     this.total += t - this.tokens[pos];
     this.tokens[pos] = t;
+    this.runes[pos] = messageRunes(next);
     this.cats[pos] = this.categoriesOf(next);
-    this.addCategories(this.cats[pos], 1);
+    this.single[pos] = singleCategory(this.cats[pos]);
+    this.addCategories(pos, 1);
     if (pos < this.firstChange) this.firstChange = pos;
   }
 
-  /** Replace block `j` of message `pos` (content-only). Returns the new message. `tokensBefore`/`After` are
-   *  the old and new block's counts when the caller measured them already. */
-  replaceBlock(pos: number, j: number, block: Block, tokensBefore?: number, tokensAfter?: number): Message {
+  /** Replace block `j` of message `pos` (content-only). Returns the new message. `measured`: the old and new
+   *  block's token and rune counts when the caller has them already. */
+  replaceBlock(pos: number, j: number, block: Block, measured?: Measured): Message {
     const prev = this.messages[pos];
     const old = prev.blocks[j];
     const sameShape =
@@ -272,11 +294,13 @@ export class Working {
     const placed = withBlock(prev, j, block);
     const next = placed.next;
     // Only block j changed: adjust its category and the totals by its token delta (O(1), no re-measuring).
-    const delta =
-      tokensBefore !== undefined && tokensAfter !== undefined
-        ? tokensAfter - tokensBefore
-        : this.meter.block(block) - this.meter.block(old);
-    this.categories.add(this.cats[pos].blockIds[j], delta);
+    const delta = measured
+      ? measured.tokensAfter - measured.tokensBefore
+      : this.meter.block(block) - this.meter.block(old);
+    // The block keeps its category (same type and tool id).
+    const one = this.single[pos];
+    this.categories.add(one >= 0 ? one : this.cats[pos].blockIds[j], delta);
+    this.runes[pos] += measured ? measured.charsAfter - measured.charsBefore : blockRunes(block) - blockRunes(old);
     this.messages[pos] = next;
     // The new message's categories ride along with it (one lookup fewer per rewrite on re-runs).
     if (placed.meter !== this.meter || !placed.cats) {
@@ -299,7 +323,7 @@ export class Working {
     const end = start + deleteCount;
     const removed = this.messages.slice(start, end);
     const itemsHaveTools = items.some((m) => m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
-    if (itemsHaveTools || this.duplicateUses > 0 || this.duplicateResults > 0) {
+    if (itemsHaveTools || this.pairs.duplicateUses > 0 || this.pairs.duplicateResults > 0) {
       // Rare: inserted tool blocks or repeated ids need the first-occurrence indexes rebuilt from scratch.
       const next = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
       const firstChange = Math.min(this.firstChange, start);
@@ -309,17 +333,10 @@ export class Working {
       this.carried = carried;
       return removed;
     }
-    const shift = items.length - deleteCount;
     for (let i = start; i < end; i++) {
-      this.addCategories(this.cats[i], -1);
+      this.addCategories(i, -1);
       this.total -= this.tokens[i];
     }
-    // An id whose (first) position lies in [start, end) was in a removed message: it leaves the index; ids
-    // after the cut move with their messages. In an order that never meets an entry it moved already.
-    for (let i = start; i < end; i++) this.moveRefs(i, -1);
-    const n = this.messages.length;
-    if (shift < 0) for (let i = end; i < n; i++) this.moveRefs(i, i + shift);
-    else if (shift > 0) for (let i = n - 1; i >= end; i--) this.moveRefs(i, i + shift);
     const itemTokens = items.map((m) => this.meter.message(m));
     this.messages = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
     // The other per-position lists are private: spliced in place (the message list itself is shared with
@@ -327,37 +344,23 @@ export class Working {
     this.tokens.splice(start, deleteCount, ...itemTokens);
     const itemCats = items.map((m) => this.categoriesOf(m));
     this.cats.splice(start, deleteCount, ...itemCats);
+    this.single.splice(start, deleteCount, ...itemCats.map(singleCategory));
+    this.runes.splice(start, deleteCount, ...items.map(messageRunes));
     this.refs.splice(start, deleteCount, ...items.map(() => NO_REFS));
     for (const t of itemTokens) this.total += t;
-    let lo = 0;
-    let removedResults = 0;
-    const kept: number[] = [];
-    for (const p of this.resultMessages) {
-      if (p < start) {
-        lo++;
-        kept.push(p);
-      } else if (p < end) removedResults++;
-      else kept.push(p + shift);
-    }
-    this.resultMessages = kept;
-    for (const c of itemCats) this.addCategories(c, 1);
+    const { lo, removed: removedResults } = this.pairs.splice(
+      start,
+      end,
+      items.length,
+      (p) => this.messages[p],
+      (p) => this.refs[p],
+    );
+    for (let i = start; i < start + items.length; i++) this.addCategories(i, 1);
     this.epoch++;
     this.resultSplices.push({ epoch: this.epoch, lo, removed: removedResults });
     this.firstChange = Math.min(this.firstChange, start);
     this.structural = true;
     return removed;
-  }
-
-  /** The index entries of the message at `pos` that point at it now point at `to` (−1: removed). */
-  private moveRefs(pos: number, to: number): void {
-    const refs = this.refs[pos];
-    if (refs.length === 0) return;
-    for (let j = 0; j < refs.length; j++) {
-      const r = refs[j];
-      if (r < 0) continue;
-      if (this.useAt[r] === pos) this.useAt[r] = to;
-      if (this.resultAt[r] === pos) this.resultAt[r] = to;
-    }
   }
 
   /** Index `i` into `resultMessages` as of `epoch`, mapped to now (an entry the splices removed maps to the

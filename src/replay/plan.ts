@@ -4,9 +4,10 @@
 // reused by every re-run, so a threshold change spends its time on the pipeline alone (SPEC §9).
 import { hashKey } from '../lib/hash.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
-import { type MessageCategories, messageCategories } from '../pipeline/categories.ts';
-import { type BlockRefs, toolIdsOf } from '../pipeline/tool-ids.ts';
-import { safeJson } from '../tokens/block-text.ts';
+import { messageCategories } from '../pipeline/categories.ts';
+import { toolIdsOf } from '../pipeline/tool-ids.ts';
+import { type KnownMessages, singleCategory } from '../pipeline/working.ts';
+import { messageRunes, safeJson } from '../tokens/block-text.ts';
 import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { InputBuilder, type InputDelta, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
@@ -17,8 +18,8 @@ export type RequestPlan = {
   delta: InputDelta;
   /** The messages this request appends (append), or its whole input (reset). */
   messages: readonly Message[];
-  /** Their counted tokens, token categories and tool id numbers (so appending them costs no lookups). */
-  known: { tokens: number[]; cats: MessageCategories[]; refs: BlockRefs[] };
+  /** Their counted tokens, runes, token categories and tool id numbers (appending them costs no lookups). */
+  known: KnownMessages;
   /** Counted tokens of the recorded input's messages. */
   rawInputTokens: number;
   toolsKey: string;
@@ -44,19 +45,11 @@ function contentKey(part: readonly unknown[] | undefined): string {
 type Cached = { mode: ReplayMode; calibration: Calibration; plans: RequestPlan[] };
 const cache = new WeakMap<Thread, WeakMap<TokenMeter, Cached[]>>();
 
-/** Tool names by tool_use id over the whole thread (first occurrence), for result categories. */
-function toolNames(thread: Thread): (id: string) => string | undefined {
-  const names = new Map<string, string>();
-  for (const m of thread.messages)
-    if (m.role === 'assistant')
-      for (const b of m.blocks) if (b.type === 'tool_use' && !names.has(b.id)) names.set(b.id, b.name);
-  return (id) => names.get(id);
-}
-
 function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration: Calibration): RequestPlan[] {
   const inputs = new InputBuilder(thread, mode);
-  const nameOf = toolNames(thread);
   const ids = toolIdsOf(thread);
+  // Result categories name the tool of the id's first call in the whole thread.
+  const nameOf = (id: string) => ids.name(id);
   const out: RequestPlan[] = [];
   let prev: InputView | undefined;
   let rawInputTokens = 0;
@@ -71,6 +64,7 @@ function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration:
       messages = view.array.slice(view.start, view.end);
       rawInputTokens = meter.messages(messages);
     }
+    const cats = messages.map((m) => messageCategories(meter, m, nameOf));
     const prefix = r.exactPrefix ?? thread.prefix;
     let toolsTokens = 0;
     for (const t of prefix.tools ?? []) toolsTokens += meter.tool(t);
@@ -81,7 +75,9 @@ function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration:
       messages,
       known: {
         tokens: messages.map((m) => meter.message(m)),
-        cats: messages.map((m) => messageCategories(meter, m, nameOf)),
+        cats,
+        single: cats.map(singleCategory),
+        runes: messages.map(messageRunes),
         refs: messages.map((m) => ids.refsOf(m)),
       },
       rawInputTokens,

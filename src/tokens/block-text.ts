@@ -40,6 +40,13 @@ export function blockRunes(b: Block): number {
   return n;
 }
 
+/** Runes of a message: the sum of its blocks' blockRunes. */
+export function messageRunes(m: Message): number {
+  let n = 0;
+  for (const b of m.blocks) n += blockRunes(b);
+  return n;
+}
+
 /** Record the rune count of a block just made from text whose runes the caller counted (blockRunes then
  *  finds it: a pipeline summary's hundreds of KB are not counted again when the next summary folds it). */
 export function knownRunes(b: Block, runes: number): void {

@@ -4,9 +4,11 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Block, Message } from '../../src/model/transcript.ts';
+import { categoryName, messageCategories } from '../../src/pipeline/categories.ts';
 import { validCuts } from '../../src/pipeline/cuts.ts';
 import { toolIdsOf } from '../../src/pipeline/tool-ids.ts';
 import { Working } from '../../src/pipeline/working.ts';
+import { messageRunes } from '../../src/tokens/block-text.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { sessionArb, sessionTranscript } from '../helpers/arbitrary.ts';
@@ -76,6 +78,20 @@ function expected(messages: readonly Message[]) {
   return { calls, results, resultMessages, cuts };
 }
 
+/** Non-zero tokens per category, from scratch. */
+function categoriesOf(messages: readonly Message[], meter: TokenMeter, toolName: (id: string) => string | undefined) {
+  const totals = new Map<string, number>();
+  for (const m of messages) {
+    const c = messageCategories(meter, m, toolName);
+    c.ids.forEach((id, i) => {
+      const name = categoryName(id);
+      totals.set(name, (totals.get(name) ?? 0) + c.tokens[i]);
+    });
+  }
+  for (const [k, v] of totals) if (v === 0) totals.delete(k);
+  return totals;
+}
+
 function rewritten(b: Block): Block {
   return b.type === 'tool_result'
     ? { ...b, content: `[rewritten] ${typeof b.content === 'string' ? b.content.length : 0}` }
@@ -115,6 +131,10 @@ describe('Working indexes', () => {
           expect(work.resultMessages).toEqual(want.resultMessages);
           expect(validCuts(work, 0, work.length)).toEqual(want.cuts);
           expect(work.total).toBe(work.messages.reduce((n, m) => n + meter.message(m), 0));
+          expect(work.runesBetween(0, work.length)).toBe(work.messages.reduce((n, m) => n + messageRunes(m), 0));
+          const cats = new Map<string, number>();
+          work.forEachCategory((name, n) => cats.set(name, n));
+          expect(cats).toEqual(categoriesOf(work.messages, meter, (id) => work.ids.name(id)));
         }
       }),
       { numRuns: 120 },

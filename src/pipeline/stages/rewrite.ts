@@ -64,7 +64,9 @@ export function emitRewrite(
   const tokensBefore = measured ? measured.tokensBefore : ctx.meter.block(prev);
   const tokensAfter = measured ? measured.tokensAfter : ctx.meter.block(next);
   if (tokensAfter > tokensBefore) return false;
-  work.replaceBlock(pos, j, next, tokensBefore, tokensAfter);
+  const charsBefore = measured ? measured.charsBefore : blockRunes(prev);
+  const charsAfter = measured ? measured.charsAfter : blockRunes(next);
+  work.replaceBlock(pos, j, next, measured ?? { tokensBefore, tokensAfter, charsBefore, charsAfter });
   // Built whole here (no spreads: thousands per re-run); keys in the order the reports print them.
   ctx.record({
     thread: ctx.thread,
@@ -78,8 +80,8 @@ export function emitRewrite(
     position: pos,
     blockIndex: j,
     toolUseId: prev.type === 'tool_result' ? prev.toolUseId : undefined,
-    charsBefore: measured ? measured.charsBefore : blockRunes(prev),
-    charsAfter: measured ? measured.charsAfter : blockRunes(next),
+    charsBefore,
+    charsAfter,
     tokensBefore,
     tokensAfter,
     before: prev,

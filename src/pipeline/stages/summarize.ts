@@ -5,7 +5,7 @@
 // After `breakerFailures` consecutive failures, no summarisation for `breakerCooldown` requests.
 import { headRunes, runeCount } from '../../lib/runes.ts';
 import type { Message } from '../../model/transcript.ts';
-import { blockRunes, blockText, knownRunes } from '../../tokens/block-text.ts';
+import { blockText, knownRunes } from '../../tokens/block-text.ts';
 import { type ArtifactIndex, emptyIndex, indexMessages, mergeIndex, renderSections } from '../artifacts.ts';
 import { landingTokens, triggerTokens } from '../config.ts';
 import { headEnd, isPipelineSummary, SUMMARY_UUID, tailStart, validCuts } from '../cuts.ts';
@@ -257,8 +257,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
     state.index = chosen.merged;
     state.count++;
     for (const m of fresh) if (m.index >= 0 && state.folded[m.index] === undefined) state.folded[m.index] = ctx.request;
-    let charsBefore = 0;
-    for (let i = start; i < cut; i++) for (const b of work.at(i).blocks) charsBefore += blockRunes(b);
+    const charsBefore = work.runesBetween(start, cut);
     const kept = work.length - cut;
     work.splice(start, cut - start, [summary]);
     ctx.emit({
