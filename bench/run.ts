@@ -54,7 +54,7 @@ const rerunPhase = (file: string, runs: string) =>
   );
 const rr2k = rerunPhase(r2k, '40');
 console.log(rr2k);
-const rr20k = rerunPhase(r20k, quick ? '5' : '20');
+const rr20k = rerunPhase(r20k, quick ? '5' : '40');
 console.log(rr20k);
 console.log('chromium…');
 let chromium: Record<string, number | boolean | null> = {};

@@ -18,6 +18,10 @@ export class PairIndex {
   duplicateUses = 0;
   /** Tool_result ids seen again (a splice that removes the first must find the next: rebuild instead). */
   duplicateResults = 0;
+  /** Numbers outside [live, end) have no entry (a thread numbers ids in order and a history holds a recent
+   *  stretch of them): a splice looks only at this range, not at every id of a long thread. */
+  private live = Number.MAX_SAFE_INTEGER;
+  private end = 0;
 
   constructor(private readonly ids: ToolIds) {
     this.callAt = new Int32Array(ids.size).fill(-1);
@@ -35,8 +39,11 @@ export class PairIndex {
     let hasResult = false;
     const blocks = m.blocks;
     for (let j = 0; j < blocks.length; j++) {
-      const type = blocks[j].type;
       const n = refs[j];
+      if (n < 0) continue; // not a tool block
+      const type = blocks[j].type;
+      if (n < this.live) this.live = n;
+      if (n >= this.end) this.end = n + 1;
       if (type === 'tool_use' && m.role === 'assistant') {
         // A result appended before its call never forms a pair that a cut could split (use < result).
         if (this.callAt[n] < 0) this.callAt[n] = pos;
@@ -82,7 +89,7 @@ export class PairIndex {
   ): { lo: number; removed: number } {
     const shift = inserted - (end - start);
     const move = (a: Int32Array) => {
-      for (let n = 0; n < a.length; n++) {
+      for (let n = this.live; n < this.end; n++) {
         const p = a[n];
         if (p >= end) a[n] = p + shift;
         else if (p >= start) a[n] = -1;
@@ -90,6 +97,7 @@ export class PairIndex {
     };
     move(this.callAt);
     move(this.resultAt);
+    while (this.live < this.end && this.callAt[this.live] < 0 && this.resultAt[this.live] < 0) this.live++;
     const reach = this.reach;
     const stale: number[] = [];
     for (let u = 0; u < start; u++) {
