@@ -261,6 +261,14 @@ const THINKING: Partial<Record<Provider, ThinkingSeverity>> = {
   'openai-responses': 'warning',
 };
 
+/** Whether the thinking of the latest assistant message differs from the stage's input (`ctx.before`) for a
+ *  provider that checks it (validatePairing then reports thinking-modified). */
+export function thinkingModified(messages: readonly Message[], ctx: PairingContext): boolean {
+  return (
+    THINKING[ctx.provider] !== undefined && ctx.before !== undefined && !!latestThinkingChange(messages, ctx.before)
+  );
+}
+
 /** Thinking blocks of the latest assistant message must be byte-identical to the stage's input. */
 function checkThinking(messages: readonly Message[], ctx: PairingContext, out: PairingViolation[]): void {
   const severity = THINKING[ctx.provider];

@@ -79,6 +79,8 @@ export class Working {
    *  preceded the cut and how many it removed (stages remap indexes into `resultMessages` with it). */
   private resetEpoch = 0;
   private resultSplices: { epoch: number; lo: number; removed: number }[] = [];
+  /** The last splice that kept the indexes (not a rebuild): the epoch it made, where, how many it inserted. */
+  private lastSplice = { epoch: -1, start: 0, inserted: 0 };
 
   /** The tool id numbering (the thread's, shared by every re-run, so plans can number blocks once). */
   readonly ids: ToolIds;
@@ -358,9 +360,16 @@ export class Working {
     for (let i = start; i < start + items.length; i++) this.addCategories(i, 1);
     this.epoch++;
     this.resultSplices.push({ epoch: this.epoch, lo, removed: removedResults });
+    this.lastSplice = { epoch: this.epoch, start, inserted: items.length };
     this.firstChange = Math.min(this.firstChange, start);
     this.structural = true;
     return removed;
+  }
+
+  /** The splice that made `epoch` (where it cut and how many messages it inserted), when that was a splice
+   *  and not a rebuild. */
+  spliceAt(epoch: number): { start: number; inserted: number } | undefined {
+    return this.lastSplice.epoch === epoch ? this.lastSplice : undefined;
   }
 
   /** Index `i` into `resultMessages` as of `epoch`, mapped to now (an entry the splices removed maps to the

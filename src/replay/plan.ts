@@ -2,6 +2,8 @@
 // to the previous input (append or reset), the appended messages, the counted recorded input, and the static
 // prefix (tools and system: keys and tokens). Computed once per thread, mode, meter and calibration and
 // reused by every re-run, so a threshold change spends its time on the pipeline alone (SPEC §9).
+
+import type { PairingViolation } from '../analyses/pairing.ts';
 import { hashKey } from '../lib/hash.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import { messageCategories } from '../pipeline/categories.ts';
@@ -27,6 +29,9 @@ export type RequestPlan = {
   toolsTokens: number;
   /** Static prefix tokens as the calibration has them (counted, or inferred from usage). */
   staticTokens: number;
+  /** Pairing checks of the recorded input by provider and kind, kept by the replay on first use (the input
+   *  does not depend on the config: a re-run validates only what the pipeline changed). */
+  checks?: Map<string, PairingViolation[]>;
 };
 
 const keys = new WeakMap<object, string>();

@@ -6,7 +6,7 @@
 // The pairing validator runs on the recorded input and after every stage that changed structure.
 
 import { newViolations, type PairingViolation, type Provider, validatePairing } from '../analyses/pairing.ts';
-import type { Block, Message, Request, Thread } from '../model/transcript.ts';
+import type { Block, Message, Thread } from '../model/transcript.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
 import { STAGES } from '../pipeline/stages/index.ts';
@@ -16,8 +16,8 @@ import { Working } from '../pipeline/working.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import type { InputDelta, ReplayMode } from './inputs.ts';
-import { validateAppended } from './pairing-window.ts';
-import { threadPlan } from './plan.ts';
+import { spliceMayBreak, validateAppended } from './pairing-window.ts';
+import { type RequestPlan, threadPlan } from './plan.ts';
 import { type ConfigReads, trackedConfig } from './reuse.ts';
 
 export type ReplayOptions = {
@@ -88,24 +88,19 @@ export const LOSSY: ReadonlySet<string> = new Set(['tier1', 'tier2-summary', 'cl
 const NO_EVENTS: PipelineEvent[] = Object.freeze([]) as unknown as PipelineEvent[];
 const NO_VIOLATIONS: PairingViolation[] = Object.freeze([]) as unknown as PairingViolation[];
 
-/** The recorded input does not depend on the config: its pairing check is kept per request, mode and
- *  provider, so a re-run after a threshold change validates only what the pipeline changed. Keys are made
- *  once per thread replay (see checkKeys). */
-const inputChecks = new WeakMap<Request, Map<string, PairingViolation[]>>();
+/** The recorded input does not depend on the config: its pairing check is kept on the request plan (per
+ *  mode) by provider and kind, so a re-run after a threshold change validates only what the pipeline
+ *  changed. Keys are made once per thread replay. */
 function checkKeys(opts: ReplayOptions) {
   const k = `${opts.mode}|${opts.provider}|`;
   return { appendFull: `${k}append|true`, append: `${k}append|false`, reset: `${k}reset` };
 }
-function cachedCheck(r: Request, key: string): PairingViolation[] | undefined {
-  return inputChecks.get(r)?.get(key);
+function cachedCheck(plan: RequestPlan, key: string): PairingViolation[] | undefined {
+  return plan.checks?.get(key);
 }
-function keepCheck(r: Request, key: string, found: PairingViolation[]): PairingViolation[] {
-  let byKey = inputChecks.get(r);
-  if (!byKey) {
-    byKey = new Map();
-    inputChecks.set(r, byKey);
-  }
-  byKey.set(key, found);
+function keepCheck(plan: RequestPlan, key: string, found: PairingViolation[]): PairingViolation[] {
+  plan.checks ??= new Map();
+  plan.checks.set(key, found);
   return found;
 }
 
@@ -254,7 +249,8 @@ export function replayThread(
       work.append(plan.messages, plan.known);
       const full = work.duplicateUses > dupBefore;
       const key = full ? keys.appendFull : keys.append;
-      const found = cachedCheck(r, key) ?? keepCheck(r, key, validateAppended(view, delta.from, pctx('input'), full));
+      const found =
+        cachedCheck(plan, key) ?? keepCheck(plan, key, validateAppended(view, delta.from, pctx('input'), full));
       if (found.length > 0) pairing = report(found, pairing, view.array, view.start);
     } else {
       oldOutput = work.messages;
@@ -263,7 +259,7 @@ export function replayThread(
       for (let k = 0; k < rewrittenIds.length; k++) rewrites.set(rewrittenIds[k], rewrittenBlocks[k]);
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
-      const found = cachedCheck(r, keys.reset) ?? keepCheck(r, keys.reset, validatePairing(raw, pctx('input')));
+      const found = cachedCheck(plan, keys.reset) ?? keepCheck(plan, keys.reset, validatePairing(raw, pctx('input')));
       pairing = report(found, pairing, raw);
     }
 
@@ -286,7 +282,13 @@ export function replayThread(
       stageTokens[i] = staticTokens + work.total;
       if (work.epoch !== epoch) {
         const stageCtx = pctx(stage.id);
-        const now = validatePairing(work.messages, { ...stageCtx, before, uniqueUses: work.duplicateUses === 0 });
+        const uniqueUses = work.duplicateUses === 0;
+        // One splice (a summary, a drop): a window around its junction shows whether anything can be new.
+        const one = work.epoch === epoch + 1 ? work.spliceAt(work.epoch) : undefined;
+        const checked =
+          one === undefined ||
+          spliceMayBreak(work.messages, one.start, one.inserted, { ...stageCtx, before, uniqueUses });
+        const now = checked ? validatePairing(work.messages, { ...stageCtx, before, uniqueUses }) : NO_VIOLATIONS;
         // Only when the output has violations is the input checked, to keep what the stage introduced.
         if (now.length > 0)
           pairing = report(newViolations(validatePairing(before, stageCtx), now), pairing, work.messages);
