@@ -73,9 +73,10 @@ function textOf(m: Message): string {
     .join('\n');
 }
 
-/** Add what `messages` contain to `index` (mutates the index it owns). `requestOf` maps a thread message index to the request that produced it. */
 /** What one message contributes to an index, independent of the index it is added to (cached per message). */
-type Contribution = {
+export type Contribution = {
+  /** A number unique to the message object (summary drafts are memoized by the identity of what they fold). */
+  id: number;
   user?: { intent: string; next: string };
   decisions: string[];
   state?: string;
@@ -85,6 +86,7 @@ type Contribution = {
 };
 
 const contributions = new WeakMap<Message, Contribution>();
+let nextId = 1;
 
 const errorLines = new WeakMap<Block, string | null>();
 
@@ -102,12 +104,12 @@ function errorLine(b: Block): string | null {
   return v;
 }
 
-function contributionOf(m: Message): Contribution {
+export function contributionOf(m: Message): Contribution {
   // Cached per message object: a rewritten message is the same object on every re-run (working.ts
   // withBlock), so result messages are found again too.
   let c = contributions.get(m);
   if (c) return c;
-  c = { decisions: [], modified: [], read: [], errors: [] };
+  c = { id: nextId++, decisions: [], modified: [], read: [], errors: [] };
   const text = textOf(m);
   const hasText = text.trim() !== '';
   if (m.role === 'user' && hasText && !m.meta) c.user = { intent: clip(text, 300), next: clip(text, 200) };
@@ -137,25 +139,25 @@ export function indexMessages(
   messages: readonly Message[],
   requestOf: (messageIndex: number) => number,
 ): ArtifactIndex {
-  for (const m of messages) {
-    if (m.compaction === 'summary') continue;
-    const req = requestOf(m.index);
-    const c = contributionOf(m);
-    if (c.user) {
-      if (index.intent.length === 0) addUnique(index.intent, c.user.intent, req);
-      index.next = [];
-      addUnique(index.next, c.user.next, req);
-    }
-    for (const d of c.decisions) addUnique(index.decisions, d, req, 12);
-    if (c.state !== undefined) {
-      index.state = [];
-      addUnique(index.state, c.state, req);
-    }
-    for (const p of c.modified) addUnique(index.filesModified, p, req);
-    for (const p of c.read) addUnique(index.filesRead, p, req);
-    for (const e of c.errors) addUnique(index.errors, e, req, 20);
-  }
+  for (const m of messages) if (m.compaction !== 'summary') indexMessage(index, contributionOf(m), requestOf(m.index));
   return index;
+}
+
+/** Add one message's contribution (made at request `req`) to `index`. */
+export function indexMessage(index: ArtifactIndex, c: Contribution, req: number): void {
+  if (c.user) {
+    if (index.intent.length === 0) addUnique(index.intent, c.user.intent, req);
+    index.next = [];
+    addUnique(index.next, c.user.next, req);
+  }
+  for (const d of c.decisions) addUnique(index.decisions, d, req, 12);
+  if (c.state !== undefined) {
+    index.state = [];
+    addUnique(index.state, c.state, req);
+  }
+  for (const p of c.modified) addUnique(index.filesModified, p, req);
+  for (const p of c.read) addUnique(index.filesRead, p, req);
+  for (const e of c.errors) addUnique(index.errors, e, req, 20);
 }
 
 /** Merge `more` into a copy of `base` (previous summary kept, new items appended). */

@@ -104,8 +104,10 @@ function keepCheck(plan: RequestPlan, key: string, found: PairingViolation[]): P
   return found;
 }
 
-function requestIndexer(thread: Thread): (messageIndex: number) => number {
-  const ends = thread.requests.map((r) => r.inputEnd);
+/** Thread message index → the request that produced it (the last request whose input ends at or before the
+ *  message; 0 before the first): a table per thread, so summaries tag thousands of items without searching. */
+const requestTables = new WeakMap<Thread, Int32Array>();
+function searchIndexer(ends: readonly number[]): (messageIndex: number) => number {
   return (mi: number) => {
     let lo = 0;
     let hi = ends.length;
@@ -116,6 +118,23 @@ function requestIndexer(thread: Thread): (messageIndex: number) => number {
     }
     return Math.max(0, lo - 1);
   };
+}
+function requestIndexer(thread: Thread): (messageIndex: number) => number {
+  const ends = thread.requests.map((r) => r.inputEnd);
+  if (ends.some((e, k) => k > 0 && e < ends[k - 1])) return searchIndexer(ends); // out of order: search
+  let table = requestTables.get(thread);
+  if (!table) {
+    table = new Int32Array(thread.messages.length);
+    let r = 0;
+    for (let mi = 0; mi < table.length; mi++) {
+      while (r + 1 < thread.requests.length && thread.requests[r + 1].inputEnd <= mi) r++;
+      table[mi] = thread.requests.length > 0 && thread.requests[0].inputEnd <= mi ? r : 0;
+    }
+    requestTables.set(thread, table);
+  }
+  const t = table;
+  const last = Math.max(0, thread.requests.length - 1);
+  return (mi: number) => (mi < 0 ? 0 : mi < t.length ? t[mi] : last);
 }
 
 function reapply(messages: readonly Message[], rewrites: Map<string, Block>): Message[] {

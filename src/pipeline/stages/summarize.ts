@@ -6,7 +6,14 @@
 import { headRunes, runeCount } from '../../lib/runes.ts';
 import type { Message } from '../../model/transcript.ts';
 import { blockText, knownRunes } from '../../tokens/block-text.ts';
-import { type ArtifactIndex, emptyIndex, indexMessages, mergeIndex, renderSections } from '../artifacts.ts';
+import {
+  type ArtifactIndex,
+  contributionOf,
+  emptyIndex,
+  indexMessage,
+  mergeIndex,
+  renderSections,
+} from '../artifacts.ts';
 import { landingTokens, triggerTokens } from '../config.ts';
 import { headEnd, isPipelineSummary, SUMMARY_UUID, tailStart, validCuts } from '../cuts.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
@@ -152,11 +159,13 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
       const m = work.at(at);
       if (isPipelineSummary(m)) continue;
       fresh.push(m);
-      widen(span, ctx.requestOf(m.index));
-      const id = objectId(m);
-      h1 = Math.imul(h1 ^ id, 2654435761);
-      h2 = Math.imul(h2 ^ id, 1597334677);
-      indexMessages(index, [m], ctx.requestOf);
+      const req = ctx.requestOf(m.index);
+      widen(span, req);
+      // One lookup per message: its contribution to the index, which also numbers it by identity.
+      const c = contributionOf(m);
+      h1 = Math.imul(h1 ^ c.id, 2654435761);
+      h2 = Math.imul(h2 ^ c.id, 1597334677);
+      if (m.compaction !== 'summary') indexMessage(index, c, req);
     }
     const isLast = i === cuts.length - 1;
     const rest = ctx.prefixTokens + work.total - removed;
