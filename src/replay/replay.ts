@@ -238,9 +238,9 @@ export function replayThread(
       if (ev.toolUseId && ev.after?.type === 'tool_result') {
         rewrittenIds.push(ev.toolUseId);
         rewrittenBlocks.push(ev.after);
-        // The rewrite was just applied at (position, blockIndex): its tool id's number is there.
+        // A result rewrite was just applied at (position, blockIndex): its tool id's number is there.
         let n = work.refsAt(ev.position)?.[ev.blockIndex];
-        if (n === undefined || n < 0 || work.ids.id(n) !== ev.toolUseId) n = work.ids.of(ev.toolUseId);
+        if (n === undefined || n < 0) n = work.ids.of(ev.toolUseId);
         if (n >= lastChars.length) lastChars = grownTo(lastChars, work.ids.size, -1);
         lastChars[n] = ev.charsAfter;
         if (LOSSY.has(ev.action) && losses[n] === undefined) losses[n] = ev;
