@@ -1,6 +1,6 @@
 // The working history a request's pipeline operates on: the previous request's output plus the
-// messages appended since, with incrementally maintained indexes (token totals, tool_use/tool_result
-// positions by interned tool id, tool-result message list, per-category tokens). Owned by the replay driver and passed
+// messages appended since, with incrementally maintained indexes (tokens, runes and categories per message,
+// their totals, and where the tool pairs sit: pair-index.ts). Owned by the replay driver and passed
 // to stages by ownership: stages never mutate a Message or Block (they replace them), so the original
 // transcript is untouched and unchanged messages stay shared — which is what keeps re-runs incremental.
 import type { Block, Message } from '../model/transcript.ts';
