@@ -2,6 +2,7 @@
 // analyses. The CLI prints it with --json; the worker sends the same rows to the UI. Field meanings
 // follow SPEC §8 (`tier` 1/2 at first touch, 3 if tiering only ran while it sat in the window, null if
 // tiering never ran while it existed; `finalChars` = its size in the last request that carries it).
+import { getOrInsert, newWeakMap } from '../lib/maps.ts';
 import { runeCount } from '../lib/runes.ts';
 import type { ObservedUsage, ParseIssue, Transcript } from '../model/transcript.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
@@ -102,11 +103,7 @@ type StaticRow = Pick<
 const staticRows = new WeakMap<Transcript, WeakMap<Tokenizer, StaticRow[][]>>();
 
 function staticRowsOf(t: Transcript, tok: Tokenizer): StaticRow[][] {
-  let byTok = staticRows.get(t);
-  if (!byTok) {
-    byTok = new WeakMap();
-    staticRows.set(t, byTok);
-  }
+  const byTok = getOrInsert(staticRows, t, newWeakMap<Tokenizer, StaticRow[][]>);
   let rows = byTok.get(tok);
   if (!rows) {
     rows = t.threads.map((th) => {

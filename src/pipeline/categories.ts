@@ -2,6 +2,7 @@
 // categories with their tokens, cached per meter and message object, and the running totals of a working
 // history. Names are interned to small integers, so per-request bookkeeping adds numbers into typed arrays
 // instead of hashing strings.
+import { getOrInsert, newWeakMap } from '../lib/maps.ts';
 import type { Block, Message } from '../model/transcript.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 
@@ -56,11 +57,7 @@ export function messageCategories(
   m: Message,
   toolName: (id: string) => string | undefined,
 ): MessageCategories {
-  let cache = categoryCaches.get(meter);
-  if (!cache) {
-    cache = new WeakMap();
-    categoryCaches.set(meter, cache);
-  }
+  const cache = getOrInsert(categoryCaches, meter, newWeakMap<Message, MessageCategories>);
   let cached = cache.get(m);
   if (!cached) {
     const per = meter.measure(m).blocks;
@@ -81,6 +78,11 @@ export function messageCategories(
     cache.set(m, cached);
   }
   return cached;
+}
+
+/** The only category of a message whose blocks are all in one, else −1. */
+export function singleCategory(c: MessageCategories): number {
+  return c.ids.length === 1 ? c.ids[0] : -1;
 }
 
 /** Tokens per category id, with the ids in the order they first appeared. */

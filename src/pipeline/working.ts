@@ -6,7 +6,13 @@
 import type { Block, Message } from '../model/transcript.ts';
 import { blockRunes, messageRunes } from '../tokens/block-text.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
-import { type Category, CategoryTotals, type MessageCategories, messageCategories } from './categories.ts';
+import {
+  type Category,
+  CategoryTotals,
+  type MessageCategories,
+  messageCategories,
+  singleCategory,
+} from './categories.ts';
 import { PairIndex } from './pair-index.ts';
 import type { Measured } from './stages/rewrite.ts';
 import { type BlockRefs, NO_REFS, ToolIds } from './tool-ids.ts';
@@ -42,11 +48,6 @@ export type KnownMessages = {
   runes: readonly number[];
   refs: readonly BlockRefs[];
 };
-
-/** The only category of a message whose blocks are all in one, else −1. */
-export function singleCategory(c: MessageCategories): number {
-  return c.ids.length === 1 ? c.ids[0] : -1;
-}
 
 export class Working {
   messages: Message[] = [];
@@ -252,35 +253,6 @@ export class Working {
   /** Calls `f` for every category with a non-zero token count, in order of first appearance. */
   forEachCategory(f: (name: Category, tokens: number) => void): void {
     this.categories.forEach(f);
-  }
-
-  /**
-   * Replace the message at `pos` by one with the same block structure (types and ids): content-only
-   * rewrites cannot change pairing. Throws if the structure differs (a stage bug).
-   */
-  replaceContent(pos: number, next: Message): void {
-    const prev = this.messages[pos];
-    if (prev.blocks.length !== next.blocks.length || prev.role !== next.role) {
-      throw new Error(`content rewrite changed the structure of message ${pos}`);
-    }
-    prev.blocks.forEach((b, j) => {
-      const nb = next.blocks[j];
-      const same =
-        b.type === nb.type &&
-        (b.type !== 'tool_result' || (nb.type === 'tool_result' && nb.toolUseId === b.toolUseId)) &&
-        (b.type !== 'tool_use' || (nb.type === 'tool_use' && nb.id === b.id));
-      if (!same) throw new Error(`content rewrite changed block ${j} of message ${pos}`);
-    });
-    this.addCategories(pos, -1);
-    this.messages[pos] = next;
-    const t = this.meter.message(next);
-    this.total += t - this.tokens[pos];
-    this.tokens[pos] = t;
-    this.runes[pos] = messageRunes(next);
-    this.cats[pos] = this.categoriesOf(next);
-    this.single[pos] = singleCategory(this.cats[pos]);
-    this.addCategories(pos, 1);
-    if (pos < this.firstChange) this.firstChange = pos;
   }
 
   /** Replace block `j` of message `pos` (content-only). Returns the new message. `measured`: the old and new

@@ -5,10 +5,11 @@
 
 import type { PairingViolation } from '../analyses/pairing.ts';
 import { hashKey } from '../lib/hash.ts';
+import { getOrInsert, newList, newWeakMap } from '../lib/maps.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
-import { messageCategories } from '../pipeline/categories.ts';
+import { messageCategories, singleCategory } from '../pipeline/categories.ts';
 import { toolIdsOf } from '../pipeline/tool-ids.ts';
-import { type KnownMessages, singleCategory } from '../pipeline/working.ts';
+import type { KnownMessages } from '../pipeline/working.ts';
 import { messageRunes, safeJson } from '../tokens/block-text.ts';
 import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
@@ -103,16 +104,7 @@ export function threadPlan(
   meter: TokenMeter,
   calibration: Calibration,
 ): readonly RequestPlan[] {
-  let byMeter = cache.get(thread);
-  if (!byMeter) {
-    byMeter = new WeakMap();
-    cache.set(thread, byMeter);
-  }
-  let list = byMeter.get(meter);
-  if (!list) {
-    list = [];
-    byMeter.set(meter, list);
-  }
+  const list = getOrInsert(getOrInsert(cache, thread, newWeakMap<TokenMeter, Cached[]>), meter, newList<Cached>);
   let hit = list.find((c) => c.mode === mode && c.calibration === calibration);
   if (!hit) {
     hit = { mode, calibration, plans: build(thread, mode, meter, calibration) };

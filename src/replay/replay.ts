@@ -92,7 +92,7 @@ const NO_VIOLATIONS: PairingViolation[] = Object.freeze([]) as unknown as Pairin
  *  mode) by provider and kind, so a re-run after a threshold change validates only what the pipeline
  *  changed. Keys are made once per thread replay. */
 function checkKeys(opts: ReplayOptions) {
-  const k = `${opts.mode}|${opts.provider}|`;
+  const k = `${opts.provider}|`; // the plan is the mode's already
   return { appendFull: `${k}append|true`, append: `${k}append|false`, reset: `${k}reset` };
 }
 function cachedCheck(plan: RequestPlan, key: string): PairingViolation[] | undefined {

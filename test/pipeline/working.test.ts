@@ -1,11 +1,13 @@
 // The working history's incremental indexes (tool_use and tool_result positions by interned id, the
 // tool-result message list, token totals, valid cuts) after any sequence of appends, splices and content
 // rewrites equal the same indexes computed from scratch over its messages.
+
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Block, Message } from '../../src/model/transcript.ts';
 import { categoryName, messageCategories } from '../../src/pipeline/categories.ts';
 import { validCuts } from '../../src/pipeline/cuts.ts';
+import { summaryMessage } from '../../src/pipeline/stages/summarize.ts';
 import { toolIdsOf } from '../../src/pipeline/tool-ids.ts';
 import { Working } from '../../src/pipeline/working.ts';
 import { messageRunes } from '../../src/tokens/block-text.ts';
@@ -40,14 +42,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('repeat' as const), at: fc.nat() }) },
 );
 
-const summary: Message = {
-  index: -1,
-  role: 'user',
-  blocks: [{ type: 'text', text: 'summary of earlier turns' }],
-  source: { line: 0, uuid: 'tierscope-summary' },
-  compaction: 'summary',
-  meta: true,
-};
+const summary = summaryMessage('summary of earlier turns');
 
 /** The indexes from scratch. */
 function expected(messages: readonly Message[]) {

@@ -1,21 +1,15 @@
 // The replay checks a stage's single splice with a window around the junction (pairing-window.ts): when the
 // window is clean, the full check must find nothing the splice introduced — for every provider, for valid
 // and broken inputs, for any cut (not only valid ones) with or without an inserted summary.
+
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newViolations, PROVIDERS, validatePairing } from '../../src/analyses/pairing.ts';
-import type { Message } from '../../src/model/transcript.ts';
+import { summaryMessage } from '../../src/pipeline/stages/summarize.ts';
 import { spliceMayBreak } from '../../src/replay/pairing-window.ts';
 import { sessionArb, sessionTranscript } from '../helpers/arbitrary.ts';
 
-const summary: Message = {
-  index: -1,
-  role: 'user',
-  blocks: [{ type: 'text', text: 'summary of earlier turns' }],
-  source: { line: 0, uuid: 'tierscope-summary' },
-  compaction: 'summary',
-  meta: true,
-};
+const summary = summaryMessage('summary of earlier turns');
 
 describe('splice window', () => {
   it('a clean window means the splice introduced no violation', () => {

@@ -1,6 +1,7 @@
 // Shared by the content-rewriting stages: replace one block, measure it before and after, and emit the
 // SPEC §4 event — but only when the bytes actually change. A rewrite that would ADD tokens (a stub or a
 // spill preview longer than a tiny result) is not applied at all: no stage may grow the prompt.
+import { getOrInsert, newMap, newWeakMap } from '../../lib/maps.ts';
 import type { Block } from '../../model/transcript.ts';
 import { blockRunes } from '../../tokens/block-text.ts';
 import type { PipelineEvent, StageContext } from '../stage.ts';
@@ -23,22 +24,8 @@ memo.set(GLOBAL, globalMemo);
  * summarizer instance); `key` names the rewrite and all its parameters.
  */
 export function memoBlock(prev: Block, key: string, make: () => Block, scope: object = GLOBAL): Block {
-  let byBlock = scope === GLOBAL ? globalMemo : memo.get(scope);
-  if (!byBlock) {
-    byBlock = new WeakMap();
-    memo.set(scope, byBlock);
-  }
-  let byKey = byBlock.get(prev);
-  if (!byKey) {
-    byKey = new Map();
-    byBlock.set(prev, byKey);
-  }
-  let b = byKey.get(key);
-  if (!b) {
-    b = make();
-    byKey.set(key, b);
-  }
-  return b;
+  const byBlock = scope === GLOBAL ? globalMemo : getOrInsert(memo, scope, newWeakMap<Block, Map<string, Block>>);
+  return getOrInsert(getOrInsert(byBlock, prev, newMap<string, Block>), key, make);
 }
 
 /** The memoized rewrite of `prev` under `key`, if one was made. */

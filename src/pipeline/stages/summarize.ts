@@ -203,7 +203,8 @@ function summarize(p: Plan, ctx: StageContext): SummaryOutcome {
   });
 }
 
-function summaryMessage(text: string): Message {
+/** A pipeline summary message holding `text` (the head of the history keeps it). */
+export function summaryMessage(text: string): Message {
   return {
     index: -1,
     role: 'user',
