@@ -25,6 +25,19 @@ async function engineWorker(page: Page): Promise<Worker> {
   return all[all.length - 1];
 }
 
+/** The number of rendered transcript rows once it stops changing (the virtual list measures rows after a
+ *  load and may render a few more). */
+async function settledRowCount(page: Page): Promise<number> {
+  let last = -1;
+  for (let i = 0; i < 40; i++) {
+    const n = await page.getByTestId('transcript-row').count();
+    if (n === last) return n;
+    last = n;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return last;
+}
+
 async function status(page: Page): Promise<{ status: string | null; text: string }> {
   const el = page.getByTestId('load-status');
   return { status: await el.getAttribute('data-status'), text: (await el.textContent()) ?? '' };
@@ -41,7 +54,7 @@ it('a worker that ends without a word is reported, the page stays usable, Retry 
     await waitForRun(page);
     await loadFiles(page, [file]);
     const loaded = (await status(page)).text; // file name, format, message and request counts
-    const rows = await page.getByTestId('transcript-row').count();
+    const rows = await settledRowCount(page);
     expect(rows).toBeGreaterThan(3);
 
     const w = await engineWorker(page);
