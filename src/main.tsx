@@ -1,5 +1,5 @@
 // Browser entry: installs the page's Content-Security-Policy (first, before anything else runs), then
-// mounts the app, the engine-stopped notice, and the http summarizer's client.
+// mounts the app, the engine-stopped notice, and the http summarizer's client; warms font matching when idle.
 import './state/csp-boot.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -8,6 +8,7 @@ import { startEngineStatus } from './state/engine-status.ts';
 import { startSummarizerClient } from './state/summarizer-client.ts';
 import { App } from './views/app/App.tsx';
 import { EngineStopped } from './views/app/EngineStopped.tsx';
+import { warmFonts, whenIdle } from './views/app/font-warmup.ts';
 
 startEngineStatus();
 startSummarizerClient();
@@ -20,4 +21,5 @@ if (root) {
       <EngineStopped />
     </StrictMode>,
   );
+  whenIdle(() => warmFonts());
 }

@@ -5,7 +5,7 @@ import { expose, transfer } from 'comlink';
 import type { WireEngineApi } from './api.ts';
 import { browserEndpoints } from './browser-pool.ts';
 import { createEngine } from './create-engine.ts';
-import { type PartPlan, packJson, partValue, planParts } from './wire.ts';
+import { cutParts, type PartPlan, packText } from './wire.ts';
 
 // A worker loaded from a same-origin URL is not bound by the page's <meta> Content-Security-Policy (checked in
 // Chromium), so the engine binds itself: it never needs the network, so fetch reaches this origin only and
@@ -23,16 +23,18 @@ import { type PartPlan, packJson, partValue, planParts } from './wire.ts';
 }
 
 const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
-const engine = createEngine({ endpoints: () => browserEndpoints(Math.max(1, Math.min(4, cores))) });
+// One core stays with the page and the engine: on a 2-core machine two counting workers left the main thread
+// about half a core, so a 50 ms frame took 100 ms of wall time while counting (SPEC §9's long-task limit).
+const engine = createEngine({ endpoints: () => browserEndpoints(Math.max(1, Math.min(4, cores - 1))) });
 
 const RUN_ARRAYS = ['timeline', 'toolResults', 'events', 'pairing', 'refetches'] as const;
 let nextReply = 1;
-const replies = new Map<number, { value: unknown; plan: PartPlan; keys: readonly string[] }>();
+const replies = new Map<number, string[]>();
 
 function hold(value: unknown, keys: readonly string[]): { id: number; plan: PartPlan } {
   const id = nextReply++;
-  const plan = planParts(value, keys);
-  replies.set(id, { value, plan, keys });
+  const { plan, texts } = cutParts(value, keys);
+  replies.set(id, texts);
   return { id, plan };
 }
 
@@ -41,10 +43,11 @@ const wire: WireEngineApi = {
   rows: async (thread) => hold(await engine.rows(thread), []),
   run: async (runId, settings, onProgress) => hold(await engine.run(runId, settings, onProgress), RUN_ARRAYS),
   part: async (id, k) => {
-    const r = replies.get(id);
-    if (!r) throw new Error(`reply ${id} is gone`);
-    const p = packJson(partValue(r.value, r.plan, k, r.keys));
-    if (k === r.plan.length - 1) replies.delete(id);
+    const texts = replies.get(id);
+    if (!texts) throw new Error(`reply ${id} is gone`);
+    const p = packText(texts[k]);
+    texts[k] = ''; // sent: its text is no longer needed
+    if (k === texts.length - 1) replies.delete(id);
     return transfer(p, [p.bytes.buffer as ArrayBuffer]);
   },
   hold: (name) =>

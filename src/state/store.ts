@@ -131,12 +131,8 @@ export const useStore = create<AppState>()((set, get) => ({
     },
     async ensureRows(thread: string) {
       if (get().transcript.rows[thread]) return;
-      let rows: readonly Row[];
-      try {
-        rows = Object.freeze(await engine().rows(thread));
-      } catch {
-        return; // the engine stopped: engine-status.ts reports it and offers a retry
-      }
+      const rows = await fetchRows(thread);
+      if (!rows) return;
       set((s) => ({ transcript: { ...s.transcript, rows: { ...s.transcript.rows, [thread]: rows } } }));
     },
   },
@@ -281,12 +277,35 @@ function loadProgress() {
   return progressProxy((p) => {
     if (p.phase === 'counting' && p.fraction >= 1) {
       // Exact counts arrived: replace the estimated rows of the visible thread.
-      set((s) => ({ transcript: { ...s.transcript, progress: undefined, rows: {} } }));
-      void useStore.getState().transcriptActions.ensureRows(useStore.getState().view.thread);
+      set((s) => ({ transcript: { ...s.transcript, progress: undefined } }));
+      void refreshRows();
       return;
     }
     set((s) => ({ transcript: { ...s.transcript, progress: p } }));
   });
+}
+
+/** A thread's rows from the engine; null if the engine stopped (engine-status.ts reports it, offers a retry). */
+async function fetchRows(thread: string): Promise<readonly Row[] | null> {
+  try {
+    return Object.freeze(await engine().rows(thread));
+  } catch {
+    return null;
+  }
+}
+
+/** Swap the visible thread's rows for freshly counted ones in one step: the estimated rows stay on screen
+ *  until then (clearing them first made the list empty, then mounted every row anew: two extra layouts of
+ *  the page in the middle of a load). Other threads' rows are dropped and fetched again when shown. */
+async function refreshRows(): Promise<void> {
+  const { summary } = useStore.getState().transcript;
+  const thread = useStore.getState().view.thread;
+  const rows = await fetchRows(thread);
+  const s = useStore.getState();
+  if (!rows || s.transcript.summary !== summary) return; // another file loaded meanwhile
+  const fresh: Record<string, readonly Row[]> = { [thread]: rows };
+  useStore.setState({ transcript: { ...s.transcript, rows: fresh } });
+  if (s.view.thread !== thread) void s.transcriptActions.ensureRows(s.view.thread);
 }
 
 function failLoad(error: string): void {

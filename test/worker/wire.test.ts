@@ -1,33 +1,60 @@
 import { describe, expect, it } from 'vitest';
-import { mergePart, PART_ITEMS, packJson, partValue, planParts, unpackJson } from '../../worker/wire.ts';
+import { cutParts, mergePart, PART_CHARS, packText, partValue, unpackJson } from '../../worker/wire.ts';
 
-function roundTrip(value: unknown, keys: readonly string[]): unknown {
-  const plan = planParts(value, keys);
+function roundTrip(value: unknown, keys: readonly string[], budget?: number): unknown {
+  const { plan, texts } = cutParts(value, keys, budget);
   let acc: unknown;
-  for (let k = 0; k < plan.length; k++)
-    acc = mergePart(acc, plan, k, unpackJson(packJson(partValue(value, plan, k, keys))));
+  for (let k = 0; k < plan.length; k++) acc = mergePart(acc, plan, k, unpackJson(packText(texts[k])));
   return acc;
 }
 
 describe('worker replies in parts', () => {
-  it('reassembles an array split into parts', () => {
-    const rows = Array.from({ length: PART_ITEMS * 2 + 7 }, (_, i) => ({ index: i, preview: `row ${i} 日本` }));
-    expect(planParts(rows, [])).toHaveLength(3);
+  it('reassembles an array split into parts of bounded JSON size', () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => ({ index: i, preview: `row ${i} 日本 ${'x'.repeat(i % 97)}` }));
+    const { plan, texts } = cutParts(rows, []);
+    expect(plan.length).toBeGreaterThan(1);
+    for (const t of texts) expect(t.length).toBeLessThanOrEqual(PART_CHARS + 2);
+    expect(plan.map((p) => p.from)).toEqual([0, ...plan.slice(0, -1).map((p) => p.to)]);
+    expect(plan.at(-1)?.to).toBe(rows.length);
     expect(roundTrip(rows, [])).toEqual(rows);
     expect(roundTrip([], [])).toEqual([]);
+  });
+
+  it('cuts by size, not count: big items make more parts; one item larger than the budget is a part alone', () => {
+    const small = Array.from({ length: 100 }, (_, i) => ({ i }));
+    const big = Array.from({ length: 100 }, (_, i) => ({ i, text: 'y'.repeat(1000) }));
+    expect(cutParts(small, [], 5000).plan).toHaveLength(1);
+    expect(cutParts(big, [], 5000).plan.length).toBeGreaterThanOrEqual(20);
+    const huge = [{ a: 1 }, { text: 'z'.repeat(20_000) }, { b: 2 }];
+    const { plan } = cutParts(huge, [], 5000);
+    expect(plan.map((p) => [p.from, p.to])).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 3],
+    ]);
+    expect(roundTrip(huge, [], 5000)).toEqual(huge);
+  });
+
+  it('each part text is the JSON of its part value', () => {
+    const run = { runId: 1, timeline: Array.from({ length: 300 }, (_, i) => ({ index: i, note: 'n'.repeat(i) })) };
+    const { plan, texts } = cutParts(run, ['timeline'], 4000);
+    for (let k = 0; k < plan.length; k++) expect(texts[k]).toBe(JSON.stringify(partValue(run, plan, k, ['timeline'])));
   });
 
   it('reassembles an object whose big arrays are split, other fields in the first part', () => {
     const run = {
       runId: 3,
       totals: { tokensIn: 10 },
-      timeline: Array.from({ length: PART_ITEMS + 1 }, (_, i) => ({ index: i })),
+      timeline: Array.from({ length: 2000 }, (_, i) => ({ index: i, label: `point ${i}` })),
       events: [],
       pairing: [{ rule: 'orphan-result' }],
     };
-    const plan = planParts(run, ['timeline', 'events', 'pairing', 'missing']);
-    expect(plan.map((p) => p.key)).toEqual([null, 'timeline', 'timeline', 'events', 'pairing']);
-    expect(roundTrip(run, ['timeline', 'events', 'pairing', 'missing'])).toEqual(run);
+    const { plan } = cutParts(run, ['timeline', 'events', 'pairing', 'missing'], 10_000);
+    const keys = plan.map((p) => p.key);
+    expect(keys[0]).toBeNull();
+    expect(keys.filter((k) => k === 'timeline').length).toBeGreaterThan(1);
+    expect(keys.slice(-2)).toEqual(['events', 'pairing']);
+    expect(roundTrip(run, ['timeline', 'events', 'pairing', 'missing'], 10_000)).toEqual(run);
   });
 
   it('passes a stale-run reply (no arrays) through as one part', () => {

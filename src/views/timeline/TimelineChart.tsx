@@ -2,30 +2,22 @@ import { type MouseEvent, memo, useMemo } from 'react';
 import type { RunResult, TimelinePoint } from '../../../worker/api.ts';
 import { fmtTime, fmtTokens } from '../common/format.ts';
 import { categoryColor } from '../common/heat.ts';
+import { BandSlices, CacheRowSlices } from './ColumnSlices.tsx';
+import { AXIS, CH, HEIGHT, LANE, PAD_L, PAD_R, ROW, Y_OBS, Y_SIM } from './chart-layout.ts';
 import {
   type BreakMark,
   type Column,
   columnOfPos,
   columnsOf,
-  estimateIn,
   type LineKey,
   niceTicks,
   OTHER_RESULTS,
   type Scope,
-  stackOf,
   yRange,
 } from './timeline-model.ts';
 
-export const PAD_L = 80;
-export const PAD_R = 112;
-const LANE = 18;
-const CH = 132;
-const ROW = 10;
-const ROW_GAP = 4;
-const AXIS = 18;
-const Y_OBS = LANE + CH + 8;
-const Y_SIM = Y_OBS + ROW + ROW_GAP;
-export const HEIGHT = Y_SIM + ROW + AXIS;
+export { HEIGHT, PAD_L, PAD_R } from './chart-layout.ts';
+
 const LINE_ORDER: LineKey[] = ['window', 'hardcap', 'trigger', 'landing'];
 /** Individual markers up to this many breaks; beyond, one merged path (still hoverable by column). */
 const MAX_MARKERS = 400; // above this, one merged tick per pixel column: thousands of marker elements would stall the page
@@ -70,65 +62,6 @@ const StaticLayer = memo(function StaticLayer({
   breaks,
 }: StaticProps) {
   const { cols, y, ticks, plotW } = geo;
-  const paths = useMemo(() => {
-    const d = new Map<string, string[]>(order.map((k) => [k, []]));
-    const rec: string[] = [];
-    for (const c of cols) {
-      const p = points[c.rep];
-      const stack = stackOf(p, map);
-      const gap = c.w >= 4 ? 1 : 0;
-      const w = Math.max(0.5, c.w - gap);
-      let acc = 0;
-      for (const k of order) {
-        const v = stack.get(k) ?? 0;
-        if (v <= 0) continue;
-        const y1 = y(acc);
-        const y2 = y(acc + v);
-        acc += v;
-        d.get(k)?.push(`M${c.x.toFixed(1)} ${y2.toFixed(1)}h${w.toFixed(1)}V${y1.toFixed(1)}h${(-w).toFixed(1)}z`);
-      }
-      const ein = estimateIn(p);
-      // The recorded input's top edge (and its drop to what is sent); above the range only the edge shows.
-      if (ein > p.estimateOut + 0.5)
-        rec.push(
-          `M${c.x.toFixed(1)} ${y(ein).toFixed(1)}h${w.toFixed(1)}${ein > geo.top ? '' : `V${y(p.estimateOut).toFixed(1)}`}`,
-        );
-    }
-    return { bands: order.map((k) => ({ k, d: d.get(k)?.join('') ?? '' })), rec: rec.join('') };
-  }, [cols, points, order, map, y, geo.top]);
-
-  const rows = useMemo(() => {
-    const obsRead: string[] = [];
-    const obsWrite: string[] = [];
-    const simRead: string[] = [];
-    const simWrite: string[] = [];
-    const bar = (out: string[], c: Column, top: number, frac: number, from: number) => {
-      if (frac <= 0) return;
-      const w = Math.max(0.5, c.w - (c.w >= 4 ? 1 : 0));
-      out.push(
-        `M${c.x.toFixed(1)} ${(top + ROW * from).toFixed(2)}h${w.toFixed(1)}v${(ROW * frac).toFixed(2)}h${(-w).toFixed(1)}z`,
-      );
-    };
-    for (const c of cols) {
-      if (c.obs && c.obs.prompt > 0) {
-        const r = c.obs.read / c.obs.prompt;
-        bar(obsRead, c, Y_OBS, r, 0);
-        bar(obsWrite, c, Y_OBS, Math.min(1 - r, c.obs.write / c.obs.prompt), r);
-      }
-      if (c.sim.prompt > 0) {
-        const r = Math.min(1, c.sim.read / c.sim.prompt);
-        bar(simRead, c, Y_SIM, r, 0);
-        bar(simWrite, c, Y_SIM, Math.min(1 - r, c.sim.write / c.sim.prompt), r);
-      }
-    }
-    return {
-      obsRead: obsRead.join(''),
-      obsWrite: obsWrite.join(''),
-      simRead: simRead.join(''),
-      simWrite: simWrite.join(''),
-    };
-  }, [cols]);
-
   const lineLabels = useMemo(() => placeLineLabels(lines, geo), [lines, geo]);
   const xTicks = useMemo(() => {
     const n = points.length;
@@ -155,10 +88,7 @@ const StaticLayer = memo(function StaticLayer({
           </text>
         </g>
       ))}
-      {paths.bands.map(({ k, d }) => (
-        <path key={k} d={d} fill={bandColor(k)} />
-      ))}
-      {paths.rec && <path d={paths.rec} className="tl-recorded" />}
+      <BandSlices cols={cols} points={points} order={order} map={map} y={y} top={geo.top} color={bandColor} />
       {breaks.length <= 80 &&
         breaks.map((b) => {
           const c = cols[columnOfPos(b.pos, points.length, cols.length)];
@@ -195,10 +125,7 @@ const StaticLayer = memo(function StaticLayer({
           no usage in this log
         </text>
       )}
-      <path className="tl-read" d={rows.obsRead} />
-      <path className="tl-write" d={rows.obsWrite} />
-      <path className="tl-read" d={rows.simRead} />
-      <path className="tl-write" d={rows.simWrite} />
+      <CacheRowSlices cols={cols} />
       <g className="tl-axis">
         <line x1={PAD_L} x2={right} y1={LANE + CH} y2={LANE + CH} />
         {xTicks.map((t) => (

@@ -70,18 +70,24 @@ export function TokenHeatmap() {
   }, []);
 
   useEffect(() => {
-    // Draw in the next frame, not inside React's commit: a large thread stays off the commit's task.
-    const frame = requestAnimationFrame(() => {
+    // Draw in a task of its own, neither inside React's commit nor in the rendering frame's callbacks: the
+    // frame that lays out a freshly loaded thread is long enough without the strip of 10,000+ messages.
+    const task = setTimeout(() => {
       const c = canvasRef.current;
       const ctx = c?.getContext('2d');
       if (!c || !ctx || size.w === 0 || size.h === 0) return;
       const dpr = window.devicePixelRatio || 1;
-      c.width = Math.round(size.w * dpr);
-      c.height = Math.round(size.h * dpr);
+      const w = Math.round(size.w * dpr);
+      const h = Math.round(size.h * dpr);
+      // Setting a canvas's size reallocates it: only when it changed (scrolling redraws the frame often).
+      if (c.width !== w || c.height !== h) {
+        c.width = w;
+        c.height = h;
+      }
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       drawHeatmap(ctx, size.w, size.h, rows ?? [], { style: styleFor(scheme), viewport, selected, marked });
-    });
-    return () => cancelAnimationFrame(frame);
+    }, 0);
+    return () => clearTimeout(task);
   }, [rows, size, viewport, selected, marked, scheme]);
 
   const n = rows?.length ?? 0;
