@@ -1,28 +1,46 @@
 // Bench phase: in real headless Chromium, load a generated log through the file input and change a
 // threshold; a PerformanceObserver('longtask') installed before navigation records every main-thread
-// task over 50 ms. Reports the longest task while loading and while re-running, and load timings.
+// task over 50 ms. Reports the longest task while loading and while re-running, the worst long animation
+// frame of each (script / style-and-layout split), and load timings.
 import { openSession, stopServer } from '../test/e2e/harness.ts';
 
 const [file] = process.argv.slice(2);
-type LongTasks = { longest: number; count: number };
+type Frame = { ms: number; scriptMs: number; styleLayoutMs: number } | null;
+type LongTasks = { longest: number; count: number; worstFrame: Frame };
 const s = await openSession();
 try {
   await s.page.addInitScript(() => {
-    const w = window as unknown as { __long: number[]; __mark: number };
+    type Loaf = PerformanceEntry & { renderStart: number; styleAndLayoutStart: number };
+    const w = window as unknown as { __long: number[]; __frames: Loaf[] };
     w.__long = [];
-    w.__mark = 0;
+    w.__frames = [];
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) w.__long.push(e.duration);
     }).observe({ type: 'longtask', buffered: true });
+    // Long animation frames say what the worst one was made of: script before rendering, or style and layout.
+    if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'))
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as Loaf[]) w.__frames.push(e);
+      }).observe({ type: 'long-animation-frame', buffered: true });
   });
   await s.page.goto(s.baseUrl);
   await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 120_000 });
   await s.page.getByTestId('stat-hit-rate-simulated').waitFor({ timeout: 120_000 });
   const take = () =>
     s.page.evaluate(() => {
-      const w = window as unknown as { __long: number[] };
+      type Loaf = PerformanceEntry & { renderStart: number; styleAndLayoutStart: number };
+      const w = window as unknown as { __long: number[]; __frames: Loaf[] };
       const xs = w.__long.splice(0);
-      return { longest: xs.length ? Math.max(...xs) : 0, count: xs.length };
+      const f = w.__frames.splice(0).sort((a, b) => b.duration - a.duration)[0];
+      const end = f ? f.startTime + f.duration : 0;
+      const worstFrame = f
+        ? {
+            ms: Math.round(f.duration),
+            scriptMs: Math.round((f.renderStart || end) - f.startTime),
+            styleLayoutMs: Math.round(end - (f.styleAndLayoutStart || end)),
+          }
+        : null;
+      return { longest: xs.length ? Math.max(...xs) : 0, count: xs.length, worstFrame };
     });
   await take(); // discard the sample app's startup
   const name = file.split('/').pop() as string;
@@ -55,7 +73,7 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   const load: LongTasks = await take();
   const input = s.page.getByTestId('threshold-tier3Window');
-  let rerun: LongTasks = { longest: 0, count: 0 };
+  let rerun: LongTasks = { longest: 0, count: 0, worstFrame: null };
   if ((await input.count()) > 0) {
     for (const v of ['6', '10', '7']) {
       await input.first().fill(v);
@@ -69,8 +87,10 @@ try {
       exactMs,
       loadLongestTaskMs: load.longest,
       loadLongTasks: load.count,
+      loadWorstFrame: load.worstFrame,
       rerunLongestTaskMs: rerun.longest,
       rerunLongTasks: rerun.count,
+      rerunWorstFrame: rerun.worstFrame,
       consoleErrors: s.consoleErrors.length,
     }),
   );

@@ -8,6 +8,7 @@ import { TierLegend } from './TierLegend.tsx';
 import { TranscriptRow } from './TranscriptRow.tsx';
 import { TranscriptToolbar } from './TranscriptToolbar.tsx';
 import { useTranscriptUi } from './transcript-ui.ts';
+import { useWarmRows } from './use-warm-rows.ts';
 
 export const ROW_HEIGHT = 22;
 
@@ -36,7 +37,8 @@ export function Transcript() {
   );
   // Big results render in a background (interruptible) pass, so no single main-thread task grows long.
   const result = useDeferredValue(latest);
-  const rows = useDeferredValue(latestRows);
+  const viewFirst = useTranscriptUi((s) => s.viewport?.first ?? 0);
+  const rows = useWarmRows(useDeferredValue(latestRows), viewFirst);
   const filter = useTranscriptUi((s) => s.filter);
   const setViewport = useTranscriptUi((s) => s.setViewport);
   const parentRef = useRef<HTMLDivElement>(null);
