@@ -1,47 +1,28 @@
 // Bench phase: in real headless Chromium, load a generated log through the file input and change a
-// threshold; a PerformanceObserver('longtask') installed before navigation records every main-thread
-// task over 50 ms. Reports the longest task while loading and while re-running, the worst long animation
-// frame of each (script / style-and-layout split), and load timings.
+// threshold; observers installed before navigation (test/e2e/main-thread-probe.ts) record every main-thread
+// task over 50 ms and every long animation frame. Reports the longest task while loading and while
+// re-running, the worst long animation frame of each (script / style-and-layout split), and load timings.
 import { openSession, stopServer } from '../test/e2e/harness.ts';
+import { probeMainThread, takeMainThread, worstFrame } from '../test/e2e/main-thread-probe.ts';
 
 const [file] = process.argv.slice(2);
-type Frame = { ms: number; scriptMs: number; styleLayoutMs: number } | null;
-type LongTasks = { longest: number; count: number; worstFrame: Frame };
+type FrameSplit = { ms: number; scriptMs: number; styleLayoutMs: number } | null;
+type LongTasks = { longest: number; count: number; worstFrame: FrameSplit };
 const s = await openSession();
 try {
-  await s.page.addInitScript(() => {
-    type Loaf = PerformanceEntry & { renderStart: number; styleAndLayoutStart: number };
-    const w = window as unknown as { __long: number[]; __frames: Loaf[] };
-    w.__long = [];
-    w.__frames = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__long.push(e.duration);
-    }).observe({ type: 'longtask', buffered: true });
-    // Long animation frames say what the worst one was made of: script before rendering, or style and layout.
-    if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'))
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as Loaf[]) w.__frames.push(e);
-      }).observe({ type: 'long-animation-frame', buffered: true });
-  });
+  await probeMainThread(s.page);
   await s.page.goto(s.baseUrl);
   await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 120_000 });
   await s.page.getByTestId('stat-hit-rate-simulated').waitFor({ timeout: 120_000 });
-  const take = () =>
-    s.page.evaluate(() => {
-      type Loaf = PerformanceEntry & { renderStart: number; styleAndLayoutStart: number };
-      const w = window as unknown as { __long: number[]; __frames: Loaf[] };
-      const xs = w.__long.splice(0);
-      const f = w.__frames.splice(0).sort((a, b) => b.duration - a.duration)[0];
-      const end = f ? f.startTime + f.duration : 0;
-      const worstFrame = f
-        ? {
-            ms: Math.round(f.duration),
-            scriptMs: Math.round((f.renderStart || end) - f.startTime),
-            styleLayoutMs: Math.round(end - (f.styleAndLayoutStart || end)),
-          }
-        : null;
-      return { longest: xs.length ? Math.max(...xs) : 0, count: xs.length, worstFrame };
-    });
+  const take = async (): Promise<LongTasks> => {
+    const { tasks, frames } = await takeMainThread(s.page);
+    const f = worstFrame(frames);
+    return {
+      longest: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
+      count: tasks.length,
+      worstFrame: f && { ms: Math.round(f.duration), scriptMs: f.script, styleLayoutMs: f.layout },
+    };
+  };
   await take(); // discard the sample app's startup
   const name = file.split('/').pop() as string;
   const runBefore = Number((await s.page.getByTestId('summary-bar').getAttribute('data-run-id')) ?? 0);

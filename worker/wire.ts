@@ -77,13 +77,7 @@ export function partValue(value: unknown, plan: PartPlan, k: number, arrayKeys: 
 export function mergePart(acc: unknown, plan: PartPlan, k: number, part: unknown): unknown {
   const p = plan[k];
   if (p.key === null && !Array.isArray(part)) return part;
-  if (p.key === null) {
-    const arr = (acc as unknown[] | undefined) ?? [];
-    for (const x of part as unknown[]) arr.push(x);
-    return arr;
-  }
-  const obj = acc as Record<string, unknown[]>;
-  const arr = obj[p.key];
+  const arr = p.key === null ? ((acc as unknown[] | undefined) ?? []) : (acc as Record<string, unknown[]>)[p.key];
   for (const x of part as unknown[]) arr.push(x);
-  return obj;
+  return p.key === null ? arr : acc;
 }

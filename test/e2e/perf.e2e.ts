@@ -10,15 +10,11 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { generateClaudeCode } from './gen-claude-code.ts';
 import { ARTIFACTS, openSession, stopServer } from './harness.ts';
+import { probeMainThread, type Task, takeMainThread, worstFrame } from './main-thread-probe.ts';
 import { loadFiles, setConfig, waitForRun } from './ui.ts';
 
 const SIZE = 20 * 1024 * 1024;
 const LIMIT_MS = 100;
-
-type Task = { start: number; duration: number };
-/** A long animation frame, kept to say what a long task was made of when one is over the limit. */
-type Frame = Task & { script: number; layout: number; scripts: string[] };
-type Probe = { tasks: Task[]; frames: Frame[]; progress: number[] };
 
 const dir = mkdtempSync(join(tmpdir(), 'tierscope-perf-'));
 afterAll(async () => {
@@ -32,33 +28,13 @@ it('loads a 20 MB log without a main-thread task over 100 ms', { timeout: 900_00
   writeFileSync(file, text);
   const s = await openSession();
   try {
+    await probeMainThread(s.page);
     await s.page.addInitScript(() => {
-      const w = window as unknown as { __probe: Probe };
-      w.__probe = { tasks: [], frames: [], progress: [] };
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__probe.tasks.push({ start: e.startTime, duration: e.duration });
-      }).observe({ type: 'longtask', buffered: true });
-      type Loaf = PerformanceEntry & {
-        renderStart: number;
-        styleAndLayoutStart: number;
-        scripts: (PerformanceEntry & { invoker: string; sourceFunctionName: string })[];
-      };
-      if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'))
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as Loaf[]) {
-            const end = e.startTime + e.duration;
-            w.__probe.frames.push({
-              start: e.startTime,
-              duration: e.duration,
-              script: Math.round((e.renderStart || end) - e.startTime),
-              layout: Math.round(end - (e.styleAndLayoutStart || end)),
-              scripts: e.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName} ${Math.round(x.duration)}ms`),
-            });
-          }
-        }).observe({ type: 'long-animation-frame', buffered: true });
+      const w = window as unknown as { __progress: number[] };
+      w.__progress = [];
       setInterval(() => {
         const p = document.querySelector<HTMLProgressElement>('[data-testid="load-progress"]');
-        if (p) w.__probe.progress.push(p.value);
+        if (p) w.__progress.push(p.value);
       }, 50);
     });
     await s.page.goto(s.baseUrl);
@@ -91,11 +67,10 @@ it('loads a 20 MB log without a main-thread task over 100 ms', { timeout: 900_00
     await s.page.getByTestId('detail-header').waitFor();
     await s.page.waitForTimeout(1500);
 
-    const probe = await s.page.evaluate(() => (window as unknown as { __probe: Probe }).__probe);
+    const probe = await takeMainThread(s.page);
+    const progress = await s.page.evaluate(() => (window as unknown as { __progress: number[] }).__progress);
     const longest = (ts: Task[]) => Math.round(ts.reduce((m, t) => Math.max(m, t.duration), 0));
     const over = (ts: Task[]) => ts.filter((t) => t.duration > LIMIT_MS).map((t) => Math.round(t.duration));
-    const worst = (from: number, to: number) =>
-      probe.frames.filter((f) => f.start >= from && f.start < to).sort((a, b) => b.duration - a.duration)[0] ?? null;
     const loading = probe.tasks.filter((t) => t.start >= t0 && t.start < t1);
     const rerunning = probe.tasks.filter((t) => t.start >= t1 && t.start < t2);
     const using = probe.tasks.filter((t) => t.start >= t2);
@@ -109,17 +84,17 @@ it('loads a 20 MB log without a main-thread task over 100 ms', { timeout: 900_00
         longestTaskMs: longest(loading),
         tasksOver50ms: loading.length,
         tasksOver100ms: over(loading),
-        worstFrame: worst(t0, t1),
+        worstFrame: worstFrame(probe.frames, t0, t1),
       },
       rerun: {
         longestTaskMs: longest(rerunning),
         tasksOver50ms: rerunning.length,
         tasksOver100ms: over(rerunning),
-        worstFrame: worst(t1, t2),
+        worstFrame: worstFrame(probe.frames, t1, t2),
       },
       use: { longestTaskMs: longest(using), tasksOver50ms: using.length, tasksOver100ms: over(using) },
       startup: { longestTaskMs: longest(startup), tasksOver100ms: over(startup) },
-      progressSamples: probe.progress.length,
+      progressSamples: progress.length,
       machine: { cpus: cpus().length, loadavg: loadavg().map((x) => Number(x.toFixed(2))) },
     };
     mkdirSync(ARTIFACTS, { recursive: true });

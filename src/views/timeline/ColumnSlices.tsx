@@ -4,8 +4,9 @@
 // task (one 57 ms task for a 20 MB log before; SPEC §9 allows none over 100 ms).
 import { memo } from 'react';
 import type { TimelinePoint } from '../../../worker/api.ts';
+import { categoryColor } from '../common/heat.ts';
 import { ROW, Y_OBS, Y_SIM } from './chart-layout.ts';
-import { type Column, estimateIn, stackOf } from './timeline-model.ts';
+import { type Column, estimateIn, OTHER_RESULTS, stackOf } from './timeline-model.ts';
 
 /** Columns per slice: a few ms of path building each on a slow machine. */
 const SLICE = 150;
@@ -14,6 +15,11 @@ function ranges(n: number): [number, number][] {
   const out: [number, number][] = [];
   for (let from = 0; from < n; from += SLICE) out.push([from, Math.min(n, from + SLICE)]);
   return out;
+}
+
+/** Fill of a category band (also the legend's and the hover card's swatch); merged small tools are gray. */
+export function bandColor(k: string): string {
+  return k === OTHER_RESULTS ? '#9aa0aa' : categoryColor(k);
 }
 
 const bandWidth = (c: Column) => Math.max(0.5, c.w - (c.w >= 4 ? 1 : 0));
@@ -25,7 +31,6 @@ type BandProps = {
   map: Map<string, string>;
   y: (v: number) => number;
   top: number;
-  color: (k: string) => string;
 };
 
 /** Stacked category bands per column, and the recorded input's top edge where more was recorded than sent. */
@@ -40,7 +45,6 @@ const BandSlice = memo(function BandSlice({
   map,
   y,
   top,
-  color,
   from,
   to,
 }: BandProps & { from: number; to: number }) {
@@ -71,7 +75,7 @@ const BandSlice = memo(function BandSlice({
     <g>
       {order.map((k) => {
         const path = d.get(k)?.join('');
-        return path ? <path key={k} d={path} fill={color(k)} /> : null;
+        return path ? <path key={k} d={path} fill={bandColor(k)} /> : null;
       })}
       {rec.length > 0 && <path d={rec.join('')} className="tl-recorded" />}
     </g>

@@ -1,7 +1,6 @@
 import { type MouseEvent, memo, useMemo } from 'react';
 import type { RunResult, TimelinePoint } from '../../../worker/api.ts';
 import { fmtTime, fmtTokens } from '../common/format.ts';
-import { categoryColor } from '../common/heat.ts';
 import { BandSlices, CacheRowSlices } from './ColumnSlices.tsx';
 import { AXIS, CH, HEIGHT, LANE, PAD_L, PAD_R, ROW, Y_OBS, Y_SIM } from './chart-layout.ts';
 import {
@@ -11,7 +10,6 @@ import {
   columnsOf,
   type LineKey,
   niceTicks,
-  OTHER_RESULTS,
   type Scope,
   yRange,
 } from './timeline-model.ts';
@@ -88,7 +86,7 @@ const StaticLayer = memo(function StaticLayer({
           </text>
         </g>
       ))}
-      <BandSlices cols={cols} points={points} order={order} map={map} y={y} top={geo.top} color={bandColor} />
+      <BandSlices cols={cols} points={points} order={order} map={map} y={y} top={geo.top} />
       {breaks.length <= 80 &&
         breaks.map((b) => {
           const c = cols[columnOfPos(b.pos, points.length, cols.length)];
@@ -147,11 +145,6 @@ function tickLabel(t: number): string {
   if (t >= 1e6) return `≈${+(t / 1e6).toFixed(2)}M`;
   if (t >= 1e3) return `≈${+(t / 1e3).toFixed(1)}k`;
   return `≈${t}`;
-}
-
-/** Fill of a category band; merged small tools are neutral gray. */
-export function bandColor(k: string): string {
-  return k === OTHER_RESULTS ? '#9aa0aa' : categoryColor(k);
 }
 
 type LineLabel = { key: LineKey; value: number; y: number; labelY: number; inRange: boolean };

@@ -1,6 +1,6 @@
 import type { EventRow, TimelinePoint } from '../../../worker/api.ts';
 import { fmtPct, fmtTime, fmtTokens } from '../common/format.ts';
-import { bandColor } from './TimelineChart.tsx';
+import { bandColor } from './ColumnSlices.tsx';
 import { type BreakMark, type Column, causeWords, estimateIn, stackOf } from './timeline-model.ts';
 
 type Props = {

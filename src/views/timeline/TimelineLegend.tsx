@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { bandColor } from './TimelineChart.tsx';
+import { bandColor } from './ColumnSlices.tsx';
 import { OTHER_RESULTS } from './timeline-model.ts';
 
 function label(k: string): string {
