@@ -80,6 +80,8 @@ export type BranchItem =
       meta?: boolean;
       synthetic?: boolean;
       compactSummary?: boolean;
+      /** A reminder Claude Code built from an `attachment` line: merged into the user message before it. */
+      attachment?: boolean;
       /** Assistant lines: identity of the API response (message.id + requestId) shared by its split lines. */
       responseKey?: string;
       /** Assistant lines that are messages but not API responses (model "<synthetic>"). */
@@ -118,6 +120,13 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
     }
     const hasResults = item.blocks.some((b) => b.type === 'tool_result');
     const last = thread.messages[thread.messages.length - 1];
+    // Claude Code sends an attachment as a meta user message and merges consecutive user messages before the
+    // request, so a reminder after a prompt or after a batch's results travels inside that message.
+    if (item.attachment && last?.role === 'user') {
+      last.blocks.push(...item.blocks);
+      lines.get(last)?.push(item.line);
+      continue;
+    }
     if (item.role === 'user' && hasResults && lastIsResults && last) {
       last.blocks.push(...item.blocks);
       lines.get(last)?.push(item.line);

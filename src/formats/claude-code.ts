@@ -8,6 +8,8 @@ import type { Line } from '../lib/lines.ts';
 import type { Block, ParseIssue, Thread, TranscriptMeta } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
 import { anthropicContent, anthropicUsage } from './anthropic-blocks.ts';
+import { renderAttachment } from './claude-code-attachments.ts';
+import { responseKeyOf, withBatches } from './claude-code-batches.ts';
 import { assembleThread, type BranchItem, buildTree, pathTo, rootsOf, type Tree } from './claude-code-tree.ts';
 import { type JsonLine, jsonLines, jsonLinesOf } from './jsonl.ts';
 import { bump, makeTranscript } from './thread.ts';
@@ -43,6 +45,7 @@ const CC_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-histor
 
 const isConversation = (e: Entry) => e.kind === 'user' || e.kind === 'assistant';
 const isBoundary = (e: Entry) => e.kind === 'system:compact_boundary';
+const isAttachment = (e: Entry) => e.kind === 'attachment';
 
 /** Read a file's lines into tree entries and metadata; non-conversation lines are counted in `skipped`. */
 function readFile(lines: Iterable<JsonLine>, ctx: ParseContext, skipped: Record<string, number>, file?: string) {
@@ -67,7 +70,8 @@ function readFile(lines: Iterable<JsonLine>, ctx: ParseContext, skipped: Record<
     if (type === 'summary' || type === 'last-prompt' || type === 'custom-title' || type === 'ai-title') continue;
     const kind = type === 'system' ? `system:${str(o.subtype) ?? 'unknown'}` : type;
     const conversation = type === 'user' || type === 'assistant';
-    if (!conversation && kind !== 'system:compact_boundary') bump(skipped, kind);
+    // Attachments are counted where the branch is assembled: some reach the model, some do not.
+    if (!conversation && kind !== 'system:compact_boundary' && kind !== 'attachment') bump(skipped, kind);
     if (conversation) checkConversationLine(o, line.no, warn, r);
     r.agentId ??= str(o.agentId);
     const uuid = str(o.uuid);
@@ -113,6 +117,7 @@ function checkConversationLine(o: JsonObject, no: LineNumber, warn: (l: LineNumb
 /** Normalize a user/assistant entry (or a compact_boundary) into a branch item; undefined when it has no content. */
 function toItem(e: Entry, skipped: Record<string, number>, file?: string): BranchItem | undefined {
   if (isBoundary(e)) return { boundary: true };
+  if (isAttachment(e)) return attachmentItem(e, skipped, file);
   const m = obj(e.o.message);
   const blocks = m ? anthropicContent(m.content) : [];
   if (blocks.length === 0) {
@@ -138,12 +143,34 @@ function toItem(e: Entry, skipped: Record<string, number>, file?: string): Branc
     item.notRequest = true;
     item.synthetic = true;
   }
-  const messageId = str(m?.id);
+  const responseKey = responseKeyOf(e.o);
+  if (responseKey !== undefined) item.responseKey = responseKey;
   const requestId = str(e.o.requestId);
-  if (messageId !== undefined || requestId !== undefined) item.responseKey = `${messageId ?? ''}|${requestId ?? ''}`;
   if (requestId !== undefined) item.requestId = requestId;
   const usage = anthropicUsage(m?.usage);
   if (usage) item.usage = usage;
+  return item;
+}
+
+/** An attachment line: the reminder Claude Code sent for it (a meta user item), or a count of what it dropped. */
+function attachmentItem(e: Entry, skipped: Record<string, number>, file?: string): BranchItem | undefined {
+  const a = obj(e.o.attachment) ?? {};
+  const rendered = renderAttachment(a);
+  const type = str(a.type) ?? 'unknown';
+  if (!rendered.sent) {
+    bump(skipped, rendered.reason === 'not sent' ? `attachment:${type}` : `attachment:${type} (${rendered.reason})`);
+    return undefined;
+  }
+  const item: BranchItem = {
+    line: e.no,
+    role: 'user',
+    blocks: [{ type: 'text', text: rendered.text }],
+    attachment: true,
+  };
+  item.meta = true;
+  if (file !== undefined) item.file = file;
+  const time = toEpochMs(e.o.timestamp);
+  if (time !== undefined) item.time = time;
   return item;
 }
 
@@ -179,12 +206,19 @@ function pickLeaf(r: FileRead, eligible: (e: Entry) => boolean): number {
   return leaf;
 }
 
-/** Items of a path, remembering which entries were placed in a thread. */
-function branchItems(r: FileRead, path: number[], placed: Set<number>, skipped: Record<string, number>, file?: string) {
+/** Items of a path (parallel batches gathered in), remembering which entries were placed in a thread. */
+function branchItems(
+  r: FileRead,
+  tree: Tree,
+  path: number[],
+  placed: Set<number>,
+  skipped: Record<string, number>,
+  file?: string,
+) {
   const items: BranchItem[] = [];
-  for (const i of path) {
+  for (const i of withBatches(r.entries, tree.parents, path)) {
     const e = r.entries[i];
-    if (!isConversation(e) && !isBoundary(e)) continue;
+    if (!isConversation(e) && !isBoundary(e) && !isAttachment(e)) continue;
     placed.add(i);
     const item = toItem(e, skipped, file);
     if (item) items.push(item);
@@ -192,11 +226,25 @@ function branchItems(r: FileRead, path: number[], placed: Set<number>, skipped: 
   return items;
 }
 
-/** Count conversation lines that are on no active branch (rewound or superseded turns). */
-function countOffBranch(r: FileRead, placed: Set<number>, skipped: Record<string, number>) {
+/** Count conversation lines (and their attachments) that are on no active branch (rewound or superseded turns);
+ *  an attachment written after the branch's last line reached no request. */
+function countOffBranch(r: FileRead, tree: Tree, placed: Set<number>, skipped: Record<string, number>) {
   r.entries.forEach((e, i) => {
-    if ((isConversation(e) || isBoundary(e)) && !placed.has(i)) bump(skipped, 'inactive-branch');
+    if (placed.has(i) || !(isConversation(e) || isBoundary(e) || isAttachment(e))) return;
+    if (isAttachment(e) && trailsBranch(r, tree, placed, i)) bump(skipped, 'attachment (after the last request)');
+    else bump(skipped, 'inactive-branch');
   });
+}
+
+/** Does line i hang (through non-conversation lines) below a line placed on a branch? */
+function trailsBranch(r: FileRead, tree: Tree, placed: Set<number>, i: number): boolean {
+  const seen = new Set<number>();
+  for (let p = tree.parents[i]; p >= 0 && !seen.has(p); p = tree.parents[p]) {
+    seen.add(p);
+    const e = r.entries[p];
+    if (isConversation(e) || isBoundary(e)) return placed.has(p);
+  }
+  return false;
 }
 
 /**
@@ -260,8 +308,8 @@ function readExtras(
     const tree = treeOf(r, fctx, f.name);
     const placed = new Set<number>();
     const leaf = pickLeaf(r, () => true);
-    const items = branchItems(r, leaf >= 0 ? pathTo(tree, leaf) : [], placed, local, f.name);
-    countOffBranch(r, placed, local);
+    const items = branchItems(r, tree, leaf >= 0 ? pathTo(tree, leaf) : [], placed, local, f.name);
+    countOffBranch(r, tree, placed, local);
     const agentId = r.agentId ?? /agent-([^/\\]+)\.jsonl$/.exec(f.name)?.[1];
     sides.push({ thread: assembleThread(`agent:${agentId ?? f.name}`, 'sidechain', items), agentId });
     for (const i of issues) ctx.issue(i);
@@ -348,7 +396,7 @@ export const claudeCodeParser: FormatParser = {
     const leaf = pickLeaf(r, inMain);
     const mainPath = leaf >= 0 ? pathTo(tree, leaf) : [];
     const placed = new Set<number>();
-    const main = assembleThread('main', 'main', branchItems(r, mainPath, placed, skipped));
+    const main = assembleThread('main', 'main', branchItems(r, tree, mainPath, placed, skipped));
     const sides: Side[] = [];
     // Inline sidechains (1.0.x): group by the root of each parentUuid chain; each group's newest line is its leaf.
     // In a sub-agent file the main thread's own chain is not one (its off-branch lines are rewound turns), but
@@ -360,11 +408,11 @@ export const claudeCodeParser: FormatParser = {
       if (e.sidechain && isConversation(e) && !placed.has(i) && roots[i] !== mainRoot) groups.set(roots[i], i);
     });
     for (const [root, last] of groups) {
-      const items = branchItems(r, pathTo(tree, last), placed, skipped);
+      const items = branchItems(r, tree, pathTo(tree, last), placed, skipped);
       const agentId = str(r.entries[root].o.agentId);
       sides.push({ thread: assembleThread(`sidechain:${r.entries[root].id}`, 'sidechain', items), agentId });
     }
-    countOffBranch(r, placed, skipped);
+    countOffBranch(r, tree, placed, skipped);
     sides.push(...readExtras(input, r.sessionId, ctx, skipped));
     linkSidechains(main, sides, agentResultsOf(r, mainPath));
     const ids = new Set(['main']);

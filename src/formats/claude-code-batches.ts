@@ -1,0 +1,97 @@
+// Claude Code 2.x writes one line per content block of an API response (all with the response's message.id)
+// and hangs each tool_result line off the tool_use line it answers (`sourceToolAssistantUUID`); the next
+// assistant line hangs off the last result. A parallel batch is therefore a fan of sibling branches, and the
+// parentUuid walk from the leaf passes through one of them only. This puts the branch back together as Claude
+// Code sent it: every line of a response met on the walk, and the results of its calls that the walk missed.
+// Results keep the order Claude Code wrote them in (file order). A real rewind leaves other responses (other
+// message ids) behind, so those stay off the branch.
+import { arr, isObject, type JsonObject, obj, str } from '../lib/json.ts';
+
+/** What the reassembly needs of a line: its kind (`user`, `assistant`, …), chain and JSON. */
+export type BatchLine = { kind: string; sidechain: boolean; o: JsonObject };
+
+/** Identity of the API response an assistant line belongs to: message.id + requestId (undefined without). */
+export function responseKeyOf(o: JsonObject): string | undefined {
+  const messageId = str(obj(o.message)?.id);
+  const requestId = str(o.requestId);
+  if (messageId === undefined && requestId === undefined) return undefined;
+  return `${messageId ?? ''}|${requestId ?? ''}`;
+}
+
+function blocksOf(o: JsonObject): JsonObject[] {
+  return (arr(obj(o.message)?.content) ?? []).filter(isObject);
+}
+
+function push<K>(map: Map<K, number[]>, key: K, i: number): void {
+  const list = map.get(key);
+  if (list) list.push(i);
+  else map.set(key, [i]);
+}
+
+/**
+ * The lines of a branch (indices into `lines`, root first; `parents[i]` is the index of line i's parent or −1)
+ * with each response's sibling lines and the results of its tool calls gathered in. A response's batch is what
+ * hangs off its lines on the walk: lines of the same response, results of its calls, and the attachment,
+ * progress and system lines between them (a line elsewhere with the same ids is not part of it). Lines the walk
+ * passed keep their order; a response's lines are placed where the walk first met it (file order), followed by
+ * its results that are off the walk (file order). Results on the walk stay where the walk has them.
+ */
+export function withBatches(
+  lines: readonly BatchLine[],
+  parents: readonly number[],
+  path: readonly number[],
+): number[] {
+  const onPath = new Set(path);
+  const children = new Map<number, number[]>();
+  parents.forEach((p, i) => {
+    if (p >= 0) push(children, p, i);
+  });
+  const out: number[] = [];
+  const placed = new Set<number>();
+  const place = (i: number) => {
+    if (placed.has(i)) return;
+    placed.add(i);
+    out.push(i);
+  };
+  for (const i of path) {
+    if (placed.has(i)) continue;
+    const line = lines[i];
+    const key = line.kind === 'assistant' ? responseKeyOf(line.o) : undefined;
+    if (key === undefined) {
+      place(i);
+      continue;
+    }
+    const { group, results } = batchOf(lines, children, i, key);
+    for (const g of group) place(g);
+    for (const r of results) if (!onPath.has(r)) place(r);
+  }
+  return out;
+}
+
+/** The lines of the response `key` reachable from line `start` through the batch, and its result lines. */
+function batchOf(lines: readonly BatchLine[], children: ReadonlyMap<number, number[]>, start: number, key: string) {
+  const calls = new Set<string>();
+  const group: number[] = [];
+  const results: number[] = [];
+  const seen = new Set<number>([start]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const i = queue.shift() as number;
+    const l = lines[i];
+    if (l.kind === 'assistant') {
+      if (responseKeyOf(l.o) !== key) continue; // the next response: the batch ends here
+      group.push(i);
+      for (const b of blocksOf(l.o)) if (b.type === 'tool_use' && typeof b.id === 'string') calls.add(b.id);
+    } else if (l.kind === 'user') {
+      const answers = blocksOf(l.o).some((b) => b.type === 'tool_result' && calls.has(str(b.tool_use_id) ?? ''));
+      if (!answers) continue; // a prompt: the batch ends here
+      results.push(i);
+    }
+    for (const c of children.get(i) ?? []) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+      queue.push(c);
+    }
+  }
+  return { group: group.sort((a, b) => a - b), results: results.sort((a, b) => a - b) };
+}
