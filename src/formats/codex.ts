@@ -2,7 +2,9 @@
 // payloads are what the model saw (messages, reasoning, tool calls and outputs), `event_msg` lines are
 // UI echoes plus `token_count` usage, `turn_context` carries the model and `compacted` records the
 // agent's own compaction. Also reads legacy (pre-envelope, mid-2025) rollouts of bare items.
-// One model call = one assistant message = one request; usage comes from the token_count after it.
+// One model call = one assistant message = one request. Its usage is the token_count written when its response
+// completed: before the call's items in current rollouts (0.42–0.58: count, items, the same count again), after
+// them in older ones.
 import { isObject, type JsonObject, num, preview, str, toEpochMs, tryParseJson } from '../lib/json.ts';
 import type { Message, Request, Thread, TranscriptMeta } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
@@ -70,6 +72,8 @@ class RolloutReader {
   private model: string | undefined;
   private boundaryPending = false;
   private lastTotalKey: string | undefined;
+  /** Usage that arrived before the items of its model call (current rollouts): the next request's. */
+  private pendingUsage: Request['observed'];
   private lastTotal: unknown;
   private sessionMetas = 0;
   private badTimes = { count: 0, first: 0 };
@@ -164,6 +168,8 @@ class RolloutReader {
     if (m.model !== undefined) r.model = m.model;
     if (this.boundaryPending) r.boundary = 'agent-compaction';
     this.boundaryPending = false;
+    if (this.pendingUsage) r.observed = this.pendingUsage;
+    this.pendingUsage = undefined;
     this.thread.requests.push(r);
   }
 
@@ -176,7 +182,8 @@ class RolloutReader {
     if ((kind === 'user_message' || kind === 'agent_message') && text) this.echoes.push({ kind, text, line: no });
   }
 
-  /** Attach usage to the latest request that has none yet; false when the event carries nothing new. */
+  /** Attach usage to the latest request that has none yet (items written before their count), else keep it for
+   *  the next request (count written before its items); false when the event carries nothing new. */
   private tokenCount(p: JsonObject): boolean {
     const info = p.info;
     if (!isObject(info)) return false; // null: a rate-limit-only update
@@ -193,8 +200,8 @@ class RolloutReader {
     const usage = codexUsage(last);
     if (!usage || usage.input + usage.cacheRead + usage.cacheWrite + usage.output === 0) return false;
     const req = this.thread.requests.at(-1);
-    if (!req || req.observed) return false; // before any model output, or a second call (compaction)
-    req.observed = usage;
+    if (req && !req.observed) req.observed = usage;
+    else this.pendingUsage = usage;
     this.grouper.close(); // a token_count ends a model call
     return true;
   }
@@ -224,6 +231,9 @@ class RolloutReader {
    */
   private compacted(no: LineNumber, p: JsonObject, time: number | undefined): void {
     this.grouper.close();
+    // A count still waiting for its call was the summarizing call's own: it has no request.
+    if (this.pendingUsage) bump(this.skipped, 'event_msg:token_count');
+    this.pendingUsage = undefined;
     if (p.message !== undefined && typeof p.message !== 'string')
       this.issue(no, 'warning', 'compacted.message is not a string');
     const summary = str(p.message) ?? '';
