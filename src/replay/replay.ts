@@ -13,7 +13,7 @@ import { STAGES } from '../pipeline/stages/index.ts';
 import type { Summarizer } from '../pipeline/summarizer.ts';
 import { grownTo, toolIdsOf } from '../pipeline/tool-ids.ts';
 import { Working } from '../pipeline/working.ts';
-import type { Calibration } from '../tokens/calibration.ts';
+import type { Calibration, EstimateBasis } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import type { InputDelta, ReplayMode } from './inputs.ts';
 import { spliceMayBreak, validateAppended } from './pairing-window.ts';
@@ -39,9 +39,10 @@ export type RequestReplay = {
   /** Counted tokens (static prefix + messages) of the recorded input and of what would be sent. */
   inputTokens: number;
   outputTokens: number;
-  /** Calibrated estimates of the same. */
+  /** Calibrated estimates of the same (calibration.ts: how the input's estimate was made). */
   estimateIn: number;
   estimateOut: number;
+  estimateBasis: EstimateBasis;
   prefixTokens: number;
   toolsKey: string;
   systemKey: string;
@@ -214,14 +215,16 @@ export function replayThread(
   let task: string | undefined;
   let events: PipelineEvent[] = NO_EVENTS;
   let current = 0;
-  let currentStatic = 0;
+  /** Calibrated estimate of this request's input, and its counted messages (the estimate moves with them). */
+  let inputEstimate = 0;
+  let inputCounted = 0;
   const ctx: StageContext = {
     thread: thread.id,
     request: 0,
     config,
     meter,
     summarizer: opts.summarizer,
-    estimate: () => factor * (currentStatic + work.total),
+    estimate: () => inputEstimate + factor * (work.total - inputCounted),
     factor,
     prefixTokens: 0,
     requestOf,
@@ -285,7 +288,13 @@ export function replayThread(
     task = undefined;
     events = NO_EVENTS;
     current = r.index;
-    currentStatic = staticTokens;
+    // The calibration estimates the recorded input (calibration.ts); another input (raw mode) differs from it
+    // by its counted messages.
+    const known = calibration.requests[r.index];
+    inputEstimate = known
+      ? known.estimate + factor * (rawInputTokens - known.counted)
+      : factor * (staticTokens + rawInputTokens);
+    inputCounted = rawInputTokens;
     ctx.request = r.index;
     ctx.prefixTokens = staticTokens;
     ctx.freshFrom = freshFrom;
@@ -349,8 +358,9 @@ export function replayThread(
       reset: delta.kind === 'reset' ? delta : undefined,
       inputTokens: staticTokens + rawInputTokens,
       outputTokens: staticTokens + work.total,
-      estimateIn: factor * (staticTokens + rawInputTokens),
-      estimateOut: factor * (staticTokens + work.total),
+      estimateIn: inputEstimate,
+      estimateOut: inputEstimate + factor * (work.total - rawInputTokens),
+      estimateBasis: known?.basis ?? 'none',
       prefixTokens: staticTokens,
       toolsKey,
       systemKey,

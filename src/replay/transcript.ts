@@ -1,15 +1,18 @@
 // Replay a whole transcript: calibrate every thread from its observed usage (SPEC §2), then replay each
 // thread request by request (SPEC §3). Threads are independent; the cache timeline later merges them
 // by time (sub-agents share the system + tools prefix).
-import type { Thread, Transcript } from '../model/transcript.ts';
+import type { FormatId, Thread, Transcript } from '../model/transcript.ts';
 import {
   type Calibration,
   type CalibrationSample,
   calibrate,
+  calibrateWith,
+  fitFactor,
   hasPrefix,
   median,
   prefixTokens,
 } from '../tokens/calibration.ts';
+import { ANTHROPIC_FRAMING_PER_BLOCK, isThinking, isToolBlock, loadsToolSchemas } from '../tokens/hidden.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { InputBuilder } from './inputs.ts';
 import { type ReplayOptions, replayThread, type ThreadReplay } from './replay.ts';
@@ -20,33 +23,107 @@ export type Replay = {
   options: Omit<ReplayOptions, 'meter' | 'summarizer'> & { summarizer: string };
 };
 
-/** Counted message tokens of each request's recorded input (for calibration). */
-export function calibrationSamples(thread: Thread, meter: TokenMeter): CalibrationSample[] {
-  const inputs = new InputBuilder(thread, 'recorded');
-  const sums = new Float64Array(thread.messages.length + 1);
+/** Tokens per tool block of wire framing, by the provider family of the format (hidden.ts; measured for the
+ *  Anthropic-shaped formats only, 0 elsewhere until measured). */
+function framingPerBlock(format: FormatId): number {
+  return format === 'claude-code' || format === 'claude-trace' || format === 'anthropic-request'
+    ? ANTHROPIC_FRAMING_PER_BLOCK
+    : 0;
+}
+
+/** Of each response message: its output tokens beyond its counted text when it holds thinking and its usage
+ *  looks final (a streamed snapshot — output smaller than the text — says nothing), else 0. */
+function hiddenThinking(thread: Thread, meter: TokenMeter): Float64Array {
+  const out = new Float64Array(thread.messages.length);
+  for (const r of thread.requests) {
+    const m = thread.messages[r.inputEnd];
+    if (!r.observed || !m || m.role !== 'assistant' || !m.blocks.some(isThinking)) continue;
+    out[r.inputEnd] = Math.max(0, r.observed.output - HIDDEN_RATIO * meter.message(m));
+  }
+  return out;
+}
+/** Provider tokens per counted token assumed when sizing hidden thinking (the ratio measured on the real
+ *  claude-trace fixture: observed/o200k 1.064–1.137, median 1.112). */
+const HIDDEN_RATIO = 1.1;
+
+/** Running sums over a thread's messages, so each request's sample costs O(1) (inputs share prefixes). */
+function sums(thread: Thread, meter: TokenMeter, hidden: Float64Array) {
+  const n = thread.messages.length;
+  const all = new Float64Array(n + 1);
+  const blocks = new Float64Array(n + 1);
+  const hid = new Float64Array(n + 1);
   thread.messages.forEach((m, i) => {
-    sums[i + 1] = sums[i] + meter.message(m);
+    let tools = 0;
+    for (const b of m.blocks) if (isToolBlock(b)) tools++;
+    all[i + 1] = all[i] + meter.message(m);
+    blocks[i + 1] = blocks[i] + tools;
+    hid[i + 1] = hid[i] + hidden[i];
   });
+  return { all, blocks, hid };
+}
+
+/** What calibration needs of each request's recorded input (see calibration.ts and hidden.ts). */
+export function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 0): CalibrationSample[] {
+  const inputs = new InputBuilder(thread, 'recorded');
+  const s = sums(thread, meter, hiddenThinking(thread, meter));
+  let segment = 0;
+  let prev: { start: number; end: number; model?: string } | undefined;
   return thread.requests.map((r) => {
     const v = inputs.view(r);
-    const counted = v.exact ? meter.messages(v.array, v.start, v.end) : sums[v.end] - sums[v.start];
     const prefix = r.exactPrefix ?? thread.prefix;
-    return { counted, observed: r.observed, prefix: prefixTokens(meter, prefix), hasPrefix: hasPrefix(prefix) };
+    if (prev) {
+      const loads = !v.exact && thread.messages.slice(prev.end, v.end).some(loadsToolSchemas);
+      const model = r.model !== undefined && prev.model !== undefined && r.model !== prev.model;
+      if (r.boundary === 'agent-compaction' || v.start !== prev.start || loads || model) segment++;
+    }
+    prev = { start: v.start, end: v.end, model: r.model ?? prev?.model };
+    const base = { observed: r.observed, prefix: prefixTokens(meter, prefix), hasPrefix: hasPrefix(prefix), segment };
+    if (v.exact) {
+      let tools = 0;
+      for (let i = v.start; i < v.end; i++) for (const b of v.array[i].blocks) if (isToolBlock(b)) tools++;
+      const counted = meter.messages(v.array, v.start, v.end);
+      return { ...base, counted, framing: framing * tools, hidden: 0 };
+    }
+    return {
+      ...base,
+      counted: s.all[v.end] - s.all[v.start],
+      framing: framing * (s.blocks[v.end] - s.blocks[v.start]),
+      hidden: s.hid[v.end] - s.hid[v.start],
+    };
   });
 }
 
-/** Calibrate every thread; threads without usage borrow the median factor of those with it. */
+/** Calibrate every thread; a thread whose usage cannot fix a factor takes the median factor of those that
+ *  can (else the prior: 1.1 for Claude models, 1 for the rest), and a thread without usage the median offset
+ *  of the others' first requests. */
 export function calibrateTranscript(t: Transcript, meter: TokenMeter): Map<string, Calibration> {
+  const framing = framingPerBlock(t.meta.originalFormat ?? t.format);
+  const samples = new Map(t.threads.map((th) => [th.id, calibrationSamples(th, meter, framing)]));
+  const own = new Map([...samples].map(([id, ss]) => [id, fitFactor(ss)]));
+  const fitted = [...own.values()].filter(Number.isFinite);
+  const shared = fitted.length > 0 ? median(fitted) : Number.NaN;
   const out = new Map<string, Calibration>();
-  for (const th of t.threads) out.set(th.id, calibrate(calibrationSamples(th, meter)));
-  const factors = [...out.values()].filter((c) => c.factorSource === 'thread').map((c) => c.factor);
-  if (factors.length > 0) {
-    const f = median(factors);
-    for (const c of out.values()) {
-      if (c.factorSource === 'none') {
-        c.factor = f;
-        c.factorSource = 'transcript';
-      }
+  const firstOffsets: number[] = [];
+  for (const th of t.threads) {
+    const ss = samples.get(th.id) ?? [];
+    const f = own.get(th.id) ?? Number.NaN;
+    const observed = ss.some((x) => x.observed);
+    const prior = /claude/i.test(th.requests.find((r) => r.model)?.model ?? '') ? 1.1 : 1;
+    const c = Number.isFinite(f)
+      ? calibrateWith(ss, f, 'thread')
+      : Number.isFinite(shared)
+        ? calibrateWith(ss, shared, 'transcript')
+        : calibrateWith(ss, observed ? prior : 1, observed ? 'prior' : 'none');
+    out.set(th.id, c);
+    const first = c.requests.find((q) => q.basis === 'inferred');
+    if (first && c.prefixSource === 'inferred') firstOffsets.push(first.offset);
+  }
+  if (firstOffsets.length > 0) {
+    const borrowed = median(firstOffsets);
+    for (const th of t.threads) {
+      const c = out.get(th.id);
+      if (!c || c.samples > 0 || c.prefixSource === 'counted') continue;
+      out.set(th.id, calibrateWith(samples.get(th.id) ?? [], c.factor, c.factorSource, borrowed));
     }
   }
   return out;

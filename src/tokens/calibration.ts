@@ -1,9 +1,49 @@
-// Calibration (SPEC §2): where a log has observed usage, factor = median(observed prompt / counted input)
-// per thread, and decisions use calibrated tokens. The static prefix (system + tools) is counted when the
-// log has it, else inferred from the first request with usage as observed prompt − counted messages
-// ("inferred overhead"). Threads without usage borrow the transcript-wide factor, else use 1.
+// Calibration (SPEC §2): the estimate of each request's prompt in the provider's tokens, from the counted text of
+// its reconstructed input plus what the provider counts that the text does not show (hidden.ts), scaled by a
+// tokenizer ratio `factor` and offset by the tokens the log does not hold at all (system prompt, tool schemas,
+// reminders): est = offset + factor × counted + framing + hidden.
+// - With the static prefix in the log (request logs), the offset is 0 and factor = median(observed / counted).
+// - Without it, the factor is the weighted median ratio of observed to counted growth between consecutive
+//   observed requests of a segment (a
+//   segment ends where content the log lacks changes: an agent compaction, a tool-schema load, a model switch),
+//   and the offset of a request is the residual of the latest earlier observed request of its segment: like an
+//   agent's own context meter (Claude Code's auto-compact counts the last response's usage plus an estimate of
+//   the messages since), each estimate rests on the last observed prompt and adds what was appended. A segment's
+//   first observed request gives the offset its own usage implies (SPEC §2's "inferred overhead").
 import type { ObservedUsage, ThreadPrefix } from '../model/transcript.ts';
 import type { TokenMeter } from './meter.ts';
+
+/** How a request's estimate was made. */
+export type EstimateBasis =
+  | 'counted-prefix' // the log holds the static prefix: factor × counted
+  | 'anchored' // offset from the observed prompt of the latest earlier request of the segment (`anchor`)
+  | 'inferred' // a segment's first observed request (and those before it): the offset is inferred from its
+  //             usage, SPEC §2's "inferred overhead" (`anchor` names that request)
+  | 'previous-segment' // a segment without observed usage keeps the previous segment's offset
+  | 'borrowed' // no observation in the thread: offset of the transcript's other threads
+  | 'none'; // no observed usage anywhere: counted tokens only
+
+export type RequestEstimate = {
+  /** Calibrated estimate of the recorded input's prompt, in the provider's tokens. */
+  estimate: number;
+  /** Tokens the log does not hold (static prefix and unlogged content), inferred from observed usage. */
+  offset: number;
+  /** Counted tokens (o200k / cl100k) of the input's messages, and of the static prefix when the log has it. */
+  counted: number;
+  prefix: number;
+  /** Estimated wire framing of tool blocks and hidden thinking (hidden.ts). */
+  framing: number;
+  hidden: number;
+  basis: EstimateBasis;
+  /** The request whose observed prompt the offset comes from. */
+  anchor?: number;
+  segment: number;
+  /** Why the estimate misses the observed prompt by more than NOTE_AT, in terms a reader can check. */
+  note?: string;
+};
+
+/** Relative miss from which a request's estimate explains itself (the accuracy target is ±3%). */
+export const NOTE_AT = 0.03;
 
 export type Calibration = {
   factor: number;
@@ -12,7 +52,9 @@ export type Calibration = {
   prefixSource: 'counted' | 'inferred' | 'none';
   /** Number of requests with observed usage behind the factor. */
   samples: number;
-  factorSource: 'thread' | 'transcript' | 'none';
+  factorSource: 'thread' | 'transcript' | 'prior' | 'none';
+  /** Per request of the thread (by index): the estimate of its recorded input. */
+  requests: RequestEstimate[];
 };
 
 /** Observed prompt tokens: input + cache read + cache write (Anthropic semantics; parsers normalise OpenAI). */
@@ -32,45 +74,182 @@ export function hasPrefix(p: ThreadPrefix | undefined): boolean {
   return !!p && ((p.system?.length ?? 0) > 0 || (p.tools?.length ?? 0) > 0);
 }
 
-export function median(xs: number[]): number {
+export function median(xs: readonly number[]): number {
   if (xs.length === 0) return Number.NaN;
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** What calibration needs of one request (made by the replay, which knows each request's input). */
 export type CalibrationSample = {
+  /** Counted tokens of the input's messages. */
   counted: number;
   observed: ObservedUsage | undefined;
+  /** Counted static prefix (system + tools) when the log has it. */
   prefix: number;
   hasPrefix: boolean;
+  /** Estimated tokens of framing and content the text does not show (hidden.ts). */
+  framing: number;
+  hidden: number;
+  /** Requests of one segment share their unlogged offset. */
+  segment: number;
 };
 
-/** Calibrate one thread from per-request samples (counted message tokens + prefix, and usage). */
-export function calibrate(samples: readonly CalibrationSample[]): Calibration {
-  const withPrefix = samples.some((s) => s.hasPrefix);
-  let prefix = withPrefix ? (samples.find((s) => s.hasPrefix)?.prefix ?? 0) : 0;
-  let prefixSource: Calibration['prefixSource'] = withPrefix ? 'counted' : 'none';
-  if (!withPrefix) {
-    const first = samples.find((s) => s.observed);
-    if (first?.observed) {
-      prefix = Math.max(0, observedPrompt(first.observed) - first.counted);
-      prefixSource = 'inferred';
+/** Ratios outside this range are not a tokenizer difference but content the reconstruction misses. */
+const FACTOR_MIN = 0.85;
+const FACTOR_MAX = 1.5;
+/** Pairs closer than this (counted tokens) say nothing about the slope. */
+const MIN_SPAN = 50;
+const clamp = (f: number) => Math.min(FACTOR_MAX, Math.max(FACTOR_MIN, f));
+
+const observedTarget = (s: CalibrationSample) =>
+  s.observed ? observedPrompt(s.observed) - s.framing - s.hidden : Number.NaN;
+
+/** The thread's own factor, or NaN when its usage cannot separate a factor from an unknown prefix. */
+export function fitFactor(samples: readonly CalibrationSample[]): number {
+  const seen = samples.filter((s) => s.observed && observedPrompt(s.observed) > 0);
+  if (samples.some((s) => s.hasPrefix)) {
+    const ratios = seen.map((s) => observedTarget(s) / (s.prefix + s.counted)).filter((r) => r > 0);
+    return ratios.length > 0 ? median(ratios) : Number.NaN;
+  }
+  // Steps between consecutive observed requests of a segment: the ratio of what the prompt grew by to what was
+  // appended, weighted by the appended tokens (big tool results say most about the tokenizer; small steps are
+  // dominated by unlogged reminders, which the offset of the next request absorbs).
+  const steps: { ratio: number; weight: number }[] = [];
+  for (let i = 1; i < seen.length; i++) {
+    if (seen[i - 1].segment !== seen[i].segment) continue;
+    const dx = seen[i].counted - seen[i - 1].counted;
+    if (dx > MIN_SPAN) steps.push({ ratio: (observedTarget(seen[i]) - observedTarget(seen[i - 1])) / dx, weight: dx });
+  }
+  return steps.length > 0 ? clamp(weightedMedian(steps)) : Number.NaN;
+}
+
+function weightedMedian(xs: { ratio: number; weight: number }[]): number {
+  const s = [...xs].sort((a, b) => a.ratio - b.ratio);
+  const half = s.reduce((n, x) => n + x.weight, 0) / 2;
+  let acc = 0;
+  for (const x of s) {
+    acc += x.weight;
+    if (acc >= half) return x.ratio;
+  }
+  return s[s.length - 1].ratio;
+}
+
+/**
+ * Estimates of every request with a given factor. `borrowedOffset` is used for a thread without any observed
+ * request (the median first offset of the transcript's other threads), when there is one.
+ */
+export function calibrateWith(
+  samples: readonly CalibrationSample[],
+  factor: number,
+  factorSource: Calibration['factorSource'],
+  borrowedOffset?: number,
+): Calibration {
+  const observedCount = samples.filter((s) => s.observed).length;
+  if (samples.some((s) => s.hasPrefix)) {
+    const requests = samples.map((s) =>
+      factorSource === 'none' ? uncalibrated(s, factor) : part(s, 0, s.prefix, factor, 'counted-prefix'),
+    );
+    const prefix = samples.find((s) => s.hasPrefix)?.prefix ?? 0;
+    return { factor, prefixTokens: prefix, prefixSource: 'counted', samples: observedCount, factorSource, requests };
+  }
+  const residual = samples.map((s) => (s.observed ? observedTarget(s) - factor * s.counted : Number.NaN));
+  // The nearest observed request at or after each position within its segment (a segment's first requests).
+  const next = new Int32Array(samples.length).fill(-1);
+  for (let i = samples.length - 1; i >= 0; i--) {
+    const later = i + 1 < samples.length && samples[i + 1].segment === samples[i].segment ? next[i + 1] : -1;
+    next[i] = Number.isFinite(residual[i]) ? i : later;
+  }
+  const requests: RequestEstimate[] = [];
+  let anchor = -1;
+  let lastResidual = Number.NaN;
+  for (let i = 0; i < samples.length; i++) {
+    const s = samples[i];
+    if (i > 0 && samples[i - 1].segment !== s.segment) anchor = -1;
+    let est: RequestEstimate;
+    if (anchor >= 0) est = { ...part(s, residual[anchor], 0, factor, 'anchored'), anchor };
+    else if (next[i] >= 0) est = { ...part(s, residual[next[i]], 0, factor, 'inferred'), anchor: next[i] };
+    else if (Number.isFinite(lastResidual)) est = part(s, lastResidual, 0, factor, 'previous-segment');
+    else if (borrowedOffset !== undefined) est = part(s, borrowedOffset, 0, factor, 'borrowed');
+    else est = uncalibrated(s, factor);
+    const note = gapNote(samples, est, i);
+    if (note) est.note = note;
+    requests.push(est);
+    if (Number.isFinite(residual[i])) {
+      anchor = i;
+      lastResidual = residual[i];
     }
   }
-  const ratios: number[] = [];
-  for (const s of samples) {
-    if (!s.observed) continue;
-    const counted = s.counted + (s.hasPrefix ? s.prefix : prefix);
-    const obs = observedPrompt(s.observed);
-    if (counted > 0 && obs > 0) ratios.push(obs / counted);
-  }
-  const factor = ratios.length > 0 ? median(ratios) : Number.NaN;
+  const first = requests.find((r) => r.basis !== 'none');
+  const prefix = first ? Math.max(0, Math.round(first.offset / factor)) : 0;
   return {
-    factor: Number.isFinite(factor) ? factor : 1,
+    factor,
     prefixTokens: prefix,
-    prefixSource,
-    samples: ratios.length,
-    factorSource: ratios.length > 0 ? 'thread' : 'none',
+    prefixSource: first ? 'inferred' : 'none',
+    samples: observedCount,
+    factorSource,
+    requests,
   };
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** The reason a request's estimate misses its observed prompt: the step from its anchor that the log's
+ *  appended messages do not explain, or the unknown offset of a request without its own usage. */
+function gapNote(samples: readonly CalibrationSample[], est: RequestEstimate, i: number): string | undefined {
+  const obs = samples[i].observed;
+  if (!obs) return undefined;
+  const o = observedPrompt(obs);
+  const miss = est.estimate - o;
+  if (o <= 0 || Math.abs(miss) <= NOTE_AT * o) return undefined;
+  const pct = `${miss > 0 ? '+' : ''}${((miss / o) * 100).toFixed(1)}%`;
+  const a = est.anchor;
+  const from = a !== undefined ? samples[a].observed : undefined;
+  if (est.basis === 'anchored' && a !== undefined && from) {
+    const grew = o - observedPrompt(from);
+    const added = est.estimate - observedPrompt(from); // the offset is the anchor's: this is the step
+    const what =
+      grew < 0 && added >= 0
+        ? `shrank by ${fmt(-grew)} tokens although the log only appended messages (≈${fmt(added)} tokens): earlier content was dropped or rewritten`
+        : `changed by ${grew >= 0 ? '+' : ''}${fmt(grew)} tokens while the messages the log appended account for ≈${fmt(added)}: ${fmt(Math.abs(grew - added))} tokens ${grew > added ? 'the log does not hold' : 'that were not sent'}`;
+    return `estimate ${pct} off: since request ${a} the observed prompt ${what}`;
+  }
+  if (est.basis === 'inferred' && a !== undefined)
+    return `estimate ${pct} off: comes before request ${a}, whose usage the unlogged overhead is inferred from`;
+  return `estimate ${pct} off: no observed request of this thread and segment to infer the unlogged overhead from`;
+}
+
+/** No usage to calibrate with: the counted prompt (× the transcript's factor, if any), nothing estimated. */
+function uncalibrated(s: CalibrationSample, factor: number): RequestEstimate {
+  const prefix = s.hasPrefix ? s.prefix : 0;
+  const estimate = factor * (prefix + s.counted);
+  return { estimate, offset: 0, counted: s.counted, prefix, framing: 0, hidden: 0, basis: 'none', segment: s.segment };
+}
+
+function part(
+  s: CalibrationSample,
+  offset: number,
+  prefix: number,
+  factor: number,
+  basis: EstimateBasis,
+): RequestEstimate {
+  return {
+    estimate: Math.max(0, offset + factor * (prefix + s.counted) + s.framing + s.hidden),
+    offset,
+    counted: s.counted,
+    prefix,
+    framing: s.framing,
+    hidden: s.hidden,
+    basis,
+    segment: s.segment,
+  };
+}
+
+/** Calibrate one thread on its own (tests, single threads): its factor, else `prior`. */
+export function calibrate(samples: readonly CalibrationSample[], prior = 1): Calibration {
+  const f = fitFactor(samples);
+  return Number.isFinite(f)
+    ? calibrateWith(samples, f, 'thread')
+    : calibrateWith(samples, prior, samples.some((s) => s.observed) ? 'prior' : 'none');
 }

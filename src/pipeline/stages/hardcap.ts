@@ -38,8 +38,8 @@ function drop(work: Working, state: HardcapState, ctx: StageContext, start: numb
   });
 }
 
-function overBy(work: Working, ctx: StageContext): number {
-  return ctx.factor * (ctx.prefixTokens + work.total) - hardcapTokens(ctx.config);
+function overBy(ctx: StageContext): number {
+  return ctx.estimate() - hardcapTokens(ctx.config);
 }
 
 type Target = { pos: number; j: number; tokens: number };
@@ -83,11 +83,11 @@ function shrink(b: Block, ratio: number): Block | undefined {
 /** Last resort (the recent turns alone are too big): shorten the largest blocks until the request fits.
  *  Each step must save tokens, so the loop ends; it stops when no block can shrink any further. */
 function truncateToFit(work: Working, state: HardcapState, ctx: StageContext): void {
-  for (let round = 0; round < 500 && overBy(work, ctx) > 0; round++) {
+  for (let round = 0; round < 500 && overBy(ctx) > 0; round++) {
     let progressed = false;
     for (const t of truncatable(work, ctx)) {
       const b = work.at(t.pos).blocks[t.j];
-      const excess = overBy(work, ctx) / ctx.factor;
+      const excess = overBy(ctx) / ctx.factor;
       const next = shrink(b, Math.max(0, 1 - excess / Math.max(1, t.tokens)) * 0.9);
       if (!next || ctx.meter.block(next) >= t.tokens) continue;
       if (!emitRewrite(work, ctx, t.pos, t.j, next, 'truncate', { detail: 'last resort: the request must fit' }))
@@ -118,7 +118,7 @@ export const hardcapStage: PipelineStage<HardcapState> = {
       if (cuts.length > 0)
         drop(work, state, ctx, h, cuts[0], `sliding window keeps the last ${cfg.keepLastMessages} messages`);
     }
-    if (overBy(work, ctx) <= 0) return state;
+    if (overBy(ctx) <= 0) return state;
     const h = headEnd(work);
     const maxCut = tailStart(work, cfg.minRecentTurns);
     if (maxCut > h) {
@@ -126,7 +126,7 @@ export const hardcapStage: PipelineStage<HardcapState> = {
       let removed = 0;
       let at = h;
       let chosen: number | undefined;
-      const excess = overBy(work, ctx) / ctx.factor;
+      const excess = overBy(ctx) / ctx.factor;
       for (const c of cuts) {
         removed += work.tokensBetween(at, c);
         at = c;
@@ -135,7 +135,7 @@ export const hardcapStage: PipelineStage<HardcapState> = {
       }
       if (chosen !== undefined) drop(work, state, ctx, h, chosen, 'over the hard cap');
     }
-    if (overBy(work, ctx) > 0) truncateToFit(work, state, ctx);
+    if (overBy(ctx) > 0) truncateToFit(work, state, ctx);
     return state;
   },
 };

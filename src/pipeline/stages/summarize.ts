@@ -168,9 +168,10 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
       if (m.compaction !== 'summary') indexMessage(index, c, req);
     }
     const isLast = i === cuts.length - 1;
-    const rest = ctx.prefixTokens + work.total - removed;
+    // The estimate once the cut is folded (before the summary's own tokens).
+    const rest = ctx.estimate() - ctx.factor * removed;
     // A summary costs tokens too: no cut lands before the history after it alone does.
-    if (!isLast && (furthest || ctx.factor * rest >= landingLine)) continue;
+    if (!isLast && (furthest || rest >= landingLine)) continue;
     if (fresh.length === 0) continue;
     const a = h1 >>> 0;
     const b = h2 >>> 0;
@@ -182,7 +183,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     }
     const draft = found.tokens;
     if (draft >= removed) continue;
-    if (isLast || ctx.factor * (rest + draft) < landingLine) {
+    if (isLast || rest + ctx.factor * draft < landingLine) {
       const merged = mergeIndex(base, index);
       // What the merged index is made of: the base's key and the folded messages (see indexKeys).
       indexKeys.set(merged, `${baseId}+${fresh.length}.${a}.${b}`);
@@ -248,7 +249,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
     let tokensAfter = ctx.meter.message(summaryMessage(text));
     // The prose tipped it back over the landing line: fold as far as allowed, so a second pass (a retry of
     // the same input) finds nothing left to do.
-    const landed = ctx.factor * (ctx.prefixTokens + work.total - chosen.removed + tokensAfter) < landingTokens(cfg);
+    const landed = ctx.estimate() + ctx.factor * (tokensAfter - chosen.removed) < landingTokens(cfg);
     const far = landed ? undefined : plan(work, state, ctx, start, true);
     if (far && far.cut > chosen.cut) {
       const again = summarize(far, ctx);
