@@ -92,7 +92,10 @@ export type TimelinePoint = {
   model?: string;
   inputTokens: number;
   outputTokens: number;
+  /** Calibrated estimates of the recorded input and of what the pipeline would send; how the first was made. */
+  estimateIn: number;
   estimateOut: number;
+  estimate: RequestRow['estimate'];
   categories: Record<string, number>;
   observed: { input: number; cacheRead: number; cacheWrite: number; prompt: number } | null;
   simulated: { cacheRead: number; cacheWrite: number; prompt: number };

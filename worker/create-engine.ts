@@ -3,7 +3,7 @@
 // TypeScript with no DOM: it runs in the worker, in Node tests, and in-thread as the no-worker fallback.
 // Stale runs are dropped: each run yields once so later requests can supersede it before it starts.
 import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
-import { cacheBreakRow, observedBreakRow } from '../src/analyses/report.ts';
+import { cacheBreakRow, estimateRow, observedBreakRow } from '../src/analyses/report.ts';
 import { indexToolCalls } from '../src/analyses/tool-index.ts';
 import { fileFromBytes, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
@@ -377,7 +377,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
             model: q.model,
             inputTokens: q.inputTokens,
             outputTokens: q.outputTokens,
+            estimateIn: q.estimateIn,
             estimateOut: q.estimateOut,
+            estimate: estimateRow(tr.calibration.requests[q.index]),
             categories: q.categories,
             observed: req ? observedOf(req) : null,
             simulated: {

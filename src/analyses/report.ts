@@ -12,6 +12,7 @@ import { toolIdsOf } from '../pipeline/tool-ids.ts';
 import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
+import type { EstimateBasis, RequestEstimate } from '../tokens/calibration.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
 import { addCost, type CostUnits, observedCost, simulatedCost, ZERO_COST } from './cost.ts';
@@ -50,6 +51,9 @@ export type RequestRow = {
   tokensOut: number;
   estimateIn: number;
   estimateOut: number;
+  /** How estimateIn was made (calibration.ts): its basis, the request whose usage anchors it, and why it
+   *  misses the observed prompt by more than 3% when it does. */
+  estimate: { basis: EstimateBasis; anchor: number | null; note: string | null };
   observed: Pick<ObservedUsage, 'input' | 'cacheRead' | 'cacheWrite'> | null;
   simulated: { cacheRead: number; cacheWrite: number };
   events: ReportEvent[];
@@ -77,6 +81,10 @@ export type Totals = {
   cacheBreaksObserved: number;
   cacheBreaksSimulated: number;
 };
+
+export function estimateRow(e: RequestEstimate | undefined): RequestRow['estimate'] {
+  return { basis: e?.basis ?? 'none', anchor: e?.anchor ?? null, note: e?.note ?? null };
+}
 
 export type Report = {
   format: string;
@@ -283,6 +291,7 @@ export function buildReport(x: ReportInput): Report {
         tokensOut: q.outputTokens,
         estimateIn: Math.round(q.estimateIn),
         estimateOut: Math.round(q.estimateOut),
+        estimate: estimateRow(tr.calibration.requests[q.index]),
         observed: req?.observed
           ? { input: req.observed.input, cacheRead: req.observed.cacheRead, cacheWrite: req.observed.cacheWrite }
           : null,

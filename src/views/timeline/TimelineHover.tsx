@@ -62,6 +62,11 @@ export function TimelineHover({ col, points, breaks, events, map, titles, x, y, 
           </span>
         )}
       </div>
+      {p.estimate.note && (
+        <div className="muted" data-testid="estimate-note">
+          {p.estimate.note}
+        </div>
+      )}
       <div className="tl-hc-cats">
         {stack.slice(0, 6).map(([k, v]) => (
           <span key={k} className="tl-hc-cat num">

@@ -156,8 +156,7 @@ export function yRange(points: readonly TimelinePoint[], lines: RunResult['lines
 
 /** Calibrated size of the recorded input (before the pipeline). */
 export function estimateIn(p: TimelinePoint): number {
-  const f = p.outputTokens > 0 ? p.estimateOut / p.outputTokens : 1;
-  return p.inputTokens * f;
+  return p.estimateIn;
 }
 
 /** Every observed and simulated break among the shown points. */
