@@ -1,70 +1,89 @@
-// Every real fixture: loads with zero error-severity issues, is detected by content with its file name
-// hidden, and its tierscope bundle re-imports identically (same model, same analysis).
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// Every fixture of fixtures/real and fixtures/wild, as a user opens it: loads with its format and zero
+// error-severity issues, also with its file name hidden; indices are consistent and orphan results are flagged;
+// no request the provider accepted (it has recorded usage) gets a pairing error blamed on its recorded input;
+// the tool results counted are the ones the log wrote; and the tierscope bundle re-imports identically.
+import { readFileSync } from 'node:fs';
 import { beforeAll, expect, it } from 'vitest';
 import { analyze } from '../../src/analyses/analyze.ts';
-import { validatePairing } from '../../src/analyses/pairing.ts';
+import { type Provider, validatePairing } from '../../src/analyses/pairing.ts';
 import { companionFiles, fileFromPath } from '../../src/cli/node-input.ts';
 import { fileFromText, parseTranscript } from '../../src/formats/index.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
-import { describeReal, REAL_DIR } from '../helpers/fixtures.ts';
+import { describeReal, type FixtureInput, fixtureInputs } from '../helpers/fixtures.ts';
 import { tokenizer } from '../helpers/replay.ts';
 
-const EXPECTED: Record<string, string> = {
-  'claude-code': 'claude-code',
-  'claude-trace': 'claude-trace',
-  codex: 'codex',
-  inspect: 'inspect',
-  'openai-chat': 'openai-chat',
-  'swe-agent': 'swe-agent',
-};
-
-function fixtureFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const f of readdirSync(dir).sort()) {
-      const p = join(dir, f);
-      if (statSync(p).isDirectory()) {
-        // sub-agent files are companions of their session file, not inputs on their own
-        if (f !== 'subagents') walk(p);
-      } else if (!f.endsWith('.md')) out.push(relative(REAL_DIR, p));
-    }
-  };
-  walk(REAL_DIR);
-  return out;
-}
-
-function load(rel: string, hideName: boolean): Transcript {
-  const p = join(REAL_DIR, rel);
-  const main = fileFromPath(p);
-  const r = parseTranscript(hideName ? { ...main, name: 'input' } : main, companionFiles(p));
+function load(f: FixtureInput, hideName: boolean): Transcript {
+  const main = fileFromPath(f.path);
+  const r = parseTranscript(hideName ? { ...main, name: 'input' } : main, companionFiles(f.path));
   if (!r.ok) throw new Error(r.error);
   return r.transcript;
 }
 
-describeReal('every real fixture', () => {
+/** The provider whose rules the log's requests were sent under (SPEC §1.1 defaults). */
+function providerOf(t: Transcript): Provider {
+  if (t.format === 'codex') return 'openai-responses';
+  const model = t.threads.flatMap((th) => th.requests.map((r) => r.model ?? '')).find((m) => m !== '') ?? '';
+  if (/claude/i.test(model) || ['claude-code', 'claude-trace', 'anthropic-request'].includes(t.format))
+    return 'anthropic';
+  return 'openai-chat';
+}
+
+const jsonLines = (text: string) =>
+  text.split('\n').flatMap((l) => {
+    try {
+      return l.trim() ? [JSON.parse(l) as Record<string, unknown>] : [];
+    } catch {
+      return [];
+    }
+  });
+
+/** Tool results as the log wrote them, counted without the parser: Claude Code's distinct tool_result ids over
+ *  the session and the sub-agent files it was read with, Codex's output items. Undefined for other formats. */
+function writtenResults(f: FixtureInput, t: Transcript): number | undefined {
+  if (f.format === 'claude-code') {
+    const read = new Set(t.threads.flatMap((th) => th.messages.map((m) => m.source.file ?? '')));
+    const texts = [readFileSync(f.path, 'utf8')];
+    for (const c of companionFiles(f.path)) {
+      if (read.has(c.name)) texts.push(new TextDecoder().decode(Buffer.concat([...c.chunks()])));
+    }
+    const ids = new Set<string>();
+    for (const o of texts.flatMap(jsonLines)) {
+      const content = (o.message as { content?: unknown } | undefined)?.content;
+      if (o.type !== 'user' || !Array.isArray(content)) continue;
+      for (const b of content) if (b?.type === 'tool_result') ids.add(String(b.tool_use_id));
+    }
+    return ids.size;
+  }
+  if (f.format === 'codex') {
+    const outputs = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output']);
+    return jsonLines(readFileSync(f.path, 'utf8')).filter(
+      (o) => o.type === 'response_item' && outputs.has(String((o.payload as { type?: unknown })?.type)),
+    ).length;
+  }
+  return undefined;
+}
+
+describeReal('every fixture (real and wild)', () => {
   let tok: CachedTokenizer;
   beforeAll(async () => {
     tok = await tokenizer();
   });
-  for (const rel of fixtureFiles()) {
-    const expected = EXPECTED[rel.split('/')[0]];
-    it(`${rel}: loads as ${expected} with no errors, also with its name hidden`, () => {
-      const t = load(rel, false);
-      expect(t.format).toBe(expected);
+  for (const f of fixtureInputs()) {
+    it(`${f.rel}: loads as ${f.format} with no errors, also with its name hidden`, () => {
+      const t = load(f, false);
+      expect(t.format).toBe(f.format);
       expect(t.parseIssues.filter((i) => i.severity === 'error')).toEqual([]);
       expect(t.threads.length).toBeGreaterThan(0);
-      const hidden = load(rel, true);
-      expect(hidden.format).toBe(expected);
+      const hidden = load(f, true);
+      expect(hidden.format).toBe(f.format);
       expect(exportBundle(hidden)).toBe(exportBundle({ ...t, meta: { ...t.meta, fileName: 'input' } }));
     });
 
-    it(`${rel}: indices are consistent and every tool_result without an earlier tool_use is flagged by the validator`, () => {
-      const t = load(rel, false);
+    it(`${f.rel}: indices are consistent and every tool_result without an earlier tool_use is flagged`, () => {
+      const t = load(f, false);
       for (const th of t.threads) {
         const uses = new Set<string>();
         const orphans: string[] = [];
@@ -88,8 +107,32 @@ describeReal('every real fixture', () => {
       }
     });
 
-    it(`${rel}: the tierscope bundle re-imports identically and analyses the same`, () => {
-      const t = load(rel, false);
+    it(`${f.rel}: no request with recorded usage has a pairing error on its recorded input; results as written`, () => {
+      const t = load(f, false);
+      const provider = providerOf(t);
+      const report = analyze(t, {
+        config: presetConfig('seeds'),
+        preset: 'seeds',
+        mode: 'recorded',
+        provider,
+        tokenizer: tok,
+      }).report;
+      const billed = new Set(
+        t.threads.flatMap((th) => th.requests.filter((r) => r.observed).map((r) => `${th.id}#${r.index}`)),
+      );
+      const blamed = report.pairing.filter(
+        (v) => v.stage === 'input' && v.severity === 'error' && billed.has(`${v.thread}#${v.request}`),
+      );
+      expect(blamed).toEqual([]);
+      const written = writtenResults(f, t);
+      // A rewound turn's results were written too but are on no active branch (SPEC §8 counts the active one).
+      const rewound = (t.meta.skipped?.['inactive-branch'] ?? 0) > 0;
+      if (written !== undefined && !rewound) expect(report.counts.toolResults).toBe(written);
+      if (written !== undefined && rewound) expect(report.counts.toolResults).toBeLessThanOrEqual(written);
+    });
+
+    it(`${f.rel}: the tierscope bundle re-imports identically and analyses the same`, () => {
+      const t = load(f, false);
       const text = exportBundle(t);
       const back = parseTranscript(fileFromText('x.tierscope.json', text));
       if (!back.ok) throw new Error(back.error);

@@ -4,70 +4,24 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeParser } from '../../src/formats/claude-code.ts';
-import { fileFromBytes, fileFromText, parseTranscript } from '../../src/formats/index.ts';
-import type { SourceFile } from '../../src/formats/types.ts';
+import { fileFromBytes, fileFromText } from '../../src/formats/index.ts';
 import type { Block, Thread, Transcript } from '../../src/model/transcript.ts';
+import {
+  asst,
+  envelope,
+  jsonl,
+  load,
+  type Obj,
+  result,
+  SESSION,
+  text,
+  toolUse,
+  user,
+} from '../helpers/claude-code-lines.ts';
 import { describeReal, loadReal, realPath } from '../helpers/fixtures.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers
-
-type Obj = Record<string, unknown>;
-
-const SESSION = 'sess-1';
-let clock = 0;
-const ts = () => new Date(Date.UTC(2025, 8, 1, 0, 0, clock++)).toISOString();
-const envelope = (uuid: string, parent: string | null, extra: Obj = {}): Obj => ({
-  parentUuid: parent,
-  isSidechain: false,
-  userType: 'external',
-  cwd: '/tmp',
-  sessionId: SESSION,
-  version: '2.1.3',
-  uuid,
-  timestamp: ts(),
-  ...extra,
-});
-const user = (uuid: string, parent: string | null, content: unknown, extra: Obj = {}): Obj => ({
-  ...envelope(uuid, parent, extra),
-  type: 'user',
-  message: { role: 'user', content },
-});
-const usage = (output: number, input = 3, read = 1000, write = 10) => ({
-  input_tokens: input,
-  cache_read_input_tokens: read,
-  cache_creation_input_tokens: write,
-  output_tokens: output,
-});
-const asst = (uuid: string, parent: string | null, id: string, blocks: unknown[], extra: Obj = {}, out = 5): Obj => ({
-  ...envelope(uuid, parent, extra),
-  type: 'assistant',
-  requestId: `req_${id}`,
-  message: { id, type: 'message', role: 'assistant', model: 'claude-x', content: blocks, usage: usage(out) },
-});
-const text = (t: string) => ({ type: 'text', text: t });
-const toolUse = (id: string, name = 'Read', input: unknown = { file_path: 'a.ts' }) => ({
-  type: 'tool_use',
-  id,
-  name,
-  input,
-});
-const result = (id: string, content: unknown = 'ok', isError = false) => ({
-  type: 'tool_result',
-  tool_use_id: id,
-  content,
-  ...(isError ? { is_error: true } : {}),
-});
-
-/** JSONL text: objects are serialized, strings are written verbatim (bad lines). */
-const jsonl = (...lines: (Obj | string)[]) =>
-  `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
-
-function load(text: string, extra: SourceFile[] = [], auto = false): Transcript {
-  const r = parseTranscript(fileFromText(`${SESSION}.jsonl`, text), extra, auto ? {} : { format: 'claude-code' });
-  if (!r.ok) throw new Error(r.error);
-  return r.transcript;
-}
 
 const texts = (t: Thread) =>
   t.messages.map((m) => m.blocks.map((b) => (b.type === 'text' ? b.text : b.type)).join('+'));

@@ -216,6 +216,29 @@ describe('codex: requests and usage', () => {
     expect(t.meta.extra?.modelContextWindow).toBe(272000);
   });
 
+  it('current rollouts (0.42–0.58) write a call’s count before its items, then the same count again', () => {
+    // As in the real rollouts of wild/codex: count(k), reasoning + call + output of k, turn_context, count(k).
+    const t = parse([
+      META,
+      TURN('gpt-5-codex'),
+      user('go'),
+      ev({ type: 'token_count', info: null, rate_limits: {} }),
+      usage(2878, 2560, 391), // call 1 completed
+      ri({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'plan' }], encrypted_content: 'x' }),
+      call('c1', '{}'),
+      out('c1', 'Plan updated'),
+      TURN('gpt-5-codex'),
+      usage(2878, 2560, 391), // the same count again
+      usage(3298, 1920, 64, 3362 + 3269), // call 2 completed
+      call('c2', '{"command":["ls"]}'),
+      out('c2', 'a.txt'),
+      TURN('gpt-5-codex'),
+      usage(3298, 1920, 64, 3362 + 3269),
+    ]);
+    expect(t.threads[0].requests.map((r) => r.observed?.input)).toEqual([2878 - 2560, 3298 - 1920]);
+    expect(t.threads[0].requests.map((r) => r.observed?.cacheRead)).toEqual([2560, 1920]);
+  });
+
   it('diffs cumulative totals when last_token_usage is missing (older rollouts)', () => {
     const total = (input: number, cached: number, output: number) =>
       ev({
