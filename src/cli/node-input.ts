@@ -29,8 +29,9 @@ export function fileFromPath(path: string, chunkSize = 1 << 20): SourceFile {
 }
 
 /**
- * Companion files of a Claude Code session `<dir>/<id>.jsonl`: `<dir>/<id>/subagents/agent-*.jsonl` (2.1.x)
- * and sibling `<dir>/agent-*.jsonl` files (2.0.x; the parser keeps only those with the same sessionId).
+ * Companion files of a Claude Code session `<dir>/<id>.jsonl`: `<dir>/<id>/subagents/agent-*.jsonl` with their
+ * `.meta.json` (2.1.x) and sibling `<dir>/agent-*.jsonl` files (2.0.x; the parser keeps only those with the same
+ * sessionId).
  */
 export function companionFiles(path: string): SourceFile[] {
   const dir = dirname(path);
@@ -40,7 +41,8 @@ export function companionFiles(path: string): SourceFile[] {
   const out: string[] = [];
   const sub = join(dir, id, 'subagents');
   if (existsSync(sub)) {
-    for (const f of readdirSync(sub).sort()) if (f.endsWith('.jsonl')) out.push(join(sub, f));
+    for (const f of readdirSync(sub).sort())
+      if (f.endsWith('.jsonl') || f.endsWith('.meta.json')) out.push(join(sub, f));
   }
   for (const f of readdirSync(dir).sort()) {
     if (f.startsWith('agent-') && f.endsWith('.jsonl')) out.push(join(dir, f));

@@ -33,8 +33,9 @@ function push<K>(map: Map<K, number[]>, key: K, i: number): void {
  * with each response's sibling lines and the results of its tool calls gathered in. A response's batch is what
  * hangs off its lines on the walk: lines of the same response, results of its calls, and the attachment,
  * progress and system lines between them (a line elsewhere with the same ids is not part of it). Lines the walk
- * passed keep their order; a response's lines are placed where the walk first met it (file order), followed by
- * its results that are off the walk (file order). Results on the walk stay where the walk has them.
+ * passed keep their order; a response's lines are placed where the walk first met it (file order); when some
+ * of its results are off the walk, all of them follow its lines (file order), else they stay where the walk has
+ * them.
  */
 export function withBatches(
   lines: readonly BatchLine[],
@@ -63,7 +64,8 @@ export function withBatches(
     }
     const { group, results } = batchOf(lines, children, i, key);
     for (const g of group) place(g);
-    for (const r of results) if (!onPath.has(r)) place(r);
+    // A batch the walk passes whole keeps the walk's order; one it passes in part is placed whole, in file order.
+    if (results.some((r) => !onPath.has(r))) for (const r of results) place(r);
   }
   return out;
 }

@@ -3,7 +3,7 @@
 // sidechain threads linked to the Task call that spawned them. Split assistant lines are one API response;
 // compact_boundary + isCompactSummary lines are the agent's own compactions; unknown line types are counted.
 
-import { addCount, arr, isObject, type JsonObject, obj, str, toEpochMs } from '../lib/json.ts';
+import { addCount, arr, isObject, type JsonObject, obj, str, toEpochMs, tryParseJson } from '../lib/json.ts';
 import type { Line } from '../lib/lines.ts';
 import type { Block, ParseIssue, Thread, TranscriptMeta } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
@@ -290,6 +290,32 @@ function* fileLines(f: SourceFile, input: ParseInput, ctx: ParseContext): Genera
 
 type Side = { thread: Thread; agentId?: string };
 
+/** Titles from `subagents/agent-*.meta.json` companions ({agentType, description}), by the agent file's name
+ *  without extension: "description (agentType)". A file that is not such JSON is reported and ignored. */
+function subagentMetas(input: ParseInput, ctx: ParseContext): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of input.extra) {
+    if (!f.name.endsWith('.meta.json')) continue;
+    const text = [...input.extraLines(f)].map((l) => l.text).join('\n');
+    const parsed = tryParseJson(text);
+    const v = parsed.ok ? parsed.value : undefined;
+    const description = isObject(v) ? str(v.description) : undefined;
+    const type = isObject(v) ? str(v.agentType) : undefined;
+    if (!description && !type) {
+      ctx.issue({
+        line: 1,
+        file: f.name,
+        severity: 'warning',
+        message: 'sub-agent .meta.json has no agentType or description; ignored',
+      });
+      continue;
+    }
+    const title = description && type ? `${description} (${type})` : (description ?? type ?? '');
+    out.set(f.name.replace(/\.meta\.json$/, ''), title);
+  }
+  return out;
+}
+
 /** Sub-agent files (input.extra): each becomes a sidechain thread; sibling `agent-*.jsonl` only with our sessionId. */
 function readExtras(
   input: ParseInput,
@@ -298,7 +324,9 @@ function readExtras(
   skipped: Record<string, number>,
 ) {
   const sides: Side[] = [];
+  const metas = subagentMetas(input, ctx);
   for (const f of input.extra) {
+    if (f.name.endsWith('.meta.json')) continue;
     const issues: ParseIssue[] = [];
     const local: Record<string, number> = {};
     const fctx: ParseContext = { issue: (i) => issues.push(i) };
@@ -311,7 +339,10 @@ function readExtras(
     const items = branchItems(r, tree, leaf >= 0 ? pathTo(tree, leaf) : [], placed, local, f.name);
     countOffBranch(r, tree, placed, local);
     const agentId = r.agentId ?? /agent-([^/\\]+)\.jsonl$/.exec(f.name)?.[1];
-    sides.push({ thread: assembleThread(`agent:${agentId ?? f.name}`, 'sidechain', items), agentId });
+    const thread = assembleThread(`agent:${agentId ?? f.name}`, 'sidechain', items);
+    const title = metas.get(f.name.replace(/\.jsonl$/, ''));
+    if (title) thread.title = title;
+    sides.push({ thread, agentId });
     for (const i of issues) ctx.issue(i);
     for (const [k, n] of Object.entries(local)) addCount(skipped, k, n);
   }
@@ -347,8 +378,9 @@ function linkSidechains(main: Thread, sides: Side[], agentResults: Map<string, s
     if (k < 0) continue;
     used.add(k);
     side.thread.parentToolUseId = tasks[k].id;
+    // A title from the sub-agent's .meta.json wins over the Task call's description.
     const title = tasks[k].description;
-    if (title !== undefined) side.thread.title = title;
+    if (title !== undefined && side.thread.title === undefined) side.thread.title = title;
   }
 }
 

@@ -4,6 +4,7 @@
 // Code sends (or counted with why not). Plus the real 2.1 sessions that used to show false pairing errors.
 import { describe, expect, it } from 'vitest';
 import { validatePairing } from '../../src/analyses/pairing.ts';
+import { fileFromText } from '../../src/formats/index.ts';
 import type { Thread } from '../../src/model/transcript.ts';
 import { asst, envelope, jsonl, load, type Obj, result, text, toolUse, user } from '../helpers/claude-code-lines.ts';
 import { describeWild, loadWild } from '../helpers/fixtures.ts';
@@ -175,6 +176,36 @@ describe('claude-code attachment lines', () => {
       'attachment:brand_new_kind (unknown type)': 1,
       'attachment:skill_listing': 1,
     });
+  });
+});
+
+describe('claude-code 2.1 sub-agent .meta.json', () => {
+  const side = jsonl(
+    user('s1', null, 'Find the TODOs', { isSidechain: true, agentId: 'abc' }),
+    asst('s2', 's1', 'ms', [text('none')], { isSidechain: true, agentId: 'abc' }),
+  );
+  const main = jsonl(user('u1', null, 'delegate'), asst('a1', 'u1', 'm1', [text('ok')]));
+
+  it('titles the sub-agent "description (agentType)" from its .meta.json', () => {
+    const t = load(main, [
+      fileFromText('sess-1/subagents/agent-abc.jsonl', side),
+      fileFromText('sess-1/subagents/agent-abc.meta.json', '{"agentType":"Explore","description":"Find TODOs"}'),
+    ]);
+    expect(t.threads.map((th) => [th.id, th.title])).toEqual([
+      ['main', undefined],
+      ['agent:abc', 'Find TODOs (Explore)'],
+    ]);
+  });
+
+  it('a .meta.json that says nothing is reported and the thread keeps its id', () => {
+    const t = load(main, [
+      fileFromText('sess-1/subagents/agent-abc.jsonl', side),
+      fileFromText('sess-1/subagents/agent-abc.meta.json', '[1, 2'),
+    ]);
+    expect(t.threads[1].title).toBeUndefined();
+    expect(t.parseIssues).toEqual([
+      expect.objectContaining({ file: 'sess-1/subagents/agent-abc.meta.json', severity: 'warning' }),
+    ]);
   });
 });
 

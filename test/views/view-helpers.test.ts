@@ -26,8 +26,12 @@ const row = (index: number, o: Partial<Row> = {}): Row => ({
 describe('orderFiles', () => {
   const f = (name: string) => new File(['{}'], name);
   it('puts the session first and names its agent files as Claude Code 2.1 stores them', () => {
-    const out = orderFiles([f('agent-abc.jsonl'), f('0a1b.jsonl')]);
-    expect(out.map((x) => x.name)).toEqual(['0a1b.jsonl', '0a1b/subagents/agent-abc.jsonl']);
+    const out = orderFiles([f('agent-abc.jsonl'), f('agent-abc.meta.json'), f('0a1b.jsonl')]);
+    expect(out.map((x) => x.name)).toEqual([
+      '0a1b.jsonl',
+      '0a1b/subagents/agent-abc.jsonl',
+      '0a1b/subagents/agent-abc.meta.json',
+    ]);
   });
   it('leaves a single file, and files without a session, as they are', () => {
     expect(orderFiles([f('agent-abc.jsonl')]).map((x) => x.name)).toEqual(['agent-abc.jsonl']);
