@@ -47,6 +47,8 @@ export type LoadSummary = {
   counts: Report['counts'];
   parseIssues: ParseIssue[];
   skipped: Record<string, number>;
+  /** Why each skipped kind is not part of the conversation (skip-reasons.ts), where known. */
+  skippedWhy: Record<string, string>;
   loadMs: number;
   /** Settings and view carried by a `.tierscope.json` share file (SPEC §7), restored when it is opened. */
   share?: SharedSettings;

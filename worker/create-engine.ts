@@ -6,6 +6,7 @@ import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
 import { cacheBreakRow, estimateRow, observedBreakRow } from '../src/analyses/report.ts';
 import { indexToolCalls } from '../src/analyses/tool-index.ts';
 import { fileFromBytes, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
+import { skipReason } from '../src/formats/skip-reasons.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
 import type { Block, FormatId, Message, Request, Thread, Transcript } from '../src/model/transcript.ts';
 import { hardcapTokens, landingTokens, triggerTokens } from '../src/pipeline/config.ts';
@@ -50,6 +51,15 @@ const PREVIEW = 160;
 const NO_IDS: number[] = Object.freeze([]) as unknown as number[];
 
 /** A request's observed usage as the timeline shows it: the same on every run, made once per request. */
+function reasonsFor(skipped: Record<string, number>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(skipped)) {
+    const why = skipReason(k);
+    if (why) out[k] = why;
+  }
+  return out;
+}
+
 const observedRows = new WeakMap<Request, TimelinePoint['observed']>();
 function observedOf(req: Request): TimelinePoint['observed'] {
   let row = observedRows.get(req);
@@ -266,6 +276,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         counts: { threads: t.threads.length, messages, requests, toolUses, toolResults },
         parseIssues: t.parseIssues,
         skipped: t.meta.skipped ?? {},
+        skippedWhy: reasonsFor(t.meta.skipped ?? {}),
         loadMs: performance.now() - t0,
         ...(share ? { share } : {}),
       };

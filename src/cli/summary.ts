@@ -1,6 +1,7 @@
 // Human-readable summary of a report for the terminal: what was loaded, where the tokens are, what the
 // pipeline did, the cache and the problems found — a few aligned lines, most important first.
 import type { Report } from '../analyses/report.ts';
+import { skipReason } from '../formats/skip-reasons.ts';
 import type { Transcript } from '../model/transcript.ts';
 
 export function fmtNum(n: number): string {
@@ -57,5 +58,14 @@ export function formatSummary(t: Transcript, r: Report): string {
   lines.push(`parse issues: ${r.parseIssues.length} (${errors} errors)`);
   for (const i of r.parseIssues.slice(0, 10)) lines.push(`  line ${i.line}: ${i.severity}: ${i.message}`);
   if (r.parseIssues.length > 10) lines.push(`  … ${r.parseIssues.length - 10} more`);
+  const skipped = Object.entries(t.meta.skipped ?? {}).sort((a, b) => b[1] - a[1]);
+  if (skipped.length > 0) {
+    lines.push(`lines not in the conversation: ${skipped.reduce((n, [, k]) => n + k, 0)}`);
+    for (const [kind, n] of skipped.slice(0, 12)) {
+      const why = skipReason(kind);
+      lines.push(`  ${kind} ×${n}${why ? ` — ${why}` : ''}`);
+    }
+    if (skipped.length > 12) lines.push(`  … ${skipped.length - 12} more kinds`);
+  }
   return lines.join('\n');
 }

@@ -73,7 +73,9 @@ export function LoadStatus() {
           {skipped.length > 0 && (
             <span
               className="muted skipped"
-              title={`Lines seen but not modelled: ${skipped.map(([k, n]) => `${k} ×${n}`).join(', ')}`}
+              title={`Lines seen but not modelled:\n${skipped
+                .map(([k, n]) => `${k} ×${n}${summary.skippedWhy[k] ? ` — ${summary.skippedWhy[k]}` : ''}`)
+                .join('\n')}`}
             >
               {' '}
               · {skipped.reduce((n, [, k]) => n + k, 0)} skipped
