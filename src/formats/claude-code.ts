@@ -397,6 +397,26 @@ function agentResultsOf(r: FileRead, path: number[]): Map<string, string> {
   return out;
 }
 
+/** Tool results Claude Code itself rewrote before sending (2.1): large outputs saved to `tool-results/` and sent
+ *  as a `<persisted-output>` preview, and old results it cleared. The log holds what was sent; these are counted
+ *  so the analyses can tell the agent's own spills and clearings from Tierscope's. */
+function agentRewrites(threads: readonly Thread[]): { persisted: number; cleared: number } {
+  let persisted = 0;
+  let cleared = 0;
+  for (const th of threads) {
+    for (const m of th.messages) {
+      for (const b of m.blocks) {
+        if (b.type !== 'tool_result') continue;
+        const first = typeof b.content === 'string' ? b.content : b.content.find((x) => x.type === 'text');
+        const text = typeof first === 'string' ? first : first?.type === 'text' ? first.text : '';
+        if (text.startsWith('<persisted-output>')) persisted++;
+        else if (text === '[Old tool result content cleared]') cleared++;
+      }
+    }
+  }
+  return { persisted, cleared };
+}
+
 function titleOf(r: FileRead): string | undefined {
   const ids = new Set(r.entries.map((e) => e.id));
   const own = r.summaries.filter((s) => s.leaf !== undefined && ids.has(s.leaf)).pop();
@@ -461,6 +481,9 @@ export const claudeCodeParser: FormatParser = {
     const title = titleOf(r);
     if (title) meta.title = title;
     if (Object.keys(skipped).length > 0) meta.skipped = skipped;
+    const rewritten = agentRewrites([main, ...sides.map((x) => x.thread)]);
+    if (rewritten.persisted > 0) meta.extra = { ...meta.extra, persistedOutputs: rewritten.persisted };
+    if (rewritten.cleared > 0) meta.extra = { ...meta.extra, clearedByAgent: rewritten.cleared };
     return makeTranscript('claude-code', meta, [main, ...sides.map((s) => s.thread)]);
   },
 };

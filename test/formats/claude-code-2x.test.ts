@@ -179,6 +179,23 @@ describe('claude-code attachment lines', () => {
   });
 });
 
+describe('claude-code results the agent rewrote itself', () => {
+  it('counts <persisted-output> previews and cleared results; their text is what was sent', () => {
+    const preview =
+      '<persisted-output>\nOutput too large (52.1KB). Full output saved to: /p/tool-results/x.txt\n\nPreview (first 2KB):\nabc\n</persisted-output>';
+    const t = load(
+      jsonl(
+        user('u1', null, 'go'),
+        asst('a1', 'u1', 'm1', [toolUse('T1', 'Bash', { command: 'cat big' }), toolUse('T2')]),
+        user('r1', 'a1', [result('T1', preview), result('T2', [text('[Old tool result content cleared]')])]),
+        asst('b1', 'r1', 'm2', [text('ok')]),
+      ),
+    );
+    expect(t.meta.extra).toEqual({ persistedOutputs: 1, clearedByAgent: 1 });
+    expect(t.threads[0].messages[2].blocks[0]).toMatchObject({ type: 'tool_result', content: preview });
+  });
+});
+
 describe('claude-code 2.1 sub-agent .meta.json', () => {
   const side = jsonl(
     user('s1', null, 'Find the TODOs', { isSidechain: true, agentId: 'abc' }),
