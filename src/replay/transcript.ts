@@ -77,7 +77,9 @@ export function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 
       if (r.boundary === 'agent-compaction' || v.start !== prev.start || loads || model) segment++;
     }
     prev = { start: v.start, end: v.end, model: r.model ?? prev?.model };
-    const base = { observed: r.observed, prefix: prefixTokens(meter, prefix), hasPrefix: hasPrefix(prefix), segment };
+    // Only a request log holds the whole prefix; a session log's instructions (Codex) are a part of it.
+    const whole = (r.exactPrefix !== undefined || r.exactInput !== undefined) && hasPrefix(prefix);
+    const base = { observed: r.observed, prefix: prefixTokens(meter, prefix), hasPrefix: whole, segment };
     if (v.exact) {
       let tools = 0;
       for (let i = v.start; i < v.end; i++) for (const b of v.array[i].blocks) if (isToolBlock(b)) tools++;

@@ -28,7 +28,7 @@ export type RequestEstimate = {
   estimate: number;
   /** Tokens the log does not hold (static prefix and unlogged content), inferred from observed usage. */
   offset: number;
-  /** Counted tokens (o200k / cl100k) of the input's messages, and of the static prefix when the log has it. */
+  /** Counted tokens (o200k / cl100k) of the input's messages, and of the static prefix as far as the log has it. */
   counted: number;
   prefix: number;
   /** Estimated wire framing of tool blocks and hidden thinking (hidden.ts). */
@@ -86,8 +86,9 @@ export type CalibrationSample = {
   /** Counted tokens of the input's messages. */
   counted: number;
   observed: ObservedUsage | undefined;
-  /** Counted static prefix (system + tools) when the log has it. */
+  /** Counted static prefix (system + tools), or the part of it the log holds (Codex: instructions, no tools). */
   prefix: number;
+  /** The log holds the whole prefix (a request log): nothing is left for an unlogged offset. */
   hasPrefix: boolean;
   /** Estimated tokens of framing and content the text does not show (hidden.ts). */
   framing: number;
@@ -154,7 +155,7 @@ export function calibrateWith(
     const prefix = samples.find((s) => s.hasPrefix)?.prefix ?? 0;
     return { factor, prefixTokens: prefix, prefixSource: 'counted', samples: observedCount, factorSource, requests };
   }
-  const residual = samples.map((s) => (s.observed ? observedTarget(s) - factor * s.counted : Number.NaN));
+  const residual = samples.map((s) => (s.observed ? observedTarget(s) - factor * (s.prefix + s.counted) : Number.NaN));
   // The nearest observed request at or after each position within its segment (a segment's first requests).
   const next = new Int32Array(samples.length).fill(-1);
   for (let i = samples.length - 1; i >= 0; i--) {
@@ -168,10 +169,10 @@ export function calibrateWith(
     const s = samples[i];
     if (i > 0 && samples[i - 1].segment !== s.segment) anchor = -1;
     let est: RequestEstimate;
-    if (anchor >= 0) est = { ...part(s, residual[anchor], 0, factor, 'anchored'), anchor };
-    else if (next[i] >= 0) est = { ...part(s, residual[next[i]], 0, factor, 'inferred'), anchor: next[i] };
-    else if (Number.isFinite(lastResidual)) est = part(s, lastResidual, 0, factor, 'previous-segment');
-    else if (borrowedOffset !== undefined) est = part(s, borrowedOffset, 0, factor, 'borrowed');
+    if (anchor >= 0) est = { ...part(s, residual[anchor], s.prefix, factor, 'anchored'), anchor };
+    else if (next[i] >= 0) est = { ...part(s, residual[next[i]], s.prefix, factor, 'inferred'), anchor: next[i] };
+    else if (Number.isFinite(lastResidual)) est = part(s, lastResidual, s.prefix, factor, 'previous-segment');
+    else if (borrowedOffset !== undefined) est = part(s, borrowedOffset, s.prefix, factor, 'borrowed');
     else est = uncalibrated(s, factor);
     const note = gapNote(samples, est, i);
     if (note) est.note = note;
@@ -182,7 +183,7 @@ export function calibrateWith(
     }
   }
   const first = requests.find((r) => r.basis !== 'none');
-  const prefix = first ? Math.max(0, Math.round(first.offset / factor)) : 0;
+  const prefix = first ? Math.max(0, Math.round(first.offset / factor + first.prefix)) : 0;
   return {
     factor,
     prefixTokens: prefix,
@@ -222,9 +223,17 @@ function gapNote(samples: readonly CalibrationSample[], est: RequestEstimate, i:
 
 /** No usage to calibrate with: the counted prompt (× the transcript's factor, if any), nothing estimated. */
 function uncalibrated(s: CalibrationSample, factor: number): RequestEstimate {
-  const prefix = s.hasPrefix ? s.prefix : 0;
-  const estimate = factor * (prefix + s.counted);
-  return { estimate, offset: 0, counted: s.counted, prefix, framing: 0, hidden: 0, basis: 'none', segment: s.segment };
+  const estimate = factor * (s.prefix + s.counted);
+  return {
+    estimate,
+    offset: 0,
+    counted: s.counted,
+    prefix: s.prefix,
+    framing: 0,
+    hidden: 0,
+    basis: 'none',
+    segment: s.segment,
+  };
 }
 
 function part(

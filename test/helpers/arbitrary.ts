@@ -215,7 +215,11 @@ export function withCalibration(t: Transcript, tk: Tokenizer, factor: number): T
       let counted = prefixTokens;
       for (const m of th.messages.slice(0, first.inputEnd)) counted += messageTokens(tk, m);
       const observed = { input: Math.round(counted * factor), cacheRead: 0, cacheWrite: 0, output: 10 };
-      return { ...th, prefix: { ...th.prefix, system }, requests: [{ ...first, observed }, ...th.requests.slice(1)] };
+      // The system prompt as a request log holds it (exactPrefix): the whole prefix is known, so the factor is
+      // observed / counted (calibration.ts), not a ratio beside an unlogged offset.
+      const exactPrefix = { system };
+      const requests = th.requests.map((r, i) => (i === 0 ? { ...r, observed, exactPrefix } : { ...r, exactPrefix }));
+      return { ...th, prefix: { ...th.prefix, system }, requests };
     }),
   };
 }
