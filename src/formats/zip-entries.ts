@@ -1,13 +1,22 @@
-// Streaming reader of zip archives (Inspect's `.eval` logs) over byte chunks: fflate's Unzip walks the local
-// file headers in file order; the entries a caller wants are decompressed one at a time (deflate by fflate, zstd —
-// method 93, Inspect's default since 2026 — by fzstd) and handed over whole, the others are skipped undecompressed.
-// Never throws on bad data: a corrupt entry, an unsupported method or a truncated archive become errors.
-import { type FlateError, Inflate, Unzip, type UnzipDecoder, type UnzipFile } from 'fflate';
+// Streaming reader of zip archives (Inspect's `.eval` logs) over byte chunks: walks the local file headers in file
+// order, in one pass, holding no more than the entry being decompressed. Wanted entries are decompressed by the
+// libraries (deflate: fflate; zstd, method 93, Inspect's default since 2026: fzstd); others are skipped unread.
+// Data-descriptor entries end at the descriptor whose size field matches. Bad input never throws: a corrupt or
+// unsupported entry is an error on that entry, junk is skipped with a problem, truncation ends the walk with one.
+import { Inflate } from 'fflate';
 import { Decompress } from 'fzstd';
+import { ByteReader, u16, u32, u64 } from '../lib/byte-reader.ts';
+
+const LOCAL = 0x04034b50;
+const CENTRAL = 0x02014b50;
+const END = 0x06054b50;
+const END64 = 0x06064b50;
+const DESCRIPTOR = 0x08074b50;
+const NO_SIZE = 0xffffffff;
 
 /** `PK\x03\x04`: a zip archive's first local file header. */
 export function isZip(head: Uint8Array): boolean {
-  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+  return head.length >= 4 && u32(head, 0) === LOCAL;
 }
 
 export type ZipEntry = {
@@ -25,48 +34,77 @@ export type ZipReadOptions = {
   want: (name: string) => boolean;
   /** A wanted entry larger than this (declared or decompressed) is abandoned with an error. */
   maxEntryBytes: number;
-  /** Problems of the archive itself (truncated, unreadable structure). */
+  /** Problems of the archive itself (junk between entries, truncation). */
   problem: (message: string) => void;
   /** Bytes of the archive consumed so far. */
   progress?: (bytesRead: number) => void;
 };
 
 const METHOD_NAMES: Record<number, string> = { 9: 'deflate64', 12: 'bzip2', 14: 'lzma', 95: 'xz', 98: 'ppmd' };
-/** Pushed to fflate in slices this big: it recurses once per entry within a push, so a slice bounds the depth. */
-const SLICE = 16 * 1024;
 
-/** A decoder fflate's Unzip can drive, which stops working (and producing) once terminated. */
-function decoder(method: number, make: (out: (data: Uint8Array, final: boolean) => void) => Pushable) {
-  return class implements UnzipDecoder {
-    static compression = method;
-    ondata: UnzipDecoder['ondata'] = () => {};
-    private stopped = false;
-    // Both decoders hand out views of plain ArrayBuffers (never shared ones).
-    private inner = make((data, final) => {
-      if (!this.stopped) this.ondata(null, data as Uint8Array<ArrayBuffer>, final);
-    });
-    push(chunk: Uint8Array, final: boolean): void {
-      if (this.stopped) return;
-      try {
-        this.inner.push(chunk, final);
-      } catch (e) {
-        this.stopped = true;
-        const error: FlateError = Object.assign(new Error(errorText(e)), { code: -1 });
-        this.ondata(error, new Uint8Array(0), true);
-      }
-    }
-    terminate(): void {
-      this.stopped = true;
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** Index of the first `PK` signature among `sigs` in `b` at or after `from` (4 bytes at hand), or -1. */
+function findSig(b: Uint8Array, from: number, sigs: readonly number[]): number {
+  for (let i = b.indexOf(0x50, from); i >= 0 && i + 4 <= b.length; i = b.indexOf(0x50, i + 1)) {
+    if (b[i + 1] === 0x4b && sigs.includes(u32(b, i))) return i;
+  }
+  return -1;
+}
+
+/** Where one wanted entry's compressed bytes go: a decoder from the libraries, collecting what it produces. */
+type Sink = { push: (piece: Uint8Array) => void; end: () => void; fail: (message: string) => void };
+
+function sinkFor(entry: ZipEntry, flags: number, declared: number | undefined, max: number): Sink | undefined {
+  const refuse = (message: string) => {
+    entry.error = message;
+    return undefined;
+  };
+  if (flags & 1) return refuse('is encrypted; not supported');
+  if (declared !== undefined && declared > max)
+    return refuse(`declares ${declared} bytes, over the ${max}-byte entry limit; skipped`);
+  const m = entry.method;
+  if (m !== 0 && m !== 8 && m !== 93) {
+    return refuse(
+      `compression method ${m} (${METHOD_NAMES[m] ?? 'unknown'}) is not supported (stored, deflate and zstd are)`,
+    );
+  }
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let state: 'open' | 'done' | 'failed' = 'open';
+  const fail = (message: string) => {
+    if (state !== 'open') return;
+    state = 'failed';
+    entry.error = message;
+  };
+  const out = (data: Uint8Array, final?: boolean) => {
+    if (state !== 'open') return;
+    size += data.length;
+    if (size > max) return fail(`decompresses to over ${max} bytes; skipped`);
+    if (data.length > 0) parts.push(data);
+    if (final) state = 'done';
+  };
+  const decoder = m === 8 ? new Inflate(out) : m === 93 ? new Decompress(out) : { push: out };
+  const guarded = (f: () => void) => {
+    if (state !== 'open') return;
+    try {
+      f();
+    } catch (e) {
+      fail(`could not be decompressed: ${errorText(e)}`);
     }
   };
+  return {
+    push: (piece) => guarded(() => decoder.push(piece, false)),
+    end: () => {
+      guarded(() => decoder.push(new Uint8Array(0), true));
+      if (state === 'open') fail('its compressed data ends before the stream does');
+      if (state === 'done') entry.bytes = parts.length === 1 ? parts[0] : joined(parts, size);
+    },
+    fail,
+  };
 }
-type Pushable = { push: (chunk: Uint8Array, final?: boolean) => unknown };
 
-const InflateDecoder = decoder(8, (out) => new Inflate((data, final) => out(data, final)));
-const ZstdDecoder = decoder(93, (out) => new Decompress((data, final) => out(data, final === true)));
-
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
+function joined(parts: Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size);
   let at = 0;
   for (const p of parts) {
@@ -76,78 +114,141 @@ function concat(parts: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+/** Hand `n` bytes of entry data to `sink` (or drop them); false when the input ends first. */
+function copyData(r: ByteReader, n: number, sink: Sink | undefined): boolean {
+  for (let left = n; left > 0; ) {
+    const piece = r.take(left);
+    if (!piece) return false;
+    left -= piece.length;
+    sink?.push(piece);
+  }
+  return true;
+}
+
+/**
+ * Data of unknown size (flag bit 3): it ends at a data descriptor whose compressed-size field equals the bytes
+ * before it. Only the 3 bytes that could start a signature are carried between pieces. False at end of input.
+ */
+function scanData(r: ByteReader, zip64: boolean, sink: Sink | undefined): boolean {
+  const size = zip64 ? 24 : 16;
+  let consumed = 0;
+  for (;;) {
+    if (!r.fill(4)) return false;
+    for (let i = findSig(r.bytes, 0, [DESCRIPTOR]); i >= 0; i = findSig(r.bytes, i + 1, [DESCRIPTOR])) {
+      if (!r.fill(i + size)) break;
+      const b = r.bytes;
+      if ((zip64 ? u64(b, i + 8) : u32(b, i + 8)) === consumed + i) {
+        sink?.push(b.subarray(0, i));
+        r.skip(i + size);
+        return true;
+      }
+    }
+    const keep = Math.min(3, r.bytes.length);
+    const feed = r.bytes.length - keep;
+    sink?.push(r.bytes.subarray(0, feed));
+    r.skip(feed);
+    consumed += feed;
+    if (!r.fill(keep + 1)) return false;
+  }
+}
+
+/** Bytes up to the next signature a walk can go on from (or the end of input); how many were skipped. */
+function resync(r: ByteReader): number {
+  let skipped = 0;
+  for (let from = 1; ; from = 0) {
+    if (!r.fill(4)) {
+      const rest = r.bytes.length;
+      r.skip(rest);
+      return skipped + rest;
+    }
+    const i = findSig(r.bytes, from, [LOCAL, CENTRAL, END, END64]);
+    const n = i >= 0 ? i : r.bytes.length - 3;
+    r.skip(n);
+    skipped += n;
+    if (i >= 0) return skipped;
+  }
+}
+
+/** One entry, from its local header to the end of its data (and descriptor); undefined when the input ends. */
+function readEntry(
+  r: ByteReader,
+  opts: ZipReadOptions,
+  open: { entry?: ZipEntry },
+  utf8: TextDecoder,
+): ZipEntry | undefined {
+  if (!r.fill(30)) return undefined;
+  const head = r.bytes;
+  const flags = u16(head, 6);
+  let csize = u32(head, 18);
+  let usize = u32(head, 22);
+  const nameLength = u16(head, 26);
+  const extraEnd = 30 + nameLength + u16(head, 28);
+  const method = u16(head, 8);
+  if (!r.fill(extraEnd)) return undefined;
+  const b = r.bytes;
+  const name = utf8.decode(b.subarray(30, 30 + nameLength));
+  let zip64 = false;
+  for (let i = 30 + nameLength; i + 4 <= extraEnd; i += 4 + u16(b, i + 2)) {
+    if (u16(b, i) !== 1) continue;
+    zip64 = true;
+    let k = i + 4;
+    if (usize === NO_SIZE && k + 8 <= extraEnd) {
+      usize = u64(b, k);
+      k += 8;
+    }
+    if (csize === NO_SIZE && k + 8 <= extraEnd) csize = u64(b, k);
+  }
+  r.skip(extraEnd);
+  const entry: ZipEntry = { name, method };
+  open.entry = entry;
+  const described = (flags & 8) !== 0;
+  const sized = !described || csize > 0;
+  const sink = opts.want(name) ? sinkFor(entry, flags, sized ? usize : undefined, opts.maxEntryBytes) : undefined;
+  if (!(sized ? copyData(r, csize, sink) : scanData(r, zip64, sink))) return undefined;
+  if (described && sized && r.fill(4)) r.skip(u32(r.bytes, 0) === DESCRIPTOR ? (zip64 ? 24 : 16) : zip64 ? 20 : 12);
+  sink?.end();
+  open.entry = undefined;
+  return entry;
 }
 
 /**
  * The archive's entries in file order: wanted ones with their bytes (or an error), the others by name only.
- * Holds at most the entry being decompressed (plus a slice of the archive); nothing throws.
+ * A walk stops at the central directory; an archive cut short reports where. Never throws.
  */
 export function* zipEntries(chunks: Iterable<Uint8Array>, opts: ZipReadOptions): Generator<ZipEntry> {
-  const ready: ZipEntry[] = [];
-  let reading: ZipEntry | undefined;
-  const unzip = new Unzip((file: UnzipFile) => {
-    const entry: ZipEntry = { name: file.name, method: file.compression };
-    if (!opts.want(file.name)) {
-      ready.push(entry);
+  const r = new ByteReader(chunks);
+  const utf8 = new TextDecoder();
+  let count = 0;
+  for (;;) {
+    if (!r.fill(4)) {
+      const why = r.bytes.length > 0 ? 'inside a header' : 'without its central directory';
+      opts.problem(`the archive ends ${why} after ${count} entries, at byte ${r.offset}: it is truncated`);
       return;
     }
-    const fail = (message: string) => {
-      entry.error = message;
-      file.terminate();
-      ready.push(entry);
-      reading = undefined;
-    };
-    if (file.originalSize !== undefined && file.originalSize > opts.maxEntryBytes) {
-      entry.error = `declares ${file.originalSize} bytes, over the ${opts.maxEntryBytes}-byte entry limit; skipped`;
-      ready.push(entry);
-      return;
+    const sig = u32(r.bytes, 0);
+    if (sig === CENTRAL || sig === END || sig === END64) return;
+    if (sig !== LOCAL) {
+      const at = r.offset;
+      const skipped = resync(r);
+      opts.problem(`${skipped} bytes at byte ${at} are not a zip entry; skipped`);
+      continue;
     }
-    if (![0, 8, 93].includes(file.compression)) {
-      const what = METHOD_NAMES[file.compression] ?? 'unknown';
-      entry.error = `compression method ${file.compression} (${what}) is not supported (stored, deflate and zstd are)`;
-      ready.push(entry);
-      return;
-    }
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    reading = entry;
-    file.ondata = (err, data, final) => {
-      if (reading !== entry) return;
-      if (err) return fail(`could not be decompressed: ${errorText(err)}`);
-      size += data.length;
-      if (size > opts.maxEntryBytes) return fail(`decompresses to over ${opts.maxEntryBytes} bytes; skipped`);
-      if (data.length > 0) parts.push(data);
-      if (final) {
-        entry.bytes = concat(parts, size);
-        ready.push(entry);
-        reading = undefined;
+    const open: { entry?: ZipEntry } = {};
+    const entry = readEntry(r, opts, open, utf8);
+    opts.progress?.(r.offset);
+    if (!entry) {
+      const cut = open.entry;
+      if (cut) {
+        cut.error = 'the archive ends inside this entry';
+        if (!opts.want(cut.name)) cut.error = undefined;
+        yield cut;
       }
-    };
-    file.start();
-  });
-  unzip.register(InflateDecoder);
-  unzip.register(ZstdDecoder);
-
-  let read = 0;
-  try {
-    for (const chunk of chunks) {
-      for (let at = 0; at < chunk.length; at += SLICE) {
-        unzip.push(chunk.subarray(at, Math.min(chunk.length, at + SLICE)), false);
-        if (ready.length > 0) yield* ready.splice(0);
-      }
-      read += chunk.length;
-      opts.progress?.(read);
+      opts.problem(
+        `the archive ends inside ${cut ? `entry ${cut.name}` : 'a header'}, at byte ${r.offset}: it is truncated`,
+      );
+      return;
     }
-    unzip.push(new Uint8Array(0), true);
-  } catch (e) {
-    const open = reading as ZipEntry | undefined;
-    if (open) {
-      open.error = 'the archive ends (or breaks) inside this entry';
-      ready.push(open);
-    }
-    opts.problem(`the archive is truncated or corrupt after byte ${read}: ${errorText(e)}`);
+    count++;
+    yield entry;
   }
-  yield* ready.splice(0);
 }

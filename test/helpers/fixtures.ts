@@ -1,5 +1,6 @@
-// Access to the real fixtures in ../shared/fixtures/real (never copied into the repo). When ../shared
-// is absent, suites that need it register one failing test that says so clearly, instead of skipping.
+// Access to the real fixtures in ../shared/fixtures/real and the logs from the wild in ../shared/fixtures/wild
+// (never copied into the repo). When ../shared is absent, suites that need it register one failing test that
+// says so clearly, instead of skipping.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,30 +12,53 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 export const SHARED_DIR = resolve(REPO_ROOT, '../shared');
 export const REAL_DIR = join(SHARED_DIR, 'fixtures/real');
 export const HAVE_REAL = existsSync(REAL_DIR);
+export const WILD_DIR = join(SHARED_DIR, 'fixtures/wild');
+export const HAVE_WILD = existsSync(WILD_DIR);
 
 export function realPath(rel: string): string {
   return join(REAL_DIR, rel);
 }
 
-/** Load a real fixture (with its companion files) and fail loudly if it does not load. */
-export function loadReal(rel: string, options: LoadOptions = {}): LoadOk['transcript'] {
-  const p = realPath(rel);
+export function wildPath(rel: string): string {
+  return join(WILD_DIR, rel);
+}
+
+function loadAt(p: string, rel: string, options: LoadOptions): LoadOk['transcript'] {
   const r = parseTranscript(fileFromPath(p), companionFiles(p), options);
   if (!r.ok) throw new Error(`fixture ${rel} did not load: ${r.error}`);
   return r.transcript;
 }
 
-/** describe() for suites over real fixtures; without ../shared it fails with a clear message. */
-export function describeReal(name: string, body: () => void): void {
-  if (HAVE_REAL) {
+/** Load a real fixture (with its companion files) and fail loudly if it does not load. */
+export function loadReal(rel: string, options: LoadOptions = {}): LoadOk['transcript'] {
+  return loadAt(realPath(rel), rel, options);
+}
+
+/** Load a fixture from the wild (with its companion files) and fail loudly if it does not load. */
+export function loadWild(rel: string, options: LoadOptions = {}): LoadOk['transcript'] {
+  return loadAt(wildPath(rel), rel, options);
+}
+
+function describeIf(have: boolean, dir: string, name: string, body: () => void): void {
+  if (have) {
     describe(name, body);
     return;
   }
   describe(name, () => {
-    it('needs the real fixtures', () => {
+    it(`needs ${dir}`, () => {
       throw new Error(
-        `../shared/fixtures/real not found at ${REAL_DIR}: clone the repo beside shared/ (CI does). Repo-own tests still run.`,
+        `../shared/${dir} not found at ${join(SHARED_DIR, dir)}: clone the repo beside shared/ (CI does). Repo-own tests still run.`,
       );
     });
   });
+}
+
+/** describe() for suites over real fixtures; without ../shared it fails with a clear message. */
+export function describeReal(name: string, body: () => void): void {
+  describeIf(HAVE_REAL, 'fixtures/real', name, body);
+}
+
+/** describe() for suites over the fixtures from the wild; without ../shared it fails with a clear message. */
+export function describeWild(name: string, body: () => void): void {
+  describeIf(HAVE_WILD, 'fixtures/wild', name, body);
 }
