@@ -6,13 +6,15 @@ import { isObject, type JsonObject, tryParseJson } from '../lib/json.ts';
 import { decodeAll } from '../lib/lines.ts';
 import { firstInvalidUtf8 } from '../lib/utf8.ts';
 import type { ParseIssue, Thread } from '../model/transcript.ts';
-import { sampleThreads } from './inspect-sample.ts';
+import { sampleThreads, uniqueThreadIds } from './inspect-sample.ts';
 import type { ParseContext, ParseInput } from './types.ts';
 import { zipEntries } from './zip-entries.ts';
 
 const HEADER = 'header.json';
 const START = '_journal/start.json';
 const SAMPLE = /^samples\/[^/]+\.json$/;
+/** `samples/<id>_epoch_<n>.json`: the sample's id and epoch, for a sample that lacks them. */
+const SAMPLE_NAME = /^samples\/(.+)_epoch_(\d+)\.json$/;
 
 /** An entry only an Inspect `.eval` has (what detection looks for among the first entries). */
 export function isEvalEntry(name: string): boolean {
@@ -97,13 +99,16 @@ export function readEvalArchive(input: ParseInput, ctx: ParseContext, issues: Pa
       // A name seen twice: the later copy wins (an in-place rewrite leaves the earlier one as dead space).
       if (samples.has(e.name))
         issues.push({ line: 0, severity: 'info', message: `${e.name}: appears twice; the later copy is used` });
-      const threads = sampleThreads(doc, samples.size, issues, e.name, `${e.name}:`);
-      samples.set(e.name, { id: doc.id, epoch: doc.epoch, threads });
+      const named = SAMPLE_NAME.exec(e.name);
+      const sample = { ...doc, id: doc.id ?? named?.[1], epoch: doc.epoch ?? (named ? Number(named[2]) : undefined) };
+      const threads = sampleThreads(sample, samples.size, issues, e.name, `${e.name}:`);
+      samples.set(e.name, { id: sample.id, epoch: sample.epoch, threads });
     }
   }
   out.finished = out.header !== undefined;
   out.header ??= start;
   out.threads = [...samples.values()].sort(byIdThenEpoch).flatMap((s) => s.threads);
+  uniqueThreadIds(out.threads, issues);
   ctx.progress?.(1);
   return out;
 }

@@ -205,3 +205,25 @@ export function sampleThreads(
   }
   return threads;
 }
+
+/**
+ * Thread ids made unique in place: two samples with one id and epoch (or a sample without an id whose stand-in
+ * collides) would otherwise share a thread id; later ones become `<id>~2`, `<id>~3` with a warning.
+ */
+export function uniqueThreadIds(threads: Thread[], issues: ParseIssue[]): void {
+  const seen = new Set<string>();
+  for (const th of threads) {
+    if (seen.has(th.id)) {
+      let k = 2;
+      while (seen.has(`${th.id}~${k}`)) k++;
+      const id = `${th.id}~${k}`;
+      issues.push({
+        line: 0,
+        severity: 'warning',
+        message: `two samples make thread ${th.id}; the later one is ${id}`,
+      });
+      th.id = id;
+    }
+    seen.add(th.id);
+  }
+}

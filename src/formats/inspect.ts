@@ -5,7 +5,7 @@
 import { arr, display, isObject, type JsonObject, str } from '../lib/json.ts';
 import type { ParseIssue, Thread, TranscriptMeta } from '../model/transcript.ts';
 import { isEvalEntry, readEvalArchive } from './inspect-eval.ts';
-import { sampleThreads } from './inspect-sample.ts';
+import { sampleThreads, uniqueThreadIds } from './inspect-sample.ts';
 import { makeTranscript } from './thread.ts';
 import type { FormatParser, ParseContext, ParseInput } from './types.ts';
 
@@ -54,6 +54,7 @@ function parseJsonLog(input: ParseInput) {
     if (isObject(s)) threads.push(...sampleThreads(s, i, issues, `samples[${i}]`));
     else issues.push({ line: 0, severity: 'error', message: `samples[${i}]: not an object; skipped` });
   });
+  uniqueThreadIds(threads, issues);
   return makeTranscript('inspect', meta, threads, issues);
 }
 

@@ -6,6 +6,7 @@
 import { Inflate } from 'fflate';
 import { Decompress } from 'fzstd';
 import { ByteReader, u16, u32, u64 } from '../lib/byte-reader.ts';
+import { crc32 } from '../lib/crc32.ts';
 
 const LOCAL = 0x04034b50;
 const CENTRAL = 0x02014b50;
@@ -53,7 +54,7 @@ function findSig(b: Uint8Array, from: number, sigs: readonly number[]): number {
 }
 
 /** Where one wanted entry's compressed bytes go: a decoder from the libraries, collecting what it produces. */
-type Sink = { push: (piece: Uint8Array) => void; end: () => void; fail: (message: string) => void };
+type Sink = { push: (piece: Uint8Array) => void; end: (crc: number) => void };
 
 function sinkFor(entry: ZipEntry, flags: number, declared: number | undefined, max: number): Sink | undefined {
   const refuse = (message: string) => {
@@ -71,6 +72,7 @@ function sinkFor(entry: ZipEntry, flags: number, declared: number | undefined, m
   }
   const parts: Uint8Array[] = [];
   let size = 0;
+  let crc = 0;
   let state: 'open' | 'done' | 'failed' = 'open';
   const fail = (message: string) => {
     if (state !== 'open') return;
@@ -82,6 +84,7 @@ function sinkFor(entry: ZipEntry, flags: number, declared: number | undefined, m
     size += data.length;
     if (size > max) return fail(`decompresses to over ${max} bytes; skipped`);
     if (data.length > 0) parts.push(data);
+    crc = crc32(data, crc);
     if (final) state = 'done';
   };
   const decoder = m === 8 ? new Inflate(out) : m === 93 ? new Decompress(out) : { push: out };
@@ -95,12 +98,15 @@ function sinkFor(entry: ZipEntry, flags: number, declared: number | undefined, m
   };
   return {
     push: (piece) => guarded(() => decoder.push(piece, false)),
-    end: () => {
+    end: (expected) => {
       guarded(() => decoder.push(new Uint8Array(0), true));
       if (state === 'open') fail('its compressed data ends before the stream does');
+      if (state === 'done' && crc !== expected) {
+        state = 'failed';
+        entry.error = 'its CRC-32 does not match: the entry is damaged; skipped';
+      }
       if (state === 'done') entry.bytes = parts.length === 1 ? parts[0] : joined(parts, size);
     },
-    fail,
   };
 }
 
@@ -127,20 +133,22 @@ function copyData(r: ByteReader, n: number, sink: Sink | undefined): boolean {
 
 /**
  * Data of unknown size (flag bit 3): it ends at a data descriptor whose compressed-size field equals the bytes
- * before it. Only the 3 bytes that could start a signature are carried between pieces. False at end of input.
+ * before it. Only the 3 bytes that could start a signature are carried between pieces. Returns the descriptor's
+ * CRC-32, or undefined when the input ends first.
  */
-function scanData(r: ByteReader, zip64: boolean, sink: Sink | undefined): boolean {
+function scanData(r: ByteReader, zip64: boolean, sink: Sink | undefined): number | undefined {
   const size = zip64 ? 24 : 16;
   let consumed = 0;
   for (;;) {
-    if (!r.fill(4)) return false;
+    if (!r.fill(4)) return undefined;
     for (let i = findSig(r.bytes, 0, [DESCRIPTOR]); i >= 0; i = findSig(r.bytes, i + 1, [DESCRIPTOR])) {
       if (!r.fill(i + size)) break;
       const b = r.bytes;
       if ((zip64 ? u64(b, i + 8) : u32(b, i + 8)) === consumed + i) {
+        const crc = u32(b, i + 4);
         sink?.push(b.subarray(0, i));
         r.skip(i + size);
-        return true;
+        return crc;
       }
     }
     const keep = Math.min(3, r.bytes.length);
@@ -148,8 +156,19 @@ function scanData(r: ByteReader, zip64: boolean, sink: Sink | undefined): boolea
     sink?.push(r.bytes.subarray(0, feed));
     r.skip(feed);
     consumed += feed;
-    if (!r.fill(keep + 1)) return false;
+    if (!r.fill(keep + 1)) return undefined;
   }
+}
+
+/** The data descriptor after data of known size: its CRC-32 (the signature is optional). */
+function readDescriptor(r: ByteReader, zip64: boolean): number | undefined {
+  if (!r.fill(4)) return undefined;
+  const signed = u32(r.bytes, 0) === DESCRIPTOR;
+  const size = (signed ? 4 : 0) + (zip64 ? 20 : 12);
+  if (!r.fill(size)) return undefined;
+  const crc = u32(r.bytes, signed ? 4 : 0);
+  r.skip(size);
+  return crc;
 }
 
 /** Bytes up to the next signature a walk can go on from (or the end of input); how many were skipped. */
@@ -179,6 +198,7 @@ function readEntry(
   if (!r.fill(30)) return undefined;
   const head = r.bytes;
   const flags = u16(head, 6);
+  const localCrc = u32(head, 14);
   let csize = u32(head, 18);
   let usize = u32(head, 22);
   const nameLength = u16(head, 26);
@@ -204,9 +224,12 @@ function readEntry(
   const described = (flags & 8) !== 0;
   const sized = !described || csize > 0;
   const sink = opts.want(name) ? sinkFor(entry, flags, sized ? usize : undefined, opts.maxEntryBytes) : undefined;
-  if (!(sized ? copyData(r, csize, sink) : scanData(r, zip64, sink))) return undefined;
-  if (described && sized && r.fill(4)) r.skip(u32(r.bytes, 0) === DESCRIPTOR ? (zip64 ? 24 : 16) : zip64 ? 20 : 12);
-  sink?.end();
+  let crc: number | undefined = localCrc;
+  if (!sized) crc = scanData(r, zip64, sink);
+  else if (!copyData(r, csize, sink)) crc = undefined;
+  else if (described) crc = readDescriptor(r, zip64);
+  if (crc === undefined) return undefined;
+  sink?.end(crc);
   open.entry = undefined;
   return entry;
 }

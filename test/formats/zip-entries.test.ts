@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { fileFromBytes, parseTranscript } from '../../src/formats/index.ts';
 import { isZip, type ZipEntry, zipEntries } from '../../src/formats/zip-entries.ts';
+import { crc32 } from '../../src/lib/crc32.ts';
 import { chunksOf } from '../../src/lib/lines.ts';
 import { makeZip } from '../helpers/zip.ts';
 
@@ -37,12 +38,13 @@ const ZSTD_JSON = JSON.stringify({
   })),
 });
 
-/** A zip whose one entry carries `packed` as-is under compression `method` (for methods this file cannot write). */
-function rawEntryZip(name: string, packed: Uint8Array, method: number, size: number): Uint8Array {
+/** A zip whose one entry carries `packed` as-is under compression `method`, decompressing to `original`. */
+function rawEntryZip(name: string, packed: Uint8Array, method: number, original: Uint8Array): Uint8Array {
   const zip = makeZip([[name, packed]], { method: 'stored' });
   const view = new DataView(zip.buffer);
   view.setUint16(8, method, true); // local header: method
-  view.setUint32(22, size, true); // local header: uncompressed size
+  view.setUint32(14, crc32(original), true); // local header: CRC-32 of the decompressed bytes
+  view.setUint32(22, original.length, true); // local header: uncompressed size
   return zip;
 }
 
@@ -50,7 +52,7 @@ describe('zipEntries', () => {
   it('decodes real zstd compression (method 93) to the exact bytes', () => {
     const packed = Uint8Array.from(atob(ZSTD_VECTOR), (c) => c.charCodeAt(0));
     expect(packed.length).toBeLessThan(ZSTD_JSON.length / 10);
-    const { entries, problems } = read(rawEntryZip('samples/z1_epoch_1.json', packed, 93, ZSTD_JSON.length), {
+    const { entries, problems } = read(rawEntryZip('samples/z1_epoch_1.json', packed, 93, enc.encode(ZSTD_JSON)), {
       chunk: 5,
     });
     expect(problems).toEqual([]);
@@ -86,7 +88,7 @@ describe('zipEntries', () => {
   });
 
   it('an unsupported method is an error on that entry; the next entry still reads', () => {
-    const bz = rawEntryZip('old.json', enc.encode('BZh91AY&SY'), 12, 99);
+    const bz = rawEntryZip('old.json', enc.encode('BZh91AY&SY'), 12, new Uint8Array(99));
     const zip = new Uint8Array([
       ...bz.subarray(0, bz.length - 22 - 46 - 8),
       ...makeZip([['next.json', enc.encode('[1]')]]),
@@ -125,6 +127,25 @@ describe('zipEntries', () => {
     const { entries, problems } = read(bad);
     expect(problems).toEqual([]);
     expect(entries[0].error).toMatch(/^could not be decompressed: /);
+    expect(text(entries[1].bytes)).toBe('{"b":2}');
+  });
+
+  it('an entry damaged where the decompressor cannot tell fails its CRC-32; the next entry still reads', () => {
+    const zip = makeZip(
+      [
+        ['a.json', enc.encode('{"a":1}')],
+        ['b.json', enc.encode('{"b":2}')],
+      ],
+      { method: 'stored' },
+    );
+    const bad = zip.slice();
+    bad[30 + 'a.json'.length + 5] = '2'.charCodeAt(0); // {"a":2}
+    const { entries } = read(bad);
+    expect(entries[0]).toEqual({
+      name: 'a.json',
+      method: 0,
+      error: 'its CRC-32 does not match: the entry is damaged; skipped',
+    });
     expect(text(entries[1].bytes)).toBe('{"b":2}');
   });
 

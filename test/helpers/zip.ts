@@ -3,23 +3,12 @@
 // zstd frames use raw blocks (this file has no zstd compressor); real compressed frames are tested separately.
 import { readFileSync } from 'node:fs';
 import { deflateSync, unzipSync } from 'fflate';
+import { crc32 } from '../../src/lib/crc32.ts';
 
 /** The entries of a zip file, in file order, decompressed (fflate's reader, not ours). */
 export function entriesOf(path: string): [string, Uint8Array][] {
   const bytes = new Uint8Array(readFileSync(path));
   return Object.entries(unzipSync(bytes));
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }
 
 /** Bytes appended piecewise (little-endian integers) into one growing buffer. */
