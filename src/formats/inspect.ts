@@ -22,7 +22,6 @@ function evalMeta(doc: JsonObject): TranscriptMeta {
   for (const [k, v] of [
     ['task', task],
     ['model', str(ev.model)],
-    ['task_version', ev.task_version === undefined ? undefined : display(ev.task_version)],
     ['status', str(doc.status)],
     ['created', str(ev.created)],
   ] as const) {

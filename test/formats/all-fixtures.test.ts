@@ -1,5 +1,6 @@
-// Every real fixture: loads with zero error-severity issues, is detected by content with its file name
-// hidden, and its tierscope bundle re-imports identically (same model, same analysis).
+// Every real fixture (and the wild logs of formats read exactly: Inspect, SWE-agent): loads with zero error-severity
+// issues, is detected by content with its file name hidden, and its tierscope bundle re-imports identically (same
+// model, same analysis).
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { exportBundle } from '../../src/formats/tierscope.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
-import { describeReal, REAL_DIR } from '../helpers/fixtures.ts';
+import { describeReal, HAVE_WILD, REAL_DIR, WILD_DIR } from '../helpers/fixtures.ts';
 import { tokenizer } from '../helpers/replay.ts';
 
 const EXPECTED: Record<string, string> = {
@@ -23,23 +24,29 @@ const EXPECTED: Record<string, string> = {
   'swe-agent': 'swe-agent',
 };
 
+/** Folders of ../shared/fixtures/wild whose formats are read exactly, so they join these suites. */
+const WILD_FORMATS = ['inspect', 'swe-agent'];
+
+/** Fixture paths relative to fixtures/ (`real/…`, `wild/…`); their first folder after that names the format. */
 function fixtureFiles(): string[] {
   const out: string[] = [];
+  const root = join(REAL_DIR, '..');
   const walk = (dir: string) => {
     for (const f of readdirSync(dir).sort()) {
       const p = join(dir, f);
       if (statSync(p).isDirectory()) {
         // sub-agent files are companions of their session file, not inputs on their own
         if (f !== 'subagents') walk(p);
-      } else if (!f.endsWith('.md')) out.push(relative(REAL_DIR, p));
+      } else if (!f.endsWith('.md')) out.push(relative(root, p));
     }
   };
   walk(REAL_DIR);
+  if (HAVE_WILD) for (const f of WILD_FORMATS) walk(join(WILD_DIR, f));
   return out;
 }
 
 function load(rel: string, hideName: boolean): Transcript {
-  const p = join(REAL_DIR, rel);
+  const p = join(REAL_DIR, '..', rel);
   const main = fileFromPath(p);
   const r = parseTranscript(hideName ? { ...main, name: 'input' } : main, companionFiles(p));
   if (!r.ok) throw new Error(r.error);
@@ -52,7 +59,7 @@ describeReal('every real fixture', () => {
     tok = await tokenizer();
   });
   for (const rel of fixtureFiles()) {
-    const expected = EXPECTED[rel.split('/')[0]];
+    const expected = EXPECTED[rel.split('/')[1]];
     it(`${rel}: loads as ${expected} with no errors, also with its name hidden`, () => {
       const t = load(rel, false);
       expect(t.format).toBe(expected);
