@@ -7,6 +7,7 @@ import { Inflate } from 'fflate';
 import { Decompress } from 'fzstd';
 import { ByteReader, u16, u32, u64 } from '../lib/byte-reader.ts';
 import { crc32 } from '../lib/crc32.ts';
+import { concatBytes } from '../lib/lines.ts';
 
 const LOCAL = 0x04034b50;
 const CENTRAL = 0x02014b50;
@@ -105,19 +106,9 @@ function sinkFor(entry: ZipEntry, flags: number, declared: number | undefined, m
         state = 'failed';
         entry.error = 'its CRC-32 does not match: the entry is damaged; skipped';
       }
-      if (state === 'done') entry.bytes = parts.length === 1 ? parts[0] : joined(parts, size);
+      if (state === 'done') entry.bytes = concatBytes(parts, size);
     },
   };
-}
-
-function joined(parts: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** Hand `n` bytes of entry data to `sink` (or drop them); false when the input ends first. */
