@@ -3,6 +3,7 @@
 // size, and for the archive rewritten as stored, zstd (multi-frame) or data-descriptor entries.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.ts';
 import { fileFromBytes, fileFromText, parseTranscript } from '../../src/formats/index.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import type { ImageBlock, Thread, Transcript } from '../../src/model/transcript.ts';
@@ -152,6 +153,19 @@ describeWild('inspect .eval: the three logs from the wild', () => {
     );
     expect(popularity.threads.every((th) => th.requests[0].observed?.output === 2)).toBe(true);
     expect(popularity.threads[0].requests[0]).toMatchObject({ model: 'gpt-4o-mini-2024-07-18', inputEnd: 2 });
+  });
+
+  it('the CLI analyzes an .eval from disk (streamed) with the same counts', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(['analyze', wildPath(DEDUP), '--json'], {
+      out: (x) => out.push(x),
+      err: (x) => err.push(x),
+    });
+    expect([code, err.join('')]).toEqual([0, '']);
+    const report = JSON.parse(out.join('\n'));
+    expect(report.format).toBe('inspect');
+    expect(report.counts).toMatchObject({ threads: 1, messages: 12, requests: 6, toolUses: 5, toolResults: 5 });
   });
 
   it('inspectai-log_images.json: the image attachment resolves into an image block', () => {

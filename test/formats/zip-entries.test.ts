@@ -75,6 +75,35 @@ describe('zipEntries', () => {
     }
   });
 
+  it('reads sizes from a zip64 extra field when the header says 0xFFFFFFFF', () => {
+    const data = enc.encode('{"zip64":true}');
+    const name = enc.encode('big.json');
+    const head = new DataView(new ArrayBuffer(30));
+    head.setUint32(0, 0x04034b50, true);
+    head.setUint16(4, 45, true);
+    head.setUint32(14, crc32(data), true);
+    head.setUint32(18, 0xffffffff, true); // compressed size: in the extra field
+    head.setUint32(22, 0xffffffff, true); // uncompressed size: in the extra field
+    head.setUint16(26, name.length, true);
+    head.setUint16(28, 20, true);
+    const extra = new DataView(new ArrayBuffer(20));
+    extra.setUint16(0, 1, true); // zip64 extended information: uncompressed, then compressed size
+    extra.setUint16(2, 16, true);
+    extra.setUint32(4, data.length, true);
+    extra.setUint32(12, data.length, true);
+    const end = enc.encode('PK\u0005\u0006'); // the walk stops at the end of the entries
+    const zip = new Uint8Array([
+      ...new Uint8Array(head.buffer),
+      ...name,
+      ...new Uint8Array(extra.buffer),
+      ...data,
+      ...end,
+    ]);
+    const { entries, problems } = read(zip);
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => [e.name, text(e.bytes)])).toEqual([['big.json', '{"zip64":true}']]);
+  });
+
   it('lists unwanted entries by name without decompressing them', () => {
     const zip = makeZip([
       ['keep.json', enc.encode('{}')],
