@@ -1,6 +1,7 @@
 // Ordered registry of format parsers, content-based detection (the file name is only a hint) and the
 // single entry point `parseTranscript`, which never throws: unusable input yields a LoadError naming
-// the formats tried and what the first line looked like (SPEC §1.1, §1.3).
+// the formats tried and what the first line looked like (SPEC §1.1, §1.3). A zip archive (Inspect's
+// `.eval`) is told by its magic and offered only to parsers that read archives, which see its entry names.
 
 import { formatBytes } from '../lib/bytes.ts';
 import { preview, tryParseJson } from '../lib/json.ts';
