@@ -1,6 +1,7 @@
 // Ordered registry of format parsers, content-based detection (the file name is only a hint) and the
 // single entry point `parseTranscript`, which never throws: unusable input yields a LoadError naming
-// the formats tried and what the first line looked like (SPEC §1.1, §1.3).
+// the formats tried and what the first line looked like (SPEC §1.1, §1.3). A zip archive (Inspect's
+// `.eval`) is told by its magic and offered only to parsers that read archives, which see its entry names.
 
 import { formatBytes } from '../lib/bytes.ts';
 import { preview, tryParseJson } from '../lib/json.ts';
@@ -16,6 +17,7 @@ import { openaiChatParser } from './openai-chat.ts';
 import { sweAgentParser } from './swe-agent.ts';
 import { tierscopeParser } from './tierscope.ts';
 import type { FormatParser, ParseInput, SniffHead, SourceFile } from './types.ts';
+import { isZip, zipEntries } from './zip-entries.ts';
 
 /** Detection order: most specific first (formats.md §0). */
 export const PARSERS: readonly FormatParser[] = [
@@ -75,17 +77,20 @@ export function fileFromText(name: string, text: string): SourceFile {
   return fileFromBytes(name, new TextEncoder().encode(text));
 }
 
-function makeInput(main: SourceFile, extra: SourceFile[], limits: LoadLimits): ParseInput {
+function makeInput(main: SourceFile, extra: SourceFile[], limits: LoadLimits, archive: boolean): ParseInput {
   let docCache: { value: unknown } | undefined;
+  const tooBig = archive || main.size > limits.maxDocumentBytes;
   return {
     main,
     extra,
-    lines: () => readLines(main.chunks(), { maxLineBytes: limits.maxLineBytes }),
+    lines: () => (archive ? [][Symbol.iterator]() : readLines(main.chunks(), { maxLineBytes: limits.maxLineBytes })),
     extraLines: (file) => readLines(file.chunks(), { maxLineBytes: limits.maxLineBytes }),
     doc: () => {
-      docCache ??= { value: main.size > limits.maxDocumentBytes ? undefined : parseDocument(main) };
+      docCache ??= { value: tooBig ? undefined : parseDocument(main) };
       return docCache.value;
     },
+    archive,
+    maxDocumentBytes: limits.maxDocumentBytes,
   };
 }
 
@@ -133,10 +138,20 @@ function sniffHead(input: ParseInput): SniffHead & { firstLine: string } {
   return { fileName: input.main.name, lines, doc, firstLine };
 }
 
+/** What detection sees of a zip archive: the names of its first entries (read without decompressing). */
+function archiveHead(input: ParseInput): SniffHead & { firstLine: string } {
+  const entries: string[] = [];
+  for (const e of zipEntries(input.main.chunks(), { want: () => false, maxEntryBytes: 0, problem: () => {} })) {
+    entries.push(e.name);
+    if (entries.length >= 8) break;
+  }
+  return { fileName: input.main.name, lines: [], doc: undefined, firstLine: '', archive: { entries } };
+}
+
 /** Detect the format of an input by content; undefined when nothing matches. */
 export function detectFormat(input: ParseInput): FormatParser | undefined {
-  const head = sniffHead(input);
-  return PARSERS.find((p) => safeSniff(p, head));
+  const head = input.archive ? archiveHead(input) : sniffHead(input);
+  return PARSERS.find((p) => (!input.archive || p.archives) && safeSniff(p, head));
 }
 
 function safeSniff(p: FormatParser, head: SniffHead): boolean {
@@ -169,7 +184,9 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
     const over = `${formatBytes(main.size)}, over the ${formatBytes(limits.maxFileBytes)} file-size limit`;
     return { ok: false, error: `${name} is ${over}.`, issues: [] };
   }
-  if (looksBinary(firstBytes(main, 8192))) {
+  const headBytes = firstBytes(main, 8192);
+  const archive = isZip(headBytes);
+  if (!archive && looksBinary(headBytes)) {
     return {
       ok: false,
       error: `${name} looks like a binary file (NUL or control bytes in its first 8 KB), not a JSON or JSONL transcript.`,
@@ -183,14 +200,17 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
     issues.push({ line: 0, file: f.name, severity: 'error', message: `companion file is ${over}; not loaded` });
     return false;
   });
-  const input = makeInput(main, companions, limits);
-  const head = sniffHead(input);
-  if (head.lines.length === 0) {
+  const input = makeInput(main, companions, limits, archive);
+  const head = archive ? archiveHead(input) : sniffHead(input);
+  if (!archive && head.lines.length === 0) {
     return { ok: false, error: `${name} holds only blank lines (or lines over the size limit).`, issues: [] };
   }
   const parser = options.format
     ? PARSERS.find((p) => p.id === options.format)
-    : PARSERS.find((p) => safeSniff(p, head));
+    : PARSERS.find((p) => (!archive || p.archives) && safeSniff(p, head));
+  if (archive && (parser ? !parser.archives : !options.format)) {
+    return archiveError(name, head.archive?.entries ?? [], parser);
+  }
   if (!parser) {
     const tried = PARSERS.map((p) => p.id).join(', ');
     const what = options.format ? `Unknown format "${options.format}"` : `Could not recognise ${name}`;
@@ -227,6 +247,19 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
     const message = preview(e instanceof Error ? e.message : String(e), 200);
     return { ok: false, error: `The ${parser.id} parser failed on ${name}: ${message}`, issues: issues.slice(0, 100) };
   }
+}
+
+/** Why a zip archive is not loaded: it is not an Inspect log, or the format asked for does not read archives. */
+function archiveError(name: string, entries: string[], asked: FormatParser | undefined): LoadError {
+  let error = `${name} is a zip archive; the ${asked?.id} format is not read from one.`;
+  if (!asked && entries.length === 0) error = `${name} starts like a zip archive, but no entry of it could be read.`;
+  else if (!asked) {
+    const listed = entries.map((e) => preview(e, 60)).join(', ');
+    error =
+      `${name} is a zip archive, but not an Inspect AI eval log: its first entries are ${listed} ` +
+      '(an Inspect .eval holds header.json, _journal/start.json and samples/<id>_epoch_<n>.json).';
+  }
+  return { ok: false, error, issues: [] };
 }
 
 /**

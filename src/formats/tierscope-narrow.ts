@@ -114,7 +114,7 @@ export function narrowMessage(
   const source: JsonObject = { ...(isObject(v.source) ? v.source : {}) };
   source.line = isIndex(source.line) ? source.line : 0;
   const lines = (x: unknown) => Array.isArray(x) && x.every(isIndex);
-  const shapes = oneOf('native', 'openai-tool', 'openai-message', 'responses-item');
+  const shapes = oneOf('native', 'openai-tool', 'openai-message', 'responses-item', 'text-action');
   dropWrong(source, { uuid: isStr, lines, shape: shapes, file: isStr, path: isStr }, `${where}.source`, issue);
   const m: JsonObject = { ...v, index: keepIndex && isIndex(v.index) ? v.index : i, role: v.role, blocks, source };
   const checks = {

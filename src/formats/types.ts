@@ -19,6 +19,8 @@ export type SniffHead = {
   lines: unknown[];
   /** The whole input parsed as one JSON value, when it is a single JSON document (else undefined). */
   doc: unknown;
+  /** For a zip archive (Inspect `.eval`): the names of its first entries, in file order (`lines` is empty). */
+  archive?: { entries: string[] };
 };
 
 export type ParseContext = {
@@ -38,6 +40,10 @@ export type ParseInput = {
   extraLines: (file: SourceFile) => Iterable<Line>;
   /** The main file parsed as one JSON document (cached), or undefined when it is not one. */
   doc: () => unknown;
+  /** The main file is a zip archive: its bytes come from `main.chunks()`; `lines()` and `doc()` are empty. */
+  archive: boolean;
+  /** The largest JSON document a parser may hold as one string (a whole file, or one entry of an archive). */
+  maxDocumentBytes: number;
 };
 
 export interface FormatParser {
@@ -45,6 +51,8 @@ export interface FormatParser {
   label: string;
   /** Cheap test on the head of the input. Never throws. */
   sniff(head: SniffHead): boolean;
+  /** Reads zip archives (its `sniff` looks at `head.archive`); no other parser is given one. */
+  archives?: boolean;
   /** Parse the whole input. Bad lines become issues; the rest still loads. */
   parse(input: ParseInput, ctx: ParseContext): Transcript;
 }

@@ -73,7 +73,7 @@ export function* readLines(chunks: Iterable<Uint8Array>, options: LineReaderOpti
       if (skipping) {
         yield { no, text: '', byteOffset: lineStart, byteLength: pendingLen, tooLong: true };
       } else {
-        yield decodeLine(concat(pending, pendingLen), lineStart, no, false);
+        yield decodeLine(concatBytes(pending, pendingLen), lineStart, no, false);
       }
       pos = lineStart + pendingLen + 1;
       lineStart = pos;
@@ -86,10 +86,11 @@ export function* readLines(chunks: Iterable<Uint8Array>, options: LineReaderOpti
   }
   if (skipping)
     yield { no, text: '', byteOffset: lineStart, byteLength: pendingLen, tooLong: true, unterminated: true };
-  else if (pendingLen > 0) yield decodeLine(concat(pending, pendingLen), lineStart, no, true);
+  else if (pendingLen > 0) yield decodeLine(concatBytes(pending, pendingLen), lineStart, no, true);
 }
 
-function concat(parts: Uint8Array[], total: number): Uint8Array {
+/** `parts` joined into one buffer of `total` bytes (the one part itself when there is just one). */
+export function concatBytes(parts: Uint8Array[], total: number): Uint8Array {
   if (parts.length === 1) return parts[0];
   const out = new Uint8Array(total);
   let o = 0;

@@ -36,7 +36,8 @@ export type SourceShape =
   | 'native' // Anthropic-style content blocks (Claude Code, claude-trace, anthropic-request)
   | 'openai-tool' // one or more OpenAI `role:"tool"` messages merged into one user message of tool_result blocks
   | 'openai-message' // an OpenAI chat message (assistant tool_calls become tool_use blocks)
-  | 'responses-item'; // Codex / OpenAI Responses items merged into a message
+  | 'responses-item' // Codex / OpenAI Responses items merged into a message
+  | 'text-action'; // SWE-agent text action (no function calling): tool_use derived from `action`, or its observation
 
 export type MessageSource = {
   /** 1-based line of the source file where this message starts (0 when not line-based). */

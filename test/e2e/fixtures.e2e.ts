@@ -11,8 +11,8 @@ import { describeReal, loadReal } from '../helpers/fixtures.ts';
 import { type Session, screenshot, stopServer } from './harness.ts';
 import {
   cliReport,
-  counted,
   expectedBadges,
+  expectLoadStatus,
   loadFiles,
   openApp,
   REAL_DIR,
@@ -95,16 +95,7 @@ describeReal('every real fixture, loaded through the file input', () => {
       await loadFiles(s.page, [realPath(c.rel), ...(c.extra ?? []).map(realPath)]);
 
       // load-status: format and counts
-      const status = (await s.page.getByTestId('load-status').textContent()) ?? '';
-      expect(status).toContain(report.format);
-      const k = report.counts;
-      for (const part of [
-        counted(k.threads, 'thread'),
-        counted(k.messages, 'message'),
-        counted(k.requests, 'request'),
-        counted(k.toolUses, 'tool use'),
-      ])
-        expect(status).toContain(part);
+      await expectLoadStatus(s.page, report);
 
       // parse issues with their line numbers
       if (report.parseIssues.length > 0) {

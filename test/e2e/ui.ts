@@ -3,10 +3,10 @@
 // transcript collecting what a person would see (rows, tier badges, pairing markers, cache-break markers).
 import { basename } from 'node:path';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Report } from '../../src/analyses/report.ts';
 import { runCli } from '../../src/cli/main.ts';
-import { openSession, type Session } from './harness.ts';
+import { openSession, type Session, stopServer } from './harness.ts';
 
 export { HAVE_REAL, REAL_DIR, realPath } from '../helpers/fixtures.ts';
 
@@ -17,6 +17,22 @@ export async function openApp(opts: { colorScheme?: 'light' | 'dark' } = {}): Pr
   await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 60_000 });
   await waitForRun(s.page);
   return s;
+}
+
+/** For a suite: a session on the app opened before its tests and closed (with the server) after them. */
+export function appSession(): () => Session {
+  let s: Session | undefined;
+  beforeAll(async () => {
+    s = await openApp();
+  });
+  afterAll(async () => {
+    await s?.close();
+    await stopServer();
+  });
+  return () => {
+    if (!s) throw new Error('the app session is not open');
+    return s;
+  };
 }
 
 /** The id of the run currently shown (0 before the first). */
@@ -77,6 +93,20 @@ export async function cliReport(path: string, set: Record<string, number | strin
   expect(err.join('\n')).toBe('');
   expect(code).toBe(0);
   return JSON.parse(out.join('\n')) as Report;
+}
+
+/** load-status shows the format and the CLI report's counts of threads, messages, requests and tool uses. */
+export async function expectLoadStatus(page: Page, report: Report): Promise<void> {
+  const status = (await page.getByTestId('load-status').textContent()) ?? '';
+  expect(status).toContain(report.format);
+  const k = report.counts;
+  for (const part of [
+    counted(k.threads, 'thread'),
+    counted(k.messages, 'message'),
+    counted(k.requests, 'request'),
+    counted(k.toolUses, 'tool use'),
+  ])
+    expect(status).toContain(part);
 }
 
 /** Switch the transcript to a thread (opening the side-call group when needed) and wait for its rows. */

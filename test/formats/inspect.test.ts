@@ -185,4 +185,39 @@ describe('inspect: repo-own inputs', () => {
     expect(t.parseIssues).toHaveLength(1);
     expect(t.parseIssues[0]).toMatchObject({ severity: 'info', line: 0 });
   });
+
+  it('model-event inputs condensed into the message pool (input_refs) are expanded; bad ranges are reported', () => {
+    const usage = { input_tokens: 1, output_tokens: 1 };
+    const pooled = (refs: number[][]) => ({ ...modelEvent(msgs.slice(0, 2), usage), input: [], input_refs: refs });
+    const doc = log([
+      pooled([[0, 2]]),
+      pooled([
+        [0, 2],
+        [2, 4],
+      ]),
+      pooled([[3, 9]]),
+    ]);
+    const sample = { ...doc.samples[0], events_data: { messages: msgs, calls: [] } };
+    const t = parse({ ...doc, samples: [sample] });
+    expect(t.threads[0].requests.map((r) => [r.inputEnd, r.responseEnd])).toEqual([
+      [2, 3],
+      [4, 5],
+      [0, undefined],
+    ]);
+    expect(t.parseIssues.map((i) => i.message)).toEqual([
+      'samples[0]: 1 model-event input_refs range(s) outside the 5-message pool; those inputs are shorter',
+    ]);
+  });
+
+  it('two samples with one id and epoch load as two threads, the later renamed', () => {
+    const doc = log([]);
+    const t = parse({ ...doc, samples: [doc.samples[0], { ...doc.samples[0], messages: msgs.slice(0, 2) }] });
+    expect(t.threads.map((x) => [x.id, x.messages.length])).toEqual([
+      ['sample-a-2', 5],
+      ['sample-a-2~2', 2],
+    ]);
+    expect(t.parseIssues.map((i) => i.message)).toEqual([
+      'two samples make thread sample-a-2; the later one is sample-a-2~2',
+    ]);
+  });
 });

@@ -4,8 +4,9 @@
 // throws and refuses exactly the values nested past the limit; display() never throws.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectFormat, PARSERS } from '../../src/formats/index.ts';
+import { DEFAULT_LIMITS, detectFormat, PARSERS } from '../../src/formats/index.ts';
 import type { ParseInput } from '../../src/formats/types.ts';
+import { isZip } from '../../src/formats/zip-entries.ts';
 import { display, MAX_JSON_DEPTH, tryParseJson } from '../../src/lib/json.ts';
 import { chunksOf, decodeAll, type Line, readLines } from '../../src/lib/lines.ts';
 import { firstInvalidUtf8, looksBinary } from '../../src/lib/utf8.ts';
@@ -128,6 +129,8 @@ function inputOf(bytes: Uint8Array, chunk: number): ParseInput {
       }
       return doc.v;
     },
+    archive: isZip(bytes),
+    maxDocumentBytes: DEFAULT_LIMITS.maxDocumentBytes,
   };
 }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.ts';
 import { fileFromBytes, fileFromText, type LoadResult, parseTranscript } from '../../src/formats/index.ts';
-import { parsePythonLiteral } from '../../src/formats/swe-agent.ts';
+import { parsePythonLiteral } from '../../src/formats/python-literal.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { expectTranscript } from './kit.ts';
 

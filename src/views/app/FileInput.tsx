@@ -14,7 +14,7 @@ export function FileInput() {
         data-testid="file-input"
         type="file"
         multiple
-        accept=".jsonl,.json,.traj,.txt,.log,application/json"
+        accept=".jsonl,.json,.traj,.eval,.zip,.txt,.log,application/json"
         onChange={(e) => {
           const files = [...(e.target.files ?? [])];
           e.target.value = '';

@@ -8,8 +8,8 @@ const FORMATS: [string, string][] = [
   ['Anthropic requests', 'logged Messages API request bodies, JSON or JSONL'],
   ['OpenAI chat', 'chat-completions request/response logs'],
   ['Codex', 'rollout-*.jsonl from ~/.codex/sessions'],
-  ['Inspect', 'eval log .json'],
-  ['SWE-agent', '.traj trajectories'],
+  ['Inspect', 'eval logs: .eval (zip, the default) or .json'],
+  ['SWE-agent', '.traj trajectories and demonstrations (function calling or text actions)'],
   ['Tierscope', 'bundles exported from this app'],
 ];
 

@@ -5,12 +5,25 @@ import { useStore } from '../../state/store.ts';
 import { visibleText } from '../common/visible-text.ts';
 import { threadOrder } from './navigation.ts';
 
-function label(t: ThreadInfo): string {
-  if (t.kind === 'main') return t.title && t.title !== t.id ? `main · ${visibleText(t.title)}` : 'main';
+/** `several`: more than one main thread (Inspect samples), where "main ·" would only crowd out their titles. */
+function label(t: ThreadInfo, several: boolean): string {
+  if (t.kind === 'main' && t.title && t.title !== t.id)
+    return several ? visibleText(t.title) : `main · ${visibleText(t.title)}`;
+  if (t.kind === 'main') return several ? t.id : 'main';
   return visibleText(t.title ?? t.id.replace(/^(sidechain|agent|side-call):/, ''));
 }
 
-function Item({ t, current, onPick }: { t: ThreadInfo; current: boolean; onPick: (id: string) => void }) {
+function Item({
+  t,
+  current,
+  several,
+  onPick,
+}: {
+  t: ThreadInfo;
+  current: boolean;
+  several: boolean;
+  onPick: (id: string) => void;
+}) {
   return (
     <button
       type="button"
@@ -25,7 +38,7 @@ function Item({ t, current, onPick }: { t: ThreadInfo; current: boolean; onPick:
       <span className="thread-dot" aria-hidden="true">
         {current ? '●' : '○'}
       </span>
-      <span className="thread-name">{label(t)}</span>
+      <span className="thread-name">{label(t, several)}</span>
       <span className="thread-count num">{t.messages}</span>
     </button>
   );
@@ -42,6 +55,7 @@ export function ThreadList() {
   const ordered = threadOrder(threads);
   const sideCalls = ordered.filter((t) => t.kind === 'side-call');
   const others = ordered.filter((t) => t.kind !== 'side-call');
+  const several = others.filter((t) => t.kind === 'main').length > 1;
   const currentIsSide = sideCalls.some((t) => t.id === current);
   const sideRequests = sideCalls.reduce((n, t) => n + t.requests, 0);
   return (
@@ -52,7 +66,7 @@ export function ThreadList() {
       </div>
       <div className="thread-scroll">
         {others.map((t) => (
-          <Item key={t.id} t={t} current={t.id === current} onPick={setThread} />
+          <Item key={t.id} t={t} current={t.id === current} several={several} onPick={setThread} />
         ))}
         {sideCalls.length > 0 && (
           <>
@@ -73,7 +87,9 @@ export function ThreadList() {
               </span>
             </button>
             {(open || currentIsSide) &&
-              sideCalls.map((t) => <Item key={t.id} t={t} current={t.id === current} onPick={setThread} />)}
+              sideCalls.map((t) => (
+                <Item key={t.id} t={t} current={t.id === current} several={several} onPick={setThread} />
+              ))}
           </>
         )}
       </div>
