@@ -1,4 +1,4 @@
-// The folders are the architecture (STYLE.md): lib → model → formats, tokens → pipeline → replay → analyses →
+// The folders are the architecture (STYLE.md): lib → model → formats, tokens, models → pipeline → replay → analyses →
 // share → state → views; worker/ and cli/ import up to share/. This test reads every import and fails on a
 // dependency that points up the order (Perfetto enforces its layering with a tool; this is ours).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -11,6 +11,7 @@ const RANK: Record<string, number> = {
   model: 1,
   formats: 2,
   tokens: 2,
+  models: 2,
   pipeline: 3,
   replay: 4,
   analyses: 5,
