@@ -3,6 +3,7 @@
 // in-thread by tests and as the no-worker fallback) and src/state/engine-client.ts. Every value crossing
 // it is plain structured-cloneable data, sized for the view: the transcript itself never crosses.
 
+import type { LogDefaults } from '../src/analyses/log-defaults.ts';
 import type { PairingViolation, Provider } from '../src/analyses/pairing.ts';
 import type { Refetch } from '../src/analyses/refetch.ts';
 import type { Report, RequestRow, ToolResultRow } from '../src/analyses/report.ts';
@@ -50,6 +51,8 @@ export type LoadSummary = {
   loadMs: number;
   /** Settings and view carried by a `.tierscope.json` share file (SPEC §7), restored when it is opened. */
   share?: SharedSettings;
+  /** The provider and context window the log implies (SPEC §1.1), each saying where it came from. */
+  defaults: LogDefaults;
 };
 
 export type LoadFailure = { ok: false; error: string; issues: ParseIssue[] };

@@ -16,6 +16,7 @@ import type { Tokenizer } from '../tokens/tokenizer.ts';
 import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
 import { addCost, type CostUnits, observedCost, simulatedCost, ZERO_COST } from './cost.ts';
 import { type Counts, transcriptCounts } from './counts.ts';
+import type { SettingsOrigin } from './log-defaults.ts';
 import type { PairingViolation } from './pairing.ts';
 import type { Refetch } from './refetch.ts';
 import { indexToolCalls } from './tool-index.ts';
@@ -89,6 +90,8 @@ export type Report = {
   requests: RequestRow[];
   refetches: Refetch[];
   totals: Totals;
+  /** Where the provider and the context window came from (the log's defaults or a choice); set by the CLI. */
+  defaults?: SettingsOrigin;
 };
 
 type StaticRow = Pick<
