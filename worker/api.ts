@@ -3,10 +3,10 @@
 // in-thread by tests and as the no-worker fallback) and src/state/engine-client.ts. Every value crossing
 // it is plain structured-cloneable data, sized for the view: the transcript itself never crosses.
 
-import type { LogDefaults } from '../src/analyses/log-defaults.ts';
 import type { PairingViolation, Provider } from '../src/analyses/pairing.ts';
 import type { Refetch } from '../src/analyses/refetch.ts';
 import type { Report, RequestRow, ToolResultRow } from '../src/analyses/report.ts';
+import type { LogDefaults } from '../src/analyses/settings-origin.ts';
 import type { LoadLimits } from '../src/formats/index.ts';
 import type { FormatId, ParseIssue, Role, ThreadKind } from '../src/model/transcript.ts';
 import type { PipelineConfig } from '../src/pipeline/config.ts';

@@ -3,46 +3,11 @@
 // already exceeds it (a 1M-context session). One pure function for the CLI and the worker, so a file starts from
 // the same settings in both; every default says where it came from (the UI's "from the log" labels, the report).
 import type { FormatId, Transcript } from '../model/transcript.ts';
-import type { RequestIndex, Tokens } from '../model/units.ts';
-import { CATALOG, type CatalogInfo, familyWindows, lookupModel, type ModelLookup } from '../models/catalog.ts';
+import { CATALOG, familyWindows, lookupModel, type ModelLookup } from '../models/catalog.ts';
 import { type ParsedModelId, parseModelId } from '../models/model-id.ts';
-import { DEFAULT_CONFIG, type PipelineConfig } from '../pipeline/config.ts';
+import { DEFAULT_CONFIG } from '../pipeline/config.ts';
 import { observedPrompt } from '../tokens/calibration.ts';
-import type { Provider } from './pairing.ts';
-
-/** The model the defaults follow: the one that served most of the main thread's requests. */
-export type LogModel = {
-  id: string;
-  /** Requests (or assistant messages) of the main thread it served, of how many with a model. */
-  count: number;
-  of: number;
-  /** Where it was read: the main thread's requests, its messages, or the file's header (SWE-agent, Codex). */
-  source: 'requests' | 'messages' | 'file';
-};
-
-export type ProviderDefault = { value: Provider; from: 'model' | 'format'; why: string };
-
-export type WindowDefault = {
-  /** null: neither the log nor the catalog gives one; the preset's window stays. */
-  value: Tokens | null;
-  from: 'catalog' | 'log' | 'observed' | 'none';
-  /** What the catalog says for the model (null: unknown model, or no window listed). */
-  catalogWindow: Tokens | null;
-  catalogId: string | null;
-  /** The largest observed prompt (input + cache read + cache write) of any request, and where. */
-  observedMax: { tokens: Tokens; thread: string; request: RequestIndex } | null;
-  why: string;
-};
-
-export type LogDefaults = {
-  format: FormatId;
-  model: LogModel | null;
-  /** The catalog's answer for the model (`known: false` says why it has none). */
-  lookup: ModelLookup | null;
-  provider: ProviderDefault;
-  contextWindow: WindowDefault;
-  catalog: CatalogInfo;
-};
+import type { LogDefaults, LogModel, ProviderDefault, WindowDefault } from './settings-origin.ts';
 
 /** Formats whose logs are Anthropic Messages requests, whatever model answered them. */
 const ANTHROPIC_WIRE: readonly FormatId[] = ['claude-code', 'claude-trace', 'anthropic-request'];
@@ -157,37 +122,5 @@ export function logDefaults(t: Transcript): LogDefaults {
     provider: providerDefault(format, model ? parseModelId(model.id) : null),
     contextWindow: windowDefault(t, model, lookup),
     catalog: CATALOG,
-  };
-}
-
-/** A config with the log's window in place of the preset's (unchanged when the log gives none). */
-export function withLogDefaults(c: PipelineConfig, d: LogDefaults | null | undefined): PipelineConfig {
-  const w = d?.contextWindow.value;
-  return w == null || w === c.contextWindow ? c : { ...c, contextWindow: w };
-}
-
-/** Where a run's provider and window came from: the log, a choice (flag, control, link), or the preset. */
-export type SettingsOrigin = {
-  model: LogModel | null;
-  catalog: CatalogInfo;
-  provider: { value: Provider; source: 'log' | 'chosen'; log: ProviderDefault };
-  contextWindow: { value: Tokens; source: 'log' | 'chosen' | 'preset'; log: WindowDefault };
-};
-
-/** Label a run's settings against the log's defaults; `chosen` says which the user set (CLI flags). */
-export function settingsOrigin(
-  d: LogDefaults,
-  s: { provider: Provider; contextWindow: Tokens },
-  chosen: { provider: boolean; contextWindow: boolean },
-): SettingsOrigin {
-  return {
-    model: d.model,
-    catalog: d.catalog,
-    provider: { value: s.provider, source: chosen.provider ? 'chosen' : 'log', log: d.provider },
-    contextWindow: {
-      value: s.contextWindow,
-      source: chosen.contextWindow ? 'chosen' : d.contextWindow.value === null ? 'preset' : 'log',
-      log: d.contextWindow,
-    },
   };
 }

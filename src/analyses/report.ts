@@ -16,9 +16,9 @@ import type { Tokenizer } from '../tokens/tokenizer.ts';
 import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
 import { addCost, type CostUnits, observedCost, simulatedCost, ZERO_COST } from './cost.ts';
 import { type Counts, transcriptCounts } from './counts.ts';
-import type { SettingsOrigin } from './log-defaults.ts';
 import type { PairingViolation } from './pairing.ts';
 import type { Refetch } from './refetch.ts';
+import type { SettingsOrigin } from './settings-origin.ts';
 import { indexToolCalls } from './tool-index.ts';
 
 export type ToolResultRow = {

@@ -4,7 +4,8 @@
 // (even with parse issues), 2 on unusable input or arguments, with a one-line reason on stderr.
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { analyze } from '../analyses/analyze.ts';
-import { logDefaults, type SettingsOrigin, settingsOrigin } from '../analyses/log-defaults.ts';
+import { logDefaults } from '../analyses/log-defaults.ts';
+import { type SettingsOrigin, settingsOrigin } from '../analyses/settings-origin.ts';
 import { FORMAT_IDS, parseTranscript } from '../formats/index.ts';
 import type { FormatId, Transcript } from '../model/transcript.ts';
 import { DEFAULT_BASE_URL, shareLink } from '../share/codec.ts';

@@ -1,7 +1,8 @@
 // Human-readable summary of a report for the terminal: what was loaded, where the tokens are, what the
 // pipeline did, the cache and the problems found — a few aligned lines, most important first.
-import type { SettingsOrigin } from '../analyses/log-defaults.ts';
+
 import type { Report } from '../analyses/report.ts';
+import type { SettingsOrigin } from '../analyses/settings-origin.ts';
 import type { Transcript } from '../model/transcript.ts';
 
 export function fmtNum(n: number): string {

@@ -2,11 +2,23 @@
 // picked, with the log's provider and context window — never the previous file's overrides. A share link or
 // share file restores its own settings, and a bundled sample applies its own over the log's; both are named in
 // `from` so the config panel can say so. What differs from the log's defaults is an override, shown as such.
-import { type LogDefaults, withLogDefaults } from '../analyses/log-defaults.ts';
+import { type LogDefaults, withLogDefaults } from '../analyses/settings-origin.ts';
 import { mergeConfig, type PipelineConfig } from '../pipeline/config.ts';
 import { type PresetId, presetConfig } from '../pipeline/presets.ts';
 import type { ConfigState, Restore, SettingsSource } from './types.ts';
 import { configOf } from './url-state.ts';
+
+/** The config slice before anything is loaded: the seeds preset, no log yet. */
+export const INITIAL_CONFIG: ConfigState = {
+  preset: 'seeds',
+  config: presetConfig('seeds'),
+  mode: 'recorded',
+  provider: 'anthropic',
+  encoding: 'o200k_base',
+  log: null,
+  lens: { preset: 'seeds', mode: 'recorded', encoding: 'o200k_base' },
+  from: null,
+};
 
 /** A preset's config with the log's window: what "differs from the preset" and every reset compare against. */
 export function baselineConfig(preset: PresetId, log: LogDefaults | null): PipelineConfig {

@@ -5,11 +5,10 @@ import { transfer } from 'comlink';
 import { create } from 'zustand';
 import type { LoadSummary, Row } from '../../worker/api.ts';
 import { ConfigError, checkValue, type PipelineConfig } from '../pipeline/config.ts';
-import { presetConfig } from '../pipeline/presets.ts';
 import { engine, progressProxy } from './engine-client.ts';
 import { rememberInput } from './last-input.ts';
 import { fileTooBig, useLoadLimits } from './load-limits.ts';
-import { baselineConfig, loadedConfig } from './log-settings.ts';
+import { baselineConfig, INITIAL_CONFIG, loadedConfig } from './log-settings.ts';
 import type { AppState, LoadSource, Restore } from './types.ts';
 import { restoreView, stateFromUrl, urlFromState } from './url-state.ts';
 
@@ -25,16 +24,7 @@ function setPath(o: Record<string, unknown>, key: string, value: unknown): Recor
 export const useStore = create<AppState>()((set, get) => ({
   transcript: { status: 'idle', issues: [], rows: {} },
   run: { status: 'idle', runId: 0 },
-  config: {
-    preset: 'seeds',
-    config: presetConfig('seeds'),
-    mode: 'recorded',
-    provider: 'anthropic',
-    encoding: 'o200k_base',
-    log: null,
-    lens: { preset: 'seeds', mode: 'recorded', encoding: 'o200k_base' },
-    from: null,
-  },
+  config: INITIAL_CONFIG,
   view: {
     thread: 'main',
     message: null,

@@ -3,8 +3,8 @@
 // as frozen references; the store holds them by reference and components select narrowly.
 
 import type { LoadProgress, LoadSummary, Row, RunResult, RunSettings } from '../../worker/api.ts';
-import type { LogDefaults } from '../analyses/log-defaults.ts';
 import type { Provider } from '../analyses/pairing.ts';
+import type { LogDefaults } from '../analyses/settings-origin.ts';
 import type { ParseIssue } from '../model/transcript.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import type { PresetId } from '../pipeline/presets.ts';

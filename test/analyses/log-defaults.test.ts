@@ -4,7 +4,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyses/analyze.ts';
-import { logDefaults, logModel, settingsOrigin, withLogDefaults } from '../../src/analyses/log-defaults.ts';
+import { logDefaults, logModel } from '../../src/analyses/log-defaults.ts';
+import { settingsOrigin, withLogDefaults } from '../../src/analyses/settings-origin.ts';
 import { companionFiles, fileFromPath } from '../../src/cli/node-input.ts';
 import { parseTranscript } from '../../src/formats/index.ts';
 import type { FormatId, ObservedUsage, Transcript, TranscriptMeta } from '../../src/model/transcript.ts';

@@ -68,6 +68,28 @@ describe('layering', () => {
       .filter((t) => !t.startsWith('src/analyses/pairing') && !t.startsWith('src/analyses/providers/'));
     expect(deps.filter((t) => !/^src\/(lib|model)\//.test(t))).toEqual([]);
   });
+  it('the UI (state/, views/) reaches the model catalog only through types: its data stays in the worker bundle', () => {
+    // Value imports only (`import type` is erased); followed transitively through relative imports.
+    const VALUE = /^(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm;
+    const seen = new Set<string>();
+    const queue = all.filter((f) => /^src\/(state|views)\//.test(relative(REPO_ROOT, f)));
+    const reached: string[] = [];
+    while (queue.length > 0) {
+      const f = queue.pop() as string;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      for (const m of readFileSync(f, 'utf8').matchAll(VALUE)) {
+        if (m[1] === '@pydantic/genai-prices') reached.push(`${relative(REPO_ROOT, f)} → ${m[1]}`);
+        if (!m[1].startsWith('.')) continue;
+        const target = resolve(dirname(f), m[1].replace(/\?.*$/, ''));
+        if (relative(REPO_ROOT, target).startsWith('src/models/catalog'))
+          reached.push(`${relative(REPO_ROOT, f)} → ${relative(REPO_ROOT, target)}`);
+        queue.push(target);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(50);
+    expect(reached).toEqual([]);
+  });
   it('no import points up the dependency order', () => {
     const bad: string[] = [];
     for (const file of all) {

@@ -8,21 +8,12 @@ import { fileFromPath } from '../../src/cli/node-input.ts';
 import { parseTranscript } from '../../src/formats/index.ts';
 import { diffKeys } from '../../src/pipeline/config.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
-import { baselineConfig, freshConfig, loadedConfig } from '../../src/state/log-settings.ts';
+import { baselineConfig, freshConfig, INITIAL_CONFIG, loadedConfig } from '../../src/state/log-settings.ts';
 import type { ConfigState } from '../../src/state/types.ts';
 import { settingsOf } from '../../src/state/url-state.ts';
 import { describeReal, loadReal, REPO_ROOT } from '../helpers/fixtures.ts';
 
-const START: ConfigState = {
-  preset: 'seeds',
-  config: presetConfig('seeds'),
-  mode: 'recorded',
-  provider: 'anthropic',
-  encoding: 'o200k_base',
-  log: null,
-  lens: { preset: 'seeds', mode: 'recorded', encoding: 'o200k_base' },
-  from: null,
-};
+const START: ConfigState = INITIAL_CONFIG;
 
 function story() {
   const r = parseTranscript(fileFromPath(join(REPO_ROOT, 'public/samples/story-37-1.tierscope.json')), [], {});

@@ -117,14 +117,26 @@ export function ConfigPanel() {
             {FROM[from.kind]}
           </span>
         )}
-        {changed.length > 0 && (
-          <span className="cfg-changed-note" data-testid="config-changed">
-            <span title={`${changed.join(', ')} (compared with the preset and the log's defaults)`}>
+        {log && (
+          <span
+            className={changed.length > 0 ? 'cfg-changed-note' : 'cfg-changed-note cfg-changed-none'}
+            data-testid="config-changed"
+            data-count={changed.length}
+          >
+            <span
+              title={
+                changed.length > 0
+                  ? `${changed.join(', ')} (compared with the preset and the log's defaults)`
+                  : "Every key is the preset's, with the log's defaults (its context window)"
+              }
+            >
               {changed.length} {changed.length === 1 ? 'key differs' : 'keys differ'} from the preset
             </span>
-            <button type="button" data-testid="reset-all" onClick={() => actions.setPreset(preset)}>
-              Reset all
-            </button>
+            {changed.length > 0 && (
+              <button type="button" data-testid="reset-all" onClick={() => actions.setPreset(preset)}>
+                Reset all
+              </button>
+            )}
           </span>
         )}
       </div>
