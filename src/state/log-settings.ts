@@ -42,7 +42,7 @@ export function loadedConfig(
   prev: ConfigState,
   log: LogDefaults,
   restore: Restore | undefined,
-  from: SettingsSource | null,
+  from: Pick<SettingsSource, 'kind' | 'name'> | null,
 ): { config: ConfigState; warnings: string[] } {
   const fresh = freshConfig(prev, log);
   if (restore?.settings) {
@@ -52,7 +52,8 @@ export function loadedConfig(
         config: fresh,
         warnings: [`preset "${restore.settings.preset}" is unknown; the log's defaults are used`],
       };
-    return { config: { ...fresh, ...restored, from }, warnings: [] };
+    const source = from && { ...from, contextWindow: restored.config.contextWindow, provider: restored.provider };
+    return { config: { ...fresh, ...restored, from: source }, warnings: [] };
   }
   const sample = restore?.sample;
   if (!sample) return { config: fresh, warnings: [] };
@@ -64,14 +65,15 @@ export function loadedConfig(
   } catch (e) {
     warnings.push(`the sample's settings are invalid (${e instanceof Error ? e.message : String(e)}); not applied`);
   }
+  const provider = sample.provider ?? fresh.provider;
   return {
     config: {
       ...fresh,
       preset,
       config,
       mode: sample.mode ?? fresh.mode,
-      provider: sample.provider ?? fresh.provider,
-      from: { kind: 'sample', name: sample.id },
+      provider,
+      from: { kind: 'sample', name: sample.id, contextWindow: config.contextWindow, provider },
     },
     warnings,
   };

@@ -62,8 +62,14 @@ export type RunChoice = {
   encoding: EncodingName;
 };
 
-/** Where the settings on screen came from, when not from the log and the user's own choices. */
-export type SettingsSource = { kind: 'link' | 'share-file' | 'sample'; name: string };
+/** Where the settings on screen came from, when not from the log and the user's own choices, with the window and
+ *  provider it brought (a value still equal to those is the link's or sample's; a changed one is the user's). */
+export type SettingsSource = {
+  kind: 'link' | 'share-file' | 'sample';
+  name: string;
+  contextWindow: number;
+  provider: Provider;
+};
 
 export type ConfigState = RunChoice & {
   /** The loaded log's defaults (provider, context window, and where each came from); null before a load. */

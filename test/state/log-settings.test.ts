@@ -34,7 +34,7 @@ describe('a sample brings its own settings, and says so', () => {
     const c = afterSample();
     expect(c.config.contextWindow).toBe(44_000);
     expect(c.log?.contextWindow.value).toBe(200_000);
-    expect(c.from).toEqual({ kind: 'sample', name: 'story-37-1' });
+    expect(c.from).toEqual({ kind: 'sample', name: 'story-37-1', contextWindow: 44_000, provider: 'anthropic' });
     expect(diffKeys(c.config, baselineConfig(c.preset, c.log))).toEqual(['contextWindow', 'outputReserve']);
     expect(c.provider).toBe('anthropic');
   });
@@ -97,7 +97,11 @@ describe('a share link restores its settings, and says so', () => {
     });
     const { config, warnings } = loadedConfig(START, story(), { settings: link }, { kind: 'link', name: 'share link' });
     expect(warnings).toEqual([]);
-    expect(config).toMatchObject({ preset: 'none', provider: 'gemini', from: { kind: 'link' } });
+    expect(config).toMatchObject({
+      preset: 'none',
+      provider: 'gemini',
+      from: { kind: 'link', contextWindow: 50_000, provider: 'gemini' },
+    });
     expect(config.config.contextWindow).toBe(50_000);
     expect(config.log?.contextWindow.value).toBe(200_000);
     expect(config.lens).toEqual(START.lens);

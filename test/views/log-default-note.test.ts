@@ -49,12 +49,14 @@ describe('windowNote', () => {
       overridden: true,
       source: 'override',
     });
-    expect(windowNote(swe, 44_000, 200_000, { kind: 'sample', name: 'story' })?.text).toBe(
-      'from the sample · the log says 128,000',
-    );
-    expect(windowNote(swe, 44_000, 200_000, { kind: 'link', name: 'share link' })?.text).toBe(
-      'from the share link · the log says 128,000',
-    );
+    const sample = { kind: 'sample', name: 'story', contextWindow: 44_000, provider: 'anthropic' } as const;
+    expect(windowNote(swe, 44_000, 200_000, sample)?.text).toBe('from the sample · the log says 128,000');
+    const link = { ...sample, kind: 'link', name: 'share link' } as const;
+    expect(windowNote(swe, 44_000, 200_000, link)?.text).toBe('from the share link · the log says 128,000');
+    // Changed after the link opened: the user's override now.
+    expect(windowNote(swe, 45_000, 200_000, link)?.text).toBe('override · the log says 128,000');
+    expect(providerNote(swe, 'anthropic', link, name)?.text).toBe('from the share link · the log says <openai-chat>');
+    expect(providerNote(swe, 'gemini', link, name)?.text).toBe('override · the log says <openai-chat>');
   });
   it('an observed prompt over the catalog’s window', () => {
     const big = logDefaults(tx('claude-code', 'claude-sonnet-4-5-20250929', 300_000));

@@ -17,9 +17,10 @@ export type DefaultNote = {
 
 const n = (x: number) => x.toLocaleString('en-US');
 
-/** Who set a value that differs from the log's. */
-function overrider(from: SettingsSource | null): string {
-  if (!from) return 'override';
+/** Who set a value that differs from the log's: the link or sample that brought it (while it is still the value
+ *  it brought), else the user. */
+function overrider(from: SettingsSource | null, brought: boolean): string {
+  if (!from || !brought) return 'override';
   return from.kind === 'link'
     ? 'from the share link'
     : from.kind === 'sample'
@@ -41,7 +42,12 @@ export function windowNote(
   if (value !== (d.value ?? presetWindow)) {
     const says =
       d.value === null ? `the log gives none; the preset's is ${n(presetWindow)}` : `the log says ${n(d.value)}`;
-    return { text: `${overrider(from)} · ${says}`, title: d.why, source: 'override', overridden: true };
+    return {
+      text: `${overrider(from, from?.contextWindow === value)} · ${says}`,
+      title: d.why,
+      source: 'override',
+      overridden: true,
+    };
   }
   if (d.value === null)
     return {
@@ -70,7 +76,7 @@ export function providerNote(
   const d = log.provider;
   if (value !== d.value)
     return {
-      text: `${overrider(from)} · the log says ${name(d.value)}`,
+      text: `${overrider(from, from?.provider === value)} · the log says ${name(d.value)}`,
       title: d.why,
       source: 'override',
       overridden: true,
