@@ -6,6 +6,7 @@
 import type { PairingViolation, Provider } from '../src/analyses/pairing.ts';
 import type { Refetch } from '../src/analyses/refetch.ts';
 import type { Report, RequestRow, ToolResultRow } from '../src/analyses/report.ts';
+import type { LogDefaults } from '../src/analyses/settings-origin.ts';
 import type { LoadLimits } from '../src/formats/index.ts';
 import type { FormatId, ParseIssue, Role, ThreadKind } from '../src/model/transcript.ts';
 import type { PipelineConfig } from '../src/pipeline/config.ts';
@@ -52,6 +53,8 @@ export type LoadSummary = {
   loadMs: number;
   /** Settings and view carried by a `.tierscope.json` share file (SPEC §7), restored when it is opened. */
   share?: SharedSettings;
+  /** The provider and context window the log implies (SPEC §1.1), each saying where it came from. */
+  defaults: LogDefaults;
 };
 
 export type LoadFailure = { ok: false; error: string; issues: ParseIssue[] };

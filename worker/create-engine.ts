@@ -3,6 +3,7 @@
 // TypeScript with no DOM: it runs in the worker, in Node tests, and in-thread as the no-worker fallback.
 // Stale runs are dropped: each run yields once so later requests can supersede it before it starts.
 import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
+import { logDefaults } from '../src/analyses/log-defaults.ts';
 import { cacheBreakRow, estimateRow, observedBreakRow } from '../src/analyses/report.ts';
 import { indexToolCalls } from '../src/analyses/tool-index.ts';
 import { fileFromBytes, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
@@ -278,6 +279,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         skipped: t.meta.skipped ?? {},
         skippedWhy: reasonsFor(t.meta.skipped ?? {}),
         loadMs: performance.now() - t0,
+        defaults: logDefaults(t),
         ...(share ? { share } : {}),
       };
     },

@@ -19,6 +19,7 @@ import { addCost, type CostUnits, observedCost, simulatedCost, ZERO_COST } from 
 import { type Counts, transcriptCounts } from './counts.ts';
 import type { PairingViolation } from './pairing.ts';
 import type { Refetch } from './refetch.ts';
+import type { SettingsOrigin } from './settings-origin.ts';
 import { indexToolCalls } from './tool-index.ts';
 
 export type ToolResultRow = {
@@ -97,6 +98,8 @@ export type Report = {
   requests: RequestRow[];
   refetches: Refetch[];
   totals: Totals;
+  /** Where the provider and the context window came from (the log's defaults or a choice); set by the CLI. */
+  defaults?: SettingsOrigin;
 };
 
 type StaticRow = Pick<

@@ -4,6 +4,8 @@
 // (even with parse issues), 2 on unusable input or arguments, with a one-line reason on stderr.
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { analyze } from '../analyses/analyze.ts';
+import { logDefaults } from '../analyses/log-defaults.ts';
+import { type SettingsOrigin, settingsOrigin } from '../analyses/settings-origin.ts';
 import { FORMAT_IDS, parseTranscript } from '../formats/index.ts';
 import type { FormatId, Transcript } from '../model/transcript.ts';
 import { DEFAULT_BASE_URL, shareLink } from '../share/codec.ts';
@@ -14,7 +16,7 @@ import { classifyLink } from '../share/size.ts';
 import { type CachedTokenizer, createTokenizer } from '../tokens/tokenizer.ts';
 import { option, type ParsedArgs, parseArgs, UsageError } from './args.ts';
 import { companionFiles, fileFromPath } from './node-input.ts';
-import { ALL_FLAGS, COMMANDS, positiveInt, resolveSettings, type Settings } from './options.ts';
+import { ALL_FLAGS, COMMANDS, positiveInt, resolveSettings, type Settings, settingsFor } from './options.ts';
 import { formatSummary } from './summary.ts';
 
 const USAGE = [
@@ -30,7 +32,7 @@ const USAGE = [
 
 export type CliIo = { out: (s: string) => void; err: (s: string) => void };
 
-type Loaded = { transcript: Transcript; settings: Settings; tokenizer: CachedTokenizer };
+type Loaded = { transcript: Transcript; settings: Settings; origin: SettingsOrigin; tokenizer: CachedTokenizer };
 
 /** The file argument, format and settings of any command, parsed and loaded; a string is a load error. */
 async function load(args: ParsedArgs): Promise<Loaded | string> {
@@ -41,12 +43,20 @@ async function load(args: ParsedArgs): Promise<Loaded | string> {
   if (format !== undefined && !FORMAT_IDS.includes(format as FormatId)) {
     throw new UsageError(`unknown format "${format}" (one of ${FORMAT_IDS.join(', ')})`);
   }
-  const settings = resolveSettings(args);
+  const flags = resolveSettings(args);
   const loaded = parseTranscript(fileFromPath(file), companionFiles(file), {
     format: format as FormatId | undefined,
   });
   if (!loaded.ok) return loaded.error;
-  return { transcript: loaded.transcript, settings, tokenizer: await createTokenizer(settings.encoding) };
+  // The provider and window the flags leave open come from the log (SPEC §1.1), as in the app.
+  const defaults = logDefaults(loaded.transcript);
+  const settings = settingsFor(flags, defaults);
+  const origin = settingsOrigin(
+    defaults,
+    { provider: settings.provider, contextWindow: settings.config.contextWindow },
+    { provider: flags.provider !== null, contextWindow: flags.windowChosen },
+  );
+  return { transcript: loaded.transcript, settings, origin, tokenizer: await createTokenizer(settings.encoding) };
 }
 
 function predicateOf(spec: string | undefined, flag: string): Predicate | undefined {
@@ -149,8 +159,9 @@ async function analyzeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     io.err(`tierscope: ${loaded}`);
     return 2;
   }
-  const { transcript, settings, tokenizer } = loaded;
+  const { transcript, settings, origin, tokenizer } = loaded;
   const { report } = analyze(transcript, { ...settings, preset: settings.preset, tokenizer });
+  report.defaults = origin;
   io.out(args.switches.has('json') ? JSON.stringify(report, null, 2) : formatSummary(transcript, report));
   return 0;
 }

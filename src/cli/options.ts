@@ -1,8 +1,10 @@
 // Resolve analysis settings from CLI flags: --preset, --config file.json, repeatable --set key=value,
 // --mode, --provider, --encoding; and which flags each command (analyze, share, minimize) takes. Every bad
-// value is a UsageError (exit 2) with a one-line reason.
+// value is a UsageError (exit 2) with a one-line reason. The provider and the context window default to the
+// log's own (analyses/log-defaults.ts) unless a flag or the config file sets them.
 import { readFileSync } from 'node:fs';
 import { PROVIDERS, type Provider } from '../analyses/pairing.ts';
+import { type LogDefaults, withLogDefaults } from '../analyses/settings-origin.ts';
 import { ConfigError, mergeConfig, type PipelineConfig, setKey } from '../pipeline/config.ts';
 import { PRESET_IDS, type PresetId, presetConfig } from '../pipeline/presets.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
@@ -45,15 +47,36 @@ export function positiveInt(args: ParsedArgs, name: string, fallback: number): n
   return Number(v);
 }
 
-function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+function oneOf<T extends string, F extends T | null>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: F,
+): T | F {
   if (value === undefined) return fallback;
   if (!allowed.includes(value as T)) throw new UsageError(`unknown ${name} "${value}" (one of ${allowed.join(', ')})`);
   return value as T;
 }
 
-export function resolveSettings(args: ParsedArgs): Settings {
+/** Settings as the flags give them: provider null and `windowChosen` false leave those to the log. */
+export type FlagSettings = Omit<Settings, 'provider'> & { provider: Provider | null; windowChosen: boolean };
+
+/** The settings of a run: the flags, with the log's provider and window where the flags leave them open. */
+export function settingsFor(f: FlagSettings, d: LogDefaults): Settings {
+  const { windowChosen, provider, config, ...rest } = f;
+  return {
+    ...rest,
+    config: windowChosen ? config : withLogDefaults(config, d),
+    provider: provider ?? d.provider.value,
+  };
+}
+
+const setsWindow = (assignment: string) => assignment.slice(0, assignment.indexOf('=')).trim() === 'contextWindow';
+
+export function resolveSettings(args: ParsedArgs): FlagSettings {
   const preset = oneOf('preset', option(args, 'preset'), PRESET_IDS, 'seeds');
   let config = presetConfig(preset);
+  let windowChosen = false;
   try {
     const file = option(args, 'config');
     if (file !== undefined) {
@@ -68,8 +91,12 @@ export function resolveSettings(args: ParsedArgs): Settings {
         config = presetConfig(oneOf('preset', p, PRESET_IDS, 'seeds'));
       }
       config = mergeConfig(config, parsed);
+      windowChosen = typeof parsed === 'object' && parsed !== null && 'contextWindow' in parsed;
     }
-    for (const a of args.options.get('set') ?? []) config = setKey(config, a);
+    for (const a of args.options.get('set') ?? []) {
+      config = setKey(config, a);
+      windowChosen ||= setsWindow(a);
+    }
   } catch (e) {
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;
@@ -78,7 +105,8 @@ export function resolveSettings(args: ParsedArgs): Settings {
     preset,
     config,
     mode: oneOf('mode', option(args, 'mode'), ['recorded', 'raw'] as const, 'recorded'),
-    provider: oneOf('provider', option(args, 'provider'), PROVIDERS, 'anthropic'),
+    provider: oneOf('provider', option(args, 'provider'), PROVIDERS, null),
     encoding: oneOf('encoding', option(args, 'encoding'), ENCODINGS, 'o200k_base'),
+    windowChosen,
   };
 }

@@ -1,6 +1,8 @@
 // Human-readable summary of a report for the terminal: what was loaded, where the tokens are, what the
 // pipeline did, the cache and the problems found — a few aligned lines, most important first.
+
 import type { Report } from '../analyses/report.ts';
+import type { SettingsOrigin } from '../analyses/settings-origin.ts';
 import { skipReason } from '../formats/skip-reasons.ts';
 import type { Transcript } from '../model/transcript.ts';
 
@@ -13,6 +15,25 @@ export function fmtNum(n: number): string {
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(0)}%`);
 
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** Where the provider and the window came from: the log (and why), a flag, or the preset. */
+export function originLines(o: SettingsOrigin): string[] {
+  const p = o.provider;
+  const w = o.contextWindow;
+  const provider =
+    p.source === 'log'
+      ? `provider ${p.value} (from the log: ${p.log.why})`
+      : `provider ${p.value} (--provider; the log's default is ${p.log.value}: ${p.log.why})`;
+  const window =
+    w.source === 'log'
+      ? `window ${n(w.value)} (from the log: ${w.log.why})`
+      : w.source === 'preset'
+        ? `window ${n(w.value)} (the preset's; from the log none: ${w.log.why})`
+        : `window ${n(w.value)} (set by --set/--config; the log's default is ${w.log.value === null ? "the preset's" : n(w.log.value)}: ${w.log.why})`;
+  return [provider, window];
+}
+
 export function formatSummary(t: Transcript, r: Report): string {
   const lines: string[] = [];
   const c = r.counts;
@@ -20,6 +41,7 @@ export function formatSummary(t: Transcript, r: Report): string {
   lines.push(
     `${t.meta.fileName ?? ''} · ${r.format}${t.meta.version ? ` ${t.meta.version}` : ''} · preset ${r.settings.preset} · ${r.settings.mode} · ${r.settings.provider}`,
   );
+  if (r.defaults) lines.push(...originLines(r.defaults));
   lines.push(
     `${c.threads} threads · ${c.messages} messages · ${c.requests} requests · ${c.toolUses} tool uses · ${c.toolResults} tool results`,
   );

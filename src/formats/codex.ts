@@ -131,6 +131,8 @@ class RolloutReader {
     else if (type === 'compacted') this.compacted(no, p, time);
     else if (type === 'turn_context') {
       this.model = str(p.model) ?? this.model;
+      // The session's first model, also when no model output follows (the defaults of SPEC §1.1 read it).
+      if (this.model !== undefined && this.extra.model === undefined) this.extra.model = this.model;
       this.grouper.close();
     } else bump(this.skipped, type); // world_state, inter_agent_communication_metadata, future line types
   }

@@ -5,12 +5,12 @@ import { transfer } from 'comlink';
 import { create } from 'zustand';
 import type { LoadSummary, Row } from '../../worker/api.ts';
 import { ConfigError, checkValue, type PipelineConfig } from '../pipeline/config.ts';
-import { presetConfig } from '../pipeline/presets.ts';
 import { engine, progressProxy } from './engine-client.ts';
 import { rememberInput } from './last-input.ts';
 import { fileTooBig, useLoadLimits } from './load-limits.ts';
+import { baselineConfig, INITIAL_CONFIG, loadedConfig } from './log-settings.ts';
 import type { AppState, LoadSource, Restore } from './types.ts';
-import { configOf, restoreView, stateFromUrl, urlFromState } from './url-state.ts';
+import { restoreView, stateFromUrl, urlFromState } from './url-state.ts';
 
 const RUN_DEBOUNCE_MS = 50;
 let runTimer: ReturnType<typeof setTimeout> | undefined;
@@ -24,13 +24,7 @@ function setPath(o: Record<string, unknown>, key: string, value: unknown): Recor
 export const useStore = create<AppState>()((set, get) => ({
   transcript: { status: 'idle', issues: [], rows: {} },
   run: { status: 'idle', runId: 0 },
-  config: {
-    preset: 'seeds',
-    config: presetConfig('seeds'),
-    mode: 'recorded',
-    provider: 'anthropic',
-    encoding: 'o200k_base',
-  },
+  config: INITIAL_CONFIG,
   view: {
     thread: 'main',
     message: null,
@@ -146,7 +140,14 @@ export const useStore = create<AppState>()((set, get) => ({
 
   configActions: {
     setPreset(p) {
-      set((s) => ({ config: { ...s.config, preset: p, config: presetConfig(p) } }));
+      set((s) => ({
+        config: {
+          ...s.config,
+          preset: p,
+          config: baselineConfig(p, s.config.log),
+          lens: { ...s.config.lens, preset: p },
+        },
+      }));
       get().runActions.requestRun();
     },
     setKey(key, value) {
@@ -169,7 +170,7 @@ export const useStore = create<AppState>()((set, get) => ({
       get().runActions.requestRun();
     },
     setMode(m) {
-      set((s) => ({ config: { ...s.config, mode: m } }));
+      set((s) => ({ config: { ...s.config, mode: m, lens: { ...s.config.lens, mode: m } } }));
       get().runActions.requestRun();
     },
     setProvider(p) {
@@ -177,7 +178,7 @@ export const useStore = create<AppState>()((set, get) => ({
       get().runActions.requestRun();
     },
     setEncoding(e) {
-      set((s) => ({ config: { ...s.config, encoding: e } }));
+      set((s) => ({ config: { ...s.config, encoding: e, lens: { ...s.config.lens, encoding: e } } }));
       get().runActions.requestRun();
     },
   },
@@ -268,7 +269,7 @@ async function loadBuffers(
     return;
   }
   // A share file (`.tierscope.json` with settings and view) restores them like a link.
-  await showLoaded(summary, restore ?? summary.share, restore !== undefined);
+  await showLoaded(summary, restore ?? summary.share, restore?.settings !== undefined);
 }
 
 /** Load progress from the engine; when exact counts arrive, the visible thread's rows are refetched. */
@@ -324,13 +325,23 @@ function failLoad(error: string): void {
   }));
 }
 
-/** Show what loaded: the default thread, or the settings and view a link or share file restores (checked per
- *  field: what cannot be restored is listed in linkWarnings). Anything but a link drops `#s=` from the URL,
- *  so reloading shows what is on screen. */
+/** Show what loaded: the default thread and the log's own defaults, or the settings and view a link or share
+ *  file restores (checked per field: what cannot be restored is listed in linkWarnings), or a sample's settings.
+ *  Anything but a link drops `#s=` from the URL, so reloading shows what is on screen. */
 async function showLoaded(summary: LoadSummary, restore: Restore | undefined, fromLink: boolean): Promise<void> {
   const warnings = [...(restore?.warnings ?? [])];
-  const config = restore?.settings ? configOf(restore.settings) : null;
-  if (restore?.settings && !config) warnings.push(`preset "${restore.settings.preset}" is unknown; settings kept`);
+  const from = restore?.settings
+    ? fromLink
+      ? ({ kind: 'link', name: 'share link' } as const)
+      : ({ kind: 'share-file', name: summary.fileName } as const)
+    : null;
+  const { config, warnings: settingWarnings } = loadedConfig(
+    useStore.getState().config,
+    summary.defaults,
+    restore,
+    from,
+  );
+  warnings.push(...settingWarnings);
   const view = restore?.view ? restoreView(restore.view, summary.threads) : null;
   if (view) warnings.push(...view.warnings);
   const first = summary.threads.find((t) => t.kind === 'main') ?? summary.threads[0];
@@ -345,7 +356,7 @@ async function showLoaded(summary: LoadSummary, restore: Restore | undefined, fr
       progress: undefined,
       linkWarnings: restore ? warnings : undefined,
     },
-    ...(config ? { config } : {}),
+    config,
     view: { ...s.view, thread, message: view?.message ?? null, request: view?.request ?? null, event: null },
     run: { ...s.run, result: undefined, status: 'idle' },
   }));

@@ -4,6 +4,7 @@
 
 import type { LoadProgress, LoadSummary, Row, RunResult, RunSettings } from '../../worker/api.ts';
 import type { Provider } from '../analyses/pairing.ts';
+import type { LogDefaults } from '../analyses/settings-origin.ts';
 import type { ParseIssue } from '../model/transcript.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import type { PresetId } from '../pipeline/presets.ts';
@@ -13,8 +14,23 @@ import type { EncodingName } from '../tokens/tokenizer.ts';
 
 export type LoadSource = { kind: 'sample' | 'file' | 'paste' | 'url' | 'link'; name: string };
 
-/** Settings and view restored with a load (a share link or share file), with the link's fallback warnings. */
-export type Restore = { settings?: RunSettings; view?: ShareView; warnings?: string[] };
+/** A bundled sample's own settings (public/samples/index.json), applied over the log's defaults. */
+export type SampleSettings = {
+  preset?: PresetId;
+  /** Config overrides over the preset (nested or dotted keys), validated like a --config file. */
+  set?: Record<string, unknown>;
+  mode?: ReplayMode;
+  provider?: Provider;
+};
+
+/** Settings and view restored with a load (a share link or share file, or a sample's settings), with the link's
+ *  fallback warnings. */
+export type Restore = {
+  settings?: RunSettings;
+  view?: ShareView;
+  warnings?: string[];
+  sample?: SampleSettings & { id: string };
+};
 
 export type TranscriptState = {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -37,12 +53,31 @@ export type RunState = {
   runId: number;
 };
 
-export type ConfigState = {
+/** What a run uses (and a share link carries). */
+export type RunChoice = {
   preset: PresetId;
   config: PipelineConfig;
   mode: ReplayMode;
   provider: Provider;
   encoding: EncodingName;
+};
+
+/** Where the settings on screen came from, when not from the log and the user's own choices, with the window and
+ *  provider it brought (a value still equal to those is the link's or sample's; a changed one is the user's). */
+export type SettingsSource = {
+  kind: 'link' | 'share-file' | 'sample';
+  name: string;
+  contextWindow: number;
+  provider: Provider;
+};
+
+export type ConfigState = RunChoice & {
+  /** The loaded log's defaults (provider, context window, and where each came from); null before a load. */
+  log: LogDefaults | null;
+  /** The preset, mode and encoding the user picked: the next file opens with them and its own defaults. */
+  lens: Pick<RunChoice, 'preset' | 'mode' | 'encoding'>;
+  /** Settings that came with the load (a share link or file, a bundled sample), shown as such; null otherwise. */
+  from: SettingsSource | null;
 };
 
 export type Theme = 'system' | 'light' | 'dark';

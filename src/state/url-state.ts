@@ -6,7 +6,7 @@ import type { RunSettings, ThreadInfo } from '../../worker/api.ts';
 import { PRESET_IDS, type PresetId } from '../pipeline/presets.ts';
 import { linkFor, shareValue } from '../share/codec.ts';
 import type { ShareView } from '../share/payload.ts';
-import type { ConfigState, ViewState } from './types.ts';
+import type { RunChoice, ViewState } from './types.ts';
 
 export type UrlState = {
   /** `?src=`: a same-origin file to open. */
@@ -81,12 +81,12 @@ export function restoreView(view: ShareView, threads: readonly ThreadInfo[]): Ur
 }
 
 /** The settings a run (and a link) uses. */
-export function settingsOf(c: ConfigState): RunSettings {
+export function settingsOf(c: RunChoice): RunSettings {
   return { preset: c.preset, config: c.config, mode: c.mode, provider: c.provider, encoding: c.encoding };
 }
 
-/** The config slice for settings restored from a link; null for a preset this build does not know. */
-export function configOf(s: RunSettings): ConfigState | null {
+/** The run settings restored from a link; null for a preset this build does not know. */
+export function configOf(s: RunSettings): RunChoice | null {
   if (!PRESET_IDS.includes(s.preset as PresetId)) return null;
   return { preset: s.preset as PresetId, config: s.config, mode: s.mode, provider: s.provider, encoding: s.encoding };
 }

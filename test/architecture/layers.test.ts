@@ -1,4 +1,4 @@
-// The folders are the architecture (STYLE.md): lib → model → formats, tokens → pipeline → replay → analyses →
+// The folders are the architecture (STYLE.md): lib → model → formats, tokens, models → pipeline → replay → analyses →
 // share → state → views; worker/ and cli/ import up to share/. This test reads every import and fails on a
 // dependency that points up the order (Perfetto enforces its layering with a tool; this is ours).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -11,6 +11,7 @@ const RANK: Record<string, number> = {
   model: 1,
   formats: 2,
   tokens: 2,
+  models: 2,
   pipeline: 3,
   replay: 4,
   analyses: 5,
@@ -66,6 +67,28 @@ describe('layering', () => {
       )
       .filter((t) => !t.startsWith('src/analyses/pairing') && !t.startsWith('src/analyses/providers/'));
     expect(deps.filter((t) => !/^src\/(lib|model)\//.test(t))).toEqual([]);
+  });
+  it('the UI (state/, views/) reaches the model catalog only through types: its data stays in the worker bundle', () => {
+    // Value imports only (`import type` is erased); followed transitively through relative imports.
+    const VALUE = /^(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm;
+    const seen = new Set<string>();
+    const queue = all.filter((f) => /^src\/(state|views)\//.test(relative(REPO_ROOT, f)));
+    const reached: string[] = [];
+    while (queue.length > 0) {
+      const f = queue.pop() as string;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      for (const m of readFileSync(f, 'utf8').matchAll(VALUE)) {
+        if (m[1] === '@pydantic/genai-prices') reached.push(`${relative(REPO_ROOT, f)} → ${m[1]}`);
+        if (!m[1].startsWith('.')) continue;
+        const target = resolve(dirname(f), m[1].replace(/\?.*$/, ''));
+        if (relative(REPO_ROOT, target).startsWith('src/models/catalog'))
+          reached.push(`${relative(REPO_ROOT, f)} → ${relative(REPO_ROOT, target)}`);
+        queue.push(target);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(50);
+    expect(reached).toEqual([]);
   });
   it('no import points up the dependency order', () => {
     const bad: string[] = [];

@@ -34,9 +34,10 @@ async function decoded(link: string): Promise<ShareState & { source: { kind: 'tr
   return d.state as ShareState & { source: { kind: 'transcript'; transcript: Transcript } };
 }
 
-/** The report as `analyze --json` prints it (JSON drops undefined fields), without the load format. */
+/** The report as `analyze --json` prints it (JSON drops undefined fields), without the load format and the CLI's
+ *  note of where the provider and window came from (the link carries the settings themselves). */
 function asJson(r: Report) {
-  const { format: _f, ...rest } = JSON.parse(JSON.stringify(r)) as Report;
+  const { format: _f, defaults: _d, ...rest } = JSON.parse(JSON.stringify(r)) as Report;
   return rest;
 }
 

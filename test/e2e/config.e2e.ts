@@ -88,7 +88,9 @@ it('presets: choosing one replaces the config, shows its description, and re-run
     await page.getByTestId('preset-select').selectOption('none');
     await waitForRun(page, before);
     expect(await page.getByTestId('preset-description').textContent()).toContain('No rewriting at all');
-    expect(await page.getByTestId('config-changed').count()).toBe(0);
+    expect(await page.getByTestId('config-changed').getAttribute('data-count')).toBe('0');
+    expect(await page.getByTestId('config-changed').textContent()).toBe('0 keys differ from the preset');
+    expect(await page.getByTestId('reset-all').count()).toBe(0);
     expect(await page.getByTestId('threshold-tiersEnabled').isChecked()).toBe(false);
     await expect.poll(() => page.getByTestId('tokens-saved').textContent()).toBe('0');
     expect(s.consoleErrors).toEqual([]);

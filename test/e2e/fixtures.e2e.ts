@@ -53,16 +53,6 @@ const CASES: Case[] = [
   { rel: 'inspect/inspect-browser-gpt4o-mini.json' },
 ];
 
-/** Keys every case sets (defaults unless the case says otherwise), so no case inherits another's. */
-function settingsOf(c: Case): Record<string, number> {
-  return {
-    contextWindow: DEFAULT_CONFIG.contextWindow,
-    outputReserve: DEFAULT_CONFIG.outputReserve,
-    tier3Window: DEFAULT_CONFIG.tier3Window,
-    ...c.set,
-  };
-}
-
 function allFixtureFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
@@ -89,10 +79,17 @@ describeReal('every real fixture, loaded through the file input', () => {
 
   for (const c of CASES) {
     it(`${c.rel}: format, counts, rows, tiers, pairing and cache breaks as the CLI reports them`, async () => {
-      const set = settingsOf(c);
-      await setConfig(s.page, set);
+      // Each file opens with its own defaults (the log's provider and window, nothing of the previous file);
+      // a case's own settings go on after the load, and the CLI gets the same ones.
+      const set = c.set ?? {};
       const report: Report = await cliReport(realPath(c.rel), set);
       await loadFiles(s.page, [realPath(c.rel), ...(c.extra ?? []).map(realPath)]);
+      expect(await s.page.getByTestId('provider-select').inputValue()).toBe(report.settings.provider);
+      expect(Number(await s.page.getByTestId('threshold-contextWindow').inputValue())).toBe(
+        report.defaults?.contextWindow.log.value ?? DEFAULT_CONFIG.contextWindow,
+      );
+      expect(await s.page.getByTestId('config-changed').getAttribute('data-count')).toBe('0');
+      await setConfig(s.page, set);
 
       // load-status: format and counts
       await expectLoadStatus(s.page, report);

@@ -27,8 +27,9 @@ describeReal('screenshots', () => {
     try {
       await shot('sample');
 
-      await setConfig(s.page, SET);
       await loadFiles(s.page, [realPath(FE)]);
+      // Each file opens with its own defaults: settings go on after the load.
+      await setConfig(s.page, SET);
       await showThread(s.page, BIG);
       const report = await cliReport(realPath(FE), SET);
       const r = report.toolResults.find((x) => x.thread === BIG && x.tier === 2 && x.firstTouchRequest !== null);
@@ -46,8 +47,9 @@ describeReal('screenshots', () => {
       await shot('diff');
       await s.page.keyboard.press('Escape');
 
-      await setConfig(s.page, { contextWindow: 8000, outputReserve: 1000 });
       await loadFiles(s.page, [realPath('swe-agent/swe-agent-marshmallow-1867-function-calling-replace.traj')]);
+      // Each file opens with its own defaults: settings go on after the load.
+      await setConfig(s.page, { contextWindow: 8000, outputReserve: 1000 });
       const marked = s.page.getByTestId('pairing-marker').first();
       await marked.waitFor();
       await marked.click();

@@ -200,8 +200,9 @@ describeReal('share links', () => {
 
   it('(b) a link built in the share dialog reopens the same view in a fresh page', async () => {
     const s = await app();
-    await setConfig(s.page, TIGHT);
     await loadFiles(s.page, [realPath(SWE)]);
+    // Each file opens with its own defaults: settings go on after the load.
+    await setConfig(s.page, TIGHT);
     const before = await walkRows(s.page);
     expect(Object.keys(before.badges).length).toBeGreaterThan(0);
     // Pick a request on the timeline (a cache-break marker) and a row in the transcript.
@@ -224,6 +225,13 @@ describeReal('share links', () => {
     expect(await t.page.getByTestId('load-status').textContent()).toContain(
       'swe-agent-marshmallow-1867-function-calling-replace.traj',
     );
+    // The link brought its own settings, and the page says so: its 8,000 window overrides the log's 128,000.
+    expect(await t.page.getByTestId('config-origin').getAttribute('data-kind')).toBe('link');
+    expect(await t.page.getByTestId('default-contextWindow').textContent()).toBe(
+      'from the share link · the log says 128,000',
+    );
+    expect(await t.page.getByTestId('provider-select').inputValue()).toBe('openai-chat');
+    expect(await t.page.getByTestId('default-provider').getAttribute('data-overridden')).toBe('false');
 
     // The share file: downloaded from the dialog, dropped on a fresh page, the same view again.
     const file = await downloadShareFile(s.page);
@@ -231,6 +239,7 @@ describeReal('share links', () => {
     const u = await app();
     await dropFile(u.page, file.text, 'repro.tierscope.json');
     await expect.poll(() => viewShown(u.page)).toEqual(want);
+    expect(await u.page.getByTestId('config-origin').getAttribute('data-kind')).toBe('share-file');
   });
 
   it('(b) a sample is shared by name and reopens with its view', async () => {
@@ -280,8 +289,9 @@ describeReal('share links', () => {
   it('(c) redaction lists the secrets and its link reopens with identical tiers', async () => {
     const report = await cliReport(realPath(LEMMY), TIGHT);
     const s = await app();
-    await setConfig(s.page, TIGHT);
     await loadFiles(s.page, [realPath(LEMMY)]);
+    // Each file opens with its own defaults: settings go on after the load.
+    await setConfig(s.page, TIGHT);
     const plain = await shareLinkFromDialog(s.page);
     // Secrets are flagged even before redaction is chosen.
     await expect.poll(() => s.page.getByTestId('secrets-warning').textContent()).toContain('50 secret-looking');

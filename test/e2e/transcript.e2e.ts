@@ -29,8 +29,9 @@ describeReal('transcript', () => {
 
   beforeAll(async () => {
     s = await openApp();
-    await setConfig(s.page, SET);
     await loadFiles(s.page, [realPath(FE)]);
+    // Each file opens with its own defaults: settings go on after the load.
+    await setConfig(s.page, SET);
     await showThread(s.page, BIG);
   });
   afterAll(async () => {

@@ -91,6 +91,14 @@ describeReal('engine on a real fixture', () => {
       undefined,
     );
     expect(s.ok).toBe(true);
+    // The load names the log's defaults (SPEC §1.1), which the UI starts from.
+    if (s.ok)
+      expect(s.defaults).toMatchObject({
+        format: 'claude-code',
+        model: { id: 'claude-sonnet-4-20250514' },
+        provider: { value: 'anthropic', from: 'model' },
+        contextWindow: { value: 200_000, from: 'catalog', catalogId: 'claude-sonnet-4-0' },
+      });
     const rows = await engine.rows('main');
     const a = rows.find((r) => r.role === 'assistant');
     const d = await engine.detail('main', a?.index ?? 0);

@@ -1,29 +1,21 @@
 // On start: open a share link (`#s=…`, also when pasted into an open tab), else load `?src=` (same-origin
 // only) when given, else the default bundled sample with its settings.
 // Samples are listed in public/samples/index.json (written by scripts/gen-samples.ts); loading one applies
-// its preset, config overrides, mode and provider before the file is parsed, so its first run uses them.
+// its preset, config overrides, mode and provider over the log's defaults, so its first run uses them.
 import { useEffect } from 'react';
-import type { Provider } from '../../analyses/pairing.ts';
-import { mergeConfig } from '../../pipeline/config.ts';
-import { type PresetId, presetConfig } from '../../pipeline/presets.ts';
-import type { ReplayMode } from '../../replay/inputs.ts';
 import { useStore } from '../../state/store.ts';
+import type { SampleSettings } from '../../state/types.ts';
 import { stateFromUrl } from '../../state/url-state.ts';
 
 export const DEFAULT_SAMPLE = 'story-37-1';
 
-/** One entry of public/samples/index.json. */
-export type SampleEntry = {
+/** One entry of public/samples/index.json: the file and its own settings. */
+export type SampleEntry = SampleSettings & {
   id: string;
   /** File name inside samples/. */
   file: string;
   title: string;
   description: string;
-  preset?: PresetId;
-  /** Config overrides over the preset (nested or dotted keys), validated like a --config file. */
-  set?: Record<string, unknown>;
-  mode?: ReplayMode;
-  provider?: Provider;
 };
 
 export type SampleManifest = { samples: SampleEntry[] };
@@ -50,21 +42,16 @@ export function loadManifest(): Promise<SampleEntry[]> {
   return manifest;
 }
 
-/** Apply a sample's settings, then load its file. */
+/** Load a sample's file; its own settings apply over the log's defaults for this load only. */
 export async function openSample(e: SampleEntry): Promise<void> {
-  const { configActions, transcriptActions } = useStore.getState();
-  const preset = e.preset ?? 'seeds';
-  configActions.setPreset(preset);
-  if (e.set) {
-    try {
-      configActions.setConfig(mergeConfig(presetConfig(preset), e.set));
-    } catch {
-      // A bad override in the manifest leaves the preset as is; the sample still opens.
-    }
-  }
-  if (e.mode) configActions.setMode(e.mode);
-  if (e.provider) configActions.setProvider(e.provider);
-  await transcriptActions.loadUrl(sampleUrl(e.file), { kind: 'sample', name: e.id });
+  const { id, preset, set, mode, provider } = e;
+  await useStore
+    .getState()
+    .transcriptActions.loadUrl(
+      sampleUrl(e.file),
+      { kind: 'sample', name: id },
+      { sample: { id, preset, set, mode, provider } },
+    );
 }
 
 /** A `?src=` value is accepted only when it resolves to this origin (nothing leaves the origin). */

@@ -1,5 +1,10 @@
 import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { diffKeys, getKey, KEY_SPECS, type KeySpec, type PipelineConfig } from '../../pipeline/config.ts';
+import { presetConfig } from '../../pipeline/presets.ts';
+import { useStore } from '../../state/store.ts';
+import { FromTheLog } from '../common/FromTheLog.tsx';
+import { windowNote } from '../common/log-default-note.ts';
 import { KeyControl } from './KeyControl.tsx';
 
 /** Sections in pipeline order; a key no section names lands in "Other" (new keys still get a control). */
@@ -70,10 +75,15 @@ function sections(): { title: string; specs: KeySpec[] }[] {
   return out.filter((s) => s.specs.length > 0);
 }
 
-/** Every config key, grouped by stage; keys that differ from the preset are marked and resettable. */
+/** Every config key, grouped by stage; keys that differ from the preset (with the log's defaults) are marked and
+ *  resettable, and the context window says where it came from. */
 export function ConfigControls({ config, presetCfg }: { config: PipelineConfig; presetCfg: PipelineConfig }) {
   const groups = useMemo(sections, []);
   const changed = useMemo(() => new Set(diffKeys(config, presetCfg)), [config, presetCfg]);
+  const { log, from, preset } = useStore(
+    useShallow((s) => ({ log: s.config.log, from: s.config.from, preset: s.config.preset })),
+  );
+  const windowLabel = windowNote(log, config.contextWindow, presetConfig(preset).contextWindow, from);
   return (
     <div className="cfg-sections">
       {groups.map((g) => (
@@ -86,6 +96,9 @@ export function ConfigControls({ config, presetCfg }: { config: PipelineConfig; 
               value={getKey(config, s.key)}
               presetValue={getKey(presetCfg, s.key)}
               changed={changed.has(s.key)}
+              note={
+                s.key === 'contextWindow' ? <FromTheLog note={windowLabel} testId="default-contextWindow" /> : undefined
+              }
             />
           ))}
         </fieldset>

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ConfigError, configSchema, mergeConfig, type PipelineConfig } from '../../pipeline/config.ts';
-import { PRESET_IDS, type PresetId, presetConfig } from '../../pipeline/presets.ts';
+import { PRESET_IDS, type PresetId } from '../../pipeline/presets.ts';
+import { baselineConfig } from '../../state/log-settings.ts';
 import { useStore } from '../../state/store.ts';
 import { useColorScheme } from '../app/use-color-scheme.ts';
 import { jsonDefaults, monaco } from '../common/monaco.ts';
@@ -90,7 +91,7 @@ export function ConfigJsonEditor() {
         if (p !== undefined && base === null) throw new ConfigError(`preset: must be one of ${PRESET_IDS.join(', ')}`);
         const cur = useStore.getState().config;
         const presetId = base ?? cur.preset;
-        const next = mergeConfig(presetConfig(presetId), rest);
+        const next = mergeConfig(baselineConfig(presetId, cur.log), rest);
         monaco.editor.setModelMarkers(model, OWNER, []);
         const actions = useStore.getState().configActions;
         if (presetId !== cur.preset) actions.setPreset(presetId);
@@ -133,7 +134,8 @@ export function ConfigJsonEditor() {
     try {
       const cur = JSON.parse(model.getValue()) as Record<string, unknown>;
       const { preset: p, ...rest } = cur;
-      if (p === preset && JSON.stringify(mergeConfig(presetConfig(preset), rest)) === JSON.stringify(config)) return;
+      const base = baselineConfig(preset, useStore.getState().config.log);
+      if (p === preset && JSON.stringify(mergeConfig(base, rest)) === JSON.stringify(config)) return;
     } catch {
       if (ed.current?.hasTextFocus()) return;
     }

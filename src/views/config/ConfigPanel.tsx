@@ -1,9 +1,11 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { diffKeys } from '../../pipeline/config.ts';
-import { PRESETS, type PresetId, presetConfig } from '../../pipeline/presets.ts';
+import { PRESETS, type PresetId } from '../../pipeline/presets.ts';
 import type { ReplayMode } from '../../replay/inputs.ts';
+import { baselineConfig } from '../../state/log-settings.ts';
 import { useStore } from '../../state/store.ts';
+import type { SettingsSource } from '../../state/types.ts';
 import { DOCK_DEFAULT, useLayout } from '../app/layout-state.ts';
 import { AliasTable } from './AliasTable.tsx';
 import { ConfigControls } from './ConfigControls.tsx';
@@ -30,17 +32,30 @@ const MODES: { id: ReplayMode; label: string; help: string }[] = [
   },
 ];
 
+const FROM: Record<SettingsSource['kind'], string> = {
+  link: 'Opened with the share link’s settings',
+  'share-file': 'Opened with the share file’s settings',
+  sample: 'Opened with the sample’s settings',
+};
+
 /** Preset, mode and every config key, with the live trade-off beside them; every change re-runs the worker. */
 export function ConfigPanel() {
-  const { preset, config, mode } = useStore(
-    useShallow((s) => ({ preset: s.config.preset, config: s.config.config, mode: s.config.mode })),
+  const { preset, config, mode, log, from } = useStore(
+    useShallow((s) => ({
+      preset: s.config.preset,
+      config: s.config.config,
+      mode: s.config.mode,
+      log: s.config.log,
+      from: s.config.from,
+    })),
   );
   const actions = useStore((s) => s.configActions);
   const [tab, setTab] = useState<Tab>('controls');
   const dock = useLayout((s) => s.dock);
   const setDock = useLayout((s) => s.setDock);
   const tall = dock > window.innerHeight * 0.4;
-  const presetCfg = useMemo(() => presetConfig(preset), [preset]);
+  // The preset with the log's defaults (its context window): a log default is not a difference.
+  const presetCfg = useMemo(() => baselineConfig(preset, log), [preset, log]);
   const changed = useMemo(() => diffKeys(config, presetCfg), [config, presetCfg]);
   const desc = PRESETS.find((p) => p.id === preset)?.description ?? '';
   const modeHelp = MODES.find((m) => m.id === mode)?.help ?? '';
@@ -92,14 +107,36 @@ export function ConfigPanel() {
         <span className="cfg-desc muted" data-testid="preset-description" title={desc}>
           {desc}
         </span>
-        {changed.length > 0 && (
-          <span className="cfg-changed-note" data-testid="config-changed">
-            <span title={changed.join(', ')}>
+        {from && (
+          <span
+            className="cfg-origin"
+            data-testid="config-origin"
+            data-kind={from.kind}
+            title={`${from.name}: values that differ from the log's defaults are marked as overrides`}
+          >
+            {FROM[from.kind]}
+          </span>
+        )}
+        {log && (
+          <span
+            className={changed.length > 0 ? 'cfg-changed-note' : 'cfg-changed-note cfg-changed-none'}
+            data-testid="config-changed"
+            data-count={changed.length}
+          >
+            <span
+              title={
+                changed.length > 0
+                  ? `${changed.join(', ')} (compared with the preset and the log's defaults)`
+                  : "Every key is the preset's, with the log's defaults (its context window)"
+              }
+            >
               {changed.length} {changed.length === 1 ? 'key differs' : 'keys differ'} from the preset
             </span>
-            <button type="button" data-testid="reset-all" onClick={() => actions.setPreset(preset)}>
-              Reset all
-            </button>
+            {changed.length > 0 && (
+              <button type="button" data-testid="reset-all" onClick={() => actions.setPreset(preset)}>
+                Reset all
+              </button>
+            )}
           </span>
         )}
       </div>

@@ -9,6 +9,8 @@ type Props = {
   value: Json;
   presetValue: Json;
   changed: boolean;
+  /** Where the value came from (the context window's "from the log" label), under the help line. */
+  note?: React.ReactNode;
 };
 
 /** A slider's practical range: the spec's bounds can be huge (10M), so the slider spans about 4× the default. */
@@ -39,7 +41,7 @@ function parseList(s: string): string[] {
  * select for enums, comma-separated text for lists, JSON for maps. Every valid edit is committed at once
  * (the store debounces the re-run); an invalid one shows the validator's message beside the control.
  */
-export function KeyControl({ spec, value, presetValue, changed }: Props) {
+export function KeyControl({ spec, value, presetValue, changed, note }: Props) {
   const setKey = useStore((s) => s.configActions.setKey);
   const [text, setText] = useState(fmt(value));
   const [error, setError] = useState<string | null>(null);
@@ -202,7 +204,7 @@ export function KeyControl({ spec, value, presetValue, changed }: Props) {
           <button
             type="button"
             data-testid={`reset-${spec.key}`}
-            title={`Back to the preset's value (${fmt(presetValue)})`}
+            title={`Back to the preset's value with the log's defaults (${fmt(presetValue)})`}
             aria-label={`reset ${spec.key} to ${fmt(presetValue)}`}
             onClick={() => {
               setEditing(false);
@@ -214,6 +216,7 @@ export function KeyControl({ spec, value, presetValue, changed }: Props) {
         )}
       </span>
       <span className="cfg-help">{spec.help}</span>
+      {note && <span className="cfg-note">{note}</span>}
       {error && (
         <span className="cfg-error error-text" role="alert">
           {error}

@@ -1,6 +1,8 @@
 import { useShallow } from 'zustand/react/shallow';
 import { type PairingViolation, PROVIDERS, type Provider } from '../../analyses/pairing.ts';
 import { useStore } from '../../state/store.ts';
+import { FromTheLog } from '../common/FromTheLog.tsx';
+import { providerNote } from '../common/log-default-note.ts';
 import './pairing.css';
 
 export const PROVIDER_NAMES: Record<Provider, string> = {
@@ -65,15 +67,18 @@ function jump(v: PairingViolation) {
 
 /** Tool_use/tool_result pairing problems for the chosen provider, in its own words; click to jump. */
 export function PairingPanel() {
-  const { pairing, provider, ready, multiThread } = useStore(
+  const { pairing, provider, ready, multiThread, log, from } = useStore(
     useShallow((s) => ({
       pairing: s.run.result?.pairing,
       provider: s.config.provider,
+      log: s.config.log,
+      from: s.config.from,
       ready: s.run.result?.settings.provider === s.config.provider,
       multiThread: (s.transcript.summary?.threads.length ?? 0) > 1,
     })),
   );
   const setProvider = useStore((s) => s.configActions.setProvider);
+  const note = providerNote(log, provider, from, (p) => PROVIDER_NAMES[p]);
   const errors = pairing?.filter((v) => v.severity === 'error').length ?? 0;
   const warnings = (pairing?.length ?? 0) - errors;
   return (
@@ -100,6 +105,12 @@ export function PairingPanel() {
             ))}
           </select>
         </label>
+        <FromTheLog
+          note={note}
+          testId="default-provider"
+          resetTestId="reset-provider"
+          onReset={log ? () => setProvider(log.provider.value) : undefined}
+        />
       </div>
       <div className="pp-list" aria-busy={!ready}>
         {!pairing && <div className="pp-empty muted">Load a transcript to check its pairing.</div>}
