@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, expect, it } from 'vitest';
 import { analyze } from '../../src/analyses/analyze.ts';
-import { type Provider, validatePairing } from '../../src/analyses/pairing.ts';
+import { logDefaults } from '../../src/analyses/log-defaults.ts';
+import { validatePairing } from '../../src/analyses/pairing.ts';
 import { companionFiles, fileFromPath } from '../../src/cli/node-input.ts';
 import { fileFromText, parseTranscript } from '../../src/formats/index.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
@@ -20,15 +21,6 @@ function load(f: FixtureInput, hideName: boolean): Transcript {
   const r = parseTranscript(hideName ? { ...main, name: 'input' } : main, companionFiles(f.path));
   if (!r.ok) throw new Error(r.error);
   return r.transcript;
-}
-
-/** The provider whose rules the log's requests were sent under (SPEC §1.1 defaults). */
-function providerOf(t: Transcript): Provider {
-  if (t.format === 'codex') return 'openai-responses';
-  const model = t.threads.flatMap((th) => th.requests.map((r) => r.model ?? '')).find((m) => m !== '') ?? '';
-  if (/claude/i.test(model) || ['claude-code', 'claude-trace', 'anthropic-request'].includes(t.format))
-    return 'anthropic';
-  return 'openai-chat';
 }
 
 const jsonLines = (text: string) =>
@@ -109,7 +101,7 @@ describeReal('every fixture (real and wild)', () => {
 
     it(`${f.rel}: no request with recorded usage has a pairing error on its recorded input; results as written`, () => {
       const t = load(f, false);
-      const provider = providerOf(t);
+      const provider = logDefaults(t).provider.value; // the log's provider (SPEC §1.1)
       const report = analyze(t, {
         config: presetConfig('seeds'),
         preset: 'seeds',
