@@ -1,11 +1,9 @@
 // What text of each block is counted as tokens, in one place, so the heatmap, the pipeline and the
-// CLI all agree. Images have no text: they get a fixed estimate (flagged as such in the UI).
+// CLI all agree. Images have no text: their tokens are estimated from their pixel size (image-tokens.ts).
 import { runeCount } from '../lib/runes.ts';
 import type { Block, Message, ToolDef } from '../model/transcript.ts';
+import { imagesTokens } from './image-tokens.ts';
 import type { Tokenizer } from './tokenizer.ts';
-
-/** Estimated tokens for one image (Anthropic: ~1,600 for a 1092×1092 image); an estimate, not a count. */
-export const IMAGE_TOKENS = 1600;
 
 /** The text of a block that is sent to the model (tool inputs as compact JSON). */
 export function blockText(b: Block): string {
@@ -64,13 +62,6 @@ export function resultText(b: Block): string {
         .join('\n');
 }
 
-export function imageCount(b: Block): number {
-  if (b.type === 'image') return 1;
-  if (b.type === 'tool_result' && typeof b.content !== 'string')
-    return b.content.reduce((n, x) => n + imageCount(x), 0);
-  return 0;
-}
-
 export function safeJson(v: unknown): string {
   if (typeof v === 'string') return v;
   try {
@@ -80,9 +71,9 @@ export function safeJson(v: unknown): string {
   }
 }
 
-/** Tokens of one block: exact for text, plus IMAGE_TOKENS per image. */
+/** Tokens of one block: exact for text, plus the estimate of its images (image-tokens.ts). */
 export function blockTokens(tok: Tokenizer, b: Block): number {
-  return tok.count(blockText(b)) + imageCount(b) * IMAGE_TOKENS;
+  return tok.count(blockText(b)) + imagesTokens(b);
 }
 
 export function messageTokens(tok: Tokenizer, m: Message): number {

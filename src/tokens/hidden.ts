@@ -9,6 +9,13 @@
 //   (within 3%: 89% → 95% and 94% → 95% of requests); the measurement wins. The logs hold a summary or nothing
 //   of a block's text (Claude Code 2.1 writes empty thinking), while the response's output count holds its
 //   full size: the difference is counted as hidden.
+// - Codex reasoning items: sent back (encrypted) with the next request; the rollout holds a summary. Counting
+//   the response's output beyond its text as hidden cuts the unexplained growth per step (median absolute
+//   residual) from 118 to 39 tokens (moonmind, 0.57), 44 to 31 (neurodata, 0.42) and 25 to 17 (parkinglot).
+//   Codex's instructions (`base_instructions`, when the rollout has them) are counted as part of the prefix; its
+//   tool schemas are not in the log and are inferred with the rest of the offset (calibration.ts).
+// - Tool-schema loads: a ToolSearch result of `tool_reference` blocks makes the API add those tools' schemas,
+//   which the log does not hold; the request after it starts a new calibration segment.
 import type { Block, Message } from '../model/transcript.ts';
 
 /** Tokens of wire framing per tool_use or tool_result block (Anthropic-shaped requests; see above). */

@@ -2,7 +2,8 @@
 // of the tokenizer's content-hash cache. Unchanged messages are shared by reference between requests,
 // so a re-run never re-counts or even re-hashes them (SPEC §2, §9 incremental re-runs).
 import type { Block, Message, ToolDef } from '../model/transcript.ts';
-import { blockText, blockTokens, IMAGE_TOKENS, imageCount, toolDefText, toolDefTokens } from './block-text.ts';
+import { blockText, blockTokens, toolDefText, toolDefTokens } from './block-text.ts';
+import { imagesTokens } from './image-tokens.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
 export type MessageMeasure = { total: number; blocks: number[] };
@@ -57,7 +58,7 @@ export class TokenMeter {
 
   /** Record an exact count computed elsewhere (a counting worker) for a block's text. */
   primeBlock(b: Block, textTokens: number): void {
-    this.blockCache.set(b, textTokens + imageCount(b) * IMAGE_TOKENS);
+    this.blockCache.set(b, textTokens + imagesTokens(b));
     this.tokenizer.prime?.(blockText(b), textTokens);
   }
 
@@ -81,7 +82,7 @@ export class TokenMeter {
       if (c !== undefined) n += c;
       else {
         exact = false;
-        n += Math.ceil(blockText(b).length / 4) + imageCount(b) * IMAGE_TOKENS;
+        n += Math.ceil(blockText(b).length / 4) + imagesTokens(b);
       }
     }
     return { tokens: n, exact };
