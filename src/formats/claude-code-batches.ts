@@ -34,8 +34,8 @@ function push<K>(map: Map<K, number[]>, key: K, i: number): void {
  * hangs off its lines on the walk: lines of the same response, results of its calls, and the attachment,
  * progress and system lines between them (a line elsewhere with the same ids is not part of it). Lines the walk
  * passed keep their order; a response's lines are placed where the walk first met it (file order); when some
- * of its results are off the walk, all of them follow its lines (file order), else they stay where the walk has
- * them.
+ * of its results are off the walk, all of them follow its lines (file order), each with the attachment lines
+ * that hang off it (a result's PostToolUse hook output), else they stay where the walk has them.
  */
 export function withBatches(
   lines: readonly BatchLine[],
@@ -62,19 +62,21 @@ export function withBatches(
       place(i);
       continue;
     }
-    const { group, results } = batchOf(lines, children, i, key);
+    const { group, results, riders } = batchOf(lines, children, i, key);
     for (const g of group) place(g);
     // A batch the walk passes whole keeps the walk's order; one it passes in part is placed whole, in file order.
-    if (results.some((r) => !onPath.has(r))) for (const r of results) place(r);
+    if (results.some((r) => !onPath.has(r))) for (const r of [...results, ...riders].sort((a, b) => a - b)) place(r);
   }
   return out;
 }
 
-/** The lines of the response `key` reachable from line `start` through the batch, and its result lines. */
+/** The lines of the response `key` reachable from line `start` through the batch, its result lines, and the
+ *  attachment lines met between them. */
 function batchOf(lines: readonly BatchLine[], children: ReadonlyMap<number, number[]>, start: number, key: string) {
   const calls = new Set<string>();
   const group: number[] = [];
   const results: number[] = [];
+  const riders: number[] = [];
   const seen = new Set<number>([start]);
   const queue = [start];
   while (queue.length > 0) {
@@ -88,12 +90,12 @@ function batchOf(lines: readonly BatchLine[], children: ReadonlyMap<number, numb
       const answers = blocksOf(l.o).some((b) => b.type === 'tool_result' && calls.has(str(b.tool_use_id) ?? ''));
       if (!answers) continue; // a prompt: the batch ends here
       results.push(i);
-    }
+    } else if (l.kind === 'attachment') riders.push(i);
     for (const c of children.get(i) ?? []) {
       if (seen.has(c)) continue;
       seen.add(c);
       queue.push(c);
     }
   }
-  return { group: group.sort((a, b) => a - b), results: results.sort((a, b) => a - b) };
+  return { group: group.sort((a, b) => a - b), results: results.sort((a, b) => a - b), riders };
 }

@@ -226,25 +226,36 @@ function branchItems(
   return items;
 }
 
-/** Count conversation lines (and their attachments) that are on no active branch (rewound or superseded turns);
- *  an attachment written after the branch's last line reached no request. */
-function countOffBranch(r: FileRead, tree: Tree, placed: Set<number>, skipped: Record<string, number>) {
+/** Count conversation lines (and their attachments) that are on no active branch (rewound or superseded turns). */
+function countOffBranch(r: FileRead, placed: Set<number>, skipped: Record<string, number>) {
   r.entries.forEach((e, i) => {
-    if (placed.has(i) || !(isConversation(e) || isBoundary(e) || isAttachment(e))) return;
-    if (isAttachment(e) && trailsBranch(r, tree, placed, i)) bump(skipped, 'attachment (after the last request)');
-    else bump(skipped, 'inactive-branch');
+    if (!placed.has(i) && (isConversation(e) || isBoundary(e) || isAttachment(e))) bump(skipped, 'inactive-branch');
   });
 }
 
-/** Does line i hang (through non-conversation lines) below a line placed on a branch? */
-function trailsBranch(r: FileRead, tree: Tree, placed: Set<number>, i: number): boolean {
+/**
+ * The path to the leaf, then the attachments written below the leaf after it (through non-conversation lines).
+ * No request carried them (the session ended first), but they are in the log, so they stay as the thread's last
+ * (meta) message rather than vanish into a count.
+ */
+function activePath(r: FileRead, tree: Tree, leaf: number): number[] {
+  if (leaf < 0) return [];
+  const path = pathTo(tree, leaf);
+  for (let i = leaf + 1; i < r.entries.length; i++) {
+    if (isAttachment(r.entries[i]) && anchorOf(r, tree, i) === leaf) path.push(i);
+  }
+  return path;
+}
+
+/** The nearest conversation or boundary line above line i (through non-conversation lines), or -1. */
+function anchorOf(r: FileRead, tree: Tree, i: number): number {
   const seen = new Set<number>();
   for (let p = tree.parents[i]; p >= 0 && !seen.has(p); p = tree.parents[p]) {
     seen.add(p);
     const e = r.entries[p];
-    if (isConversation(e) || isBoundary(e)) return placed.has(p);
+    if (isConversation(e) || isBoundary(e)) return p;
   }
-  return false;
+  return -1;
 }
 
 /**
@@ -336,8 +347,8 @@ function readExtras(
     const tree = treeOf(r, fctx, f.name);
     const placed = new Set<number>();
     const leaf = pickLeaf(r, () => true);
-    const items = branchItems(r, tree, leaf >= 0 ? pathTo(tree, leaf) : [], placed, local, f.name);
-    countOffBranch(r, tree, placed, local);
+    const items = branchItems(r, tree, activePath(r, tree, leaf), placed, local, f.name);
+    countOffBranch(r, placed, local);
     const agentId = r.agentId ?? /agent-([^/\\]+)\.jsonl$/.exec(f.name)?.[1];
     const thread = assembleThread(`agent:${agentId ?? f.name}`, 'sidechain', items);
     const title = metas.get(f.name.replace(/\.jsonl$/, ''));
@@ -446,7 +457,7 @@ export const claudeCodeParser: FormatParser = {
     const agentFile = r.entries.some(isConversation) && r.entries.filter(isConversation).every((e) => e.sidechain);
     const inMain = (e: Entry) => agentFile || !e.sidechain;
     const leaf = pickLeaf(r, inMain);
-    const mainPath = leaf >= 0 ? pathTo(tree, leaf) : [];
+    const mainPath = activePath(r, tree, leaf);
     const placed = new Set<number>();
     const main = assembleThread('main', 'main', branchItems(r, tree, mainPath, placed, skipped));
     const sides: Side[] = [];
@@ -460,11 +471,11 @@ export const claudeCodeParser: FormatParser = {
       if (e.sidechain && isConversation(e) && !placed.has(i) && roots[i] !== mainRoot) groups.set(roots[i], i);
     });
     for (const [root, last] of groups) {
-      const items = branchItems(r, tree, pathTo(tree, last), placed, skipped);
+      const items = branchItems(r, tree, activePath(r, tree, last), placed, skipped);
       const agentId = str(r.entries[root].o.agentId);
       sides.push({ thread: assembleThread(`sidechain:${r.entries[root].id}`, 'sidechain', items), agentId });
     }
-    countOffBranch(r, tree, placed, skipped);
+    countOffBranch(r, placed, skipped);
     sides.push(...readExtras(input, r.sessionId, ctx, skipped));
     linkSidechains(main, sides, agentResultsOf(r, mainPath));
     const ids = new Set(['main']);

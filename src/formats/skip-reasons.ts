@@ -23,7 +23,6 @@ const REASONS: Record<string, string> = {
   'system:session_start': 'session start marker',
   'user:empty': 'a user line with no content',
   'assistant:empty': 'an assistant line with no content',
-  'attachment (after the last request)': 'written after the last request, so no request carried it',
 };
 
 /** The reason for a skipped kind, if known. */

@@ -239,8 +239,10 @@ describeReal('claude-code real fixtures', () => {
         // Attachments on the active branches that reached no message: dropped by Claude Code, or sent with a
         // text Tierscope does not rebuild, or of a type it does not know (7 more were sent: see main above).
         'attachment:auto_mode (not reconstructed)': 2,
+        'attachment:batching_reminder_sent (unknown type)': 1,
         'attachment:plan_mode (not reconstructed)': 1,
         'attachment:hook_non_blocking_error': 1,
+        'attachment:silent_turn_reminder (unknown type)': 1,
         'attachment:ultra_effort_enter (unknown type)': 1,
         'attachment:ultra_effort_exit (unknown type)': 1,
         'attachment:total_tokens_reminder (unknown type)': 1,
@@ -265,9 +267,9 @@ describeReal('claude-code real fixtures', () => {
         'worktree-state': 2,
         // Off both active branches: conversation lines (u2b, a2 superseded by a3, a-nested-1, u-nested-1, user and
         // assistant lines of the placeholder-uuid region before the null-parent user line 63, 2 compact_boundary
-        // lines) and the attachment lines that hang off them; 2 attachments follow the main branch's last line.
+        // lines) and the attachment lines that hang off them. The 2 attachments after the main branch's last line
+        // belong to that branch (no request carried them) and are counted by their own type above.
         'inactive-branch': 33,
-        'attachment (after the last request)': 2,
       });
     });
 
@@ -294,8 +296,9 @@ describeReal('claude-code real fixtures', () => {
     const file = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f/subagents/agent-a0ad4f44468bdf20d.jsonl';
     expect(side.messages.map((m) => m.source.file)).toEqual([file, file, file]);
     expect(texts(side)).toEqual(['Search the repo for TODO comments', 'Searching.+tool_use', 'tool_result']);
-    // The SubagentStop hook line follows the sub-agent's last result: no request came after it.
-    expect(t.meta.skipped).toEqual({ 'system:session_start': 1, 'attachment (after the last request)': 1 });
+    // The SubagentStop hook line follows the sub-agent's last result: it belongs to the branch, and a successful
+    // hook's output is not sent to the model.
+    expect(t.meta.skipped).toEqual({ 'system:session_start': 1, 'attachment:hook_success': 1 });
     // The synthetic files omit tool ids: reported as warnings, not errors.
     expect(t.parseIssues.filter((i) => i.file === file).map((i) => i.line)).toEqual([2, 3]);
   });

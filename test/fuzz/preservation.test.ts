@@ -51,13 +51,13 @@ function allMessages(t: Transcript): Message[] {
   return t.threads.flatMap((th) => [...th.messages, ...th.requests.flatMap((r) => r.exactInput ?? [])]);
 }
 
-/** True when `part` occurs as a contiguous run in `whole`. */
-function containsRun(whole: string[], part: string[]): boolean {
-  if (part.length === 0) return true;
-  for (let i = 0; i + part.length <= whole.length; i++) {
-    if (part.every((p, j) => whole[i + j] === p)) return true;
-  }
-  return false;
+/** True when `part` occurs in order inside `whole` (not necessarily contiguous: when a corrupted line was the
+ *  parent of a side branch, that branch's attachments can no longer be told apart and join the batch in file
+ *  order, between blocks that were adjacent before). */
+function containsInOrder(whole: string[], part: string[]): boolean {
+  let j = 0;
+  for (const w of whole) if (j < part.length && w === part[j]) j++;
+  return j === part.length;
 }
 
 /** Messages of `before` not built from line `k1` (1-based) that `after` lost or changed. */
@@ -80,7 +80,7 @@ function lostMessages(before: Transcript, after: LoadResult, k1: number, lineOf:
   for (const m of kept) {
     const want = m.blocks.map(json);
     const candidates = index.get(`${m.source.file ?? ''}:${lineOf(m.source.line)}`) ?? [];
-    if (!candidates.some((c) => c.role === m.role && containsRun(c.blocks, want))) {
+    if (!candidates.some((c) => c.role === m.role && containsInOrder(c.blocks, want))) {
       lost.push(`line ${m.source.line} ${m.role} message: ${json(m.blocks).slice(0, 120)}`);
     }
   }
@@ -176,7 +176,7 @@ function docProperty(seed: DocSeed): void {
           const inRun = (p: number) => p < i && isTool(raw[i]) && raw.slice(p, i + 1).every(isTool);
           const lost = main
             .filter((m) => at(m) !== i && !inRun(at(m)))
-            .filter((m) => !containsRun(after.get(m.source.path ?? '') ?? [], m.blocks.map(json)))
+            .filter((m) => !containsInOrder(after.get(m.source.path ?? '') ?? [], m.blocks.map(json)))
             .map((m) => m.source.path);
           expect(lost).toEqual([]);
           expect(loaded.result.transcript.parseIssues.some((x) => x.message.includes(`${seed.base}[${i}]`))).toBe(true);
