@@ -2,22 +2,61 @@
 // analysis run off the main thread). Shared by worker/create-engine.ts (the implementation, also used
 // in-thread by tests and as the no-worker fallback) and src/state/engine-client.ts. Every value crossing
 // it is plain structured-cloneable data, sized for the view: the transcript itself never crosses.
+// It is also the UI's only door into the core (test/architecture/layers.test.ts): the types the UI names and the
+// few pure values it shares with the engine (config schema and presets, the share-link codec, formatters) are
+// re-exported below, so src/state and src/views import nothing else outside themselves.
 
-import type { PairingViolation, Provider } from '../src/analyses/pairing.ts';
 import type { Refetch } from '../src/analyses/refetch.ts';
-import type { Report, RequestRow, ToolResultRow } from '../src/analyses/report.ts';
+import type { Report, ToolResultRow } from '../src/analyses/report.ts';
 import type { LogDefaults } from '../src/analyses/settings-origin.ts';
 import type { LoadLimits } from '../src/formats/index.ts';
-import type { FormatId, ParseIssue, Role, ThreadKind } from '../src/model/transcript.ts';
+import type { FormatId, ParseIssue, ThreadKind } from '../src/model/transcript.ts';
+import type { PairingViolation, Provider } from '../src/pairing/validate.ts';
 import type { PipelineConfig } from '../src/pipeline/config.ts';
-import type { PipelineEvent } from '../src/pipeline/stage.ts';
 import type { HttpCall, SummaryOutcome } from '../src/pipeline/summarizer.ts';
+import type { Row } from '../src/projections/rows.ts';
+import type { EventRow, TimelinePoint } from '../src/projections/timeline.ts';
 import type { ReplayMode } from '../src/replay/inputs.ts';
 import type { MinimizeProgress, Size } from '../src/share/minimize.ts';
 import type { ShareView } from '../src/share/payload.ts';
 import type { Witness } from '../src/share/predicate.ts';
 import type { RedactionChange, RedactionPreview } from '../src/share/redact.ts';
 import type { EncodingName } from '../src/tokens/tokenizer.ts';
+
+export type { ToolResultRow } from '../src/analyses/report.ts';
+export type { LogDefaults } from '../src/analyses/settings-origin.ts';
+export { withLogDefaults } from '../src/analyses/settings-origin.ts';
+export { formatBytes } from '../src/lib/bytes.ts';
+export type { ParseIssue } from '../src/model/transcript.ts';
+export type { PairingViolation, Provider } from '../src/pairing/validate.ts';
+export { PROVIDERS } from '../src/pairing/validate.ts';
+export { ALIASES } from '../src/pipeline/aliases.ts';
+export type { KeySpec, PipelineConfig } from '../src/pipeline/config.ts';
+export {
+  ConfigError,
+  checkValue,
+  configSchema,
+  DEFAULT_CONFIG,
+  diffKeys,
+  getKey,
+  KEY_SPECS,
+  mergeConfig,
+} from '../src/pipeline/config.ts';
+export type { PresetId } from '../src/pipeline/presets.ts';
+export { PRESET_IDS, PRESETS, presetConfig } from '../src/pipeline/presets.ts';
+export type { HttpCall, SummaryOutcome } from '../src/pipeline/summarizer.ts';
+export type { Row } from '../src/projections/rows.ts';
+export type { EventRow, TimelinePoint } from '../src/projections/timeline.ts';
+export type { ReplayMode } from '../src/replay/inputs.ts';
+export { linkFor, shareValue } from '../src/share/codec.ts';
+export type { MinimizeProgress } from '../src/share/minimize.ts';
+export type { ShareView } from '../src/share/payload.ts';
+export { settingsPayload } from '../src/share/payload.ts';
+export { PAIRING_RULES } from '../src/share/predicate.ts';
+export type { RedactionChange, RedactionPreview, RedactionWhere } from '../src/share/redact.ts';
+export type { LinkSize } from '../src/share/size.ts';
+export { classifyLink } from '../src/share/size.ts';
+export type { EncodingName } from '../src/tokens/tokenizer.ts';
 
 export type LoadFile = { name: string; buffer: ArrayBuffer };
 
@@ -59,28 +98,6 @@ export type LoadSummary = {
 
 export type LoadFailure = { ok: false; error: string; issues: ParseIssue[] };
 
-/** One transcript row (a message) for the virtualized list: small, static per load. */
-export type Row = {
-  index: number;
-  role: Role;
-  tokens: number;
-  /** False while exact counts are still being computed (tokens is then an estimate). */
-  exact: boolean;
-  /** Tool names of tool_use blocks (assistant) or of the tools whose results it carries (user). */
-  tools: string[];
-  /** tool_use ids of the results it carries (user) or of its calls (assistant). */
-  toolUseIds: string[];
-  blockTypes: string[];
-  preview: string;
-  isError: boolean;
-  compaction?: 'summary' | 'boundary';
-  meta?: boolean;
-  time?: number;
-  line: number;
-  /** Request index this message is the response of (assistant), if any. */
-  request?: number;
-};
-
 export type RunSettings = {
   preset: string;
   config: PipelineConfig;
@@ -88,32 +105,6 @@ export type RunSettings = {
   provider: Provider;
   encoding: EncodingName;
 };
-
-/** One request of the timeline: what the stacked chart and break markers need. */
-export type TimelinePoint = {
-  thread: string;
-  index: number;
-  time?: number;
-  model?: string;
-  inputTokens: number;
-  outputTokens: number;
-  /** Calibrated estimates of the recorded input and of what the pipeline would send; how the first was made. */
-  estimateIn: number;
-  estimateOut: number;
-  estimate: RequestRow['estimate'];
-  categories: Record<string, number>;
-  observed: { input: number; cacheRead: number; cacheWrite: number; prompt: number } | null;
-  simulated: { cacheRead: number; cacheWrite: number; prompt: number };
-  observedBreak: RequestRow['observedBreak'];
-  /** The simulated break; its `events` are ids into the run's `events` (the rewrites that caused it). */
-  cacheBreak: RequestRow['cacheBreak'];
-  /** Indices into the run's `events` of this request's rewrites. */
-  eventIds: number[];
-  /** Index of the message that is this request's response (for click-to-scroll). */
-  responseMessage: number;
-};
-
-export type EventRow = Omit<PipelineEvent, 'before' | 'after'> & { id: number };
 
 export type RunResult = {
   runId: number;

@@ -3,23 +3,27 @@
 // TypeScript with no DOM: it runs in the worker, in Node tests, and in-thread as the no-worker fallback.
 // Stale runs are dropped: each run yields once so later requests can supersede it before it starts.
 import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
+import { AnalysisCache } from '../src/analyses/cache.ts';
 import { logDefaults } from '../src/analyses/log-defaults.ts';
-import { cacheBreakRow, estimateRow, observedBreakRow } from '../src/analyses/report.ts';
-import { indexToolCalls } from '../src/analyses/tool-index.ts';
 import { fileFromBytes, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
 import { skipReason } from '../src/formats/skip-reasons.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
-import type { Block, FormatId, Message, Request, Thread, Transcript } from '../src/model/transcript.ts';
+import type { Block, FormatId, Thread, Transcript } from '../src/model/transcript.ts';
 import { hardcapTokens, landingTokens, triggerTokens } from '../src/pipeline/config.ts';
 import type { PipelineEvent } from '../src/pipeline/stage.ts';
 import { CachedHttpSummarizer, type HttpCall, type SummaryOutcome, summarizerFor } from '../src/pipeline/summarizer.ts';
-import { calibrateTranscript } from '../src/replay/transcript.ts';
-import { blockText, resultText } from '../src/tokens/block-text.ts';
-import type { Calibration } from '../src/tokens/calibration.ts';
+import { messageRows } from '../src/projections/rows.ts';
+import { runTimeline } from '../src/projections/timeline.ts';
 import { type CountEndpoint, inlineEndpoint } from '../src/tokens/count-pool.ts';
 import { countTranscript } from '../src/tokens/count-transcript.ts';
 import { TokenMeter } from '../src/tokens/meter.ts';
-import { createTokenizer, type EncodingName, loadCounter, type Tokenizer } from '../src/tokens/tokenizer.ts';
+import {
+  type CachedTokenizer,
+  createTokenizer,
+  type EncodingName,
+  loadCounter,
+  type Tokenizer,
+} from '../src/tokens/tokenizer.ts';
 import type {
   CountStatus,
   DiffResult,
@@ -35,7 +39,6 @@ import type {
   RunSettings,
   StaleRun,
   SummaryAnswer,
-  TimelinePoint,
 } from './api.ts';
 import { clippedJson, clipText } from './clip.ts';
 import { createShareMethods, shareInFile } from './share-engine.ts';
@@ -47,11 +50,7 @@ type Loaded = {
   lineStarts: Map<string, Uint32Array>;
 };
 
-const PREVIEW = 160;
-/** Requests without rewrites (most) share one frozen empty id list. */
-const NO_IDS: number[] = Object.freeze([]) as unknown as number[];
-
-/** A request's observed usage as the timeline shows it: the same on every run, made once per request. */
+/** Why each skipped line kind was left out of the conversation, for the load status tooltip. */
 function reasonsFor(skipped: Record<string, number>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const k of Object.keys(skipped)) {
@@ -59,24 +58,6 @@ function reasonsFor(skipped: Record<string, number>): Record<string, string> {
     if (why) out[k] = why;
   }
   return out;
-}
-
-const observedRows = new WeakMap<Request, TimelinePoint['observed']>();
-function observedOf(req: Request): TimelinePoint['observed'] {
-  let row = observedRows.get(req);
-  if (row === undefined) {
-    const o = req.observed;
-    row = o
-      ? {
-          input: o.input,
-          cacheRead: o.cacheRead,
-          cacheWrite: o.cacheWrite,
-          prompt: o.input + o.cacheRead + o.cacheWrite,
-        }
-      : null;
-    observedRows.set(req, row);
-  }
-  return row;
 }
 
 function lineStartsOf(bytes: Uint8Array): Uint32Array {
@@ -87,49 +68,6 @@ function lineStartsOf(bytes: Uint8Array): Uint32Array {
     i = bytes.indexOf(10, i + 1);
   }
   return Uint32Array.from(starts);
-}
-
-function previewOf(m: Message): string {
-  const parts: string[] = [];
-  let len = 0;
-  for (const b of m.blocks) {
-    const t =
-      b.type === 'tool_use'
-        ? `${b.name}(${blockText(b).slice(b.name.length + 1, 120)})`
-        : b.type === 'image'
-          ? '[image]'
-          : b.type === 'tool_result'
-            ? resultText(b)
-            : blockText(b);
-    parts.push(t.replace(/\s+/g, ' ').trim());
-    len += t.length;
-    if (len > PREVIEW) break;
-  }
-  const s = parts.filter(Boolean).join(' · ');
-  return s.length > PREVIEW ? `${s.slice(0, PREVIEW)}…` : s;
-}
-
-/** The event without its blocks (the diff view fetches them by id): fields copied by name, which is several
- *  times cheaper than a rest spread over thousands of events per run. */
-function eventRow(e: PipelineEvent, id: number): EventRow {
-  return {
-    id,
-    thread: e.thread,
-    request: e.request,
-    stage: e.stage,
-    action: e.action,
-    tier: e.tier,
-    messageIndex: e.messageIndex,
-    position: e.position,
-    blockIndex: e.blockIndex,
-    toolUseId: e.toolUseId,
-    charsBefore: e.charsBefore,
-    charsAfter: e.charsAfter,
-    tokensBefore: e.tokensBefore,
-    tokensAfter: e.tokensAfter,
-    detail: e.detail,
-    distance: e.distance,
-  };
 }
 
 function blockJson(b: Block | undefined): string {
@@ -146,19 +84,28 @@ export type EngineOptions = {
 
 export function createEngine(options: EngineOptions = {}): EngineApi {
   let loaded: Loaded | undefined;
-  const calibrations = new Map<EncodingName, Map<string, Calibration>>();
+  /** The run cache of the loaded transcript per encoding (analyses/cache.ts): every run-to-run memo lives there,
+   *  and all of it is dropped when another transcript loads. */
+  const caches = new Map<EncodingName, Promise<AnalysisCache>>();
   const httpCache = new Map<string, SummaryOutcome>();
   /** The http summarizer calls the last run could not answer from httpCache. */
   let pendingCalls: HttpCall[] = [];
   let last:
-    | { analysis: Analysis; events: EventRow[]; full: PipelineEvent[]; preset: string | null; tokenizer: Tokenizer }
+    | {
+        analysis: Analysis;
+        events: EventRow[];
+        full: PipelineEvent[];
+        preset: string | null;
+        tokenizer: Tokenizer;
+        cache: AnalysisCache;
+      }
     | undefined;
   let latestRun = 0;
   let counting: Promise<CountStatus> = Promise.resolve({ done: true, fraction: 1 });
 
   function startCounting(t: Transcript, onProgress?: (p: LoadProgress) => void): Promise<CountStatus> {
     return (async () => {
-      const meter = await meterFor('o200k_base');
+      const meter = (await cacheFor(t, 'o200k_base')).meter;
       const endpoints = options.endpoints ?? (() => [inlineEndpoint(() => loadCounter('o200k_base'))]);
       const stats = await countTranscript(t, meter, 'o200k_base', endpoints, (p) =>
         onProgress?.({
@@ -172,13 +119,24 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     })();
   }
 
-  /** One meter per encoding; the promise is cached so concurrent callers share one meter and its caches. */
-  const meterPromises = new Map<EncodingName, Promise<TokenMeter>>();
-  function meterFor(enc: EncodingName): Promise<TokenMeter> {
-    let p = meterPromises.get(enc);
+  /** One tokenizer per encoding for the engine's life (its rank tables are costly to build; its counts are by
+   *  content hash, valid for any transcript). */
+  const tokenizers = new Map<EncodingName, Promise<CachedTokenizer>>();
+  function tokenizerFor(enc: EncodingName): Promise<CachedTokenizer> {
+    let p = tokenizers.get(enc);
     if (!p) {
-      p = createTokenizer(enc).then((tok) => new TokenMeter(tok));
-      meterPromises.set(enc, p);
+      p = createTokenizer(enc);
+      tokenizers.set(enc, p);
+    }
+    return p;
+  }
+
+  /** The run cache of `t` for `enc`, made on first use (concurrent callers share it). */
+  function cacheFor(t: Transcript, enc: EncodingName): Promise<AnalysisCache> {
+    let p = caches.get(enc);
+    if (!p) {
+      p = tokenizerFor(enc).then((tok) => new AnalysisCache(t, new TokenMeter(tok)));
+      caches.set(enc, p);
     }
     return p;
   }
@@ -214,7 +172,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
 
   const shareMethods = createShareMethods({
     transcript: () => loaded?.transcript,
-    tokenizer: async (enc) => (await meterFor(enc)).tokenizer,
+    tokenizer: (enc) => tokenizerFor(enc),
     load: (files, onProgress) => engine.load(files, 'tierscope', onProgress),
   });
 
@@ -241,7 +199,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       ]);
       loaded = { transcript: r.transcript, files: fileMap, mainName: main.name, lineStarts: new Map() };
       last = undefined;
-      calibrations.clear();
+      caches.clear();
       const t = r.transcript;
       counting = startCounting(t, onProgress);
       let toolUses = 0;
@@ -287,44 +245,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     async rows(threadId: string): Promise<Row[]> {
       const th = thread(threadId);
       if (!th) return [];
-      const meter = await meterFor('o200k_base');
-      const calls = indexToolCalls(th.messages);
-      const responseOf = new Map<number, number>();
-      for (const r of th.requests) if (r.responseEnd !== undefined) responseOf.set(r.inputEnd, r.index);
-      return th.messages.map((m) => {
-        const tools: string[] = [];
-        const ids: string[] = [];
-        let isError = false;
-        for (const b of m.blocks) {
-          if (b.type === 'tool_use') {
-            tools.push(b.name);
-            ids.push(b.id);
-          } else if (b.type === 'tool_result') {
-            tools.push(calls.get(b.toolUseId)?.name ?? 'unknown');
-            ids.push(b.toolUseId);
-            if (b.isError) isError = true;
-          }
-        }
-        const peek = meter.peek(m);
-        const row: Row = {
-          index: m.index,
-          role: m.role,
-          tokens: peek.tokens,
-          exact: peek.exact,
-          tools,
-          toolUseIds: ids,
-          blockTypes: m.blocks.map((b) => b.type),
-          preview: previewOf(m),
-          isError,
-          line: m.source.line,
-        };
-        if (m.compaction) row.compaction = m.compaction;
-        if (m.meta) row.meta = true;
-        if (m.time !== undefined) row.time = m.time;
-        const req = responseOf.get(m.index);
-        if (req !== undefined) row.request = req;
-        return row;
-      });
+      if (!loaded) return [];
+      return messageRows(th, (await cacheFor(loaded.transcript, 'o200k_base')).meter);
     },
 
     async run(
@@ -340,12 +262,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       onProgress?.({ phase: 'counting', fraction: 0 });
       await counting;
       if (runId < latestRun) return { runId, stale: true };
-      const meter = await meterFor(settings.encoding);
-      let cals = calibrations.get(settings.encoding);
-      if (!cals) {
-        cals = calibrateTranscript(loaded.transcript, meter);
-        calibrations.set(settings.encoding, cals);
-      }
+      const cache = await cacheFor(loaded.transcript, settings.encoding);
+      const meter = cache.meter;
       if (runId < latestRun) return { runId, stale: true };
       onProgress?.({ phase: 'replaying', fraction: 0.5 });
       const summarizer = summarizerFor(settings.config.summarizer, httpCache);
@@ -355,59 +273,14 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         mode: settings.mode,
         provider: settings.provider,
         tokenizer: meter.tokenizer,
-        meter,
+        cache,
         summarizer,
-        calibrations: cals,
         reportEvents: false,
         reportRows: false,
       });
-      const events: EventRow[] = [];
-      const full: PipelineEvent[] = [];
-      const timeline: TimelinePoint[] = [];
       const report = analysis.report;
-      // The simulated timeline has one point per request in replay order; the observed one only requests
-      // with usage, also in replay order: one cursor each.
-      let k = 0;
-      let obsAt = 0;
-      for (const [ti, tr] of analysis.replay.threads.entries()) {
-        const th = loaded.transcript.threads[ti];
-        for (const q of tr.requests) {
-          const sim = analysis.simulated[k++];
-          const o = analysis.observed[obsAt];
-          const obs = o && o.thread === tr.thread && o.index === q.index ? analysis.observed[obsAt++] : undefined;
-          const cacheBreak = cacheBreakRow(sim);
-          const ids: number[] = q.events.length === 0 ? NO_IDS : [];
-          for (const e of q.events) {
-            ids.push(events.length);
-            events.push(eventRow(e, events.length));
-            full.push(e);
-          }
-          const req = th.requests[q.index];
-          timeline.push({
-            thread: tr.thread,
-            index: q.index,
-            time: q.time,
-            model: q.model,
-            inputTokens: q.inputTokens,
-            outputTokens: q.outputTokens,
-            estimateIn: q.estimateIn,
-            estimateOut: q.estimateOut,
-            estimate: estimateRow(tr.calibration.requests[q.index]),
-            categories: q.categories,
-            observed: req ? observedOf(req) : null,
-            simulated: {
-              cacheRead: Math.round(sim?.cacheRead ?? 0),
-              cacheWrite: Math.round(sim?.cacheWrite ?? 0),
-              prompt: Math.round(q.estimateOut),
-            },
-            observedBreak: observedBreakRow(obs),
-            cacheBreak: cacheBreak ? { ...cacheBreak, events: cacheBreak.events.map((k) => ids[k]) } : null,
-            eventIds: ids,
-            responseMessage: req?.inputEnd ?? 0,
-          });
-        }
-      }
-      last = { analysis, events, full, preset: settings.preset, tokenizer: meter.tokenizer };
+      const { timeline, events, full } = runTimeline(loaded.transcript, analysis);
+      last = { analysis, events, full, preset: settings.preset, tokenizer: meter.tokenizer, cache };
       const c = settings.config;
       pendingCalls = summarizer instanceof CachedHttpSummarizer ? summarizer.pending.slice() : [];
       const pending = pendingCalls.length;
@@ -471,6 +344,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       return withRows(loaded.transcript, last.analysis, {
         tokenizer: last.tokenizer,
         preset: last.preset,
+        cache: last.cache,
         reportEvents: false,
       });
     },

@@ -1,15 +1,16 @@
 // One call that runs everything on a parsed transcript — replay, cache timelines, re-fetches — and
-// assembles the SPEC §8 report. Shared by the CLI and the worker so both always agree.
+// assembles the SPEC §8 report. Shared by the CLI and the worker so both always agree. What is kept from one run
+// to the next lives in the AnalysisCache the caller owns (the engine: one per loaded transcript and encoding).
 import type { Transcript } from '../model/transcript.ts';
+import type { Provider } from '../pairing/validate.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import { type Summarizer, summarizerFor } from '../pipeline/summarizer.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
 import { type Replay, replayTranscript } from '../replay/transcript.ts';
-import type { Calibration } from '../tokens/calibration.ts';
 import { TokenMeter } from '../tokens/meter.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
+import { AnalysisCache } from './cache.ts';
 import { type ObservedPoint, observedTimeline, type SimulatedPoint, simulatedTimeline } from './cache-timeline.ts';
-import type { Provider } from './pairing.ts';
 import { type Refetch, refetches } from './refetch.ts';
 import { buildReport, type Report } from './report.ts';
 
@@ -19,10 +20,9 @@ export type AnalyzeOptions = {
   mode: ReplayMode;
   provider: Provider;
   tokenizer: Tokenizer;
-  /** Reuse a meter across runs (identity caches survive re-runs). */
-  meter?: TokenMeter;
+  /** The run cache of this transcript and tokenizer (a fresh one when absent: nothing is kept). */
+  cache?: AnalysisCache;
   summarizer?: Summarizer;
-  calibrations?: Map<string, Calibration>;
   /** Copy rewrite events into the report's request rows (default true; the worker sends them apart). */
   reportEvents?: boolean;
   /** Build the report's per-request rows (default true; see ReportInput.rows). */
@@ -37,25 +37,31 @@ export type Analysis = {
   report: Report;
 };
 
+/** A fresh run cache for `t` counted with `tokenizer`. */
+export function newCache(t: Transcript, tokenizer: Tokenizer): AnalysisCache {
+  return new AnalysisCache(t, new TokenMeter(tokenizer));
+}
+
 export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
-  const meter = o.meter ?? new TokenMeter(o.tokenizer);
+  const cache = o.cache ?? newCache(t, o.tokenizer);
+  if (cache.transcript !== t) throw new Error('the run cache belongs to another transcript');
   const replay = replayTranscript(
     t,
     {
       config: o.config,
       mode: o.mode,
       provider: o.provider,
-      meter,
       summarizer: o.summarizer ?? summarizerFor(o.config.summarizer),
     },
-    o.calibrations,
+    cache,
   );
-  const observed = observedTimeline(t, o.config);
-  const simulated = simulatedTimeline(t, replay);
-  const found = refetches(t, o.tokenizer, replay);
+  const observed = observedTimeline(t, o.config, cache.timeline);
+  const simulated = simulatedTimeline(t, replay, cache.timeline);
+  const found = refetches(t, o.tokenizer, replay, cache.refetch);
   const report = buildReport({
     transcript: t,
     tokenizer: o.tokenizer,
+    memo: cache.report,
     replay,
     observed,
     simulated,
@@ -71,12 +77,13 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
 export function withRows(
   t: Transcript,
   a: Analysis,
-  o: Pick<AnalyzeOptions, 'tokenizer' | 'preset' | 'reportEvents'>,
+  o: Pick<AnalyzeOptions, 'tokenizer' | 'preset' | 'reportEvents'> & { cache: AnalysisCache },
 ): Report {
   if (a.report.requests.length > 0 || a.replay.threads.every((tr) => tr.requests.length === 0)) return a.report;
   a.report = buildReport({
     transcript: t,
     tokenizer: o.tokenizer,
+    memo: o.cache.report,
     replay: a.replay,
     observed: a.observed,
     simulated: a.simulated,

@@ -120,16 +120,20 @@ function observedCause(
   return { cause: 'unexplained', detail: 'no recorded change explains the drop' };
 }
 
-/** Observed timeline over every thread of a log with usage. */
-/** The observed timeline depends on the transcript and the cache settings only: kept for re-runs (read-only). */
-const observedCache = new WeakMap<Transcript, { key: string; points: ObservedPoint[] }>();
+/** What the timelines keep from one run to the next of one transcript (the engine's AnalysisCache). */
+export class TimelineMemo {
+  /** The observed timeline and the cache settings it was made with (it depends on nothing else; read-only). */
+  observed: { key: string; points: ObservedPoint[] } | undefined;
+  /** The simulated timeline's schedule (visit order, prefix ids) and the replay shape it fits. */
+  schedule: Schedule | undefined;
+}
 
-export function observedTimeline(t: Transcript, config: PipelineConfig): ObservedPoint[] {
+/** Observed timeline over every thread of a log with usage. */
+export function observedTimeline(t: Transcript, config: PipelineConfig, memo = new TimelineMemo()): ObservedPoint[] {
   const key = JSON.stringify(config.cache);
-  const hit = observedCache.get(t);
-  if (hit && hit.key === key) return hit.points;
+  if (memo.observed && memo.observed.key === key) return memo.observed.points;
   const points = computeObserved(t, config);
-  observedCache.set(t, { key, points });
+  memo.observed = { key, points };
   return points;
 }
 
@@ -194,11 +198,9 @@ type Schedule = {
   prefixes: number;
   tools: number;
 };
-const schedules = new WeakMap<Transcript, Schedule>();
-
-function scheduleFor(t: Transcript, replay: Replay): Schedule {
+function scheduleFor(t: Transcript, replay: Replay, memo: TimelineMemo): Schedule {
   const shape = replay.threads.map((tr) => tr.requests.length);
-  const cached = schedules.get(t);
+  const cached = memo.schedule;
   if (cached && fits(cached, shape)) return cached;
   const time: (number | undefined)[] = [];
   const end: (number | undefined)[] = [];
@@ -235,7 +237,7 @@ function scheduleFor(t: Transcript, replay: Replay): Schedule {
     prefixes: prefixIds.size,
     tools: toolsIds.size,
   };
-  schedules.set(t, s);
+  memo.schedule = s;
   return s;
 }
 
@@ -289,9 +291,9 @@ function simulatedCause(
 }
 
 /** Simulated cache read/write for every replayed request, merged over threads by time. */
-export function simulatedTimeline(t: Transcript, replay: Replay): SimulatedPoint[] {
+export function simulatedTimeline(t: Transcript, replay: Replay, memo = new TimelineMemo()): SimulatedPoint[] {
   const cfg = replay.options.config;
-  const sched = scheduleFor(t, replay);
+  const sched = scheduleFor(t, replay, memo);
   // Entries in replay order: the request, its thread's id and calibration factor.
   const rrs: RequestReplay[] = [];
   const factors: number[] = [];

@@ -5,7 +5,7 @@
 import type { Message, Thread, Transcript } from '../model/transcript.ts';
 import { canonicalTool } from '../pipeline/aliases.ts';
 import { inputPaths } from '../pipeline/artifacts.ts';
-import { toolIdsOf } from '../pipeline/tool-ids.ts';
+import type { ToolIdTables } from '../pipeline/tool-ids.ts';
 import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
@@ -71,18 +71,23 @@ type Repeat = Omit<Refetch, 'kind' | 'lostBy'> & {
   firstN: number;
 };
 
-const repeatsCache = new WeakMap<Thread, WeakMap<Tokenizer, Repeat[]>>();
+/** What the re-fetch analysis keeps from one run to the next of one transcript and tokenizer (AnalysisCache). */
+export class RefetchMemo {
+  /** Thread → its repeats (independent of the replay). Bound: one list per thread. */
+  readonly repeats = new WeakMap<Thread, Repeat[]>();
+  /** Thread replay → its classified re-fetches (a reused replay classifies the same). Bound: replays alive. */
+  readonly classified = new WeakMap<ThreadReplay, Refetch[]>();
+  constructor(
+    /** The thread → tool id numbering the replay uses (the run's PipelineMemo.toolIds). */
+    readonly toolIds: ToolIdTables,
+  ) {}
+}
 
-function repeatsOf(thread: Thread, tok: Tokenizer): Repeat[] {
-  let byTok = repeatsCache.get(thread);
-  if (!byTok) {
-    byTok = new WeakMap();
-    repeatsCache.set(thread, byTok);
-  }
-  const cached = byTok.get(tok);
+function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] {
+  const cached = memo.repeats.get(thread);
   if (cached) return cached;
   const out: Repeat[] = [];
-  const ids = toolIdsOf(thread);
+  const ids = memo.toolIds.of(thread);
   const seen = new Map<string, { id: string; mi: number }>();
   const writes: { mi: number; paths: string[] }[] = [];
   const compactions: number[] = [];
@@ -138,26 +143,16 @@ function repeatsOf(thread: Thread, tok: Tokenizer): Repeat[] {
       seen.set(key, { id: b.id, mi: m.index });
     }
   });
-  byTok.set(tok, out);
+  memo.repeats.set(thread, out);
   return out;
 }
 
-/** The last classification of each thread's repeats (per tokenizer): a repeat whose class did not change
- *  keeps its object, so a re-run allocates only for repeats the settings moved. */
-const lastClasses = new WeakMap<Thread, WeakMap<Tokenizer, Refetch[]>>();
-
-function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefined): Refetch[] {
-  const repeats = repeatsOf(thread, tok);
+function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefined, memo: RefetchMemo): Refetch[] {
+  const repeats = repeatsOf(thread, tok, memo);
   const folded = (tr?.states.summarize as { folded?: number[] } | undefined)?.folded;
   const dropped = (tr?.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
-  let byTok = lastClasses.get(thread);
-  if (!byTok) {
-    byTok = new WeakMap();
-    lastClasses.set(thread, byTok);
-  }
-  const before = byTok.get(tok);
   // Fields copied by name: a rest spread per repeat costs more than the classification (re-runs see thousands).
-  const found = repeats.map((r, i) => {
+  const found = repeats.map((r) => {
     const l = tr ? lostOf(r, tr, folded, dropped) : undefined;
     const kind: RefetchKind = r.edited
       ? 'after-edit'
@@ -167,8 +162,6 @@ function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefi
           ? 'after-pipeline'
           : 'plain';
     const lostBy = kind === 'after-pipeline' && l ? `${l.how} at request ${l.request}` : undefined;
-    const old = before?.[i];
-    if (old && old.kind === kind && old.lostBy === lostBy) return old;
     const out: Refetch = {
       thread: r.thread,
       tool: r.tool,
@@ -183,22 +176,18 @@ function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefi
     if (lostBy !== undefined) out.lostBy = lostBy;
     return out;
   });
-  byTok.set(tok, found);
   return found;
 }
 
-/** A reused thread replay classifies its repeats the same way: kept per replay object and tokenizer. */
-const classified = new WeakMap<ThreadReplay, { tok: Tokenizer; refetches: Refetch[] }>();
-
 /** Every re-fetch in every thread, classified against the replay (when given). */
-export function refetches(t: Transcript, tok: Tokenizer, replay?: Replay): Refetch[] {
+export function refetches(t: Transcript, tok: Tokenizer, replay: Replay | undefined, memo: RefetchMemo): Refetch[] {
   const byId = new Map(replay?.threads.map((tr) => [tr.thread, tr]));
   return t.threads.flatMap((th) => {
     const tr = byId.get(th.id);
-    const kept = tr ? classified.get(tr) : undefined;
-    if (kept && kept.tok === tok) return kept.refetches;
-    const found = findRefetches(th, tok, tr);
-    if (tr) classified.set(tr, { tok, refetches: found });
+    const kept = tr ? memo.classified.get(tr) : undefined;
+    if (kept) return kept;
+    const found = findRefetches(th, tok, tr, memo);
+    if (tr) memo.classified.set(tr, found);
     return found;
   });
 }

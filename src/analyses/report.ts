@@ -2,13 +2,13 @@
 // analyses. The CLI prints it with --json; the worker sends the same rows to the UI. Field meanings
 // follow SPEC §8 (`tier` 1/2 at first touch, 3 if tiering only ran while it sat in the window, null if
 // tiering never ran while it existed; `finalChars` = its size in the last request that carries it).
-import { getOrInsert, newWeakMap } from '../lib/maps.ts';
 import { runeCount } from '../lib/runes.ts';
 import type { ObservedUsage, ParseIssue, Transcript } from '../model/transcript.ts';
+import type { PairingViolation } from '../pairing/validate.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
 import { SPILLED, type SpillState } from '../pipeline/stages/spill.ts';
 import { inTier3, type TiersState, tierRecord } from '../pipeline/stages/tiers.ts';
-import { toolIdsOf } from '../pipeline/tool-ids.ts';
+import type { ToolIdTables } from '../pipeline/tool-ids.ts';
 import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
@@ -17,7 +17,6 @@ import type { Tokenizer } from '../tokens/tokenizer.ts';
 import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
 import { addCost, type CostUnits, observedCost, simulatedCost, ZERO_COST } from './cost.ts';
 import { type Counts, transcriptCounts } from './counts.ts';
-import type { PairingViolation } from './pairing.ts';
 import type { Refetch } from './refetch.ts';
 import type { SettingsOrigin } from './settings-origin.ts';
 import { indexToolCalls } from './tool-index.ts';
@@ -110,16 +109,26 @@ type StaticRow = Pick<
   n: number;
 };
 
-/** Sizes of every tool result do not change between runs: computed once per transcript and tokenizer. */
-const staticRows = new WeakMap<Transcript, WeakMap<Tokenizer, StaticRow[][]>>();
+/** What the report keeps from one run to the next of one transcript and tokenizer (the engine's AnalysisCache). */
+export class ReportMemo {
+  /** Per thread: the sizes of every tool result (they do not change between runs). */
+  staticRows: StaticRow[][] | undefined;
+  /** Thread replay → its tool-result rows (a reused thread replay has the same rows). Bound: replays alive. */
+  readonly threadRows = new WeakMap<ThreadReplay, ToolResultRow[]>();
+  /** The transcript's counts. */
+  counts: Counts | undefined;
+  constructor(
+    /** The thread → tool id numbering the replay uses (the run's PipelineMemo.toolIds). */
+    readonly toolIds: ToolIdTables,
+  ) {}
+}
 
-function staticRowsOf(t: Transcript, tok: Tokenizer): StaticRow[][] {
-  const byTok = getOrInsert(staticRows, t, newWeakMap<Tokenizer, StaticRow[][]>);
-  let rows = byTok.get(tok);
+function staticRowsOf(t: Transcript, tok: Tokenizer, memo: ReportMemo): StaticRow[][] {
+  let rows = memo.staticRows;
   if (!rows) {
     rows = t.threads.map((th) => {
       const calls = indexToolCalls(th.messages);
-      const ids = toolIdsOf(th);
+      const ids = memo.toolIds.of(th);
       const seen = new Set<string>();
       const out: StaticRow[] = [];
       for (const m of th.messages) {
@@ -141,28 +150,30 @@ function staticRowsOf(t: Transcript, tok: Tokenizer): StaticRow[][] {
       }
       return out;
     });
-    byTok.set(tok, rows);
+    memo.staticRows = rows;
   }
   return rows;
 }
 
-/** Rows of a reused thread replay are the same: kept per replay object and tokenizer. */
-const threadRows = new WeakMap<ThreadReplay, { tok: Tokenizer; rows: ToolResultRow[] }>();
-
-/** Per tool result: size, tokens, and what the pipeline did to it. */
-export function toolResultRows(t: Transcript, tok: Tokenizer, replay?: Replay): ToolResultRow[] {
+/** Per tool result: size, tokens, and what the pipeline did to it. `memo`: the run's (a fresh one when absent). */
+export function toolResultRows(
+  t: Transcript,
+  tok: Tokenizer,
+  replay: Replay | undefined,
+  memo: ReportMemo,
+): ToolResultRow[] {
   const rows: ToolResultRow[] = [];
-  const statics = staticRowsOf(t, tok);
+  const statics = staticRowsOf(t, tok, memo);
   for (const [ti] of t.threads.entries()) {
     const tr = replay?.threads[ti];
-    const kept = tr ? threadRows.get(tr) : undefined;
-    if (kept && kept.tok === tok) {
-      for (const row of kept.rows) rows.push(row);
+    const kept = tr ? memo.threadRows.get(tr) : undefined;
+    if (kept) {
+      for (const row of kept) rows.push(row);
       continue;
     }
     const from = rows.length;
     threadRowsInto(rows, statics[ti], tr);
-    if (tr) threadRows.set(tr, { tok, rows: rows.slice(from) });
+    if (tr) memo.threadRows.set(tr, rows.slice(from));
   }
   return rows;
 }
@@ -209,6 +220,8 @@ function stripEvent(e: PipelineEvent): ReportEvent {
 export type ReportInput = {
   transcript: Transcript;
   tokenizer: Tokenizer;
+  /** What the report keeps between runs (the engine's AnalysisCache.report). */
+  memo: ReportMemo;
   replay: Replay;
   observed: ObservedPoint[];
   simulated: SimulatedPoint[];
@@ -221,14 +234,9 @@ export type ReportInput = {
   rows?: boolean;
 };
 
-const counted = new WeakMap<Transcript, Counts>();
-function countsOf(t: Transcript): Counts {
-  let c = counted.get(t);
-  if (!c) {
-    c = transcriptCounts(t);
-    counted.set(t, c);
-  }
-  return { ...c };
+function countsOf(t: Transcript, memo: ReportMemo): Counts {
+  memo.counts ??= transcriptCounts(t);
+  return { ...memo.counts };
 }
 
 /** A request row's simulated cache break (rounded as the report prints it). */
@@ -312,7 +320,7 @@ export function buildReport(x: ReportInput): Report {
   return {
     format: t.format,
     parseIssues: t.parseIssues.map((i) => ({ line: i.line, message: i.message, severity: i.severity })),
-    counts: countsOf(t),
+    counts: countsOf(t, x.memo),
     settings: {
       preset: x.preset,
       mode: replay.options.mode,
@@ -327,7 +335,7 @@ export function buildReport(x: ReportInput): Report {
       samples: tr.calibration.samples,
     })),
     pairing,
-    toolResults: toolResultRows(t, x.tokenizer, replay),
+    toolResults: toolResultRows(t, x.tokenizer, replay, x.memo),
     requests,
     refetches: x.refetches,
     totals: {

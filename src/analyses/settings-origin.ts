@@ -4,8 +4,8 @@
 import type { FormatId } from '../model/transcript.ts';
 import type { RequestIndex, Tokens } from '../model/units.ts';
 import type { CatalogInfo, ModelLookup } from '../models/catalog.ts';
+import type { Provider } from '../pairing/validate.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
-import type { Provider } from './pairing.ts';
 
 /** The model the defaults follow: the one that served most of the main thread's requests. */
 export type LogModel = {

@@ -3,8 +3,8 @@
 // value is a UsageError (exit 2) with a one-line reason. The provider and the context window default to the
 // log's own (analyses/log-defaults.ts) unless a flag or the config file sets them.
 import { readFileSync } from 'node:fs';
-import { PROVIDERS, type Provider } from '../analyses/pairing.ts';
 import { type LogDefaults, withLogDefaults } from '../analyses/settings-origin.ts';
+import { PROVIDERS, type Provider } from '../pairing/validate.ts';
 import { ConfigError, mergeConfig, type PipelineConfig, setKey } from '../pipeline/config.ts';
 import { PRESET_IDS, type PresetId, presetConfig } from '../pipeline/presets.ts';
 import type { ReplayMode } from '../replay/inputs.ts';

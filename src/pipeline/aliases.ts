@@ -40,23 +40,31 @@ function matchOne(pattern: string, name: string): boolean {
 }
 
 /** True when the raw name or its canonical alias matches any pattern. */
-const matchCache = new WeakMap<readonly string[], Map<string, boolean>>();
-
-/** True when the raw name or its canonical alias matches any pattern (memoized per pattern list). */
 export function toolMatches(patterns: readonly string[], name: string): boolean {
   if (patterns.length === 0) return false;
-  let byName = matchCache.get(patterns);
-  if (!byName) {
-    byName = new Map();
-    matchCache.set(patterns, byName);
+  const canon = canonicalTool(name);
+  return patterns.some((p) => matchOne(p, name) || matchOne(p, canon));
+}
+
+/** toolMatches, remembered per pattern list and name for a run (PipelineMemo): the stages ask it per result on
+ *  every request. Assumes a config's pattern lists are not mutated. Bound: the lists tried × the tool names. */
+export class ToolMatcher {
+  private readonly byList = new WeakMap<readonly string[], Map<string, boolean>>();
+
+  matches(patterns: readonly string[], name: string): boolean {
+    if (patterns.length === 0) return false;
+    let byName = this.byList.get(patterns);
+    if (!byName) {
+      byName = new Map();
+      this.byList.set(patterns, byName);
+    }
+    let v = byName.get(name);
+    if (v === undefined) {
+      v = toolMatches(patterns, name);
+      byName.set(name, v);
+    }
+    return v;
   }
-  let v = byName.get(name);
-  if (v === undefined) {
-    const canon = canonicalTool(name);
-    v = patterns.some((p) => matchOne(p, name) || matchOne(p, canon));
-    byName.set(name, v);
-  }
-  return v;
 }
 
 /** The declared result cap of a tool (runes), by raw name or alias; undefined when none. */

@@ -85,31 +85,17 @@ export type Contribution = {
   errors: string[];
 };
 
-const contributions = new WeakMap<Message, Contribution>();
-let nextId = 1;
-
-const errorLines = new WeakMap<Block, string | null>();
-
-/** The first non-empty line of an error result, clipped (cached per block; rewritten blocks are memoized). */
+/** The first non-empty line of an error result, clipped. */
 function errorLine(b: Block): string | null {
-  let v = errorLines.get(b);
-  if (v === undefined) {
-    const first = resultText(b)
-      .slice(0, 4000)
-      .split('\n')
-      .find((l) => l.trim() !== '');
-    v = first ? clip(first, 200) : null;
-    errorLines.set(b, v);
-  }
-  return v;
+  const first = resultText(b)
+    .slice(0, 4000)
+    .split('\n')
+    .find((l) => l.trim() !== '');
+  return first ? clip(first, 200) : null;
 }
 
-export function contributionOf(m: Message): Contribution {
-  // Cached per message object: a rewritten message is the same object on every re-run (working.ts
-  // withBlock), so result messages are found again too.
-  let c = contributions.get(m);
-  if (c) return c;
-  c = { id: nextId++, decisions: [], modified: [], read: [], errors: [] };
+function contribution(m: Message, id: number): Contribution {
+  const c: Contribution = { id, decisions: [], modified: [], read: [], errors: [] };
   const text = textOf(m);
   const hasText = text.trim() !== '';
   if (m.role === 'user' && hasText && !m.meta) c.user = { intent: clip(text, 300), next: clip(text, 200) };
@@ -129,18 +115,24 @@ export function contributionOf(m: Message): Contribution {
       if (first) c.errors.push(first);
     }
   }
-  contributions.set(m, c);
   return c;
 }
 
-/** Add what `messages` contain to `index` (mutates the index it owns). `requestOf` maps a thread message index to the request that produced it. */
-export function indexMessages(
-  index: ArtifactIndex,
-  messages: readonly Message[],
-  requestOf: (messageIndex: number) => number,
-): ArtifactIndex {
-  for (const m of messages) if (m.compaction !== 'summary') indexMessage(index, contributionOf(m), requestOf(m.index));
-  return index;
+/** What each message contributes to an artifact index, kept per message object for a run (PipelineMemo): a
+ *  rewritten message is the same object on every re-run (placements.ts), so result messages are found again too.
+ *  Assumes messages are never mutated. Bound: the messages alive. */
+export class Contributions {
+  private readonly byMessage = new WeakMap<Message, Contribution>();
+  private nextId = 1;
+
+  of(m: Message): Contribution {
+    let c = this.byMessage.get(m);
+    if (!c) {
+      c = contribution(m, this.nextId++);
+      this.byMessage.set(m, c);
+    }
+    return c;
+  }
 }
 
 /** Add one message's contribution (made at request `req`) to `index`. */

@@ -1,83 +1,83 @@
 // Token categories of the stacked timeline (system, user, assistant, thinking, result:<tool>): a message's
-// categories with their tokens, cached per meter and message object, and the running totals of a working
-// history. Names are interned to small integers, so per-request bookkeeping adds numbers into typed arrays
-// instead of hashing strings.
-import { getOrInsert, newWeakMap } from '../lib/maps.ts';
+// categories with their tokens (kept per message object in the run's CategoryTable), and the running totals
+// of a working history. Names are interned to small integers, so per-request bookkeeping adds numbers into
+// typed arrays instead of hashing strings.
 import type { Block, Message } from '../model/transcript.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 
 export type Category = string; // 'system' | 'user' | 'assistant' | 'thinking' | `result:<tool>`
 
-/** Category names interned to small integers (shared by every working history). */
-const categoryIds = new Map<Category, number>();
-const categoryNames: Category[] = [];
-function categoryId(name: Category): number {
-  let id = categoryIds.get(name);
-  if (id === undefined) {
-    id = categoryNames.length;
-    categoryNames.push(name);
-    categoryIds.set(name, id);
-  }
-  return id;
-}
-
-/** The name of an interned category id. */
-export function categoryName(id: number): Category {
-  return categoryNames[id];
-}
-
 /** A message's categories (ids) with their summed tokens, and each block's category. */
 export type MessageCategories = { ids: number[]; tokens: number[]; blockIds: number[] };
-/** Per meter (encoding). A message's categories depend only on it and its thread's tool names: safe to
- *  keep per object. */
-const categoryCaches = new WeakMap<TokenMeter, WeakMap<Message, MessageCategories>>();
 
-/** Result categories by tool name: `result:<tool>` is made and interned once per name. */
-const resultIds = new Map<string, number>();
+/**
+ * Category names interned to small integers, and each message's categories with the meter's tokens. One
+ * table per loaded transcript and meter (PipelineMemo): a message's categories depend only on it and on its
+ * thread's tool names, and messages are never mutated (stages replace them), so they are kept per object.
+ */
+export class CategoryTable {
+  private readonly ids = new Map<Category, number>();
+  private readonly names: Category[] = [];
+  /** `result:<tool>` made and interned once per tool name. */
+  private readonly results = new Map<string, number>();
+  private readonly byMessage = new WeakMap<Message, MessageCategories>();
 
-function categoryOf(m: Message, b: Block, toolName: (id: string) => string | undefined): number {
-  if (m.role === 'system') return categoryId('system');
-  if (b.type === 'thinking' || b.type === 'redacted_thinking') return categoryId('thinking');
-  if (b.type === 'tool_result') {
-    const tool = toolName(b.toolUseId) ?? 'unknown';
-    let id = resultIds.get(tool);
+  constructor(private readonly meter: TokenMeter) {}
+
+  id(name: Category): number {
+    let id = this.ids.get(name);
     if (id === undefined) {
-      id = categoryId(`result:${tool}`);
-      resultIds.set(tool, id);
+      id = this.names.length;
+      this.names.push(name);
+      this.ids.set(name, id);
     }
     return id;
   }
-  return categoryId(m.role);
-}
 
-/** The categories of `m` (cached per meter and message; `toolName` names the tool of a result's id).
- *  Blocks of one category are summed, so adding the message touches each category once. */
-export function messageCategories(
-  meter: TokenMeter,
-  m: Message,
-  toolName: (id: string) => string | undefined,
-): MessageCategories {
-  const cache = getOrInsert(categoryCaches, meter, newWeakMap<Message, MessageCategories>);
-  let cached = cache.get(m);
-  if (!cached) {
-    const per = meter.measure(m).blocks;
-    const ids: number[] = [];
-    const tokens: number[] = [];
-    const blockIds: number[] = [];
-    m.blocks.forEach((b, j) => {
-      const c = categoryOf(m, b, toolName);
-      blockIds.push(c);
-      const at = ids.indexOf(c);
-      if (at >= 0) tokens[at] += per[j];
-      else {
-        ids.push(c);
-        tokens.push(per[j]);
-      }
-    });
-    cached = { ids, tokens, blockIds };
-    cache.set(m, cached);
+  /** The name of an interned category id. */
+  name(id: number): Category {
+    return this.names[id];
   }
-  return cached;
+
+  private categoryOf(m: Message, b: Block, toolName: (id: string) => string | undefined): number {
+    if (m.role === 'system') return this.id('system');
+    if (b.type === 'thinking' || b.type === 'redacted_thinking') return this.id('thinking');
+    if (b.type === 'tool_result') {
+      const tool = toolName(b.toolUseId) ?? 'unknown';
+      let id = this.results.get(tool);
+      if (id === undefined) {
+        id = this.id(`result:${tool}`);
+        this.results.set(tool, id);
+      }
+      return id;
+    }
+    return this.id(m.role);
+  }
+
+  /** The categories of `m` (`toolName` names the tool of a result's id). Blocks of one category are summed,
+   *  so adding the message touches each category once. */
+  of(m: Message, toolName: (id: string) => string | undefined): MessageCategories {
+    let cached = this.byMessage.get(m);
+    if (!cached) {
+      const per = this.meter.measure(m).blocks;
+      const ids: number[] = [];
+      const tokens: number[] = [];
+      const blockIds: number[] = [];
+      m.blocks.forEach((b, j) => {
+        const c = this.categoryOf(m, b, toolName);
+        blockIds.push(c);
+        const at = ids.indexOf(c);
+        if (at >= 0) tokens[at] += per[j];
+        else {
+          ids.push(c);
+          tokens.push(per[j]);
+        }
+      });
+      cached = { ids, tokens, blockIds };
+      this.byMessage.set(m, cached);
+    }
+    return cached;
+  }
 }
 
 /** The only category of a message whose blocks are all in one, else −1. */
@@ -114,7 +114,7 @@ export class CategoryTotals {
   }
 
   /** Calls `f` for every category with a non-zero token count, in order of first appearance. */
-  forEach(f: (name: Category, tokens: number) => void): void {
-    for (const id of this.order) if (this.tokens[id] !== 0) f(categoryNames[id], this.tokens[id]);
+  forEach(table: CategoryTable, f: (name: Category, tokens: number) => void): void {
+    for (const id of this.order) if (this.tokens[id] !== 0) f(table.name(id), this.tokens[id]);
   }
 }

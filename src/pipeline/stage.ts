@@ -6,6 +6,7 @@ import type { Block } from '../model/transcript.ts';
 import type { MessageIndex, RequestIndex, Tokens } from '../model/units.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import type { PipelineConfig } from './config.ts';
+import type { PipelineMemo } from './memo.ts';
 import type { Summarizer } from './summarizer.ts';
 import type { Working } from './working.ts';
 
@@ -46,6 +47,8 @@ export type StageContext = {
   request: RequestIndex;
   config: PipelineConfig;
   meter: TokenMeter;
+  /** What the run keeps from one run to the next (memo.ts); `memo.meter` is `meter`. */
+  memo: PipelineMemo;
   summarizer: Summarizer;
   /** Calibrated estimate of the whole prompt (static prefix + working history), in tokens. */
   estimate: () => Tokens;

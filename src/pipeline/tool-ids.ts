@@ -1,7 +1,7 @@
 // Tool_use ids of one thread interned to dense integers. Per-id bookkeeping of the working history and the
 // stages (positions, tiers, spill Seen) then indexes typed arrays instead of hashing id strings on every
-// request of every re-run (at 20,000 requests those lookups were a fifth of a re-run). One table per thread,
-// kept for its lifetime, so request plans can number their messages' blocks once.
+// request of every re-run (at 20,000 requests those lookups were a fifth of a re-run). One table per thread in
+// the run's memo, so request plans can number their messages' blocks once.
 import type { Message, Thread } from '../model/transcript.ts';
 
 /** Per block of a message: its tool id's number (tool_use id, tool_result toolUseId), -1 for other blocks. */
@@ -65,17 +65,20 @@ export class ToolIds {
   }
 }
 
-const tables = new WeakMap<Thread, ToolIds>();
+/** The id table of every thread of a run (PipelineMemo): made once per thread, every id of its messages
+ *  numbered in order of first appearance; a thread's messages never change, so its table never goes stale. */
+export class ToolIdTables {
+  private readonly tables = new WeakMap<Thread, ToolIds>();
 
-/** The id table of a thread, with every id of its messages numbered in order of first appearance. */
-export function toolIdsOf(thread: Thread): ToolIds {
-  let t = tables.get(thread);
-  if (!t) {
-    t = new ToolIds();
-    for (const m of thread.messages) t.refsOf(m);
-    tables.set(thread, t);
+  of(thread: Thread): ToolIds {
+    let t = this.tables.get(thread);
+    if (!t) {
+      t = new ToolIds();
+      for (const m of thread.messages) t.refsOf(m);
+      this.tables.set(thread, t);
+    }
+    return t;
   }
-  return t;
 }
 
 /** `a` grown to at least `size` entries, new ones set to `fill` (the same array when big enough). */

@@ -4,40 +4,14 @@
 // to stages by ownership: stages never mutate a Message or Block (they replace them), so the original
 // transcript is untouched and unchanged messages stay shared — which is what keeps re-runs incremental.
 import type { Block, Message } from '../model/transcript.ts';
-import { blockRunes, messageRunes } from '../tokens/block-text.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
-import {
-  type Category,
-  CategoryTotals,
-  type MessageCategories,
-  messageCategories,
-  singleCategory,
-} from './categories.ts';
+import { type Category, CategoryTotals, type MessageCategories, singleCategory } from './categories.ts';
+import type { PipelineMemo } from './memo.ts';
 import { PairIndex } from './pair-index.ts';
-import type { Measured } from './stages/rewrite.ts';
-import { type BlockRefs, NO_REFS, ToolIds } from './tool-ids.ts';
+import type { Measured } from './rewrite-memo.ts';
+import { type BlockRefs, NO_REFS, type ToolIds } from './tool-ids.ts';
 
-/** new block → the messages made with it (previous message, block position, result): the same rewrite of the
- *  same message gives the same object on every re-run, so its token and category caches (keyed by identity)
- *  carry over. A block is nearly always placed in one message, so the list is short. */
-type Placed = { prev: Message; j: number; next: Message; meter?: TokenMeter; cats?: MessageCategories };
-const rewritten = new WeakMap<Block, Placed[]>();
-
-function withBlock(prev: Message, j: number, block: Block): Placed {
-  let placed = rewritten.get(block);
-  if (placed) {
-    for (const p of placed) if (p.prev === prev && p.j === j) return p;
-  } else {
-    placed = [];
-    rewritten.set(block, placed);
-  }
-  const blocks = prev.blocks.slice();
-  blocks[j] = block;
-  const p: Placed = { prev, j, next: { ...prev, blocks } };
-  if (placed.length >= 8) placed.shift(); // bounded: many settings tried over one message
-  placed.push(p);
-  return p;
-}
+/** Token and rune counts of a rewrite's old and new block, when the caller keeps them (tiers do, per result). */
 
 /** What a request plan knows of the messages it appends (computed once for every re-run). */
 export type KnownMessages = {
@@ -86,11 +60,15 @@ export class Working {
   /** The tool id numbering (the thread's, shared by every re-run, so plans can number blocks once). */
   readonly ids: ToolIds;
 
+  private readonly meter: TokenMeter;
+
+  /** `ids`: the thread's tool id table (memo.toolIds), shared by every re-run. */
   constructor(
-    private readonly meter: TokenMeter,
-    ids?: ToolIds,
+    private readonly memo: PipelineMemo,
+    ids: ToolIds,
   ) {
-    this.ids = ids ?? new ToolIds();
+    this.meter = memo.meter;
+    this.ids = ids;
     this.pairs = new PairIndex(this.ids);
   }
 
@@ -173,7 +151,7 @@ export class Working {
       const t = known ? known.tokens[i] : this.meter.message(m);
       this.tokens.push(t);
       this.total += t;
-      this.runes.push(known ? known.runes[i] : messageRunes(m));
+      this.runes.push(known ? known.runes[i] : this.memo.runes.message(m));
       const refs = known ? known.refs[i] : this.ids.refsOf(m);
       this.refs.push(refs);
       this.pairs.add(m, pos, refs);
@@ -231,6 +209,9 @@ export class Working {
     return this.callBlock(id)?.name;
   }
 
+  /** toolName as a function value (made once per history, for memo lookups that take a namer). */
+  readonly toolNameFn = (id: string): string | undefined => this.toolName(id);
+
   toolInput(id: string): unknown {
     return this.callBlock(id)?.input;
   }
@@ -240,7 +221,7 @@ export class Working {
   private readonly nameOf = (id: string) => this.ids.name(id);
 
   private categoriesOf(m: Message): MessageCategories {
-    return messageCategories(this.meter, m, this.nameOf);
+    return this.memo.categories.of(m, this.nameOf);
   }
 
   /** Add (or with −1 remove) the tokens of the message at `pos` to the category totals. */
@@ -252,7 +233,7 @@ export class Working {
 
   /** Calls `f` for every category with a non-zero token count, in order of first appearance. */
   forEachCategory(f: (name: Category, tokens: number) => void): void {
-    this.categories.forEach(f);
+    this.categories.forEach(this.memo.categories, f);
   }
 
   /** Replace block `j` of message `pos` (content-only). Returns the new message. `measured`: the old and new
@@ -265,7 +246,7 @@ export class Working {
       (old.type !== 'tool_result' || (block.type === 'tool_result' && block.toolUseId === old.toolUseId)) &&
       (old.type !== 'tool_use' || (block.type === 'tool_use' && block.id === old.id));
     if (!sameShape) throw new Error(`content rewrite changed block ${j} of message ${pos}`);
-    const placed = withBlock(prev, j, block);
+    const placed = this.memo.placements.with(prev, j, block);
     const next = placed.next;
     // Only block j changed: adjust its category and the totals by its token delta (O(1), no re-measuring).
     const delta = measured
@@ -274,13 +255,12 @@ export class Working {
     // The block keeps its category (same type and tool id).
     const one = this.single[pos];
     this.categories.add(one >= 0 ? one : this.cats[pos].blockIds[j], delta);
-    this.runes[pos] += measured ? measured.charsAfter - measured.charsBefore : blockRunes(block) - blockRunes(old);
+    this.runes[pos] += measured
+      ? measured.charsAfter - measured.charsBefore
+      : this.memo.runes.block(block) - this.memo.runes.block(old);
     this.messages[pos] = next;
     // The new message's categories ride along with it (one lookup fewer per rewrite on re-runs).
-    if (placed.meter !== this.meter || !placed.cats) {
-      placed.cats = this.categoriesOf(next);
-      placed.meter = this.meter;
-    }
+    placed.cats ??= this.categoriesOf(next);
     this.cats[pos] = placed.cats;
     this.tokens[pos] += delta;
     this.total += delta;
@@ -319,7 +299,7 @@ export class Working {
     const itemCats = items.map((m) => this.categoriesOf(m));
     this.cats.splice(start, deleteCount, ...itemCats);
     this.single.splice(start, deleteCount, ...itemCats.map(singleCategory));
-    this.runes.splice(start, deleteCount, ...items.map(messageRunes));
+    this.runes.splice(start, deleteCount, ...items.map((m) => this.memo.runes.message(m)));
     this.refs.splice(start, deleteCount, ...items.map(() => NO_REFS));
     for (const t of itemTokens) this.total += t;
     const { lo, removed: removedResults } = this.pairs.splice(

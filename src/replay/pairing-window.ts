@@ -3,8 +3,9 @@
 // window starts on an assistant message where it can (else it may show artifacts at its very start: a result
 // whose use lies before it), and only violations at or after the last old message count; when there is one (or a tool_use id repeats — the one global
 // rule), the full input is validated so the error carries the provider's real messages.N index.
-import { type PairingContext, type PairingViolation, thinkingModified, validatePairing } from '../analyses/pairing.ts';
+
 import type { Message } from '../model/transcript.ts';
+import { type PairingContext, type PairingViolation, thinkingModified, validatePairing } from '../pairing/validate.ts';
 import type { InputView } from './inputs.ts';
 
 const CONTEXT = 3;

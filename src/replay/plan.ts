@@ -3,42 +3,20 @@
 // prefix (tools and system: keys and tokens). Computed once per thread, mode, meter and calibration and
 // reused by every re-run, so a threshold change spends its time on the pipeline alone (SPEC §9).
 
-import type { PairingViolation } from '../analyses/pairing.ts';
 import { hashKey } from '../lib/hash.ts';
-import { getOrInsert, newList, newWeakMap } from '../lib/maps.ts';
-import type { Message, Request, Thread } from '../model/transcript.ts';
-import { messageCategories, singleCategory } from '../pipeline/categories.ts';
-import { toolIdsOf } from '../pipeline/tool-ids.ts';
-import type { KnownMessages } from '../pipeline/working.ts';
-import { messageRunes, safeJson } from '../tokens/block-text.ts';
+import type { Message, Thread } from '../model/transcript.ts';
+import { singleCategory } from '../pipeline/categories.ts';
+import { safeJson } from '../tokens/block-text.ts';
 import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
-import type { TokenMeter } from '../tokens/meter.ts';
-import { InputBuilder, type InputDelta, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
+import type { ReplayCache } from './cache.ts';
+import { InputBuilder, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
+import type { RequestPlan } from './types.ts';
 
-export type RequestPlan = {
-  request: Request;
-  view: InputView;
-  delta: InputDelta;
-  /** The messages this request appends (append), or its whole input (reset). */
-  messages: readonly Message[];
-  /** Their counted tokens, runes, token categories and tool id numbers (appending them costs no lookups). */
-  known: KnownMessages;
-  /** Counted tokens of the recorded input's messages. */
-  rawInputTokens: number;
-  toolsKey: string;
-  systemKey: string;
-  toolsTokens: number;
-  /** Static prefix tokens as the calibration has them (counted, or inferred from usage). */
-  staticTokens: number;
-  /** Pairing checks of the recorded input by provider and kind, kept by the replay on first use (the input
-   *  does not depend on the config: a re-run validates only what the pipeline changed). */
-  checks?: Map<string, PairingViolation[]>;
-};
+export type { RequestPlan } from './types.ts';
 
-const keys = new WeakMap<object, string>();
-
-/** Hash of a prefix part (tools, system), memoized per array object: requests share them by reference. */
-function contentKey(part: readonly unknown[] | undefined): string {
+/** Hash of a prefix part (tools, system), kept per array object (cache.contentKeys): requests share them by
+ *  reference. */
+function contentKey(keys: WeakMap<object, string>, part: readonly unknown[] | undefined): string {
   if (!part) return hashKey('[]');
   let k = keys.get(part);
   if (k === undefined) {
@@ -48,12 +26,10 @@ function contentKey(part: readonly unknown[] | undefined): string {
   return k;
 }
 
-type Cached = { mode: ReplayMode; calibration: Calibration; plans: RequestPlan[] };
-const cache = new WeakMap<Thread, WeakMap<TokenMeter, Cached[]>>();
-
-function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration: Calibration): RequestPlan[] {
+function build(thread: Thread, mode: ReplayMode, cache: ReplayCache, calibration: Calibration): RequestPlan[] {
+  const { meter, pipeline } = cache;
   const inputs = new InputBuilder(thread, mode);
-  const ids = toolIdsOf(thread);
+  const ids = pipeline.toolIds.of(thread);
   // Result categories name the tool of the id's first call in the whole thread.
   const nameOf = (id: string) => ids.name(id);
   const out: RequestPlan[] = [];
@@ -70,7 +46,7 @@ function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration:
       messages = view.array.slice(view.start, view.end);
       rawInputTokens = meter.messages(messages);
     }
-    const cats = messages.map((m) => messageCategories(meter, m, nameOf));
+    const cats = messages.map((m) => pipeline.categories.of(m, nameOf));
     const prefix = r.exactPrefix ?? thread.prefix;
     let toolsTokens = 0;
     for (const t of prefix.tools ?? []) toolsTokens += meter.tool(t);
@@ -83,12 +59,12 @@ function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration:
         tokens: messages.map((m) => meter.message(m)),
         cats,
         single: cats.map(singleCategory),
-        runes: messages.map(messageRunes),
+        runes: messages.map((m) => pipeline.runes.message(m)),
         refs: messages.map((m) => ids.refsOf(m)),
       },
       rawInputTokens,
-      toolsKey: contentKey(prefix.tools),
-      systemKey: contentKey(prefix.system),
+      toolsKey: contentKey(cache.contentKeys, prefix.tools),
+      systemKey: contentKey(cache.contentKeys, prefix.system),
       toolsTokens,
       staticTokens: calibration.prefixSource === 'counted' ? prefixTokensOf(meter, prefix) : calibration.prefixTokens,
     });
@@ -97,19 +73,22 @@ function build(thread: Thread, mode: ReplayMode, meter: TokenMeter, calibration:
   return out;
 }
 
-/** The plan of every request of `thread` (cached while the thread, meter and calibration live). */
+/** The plan of every request of `thread` (kept in cache.plans per mode, for the calibration it was made with). */
 export function threadPlan(
   thread: Thread,
   mode: ReplayMode,
-  meter: TokenMeter,
+  cache: ReplayCache,
   calibration: Calibration,
 ): readonly RequestPlan[] {
-  const list = getOrInsert(getOrInsert(cache, thread, newWeakMap<TokenMeter, Cached[]>), meter, newList<Cached>);
-  let hit = list.find((c) => c.mode === mode && c.calibration === calibration);
-  if (!hit) {
-    hit = { mode, calibration, plans: build(thread, mode, meter, calibration) };
-    list.push(hit);
-    if (list.length > 4) list.shift();
+  let byMode = cache.plans.get(thread);
+  if (!byMode) {
+    byMode = new Map();
+    cache.plans.set(thread, byMode);
+  }
+  let hit = byMode.get(mode);
+  if (!hit || hit.calibration !== calibration) {
+    hit = { calibration, plans: build(thread, mode, cache, calibration) };
+    byMode.set(mode, hit);
   }
   return hit.plans;
 }

@@ -5,80 +5,20 @@
 // rewritten request log) resets the history and re-applies every persisted result rewrite byte-identically.
 // The pairing validator runs on the recorded input and after every stage that changed structure.
 
-import { newViolations, type PairingViolation, type Provider, validatePairing } from '../analyses/pairing.ts';
 import type { Block, Message, Thread } from '../model/transcript.ts';
-import type { PipelineConfig } from '../pipeline/config.ts';
+import { newViolations, type PairingViolation, validatePairing } from '../pairing/validate.ts';
 import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
 import { STAGES } from '../pipeline/stages/index.ts';
-import type { Summarizer } from '../pipeline/summarizer.ts';
-import { grownTo, toolIdsOf } from '../pipeline/tool-ids.ts';
+import { grownTo } from '../pipeline/tool-ids.ts';
 import { Working } from '../pipeline/working.ts';
-import type { Calibration, EstimateBasis } from '../tokens/calibration.ts';
-import type { TokenMeter } from '../tokens/meter.ts';
-import type { InputDelta, ReplayMode } from './inputs.ts';
+import type { Calibration } from '../tokens/calibration.ts';
+import type { ReplayCache } from './cache.ts';
 import { spliceMayBreak, validateAppended } from './pairing-window.ts';
 import { type RequestPlan, threadPlan } from './plan.ts';
 import { type ConfigReads, trackedConfig } from './reuse.ts';
+import type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
 
-export type ReplayOptions = {
-  config: PipelineConfig;
-  mode: ReplayMode;
-  provider: Provider;
-  meter: TokenMeter;
-  summarizer: Summarizer;
-};
-
-export type RequestReplay = {
-  thread: string;
-  index: number;
-  time?: number;
-  responseTime?: number;
-  model?: string;
-  /** Set when the recorded input did not extend the previous one. */
-  reset?: Exclude<InputDelta, { kind: 'append' }>;
-  /** Counted tokens (static prefix + messages) of the recorded input and of what would be sent. */
-  inputTokens: number;
-  outputTokens: number;
-  /** Calibrated estimates of the same (calibration.ts: how the input's estimate was made). */
-  estimateIn: number;
-  estimateOut: number;
-  estimateBasis: EstimateBasis;
-  prefixTokens: number;
-  toolsKey: string;
-  systemKey: string;
-  toolsTokens: number;
-  /** Counted total after each stage, in STAGES order. */
-  stageTokens: number[];
-  events: PipelineEvent[];
-  /** Pairing violations first seen at this request (input or a stage). */
-  pairing: PairingViolation[];
-  /** Output tokens by category: system, tools, user, assistant, thinking, result:<tool>. */
-  categories: Record<string, number>;
-  outputMessages: number;
-  /** Messages carried over from the previous output (its length) before this request's rewrites. */
-  carriedMessages: number;
-  /** Messages and counted tokens this output shares byte-for-byte with the previous output of the thread. */
-  commonMessages: number;
-  commonTokens: number;
-  summarizerError?: string;
-};
-
-export type ThreadReplay = {
-  thread: string;
-  calibration: Calibration;
-  requests: RequestReplay[];
-  /** Final state per stage id (tiers records, spill Seen set, summaries, dropped ids …). */
-  states: Record<string, unknown>;
-  /** By tool id number (see tool-ids.ts): size (runes) of each rewritten tool result after its last
-   *  rewrite, −1 for the others (they keep their own size). */
-  lastChars: Int32Array;
-  /** By tool id number: the first rewrite that lost the result's content (LOSSY), if any. */
-  losses: (PipelineEvent | undefined)[];
-  /** Output of the last replayed request (only when `capture` was asked). */
-  output?: Message[];
-  /** The config keys this replay read, with their values (see reuse.ts). */
-  reads: ConfigReads;
-};
+export type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
 
 const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
 
@@ -106,8 +46,8 @@ function keepCheck(plan: RequestPlan, key: string, found: PairingViolation[]): P
 }
 
 /** Thread message index → the request that produced it (the last request whose input ends at or before the
- *  message; 0 before the first): a table per thread, so summaries tag thousands of items without searching. */
-const requestTables = new WeakMap<Thread, Int32Array>();
+ *  message; 0 before the first): a table per thread (cache.requestTables), so summaries tag thousands of items
+ *  without searching. */
 function searchIndexer(ends: readonly number[]): (messageIndex: number) => number {
   return (mi: number) => {
     let lo = 0;
@@ -120,10 +60,10 @@ function searchIndexer(ends: readonly number[]): (messageIndex: number) => numbe
     return Math.max(0, lo - 1);
   };
 }
-function requestIndexer(thread: Thread): (messageIndex: number) => number {
+function requestIndexer(thread: Thread, tables: WeakMap<Thread, Int32Array>): (messageIndex: number) => number {
   const ends = thread.requests.map((r) => r.inputEnd);
   if (ends.some((e, k) => k > 0 && e < ends[k - 1])) return searchIndexer(ends); // out of order: search
-  let table = requestTables.get(thread);
+  let table = tables.get(thread);
   if (!table) {
     table = new Int32Array(thread.messages.length);
     let r = 0;
@@ -131,7 +71,7 @@ function requestIndexer(thread: Thread): (messageIndex: number) => number {
       while (r + 1 < thread.requests.length && thread.requests[r + 1].inputEnd <= mi) r++;
       table[mi] = thread.requests.length > 0 && thread.requests[0].inputEnd <= mi ? r : 0;
     }
-    requestTables.set(thread, table);
+    tables.set(thread, table);
   }
   const t = table;
   const last = Math.max(0, thread.requests.length - 1);
@@ -167,16 +107,17 @@ function latestTask(work: Working): string {
 export function replayThread(
   thread: Thread,
   opts: ReplayOptions,
+  cache: ReplayCache,
   calibration: Calibration,
   until = Number.POSITIVE_INFINITY,
   capture = false,
   observe?: (request: number, output: readonly Message[]) => void,
 ): ThreadReplay {
-  const { meter } = opts;
+  const { meter, pipeline: memo } = cache;
   const reads: ConfigReads = new Map();
   const keys = checkKeys(opts);
   const config = trackedConfig(opts.config, reads);
-  const work = new Working(meter, toolIdsOf(thread));
+  const work = new Working(memo, memo.toolIds.of(thread));
   const states: unknown[] = STAGES.map((s) => s.initial());
   // Every result rewrite in order (a reset re-applies the latest of each; resets are rare, so the map is
   // made then instead of on every rewrite).
@@ -184,7 +125,7 @@ export function replayThread(
   const rewrittenBlocks: Block[] = [];
   let lastChars = new Int32Array(work.ids.size).fill(-1);
   const losses: (PipelineEvent | undefined)[] = [];
-  const requestOf = requestIndexer(thread);
+  const requestOf = requestIndexer(thread, cache.requestTables);
   const reported = new Set<string>();
   const out: RequestReplay[] = [];
   let prevToolsKey = '';
@@ -223,6 +164,7 @@ export function replayThread(
     request: 0,
     config,
     meter,
+    memo,
     summarizer: opts.summarizer,
     estimate: () => inputEstimate + factor * (work.total - inputCounted),
     factor,
@@ -254,7 +196,7 @@ export function replayThread(
     ctx.record({ thread: thread.id, request: current, stage: stage.id, ...e });
   });
 
-  for (const plan of threadPlan(thread, opts.mode, meter, calibration)) {
+  for (const plan of threadPlan(thread, opts.mode, cache, calibration)) {
     const r = plan.request;
     if (r.index > until) break;
     const { view, delta, toolsKey, systemKey, toolsTokens, staticTokens, rawInputTokens } = plan;

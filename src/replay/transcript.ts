@@ -14,13 +14,14 @@ import {
 } from '../tokens/calibration.ts';
 import { ANTHROPIC_FRAMING_PER_BLOCK, isThinking, isToolBlock, loadsToolSchemas } from '../tokens/hidden.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
+import type { ReplayCache } from './cache.ts';
 import { InputBuilder } from './inputs.ts';
 import { type ReplayOptions, replayThread, type ThreadReplay } from './replay.ts';
 import { sameReads } from './reuse.ts';
 
 export type Replay = {
   threads: ThreadReplay[];
-  options: Omit<ReplayOptions, 'meter' | 'summarizer'> & { summarizer: string };
+  options: Omit<ReplayOptions, 'summarizer'> & { summarizer: string };
 };
 
 /** Tokens per tool block of wire framing, by the provider family of the format (hidden.ts; measured for the
@@ -131,25 +132,13 @@ export function calibrateTranscript(t: Transcript, meter: TokenMeter): Map<strin
   return out;
 }
 
-/** The last full replay of each thread, with what it depended on besides the config keys it read. */
-type Reusable = {
-  replay: ThreadReplay;
-  meter: TokenMeter;
-  calibration: Calibration;
-  mode: ReplayOptions['mode'];
-  provider: ReplayOptions['provider'];
-  summarizer: ReplayOptions['summarizer'];
-};
-const lastReplay = new WeakMap<Thread, Reusable>();
-
-/** Replay `th`, or reuse its last replay when nothing it depended on changed (see reuse.ts). An http
- *  summarizer's answers arrive between runs, so its replays are never reused. */
-function replayOrReuse(th: Thread, opts: ReplayOptions, calibration: Calibration): ThreadReplay {
-  const prev = lastReplay.get(th);
+/** Replay `th`, or reuse its last replay (cache.lastReplays) when nothing it depended on changed (reuse.ts). An
+ *  http summarizer's answers arrive between runs, so its replays are never reused. */
+function replayOrReuse(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibration: Calibration): ThreadReplay {
+  const prev = cache.lastReplays.get(th);
   if (
     prev &&
     opts.summarizer.id !== 'http' &&
-    prev.meter === opts.meter &&
     prev.calibration === calibration &&
     prev.mode === opts.mode &&
     prev.provider === opts.provider &&
@@ -157,10 +146,9 @@ function replayOrReuse(th: Thread, opts: ReplayOptions, calibration: Calibration
     sameReads(opts.config, prev.replay.reads)
   )
     return prev.replay;
-  const replay = replayThread(th, opts, calibration);
-  lastReplay.set(th, {
+  const replay = replayThread(th, opts, cache, calibration);
+  cache.lastReplays.set(th, {
     replay,
-    meter: opts.meter,
     calibration,
     mode: opts.mode,
     provider: opts.provider,
@@ -169,9 +157,10 @@ function replayOrReuse(th: Thread, opts: ReplayOptions, calibration: Calibration
   return replay;
 }
 
-export function replayTranscript(t: Transcript, opts: ReplayOptions, calibrations?: Map<string, Calibration>): Replay {
-  const cals = calibrations ?? calibrateTranscript(t, opts.meter);
-  const threads = t.threads.map((th) => replayOrReuse(th, opts, cals.get(th.id) ?? calibrate([])));
+/** Replay every thread of the cache's transcript. */
+export function replayTranscript(t: Transcript, opts: ReplayOptions, cache: ReplayCache): Replay {
+  const cals = cache.calibrations(calibrateTranscript);
+  const threads = t.threads.map((th) => replayOrReuse(th, opts, cache, cals.get(th.id) ?? calibrate([])));
   return {
     threads,
     options: { config: opts.config, mode: opts.mode, provider: opts.provider, summarizer: opts.summarizer.id },

@@ -3,10 +3,11 @@
 // config keys that differ from the preset; reading is versioned and fails per field (Firefox Profiler /
 // Perfetto URL state): a bad field falls back to its default with a warning, only an unreadable
 // transcript is fatal.
-import { PROVIDERS, type Provider } from '../analyses/pairing.ts';
+
 import { type Bundle, importBundle, toBundle } from '../formats/tierscope.ts';
 import { isObject } from '../lib/json.ts';
 import type { ParseIssue, Transcript } from '../model/transcript.ts';
+import { PROVIDERS, type Provider } from '../pairing/validate.ts';
 import { diffKeys, getKey, KEY_SPECS, mergeConfig, type PipelineConfig } from '../pipeline/config.ts';
 import { PRESET_IDS, type PresetId, presetConfig } from '../pipeline/presets.ts';
 import type { ReplayMode } from '../replay/inputs.ts';

@@ -1,5 +1,6 @@
 // Link size policy (SPEC §7): up to 32 KB a link pastes anywhere; over 32 KB the dialog warns (chat tools
 // and some browsers truncate); over 2 MB (Chromium's URL limit) it offers a `.tierscope.json` download.
+import { formatBytes } from '../lib/bytes.ts';
 
 export const LINK_WARN_BYTES = 32 * 1024;
 export const LINK_MAX_BYTES = 2 * 1024 * 1024;
@@ -11,12 +12,6 @@ export type LinkSize = { bytes: number; class: LinkSizeClass; message: string };
 /** Bytes of a link as sent (UTF-8; a share link is ASCII, so this is its length). */
 export function linkBytes(link: string): number {
   return new TextEncoder().encode(link).length;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(2)} MB`;
 }
 
 /** Classify a link (or a byte count) against the 32 KB / 2 MB thresholds, with a message for the user. */

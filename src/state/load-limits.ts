@@ -3,7 +3,7 @@
 // The file-size limit is also checked here before a file is read, so a file too big for the page's memory
 // is refused with a message instead of failing inside arrayBuffer().
 import { create } from 'zustand';
-import { formatBytes } from '../lib/bytes.ts';
+import { formatBytes } from '../../worker/api.ts';
 
 export type LoadLimitValues = { maxFileBytes: number; maxLineBytes: number; maxThreads: number };
 

@@ -2,9 +2,14 @@
 // picked, with the log's provider and context window — never the previous file's overrides. A share link or
 // share file restores its own settings, and a bundled sample applies its own over the log's; both are named in
 // `from` so the config panel can say so. What differs from the log's defaults is an override, shown as such.
-import { type LogDefaults, withLogDefaults } from '../analyses/settings-origin.ts';
-import { mergeConfig, type PipelineConfig } from '../pipeline/config.ts';
-import { type PresetId, presetConfig } from '../pipeline/presets.ts';
+import {
+  type LogDefaults,
+  mergeConfig,
+  type PipelineConfig,
+  type PresetId,
+  presetConfig,
+  withLogDefaults,
+} from '../../worker/api.ts';
 import type { ConfigState, Restore, SettingsSource } from './types.ts';
 import { configOf } from './url-state.ts';
 

@@ -4,7 +4,7 @@
 import { transfer } from 'comlink';
 import { create } from 'zustand';
 import type { LoadSummary, Row } from '../../worker/api.ts';
-import { ConfigError, checkValue, type PipelineConfig } from '../pipeline/config.ts';
+import { ConfigError, checkValue, type PipelineConfig } from '../../worker/api.ts';
 import { engine, progressProxy } from './engine-client.ts';
 import { rememberInput } from './last-input.ts';
 import { fileTooBig, useLoadLimits } from './load-limits.ts';

@@ -9,8 +9,7 @@
 // exports are built from the store), never in localStorage, sessionStorage or IndexedDB, never in the URL,
 // never logged; any error text that echoes it is scrubbed. Reloading the page forgets it.
 import { create } from 'zustand';
-import type { RunResult, SummaryAnswer } from '../../worker/api.ts';
-import type { HttpCall, SummaryOutcome } from '../pipeline/summarizer.ts';
+import type { HttpCall, RunResult, SummaryAnswer, SummaryOutcome } from '../../worker/api.ts';
 import { type ApiKind, allowedOrigin, type EndpointSettings, endpointOrigin, storedEndpoint } from './csp.ts';
 import { engine, onEngineStopped } from './engine-client.ts';
 import { useStore } from './store.ts';

@@ -2,15 +2,21 @@
 // key per slice and actions under `<slice>Actions`. Big data (rows, run results) lives outside the store
 // as frozen references; the store holds them by reference and components select narrowly.
 
-import type { LoadProgress, LoadSummary, Row, RunResult, RunSettings } from '../../worker/api.ts';
-import type { Provider } from '../analyses/pairing.ts';
-import type { LogDefaults } from '../analyses/settings-origin.ts';
-import type { ParseIssue } from '../model/transcript.ts';
-import type { PipelineConfig } from '../pipeline/config.ts';
-import type { PresetId } from '../pipeline/presets.ts';
-import type { ReplayMode } from '../replay/inputs.ts';
-import type { ShareView } from '../share/payload.ts';
-import type { EncodingName } from '../tokens/tokenizer.ts';
+import type {
+  EncodingName,
+  LoadProgress,
+  LoadSummary,
+  LogDefaults,
+  ParseIssue,
+  PipelineConfig,
+  PresetId,
+  Provider,
+  ReplayMode,
+  Row,
+  RunResult,
+  RunSettings,
+  ShareView,
+} from '../../worker/api.ts';
 
 export type LoadSource = { kind: 'sample' | 'file' | 'paste' | 'url' | 'link'; name: string };
 

@@ -2,10 +2,8 @@
 // settings and view map to and from a share link. The `#s=` value stays encoded here — the engine decodes it
 // off the main thread with the versioned codec (src/share/codec.ts), so the transcript never reaches this
 // thread. Writing leaves defaults out; restoring a view fails per field, with a warning for each.
-import type { RunSettings, ThreadInfo } from '../../worker/api.ts';
-import { PRESET_IDS, type PresetId } from '../pipeline/presets.ts';
-import { linkFor, shareValue } from '../share/codec.ts';
-import type { ShareView } from '../share/payload.ts';
+import type { RunSettings, ShareView, ThreadInfo } from '../../worker/api.ts';
+import { linkFor, PRESET_IDS, type PresetId, shareValue } from '../../worker/api.ts';
 import type { RunChoice, ViewState } from './types.ts';
 
 export type UrlState = {

@@ -1,6 +1,5 @@
 // What text of each block is counted as tokens, in one place, so the heatmap, the pipeline and the
 // CLI all agree. Images have no text: their tokens are estimated from their pixel size (image-tokens.ts).
-import { runeCount } from '../lib/runes.ts';
 import type { Block, Message, ToolDef } from '../model/transcript.ts';
 import { imagesTokens } from './image-tokens.ts';
 import type { Tokenizer } from './tokenizer.ts';
@@ -24,31 +23,6 @@ export function blockText(b: Block): string {
     case 'other':
       return safeJson(b.raw);
   }
-}
-
-const runesCache = new WeakMap<Block, number>();
-
-/** Runes of a block's result text (cached per block object; blocks are never mutated). */
-export function blockRunes(b: Block): number {
-  let n = runesCache.get(b);
-  if (n === undefined) {
-    n = runeCount(resultText(b));
-    runesCache.set(b, n);
-  }
-  return n;
-}
-
-/** Runes of a message: the sum of its blocks' blockRunes. */
-export function messageRunes(m: Message): number {
-  let n = 0;
-  for (const b of m.blocks) n += blockRunes(b);
-  return n;
-}
-
-/** Record the rune count of a block just made from text whose runes the caller counted (blockRunes then
- *  finds it: a pipeline summary's hundreds of KB are not counted again when the next summary folds it). */
-export function knownRunes(b: Block, runes: number): void {
-  runesCache.set(b, runes);
 }
 
 /** The result text of a tool_result (string content, or its text parts joined). */

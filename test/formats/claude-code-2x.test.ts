@@ -3,9 +3,9 @@
 // between their results, real rewinds still left behind, and attachment lines turned into the reminders Claude
 // Code sends (or counted with why not). Plus the real 2.1 sessions that used to show false pairing errors.
 import { describe, expect, it } from 'vitest';
-import { validatePairing } from '../../src/analyses/pairing.ts';
 import { fileFromText } from '../../src/formats/index.ts';
 import type { Thread } from '../../src/model/transcript.ts';
+import { validatePairing } from '../../src/pairing/validate.ts';
 import { asst, envelope, jsonl, load, type Obj, result, text, toolUse, user } from '../helpers/claude-code-lines.ts';
 import { describeWild, loadWild } from '../helpers/fixtures.ts';
 

@@ -1,11 +1,13 @@
 // Test helpers: replay a transcript with a preset plus overrides (async, or synchronously with a ready
 // tokenizer for fast-check), capture every request's output, spy on summarizer calls, and look up results.
-import type { PairingViolation, Provider } from '../../src/analyses/pairing.ts';
+
 import type { Block, Message, Transcript } from '../../src/model/transcript.ts';
+import type { PairingViolation, Provider } from '../../src/pairing/validate.ts';
 import { mergeConfig, type PipelineConfig } from '../../src/pipeline/config.ts';
 import { type PresetId, presetConfig } from '../../src/pipeline/presets.ts';
 import type { PipelineEvent } from '../../src/pipeline/stage.ts';
 import { type Summarizer, summarizerFor } from '../../src/pipeline/summarizer.ts';
+import { ReplayCache } from '../../src/replay/cache.ts';
 import type { ReplayMode } from '../../src/replay/inputs.ts';
 import { replayThread, type ThreadReplay } from '../../src/replay/replay.ts';
 import { calibrateTranscript, type Replay, replayTranscript } from '../../src/replay/transcript.ts';
@@ -33,29 +35,32 @@ export function configOf(o: RunOptions): PipelineConfig {
 
 export async function run(t: Transcript, o: RunOptions = {}): Promise<Replay> {
   const config = configOf(o);
-  const meter = new TokenMeter(await tokenizer());
-  return replayTranscript(t, {
-    config,
-    mode: o.mode ?? 'recorded',
-    provider: o.provider ?? 'anthropic',
-    meter,
-    summarizer: o.summarizer ?? summarizerFor(config.summarizer),
-  });
+  const cache = new ReplayCache(t, new TokenMeter(await tokenizer()));
+  return replayTranscript(
+    t,
+    {
+      config,
+      mode: o.mode ?? 'recorded',
+      provider: o.provider ?? 'anthropic',
+      summarizer: o.summarizer ?? summarizerFor(config.summarizer),
+    },
+    cache,
+  );
 }
 
 /** The output messages of request `k` of the first thread. */
 export async function outputAt(t: Transcript, k: number, o: RunOptions = {}) {
   const config = configOf(o);
-  const meter = new TokenMeter(await tokenizer());
+  const cache = new ReplayCache(t, new TokenMeter(await tokenizer()));
   const r = replayThread(
     t.threads[0],
     {
       config,
       mode: o.mode ?? 'recorded',
       provider: o.provider ?? 'anthropic',
-      meter,
       summarizer: o.summarizer ?? summarizerFor(config.summarizer),
     },
+    cache,
     calibrate([]),
     k,
     true,
@@ -88,18 +93,18 @@ export type ThreadRunOptions = RunOptions & {
  *  calibrated exactly as `run` does. */
 export function replayFirst(tk: CachedTokenizer, t: Transcript, o: ThreadRunOptions = {}): ThreadReplay {
   const config = configOf(o);
-  const meter = new TokenMeter(tk);
+  const cache = new ReplayCache(t, new TokenMeter(tk));
   const th = t.threads[0];
-  const cal = calibrateTranscript(t, meter).get(th.id) ?? calibrate([]);
+  const cal = cache.calibrations(calibrateTranscript).get(th.id) ?? calibrate([]);
   return replayThread(
     th,
     {
       config,
       mode: o.mode ?? 'recorded',
       provider: o.provider ?? 'anthropic',
-      meter,
       summarizer: o.summarizer ?? summarizerFor(config.summarizer),
     },
+    cache,
     cal,
     o.until,
     o.capture ?? false,

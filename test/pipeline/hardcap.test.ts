@@ -3,8 +3,8 @@
 // turns — and, when the recent turns alone are too big, cut the largest blocks so the request always fits.
 // The sliding-window preset (keepLastMessages) drops the front on every request.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROVIDERS } from '../../src/analyses/pairing.ts';
 import type { Message } from '../../src/model/transcript.ts';
+import { PROVIDERS } from '../../src/pairing/validate.ts';
 import { isPipelineSummary } from '../../src/pipeline/cuts.ts';
 import { extractiveSummarizer, type Summarizer } from '../../src/pipeline/summarizer.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';

@@ -4,8 +4,8 @@
 // fits under the hard cap when hardcap is on, and a second pass over the same input (a retry) changes nothing.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Provider } from '../../src/analyses/pairing.ts';
 import type { Message } from '../../src/model/transcript.ts';
+import type { Provider } from '../../src/pairing/validate.ts';
 import { PRESET_IDS } from '../../src/pipeline/presets.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';

@@ -3,8 +3,8 @@
 // a tool pair or a parallel batch (valid for all five providers); the breaker opens after 3 consecutive
 // failures for 5 requests; the event names tokens freed, messages summarised, summary size, recent kept.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROVIDERS, validatePairing } from '../../src/analyses/pairing.ts';
 import type { Message, Transcript } from '../../src/model/transcript.ts';
+import { PROVIDERS, validatePairing } from '../../src/pairing/validate.ts';
 import { SECTION_TITLES } from '../../src/pipeline/artifacts.ts';
 import { isPipelineSummary } from '../../src/pipeline/cuts.ts';
 import { CachedHttpSummarizer, failingSummarizer } from '../../src/pipeline/summarizer.ts';

@@ -5,12 +5,12 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Block, Message } from '../../src/model/transcript.ts';
-import { categoryName, messageCategories } from '../../src/pipeline/categories.ts';
+import { CategoryTable } from '../../src/pipeline/categories.ts';
 import { validCuts } from '../../src/pipeline/cuts.ts';
+import { PipelineMemo } from '../../src/pipeline/memo.ts';
+import { RuneCounts } from '../../src/pipeline/rune-counts.ts';
 import { summaryMessage } from '../../src/pipeline/stages/summarize.ts';
-import { toolIdsOf } from '../../src/pipeline/tool-ids.ts';
 import { Working } from '../../src/pipeline/working.ts';
-import { messageRunes } from '../../src/tokens/block-text.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { sessionArb, sessionTranscript } from '../helpers/arbitrary.ts';
@@ -76,10 +76,11 @@ function expected(messages: readonly Message[]) {
 /** Non-zero tokens per category, from scratch. */
 function categoriesOf(messages: readonly Message[], meter: TokenMeter, toolName: (id: string) => string | undefined) {
   const totals = new Map<string, number>();
+  const table = new CategoryTable(meter);
   for (const m of messages) {
-    const c = messageCategories(meter, m, toolName);
+    const c = table.of(m, toolName);
     c.ids.forEach((id, i) => {
-      const name = categoryName(id);
+      const name = table.name(id);
       totals.set(name, (totals.get(name) ?? 0) + c.tokens[i]);
     });
   }
@@ -99,7 +100,8 @@ describe('Working indexes', () => {
       fc.property(sessionArb(14), fc.array(opArb, { minLength: 1, maxLength: 25 }), (session, ops) => {
         const thread = sessionTranscript(session).threads[0];
         const meter = new TokenMeter(tk);
-        const work = new Working(meter, toolIdsOf(thread));
+        const memo = new PipelineMemo(meter);
+        const work = new Working(memo, memo.toolIds.of(thread));
         let next = 0;
         for (const op of ops) {
           if (op.kind === 'append') {
@@ -126,7 +128,9 @@ describe('Working indexes', () => {
           expect(work.resultMessages).toEqual(want.resultMessages);
           expect(validCuts(work, 0, work.length)).toEqual(want.cuts);
           expect(work.total).toBe(work.messages.reduce((n, m) => n + meter.message(m), 0));
-          expect(work.runesBetween(0, work.length)).toBe(work.messages.reduce((n, m) => n + messageRunes(m), 0));
+          expect(work.runesBetween(0, work.length)).toBe(
+            work.messages.reduce((n, m) => n + new RuneCounts().message(m), 0),
+          );
           const cats = new Map<string, number>();
           work.forEachCategory((name, n) => cats.set(name, n));
           expect(cats).toEqual(categoriesOf(work.messages, meter, (id) => work.ids.name(id)));

@@ -2,14 +2,14 @@
 // is reported once as `input`; stages given a history where only a correct cut exists report nothing; and
 // `newViolations` blames a stage only for what its output adds to its input's violations.
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../src/model/transcript.ts';
 import {
   newViolations,
   type PairingContext,
   PROVIDERS,
   type Provider,
   validatePairing,
-} from '../../src/analyses/pairing.ts';
-import type { Message } from '../../src/model/transcript.ts';
+} from '../../src/pairing/validate.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { messages, transcript } from '../helpers/dsl.ts';
 import { withMessage } from '../helpers/dsl-extra.ts';

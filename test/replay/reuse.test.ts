@@ -4,10 +4,9 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { summarizerFor } from '../../src/pipeline/summarizer.ts';
-import { replayThread } from '../../src/replay/replay.ts';
+import { ReplayCache } from '../../src/replay/cache.ts';
 import { type ConfigReads, sameReads, trackedConfig } from '../../src/replay/reuse.ts';
-import { calibrateTranscript, replayTranscript } from '../../src/replay/transcript.ts';
-import { calibrate } from '../../src/tokens/calibration.ts';
+import { replayTranscript } from '../../src/replay/transcript.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { type Call, loop } from '../helpers/loop.ts';
@@ -71,93 +70,89 @@ describe('config reads', () => {
 describe('re-runs reuse untouched threads', () => {
   it('a tier3Window change re-runs the thread that tiers and reuses the one that never reached the trigger', () => {
     const t = twoThreads();
-    const meter = new TokenMeter(tk);
-    const cals = calibrateTranscript(t, meter);
+    const cache = new ReplayCache(t, new TokenMeter(tk));
     const opts = (tier3Window: number) => {
       const config = configOf({ set: { ...SET, tier3Window } });
       return {
         config,
         mode: 'recorded' as const,
         provider: 'anthropic' as const,
-        meter,
         summarizer: summarizerFor('extractive'),
       };
     };
-    const a = replayTranscript(t, opts(8), cals);
-    const b = replayTranscript(t, opts(5), cals);
+    const a = replayTranscript(t, opts(8), cache);
+    const b = replayTranscript(t, opts(5), cache);
     expect(a.threads[0].requests.some((q) => q.events.some((e) => e.stage === 'tiers'))).toBe(true);
     expect(a.threads[1].reads.has('tier3Window')).toBe(false);
     expect(b.threads[1]).toBe(a.threads[1]);
     expect(b.threads[0]).not.toBe(a.threads[0]);
-    // What was reused, and what ran again, equal a fresh replay with a fresh meter.
-    const freshMeter = new TokenMeter(tk);
-    t.threads.forEach((th, i) => {
-      const fresh = replayThread(th, { ...opts(5), meter: freshMeter }, cals.get(th.id) ?? calibrate([]));
-      expect(b.threads[i].requests).toEqual(fresh.requests);
-      expect(b.threads[i].states).toEqual(fresh.states);
+    // What was reused, and what ran again, equal a fresh replay with a fresh cache.
+    const fresh = replayTranscript(t, opts(5), new ReplayCache(t, new TokenMeter(tk)));
+    t.threads.forEach((_, i) => {
+      expect(b.threads[i].requests).toEqual(fresh.threads[i].requests);
+      expect(b.threads[i].states).toEqual(fresh.threads[i].states);
     });
     // Back to the first value: the main thread runs again and gives the first result.
-    const c = replayTranscript(t, opts(8), cals);
+    const c = replayTranscript(t, opts(8), cache);
     expect(c.threads[0].requests).toEqual(a.threads[0].requests);
     expect(c.threads[1]).toBe(a.threads[1]);
   });
 
-  it('a change to a key every thread reads, or another mode, provider or meter, re-runs every thread', () => {
+  it('a change to a key every thread reads, or another mode, provider or cache, re-runs every thread', () => {
     const t = twoThreads();
-    const meter = new TokenMeter(tk);
-    const cals = calibrateTranscript(t, meter);
+    const cache = new ReplayCache(t, new TokenMeter(tk));
     const base = {
       config: configOf({ set: SET }),
       mode: 'recorded' as const,
       provider: 'anthropic' as const,
-      meter,
       summarizer: summarizerFor('extractive'),
     };
-    const a = replayTranscript(t, base, cals);
-    const window = replayTranscript(t, { ...base, config: configOf({ set: { ...SET, contextWindow: 30_000 } }) }, cals);
+    const a = replayTranscript(t, base, cache);
+    const window = replayTranscript(
+      t,
+      { ...base, config: configOf({ set: { ...SET, contextWindow: 30_000 } }) },
+      cache,
+    );
     expect(window.threads[1]).not.toBe(a.threads[1]);
-    const again = replayTranscript(t, base, cals);
-    const provider = replayTranscript(t, { ...base, provider: 'openai-chat' }, cals);
+    const again = replayTranscript(t, base, cache);
+    const provider = replayTranscript(t, { ...base, provider: 'openai-chat' }, cache);
     expect(provider.threads[1]).not.toBe(again.threads[1]);
-    const otherMeter = replayTranscript(t, { ...base, meter: new TokenMeter(tk) }, cals);
-    expect(otherMeter.threads[1]).not.toBe(provider.threads[1]);
+    const otherCache = replayTranscript(
+      t,
+      { ...base, provider: 'openai-chat' },
+      new ReplayCache(t, new TokenMeter(tk)),
+    );
+    expect(otherCache.threads[1]).not.toBe(provider.threads[1]);
   });
 
   it('an http summarizer is never reused: its answers arrive between runs', () => {
     const t = twoThreads();
-    const meter = new TokenMeter(tk);
-    const cals = calibrateTranscript(t, meter);
+    const cache = new ReplayCache(t, new TokenMeter(tk));
     const summarizer = summarizerFor('http', new Map());
     const o = {
       config: configOf({ set: { ...SET, summarizer: 'http' } }),
       mode: 'recorded' as const,
       provider: 'anthropic' as const,
-      meter,
       summarizer,
     };
-    const a = replayTranscript(t, o, cals);
-    const b = replayTranscript(t, o, cals);
+    const a = replayTranscript(t, o, cache);
+    const b = replayTranscript(t, o, cache);
     expect(b.threads[1]).not.toBe(a.threads[1]);
   });
 
   it('summary drafts measured in an earlier run are found again by content and give the same replay', () => {
     const t = loop(Array.from({ length: 60 }, (_, i) => bash(i)));
     const meter = new TokenMeter(tk);
-    const cals = calibrateTranscript(t, meter);
-    const opts = (landingRatio: number, m: TokenMeter) => ({
+    const cache = new ReplayCache(t, meter);
+    const opts = (landingRatio: number) => ({
       config: configOf({ set: { contextWindow: 12_000, outputReserve: 0, tiersEnabled: false, landingRatio } }),
       mode: 'recorded' as const,
       provider: 'anthropic' as const,
-      meter: m,
       summarizer: summarizerFor('extractive'),
     });
     for (const landing of [0.5, 0.6, 0.5, 0.6]) {
-      const warm = replayTranscript(t, opts(landing, meter), cals).threads[0];
-      const fresh = replayThread(
-        t.threads[0],
-        opts(landing, new TokenMeter(tk)),
-        cals.get(t.threads[0].id) ?? calibrate([]),
-      );
+      const warm = replayTranscript(t, opts(landing), cache).threads[0];
+      const fresh = replayTranscript(t, opts(landing), new ReplayCache(t, new TokenMeter(tk))).threads[0];
       expect(warm.requests.filter((q) => q.events.some((e) => e.stage === 'summarize')).length).toBeGreaterThan(1);
       expect(warm.requests).toEqual(fresh.requests);
       expect(warm.states).toEqual(fresh.states);
@@ -177,15 +172,24 @@ describe('re-runs reuse untouched threads', () => {
       };
     };
     let seen = drafts();
-    replayTranscript(t, opts(0.5, meter), cals);
+    replayTranscript(
+      t,
+      {
+        ...opts(0.5),
+        config: configOf({
+          set: { contextWindow: 12_000, outputReserve: 0, tiersEnabled: false, landingRatio: 0.5, tier3Window: 9 },
+        }),
+      },
+      cache,
+    );
     expect(seen.done()).toBe(0);
-    // Another session with the same thread id and summary numbers, on the same meter: nothing carries over.
+    // Another session with the same thread id and summary numbers gets its own cache: nothing carries over.
     const other = loop(Array.from({ length: 60 }, (_, i) => ({ ...bash(i), result: `${1000 + 90 * i} chars` })));
-    const otherCals = calibrateTranscript(other, meter);
+    const otherCache = new ReplayCache(other, meter);
     seen = drafts();
-    const warm = replayTranscript(other, opts(0.5, meter), otherCals).threads[0];
+    const warm = replayTranscript(other, opts(0.5), otherCache).threads[0];
     expect(seen.done()).toBeGreaterThan(0);
-    const fresh = replayThread(other.threads[0], opts(0.5, new TokenMeter(tk)), otherCals.get('main') ?? calibrate([]));
+    const fresh = replayTranscript(other, opts(0.5), new ReplayCache(other, new TokenMeter(tk))).threads[0];
     expect(warm.requests).toEqual(fresh.requests);
   });
 });

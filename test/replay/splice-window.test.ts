@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newViolations, PROVIDERS, validatePairing } from '../../src/analyses/pairing.ts';
+import { newViolations, PROVIDERS, validatePairing } from '../../src/pairing/validate.ts';
 import { summaryMessage } from '../../src/pipeline/stages/summarize.ts';
 import { spliceMayBreak } from '../../src/replay/pairing-window.ts';
 import { sessionArb, sessionTranscript } from '../helpers/arbitrary.ts';

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { isPipelineSummary } from '../../src/pipeline/cuts.ts';
 import { SPILLED, type SpillState } from '../../src/pipeline/stages/spill.ts';
 import { type TiersState, tierRecord } from '../../src/pipeline/stages/tiers.ts';
-import { toolIdsOf } from '../../src/pipeline/tool-ids.ts';
+import { ToolIdTables } from '../../src/pipeline/tool-ids.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { asRequestLog, type Call, loop } from '../helpers/loop.ts';
 import { outputsOf, type RunOptions, replayFirst, resultContent, tokenizer } from '../helpers/replay.ts';
@@ -57,7 +57,7 @@ describe('state across requests', () => {
     const spill = r.states.spill as SpillState;
     const tiers = r.states.tiers as TiersState;
     // States are indexed by the thread's tool id numbers.
-    const ids = toolIdsOf(t.threads[0]);
+    const ids = new ToolIdTables().of(t.threads[0]);
     expect(spill.seen[ids.get('t0') ?? -1]).toBe(SPILLED);
     expect(spill.seen.filter((x) => x !== 0).length).toBe(41);
     const touched = [...tiers.tier.keys()].filter((n) => tierRecord(tiers, n) !== undefined);

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AnalyzeOptions, analyze } from '../../src/analyses/analyze.ts';
-import { validatePairing } from '../../src/analyses/pairing.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
+import { validatePairing } from '../../src/pairing/validate.ts';
 import { mergeConfig } from '../../src/pipeline/config.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import { type MinimizeProgress, minimize } from '../../src/share/minimize.ts';

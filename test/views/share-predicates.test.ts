@@ -2,8 +2,8 @@
 // selected row's tiers and the selected request's break causes, then the thread's other pairing issues; every
 // spec parses with the minimizer's own parser.
 import { describe, expect, it } from 'vitest';
-import type { PairingViolation } from '../../src/analyses/pairing.ts';
 import type { ToolResultRow } from '../../src/analyses/report.ts';
+import type { PairingViolation } from '../../src/pairing/validate.ts';
 import { parsePredicate } from '../../src/share/predicate.ts';
 import { predicateCandidates } from '../../src/views/share/predicates.ts';
 import type { Row, RunResult, TimelinePoint } from '../../worker/api.ts';

@@ -1,7 +1,7 @@
 // Pure helpers behind the views: multi-file ordering (session first, sub-agent files named as on disk),
 // keyboard steps, row search, the row a pairing violation names, and the heatmap's geometry.
 import { describe, expect, it } from 'vitest';
-import type { PairingViolation } from '../../src/analyses/pairing.ts';
+import type { PairingViolation } from '../../src/pairing/validate.ts';
 import { orderFiles } from '../../src/views/app/order-files.ts';
 import { bandOf, MAX_BAND, positionAt, usedHeight } from '../../src/views/transcript/draw-heatmap.ts';
 import { step } from '../../src/views/transcript/navigation.ts';

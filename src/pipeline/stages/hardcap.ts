@@ -5,7 +5,6 @@
 // (after the head).
 import { runeCount } from '../../lib/runes.ts';
 import type { Block, Message } from '../../model/transcript.ts';
-import { blockText } from '../../tokens/block-text.ts';
 import { hardcapTokens } from '../config.ts';
 import { headEnd, tailStart, validCuts } from '../cuts.ts';
 import { IMAGE_PLACEHOLDER, truncateHeadTail } from '../markers.ts';
@@ -19,7 +18,7 @@ export type HardcapState = { dropped: Map<string, number>; droppedMessages: numb
 function drop(work: Working, state: HardcapState, ctx: StageContext, start: number, end: number, why: string): void {
   const removed = work.messages.slice(start, end);
   const tokensBefore = work.tokensBetween(start, end);
-  const charsBefore = removed.reduce((n, m) => n + m.blocks.reduce((k, b) => k + runeCount(blockText(b)), 0), 0);
+  const charsBefore = work.runesBetween(start, end);
   for (const m of removed)
     for (const b of m.blocks)
       if (b.type === 'tool_result' && !state.dropped.has(b.toolUseId)) state.dropped.set(b.toolUseId, ctx.request);

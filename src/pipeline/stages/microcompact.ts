@@ -3,12 +3,11 @@
 // `[Old tool result content cleared]`. With `clearAtLeast` > 0 it clears nothing unless that frees at
 // least that many tokens (Anthropic context-editing semantics: make each cache invalidation worth it).
 
-import { toolMatches } from '../aliases.ts';
 import { triggerTokens } from '../config.ts';
 import { CLEARED_MARKER } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
-import { emitRewrite, memoBlock } from './rewrite.ts';
+import { emitRewrite } from './rewrite.ts';
 
 export type MicrocompactState = { cleared: Set<string> };
 
@@ -20,7 +19,7 @@ function candidates(work: Working, state: MicrocompactState, ctx: StageContext):
   for (const pos of work.resultMessages) {
     work.at(pos).blocks.forEach((b, j) => {
       if (b.type !== 'tool_result') return;
-      if (toolMatches(cfg.excludeTools, work.toolName(b.toolUseId) ?? 'unknown')) return;
+      if (ctx.memo.tools.matches(cfg.excludeTools, work.toolName(b.toolUseId) ?? 'unknown')) return;
       all.push({ pos, j, id: b.toolUseId, freed: 0 });
     });
   }
@@ -46,7 +45,7 @@ export const microcompactStage: PipelineStage<MicrocompactState> = {
     for (const t of targets) {
       const b = work.at(t.pos).blocks[t.j];
       if (b.type !== 'tool_result') continue;
-      const next = memoBlock(b, 'clear', () => ({ ...b, content: CLEARED_MARKER }));
+      const next = ctx.memo.rewrites.block(b, 'clear', () => ({ ...b, content: CLEARED_MARKER }));
       if (emitRewrite(work, ctx, t.pos, t.j, next, 'clear')) state.cleared.add(t.id);
     }
     return state;

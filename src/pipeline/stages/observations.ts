@@ -4,11 +4,10 @@
 // counts calls, not messages. Idempotent: an elided result is never rewritten again.
 import { runeCount } from '../../lib/runes.ts';
 import type { Block } from '../../model/transcript.ts';
-import { toolMatches } from '../aliases.ts';
 import { ELIDED_PREFIX, elidedObservation, IMAGE_PLACEHOLDER } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
-import { emitRewrite, memoBlock } from './rewrite.ts';
+import { emitRewrite } from './rewrite.ts';
 
 export type ObservationsState = {
   /** GUI tool_use ids in call order, with their tool names. */
@@ -24,7 +23,8 @@ function collectCalls(work: Working, from: number, ctx: StageContext, into: Obse
     const m = work.at(i);
     if (m.role !== 'assistant') continue;
     for (const b of m.blocks) {
-      if (b.type === 'tool_use' && toolMatches(ctx.config.guiTools, b.name)) into.push({ id: b.id, tool: b.name });
+      if (b.type === 'tool_use' && ctx.memo.tools.matches(ctx.config.guiTools, b.name))
+        into.push({ id: b.id, tool: b.name });
     }
   }
 }
@@ -60,7 +60,7 @@ function decide(work: Working, state: ObservationsState, ctx: StageContext): voi
     if (b.type !== 'tool_result') continue;
     const next = elide(b, tool);
     if (next) {
-      const kept = memoBlock(b, `elide|${tool}`, () => next);
+      const kept = ctx.memo.rewrites.block(b, `elide|${tool}`, () => next);
       emitRewrite(work, ctx, pos, j, kept, typeof b.content === 'string' ? 'elide' : 'image-strip');
     }
   }

@@ -3,14 +3,12 @@
 // per batch (one user message of results), while the batch exceeds `batchAggregateTarget`, the largest
 // result ≥ `minAggregateSpill` spills too (self-capped tools never). Every result is marked Seen on first
 // sight, so a result that was not spilled then stays byte-identical forever (the replay re-applies spills).
-import { runeCount } from '../../lib/runes.ts';
-import { blockRunes } from '../../tokens/block-text.ts';
-import { toolCap, toolMatches } from '../aliases.ts';
+import { toolCap } from '../aliases.ts';
 import { spillReplacement } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import { grownTo } from '../tool-ids.ts';
 import type { Working } from '../working.ts';
-import { emitRewrite, memoBlock } from './rewrite.ts';
+import { emitRewrite } from './rewrite.ts';
 
 /** `seen`: by tool id number (Working.ids), SEEN once the result was looked at for spilling, SPILLED once
  *  it was spilled. */
@@ -26,17 +24,16 @@ function spillOne(work: Working, state: SpillState, ctx: StageContext, c: Candid
   const b = m.blocks[c.j];
   if (b.type !== 'tool_result' || typeof b.content !== 'string') return c.runes;
   const content = b.content;
-  const next = memoBlock(b, `spill|${ctx.config.spillPreview}`, () => ({
+  const next = ctx.memo.rewrites.block(b, `spill|${ctx.config.spillPreview}`, () => ({
     ...b,
     content: spillReplacement(c.id, content, ctx.config.spillPreview),
   }));
-  const replacement = next.type === 'tool_result' && typeof next.content === 'string' ? next.content : '';
   const applied = emitRewrite(work, ctx, c.pos, c.j, next, action, {
     detail: `${c.tool}: ${c.runes} chars → ${Math.min(ctx.config.spillPreview, c.runes)}-char preview`,
   });
   if (!applied) return c.runes;
   state.seen[c.n] = SPILLED;
-  return runeCount(replacement);
+  return ctx.memo.runes.block(next);
 }
 
 /** The lowest per-result threshold any tool has under this config (caps only lower it). */
@@ -62,7 +59,7 @@ function processBatch(work: Working, pos: number, state: SpillState, ctx: StageC
     if (b.type !== 'tool_result') continue;
     results++;
     if (b.toolUseId === '' || typeof b.content !== 'string') continue; // structured results never spill
-    const runes = blockRunes(b);
+    const runes = ctx.memo.runes.block(b);
     total += runes;
     if (seen[refs[j]] === 0 && runes > largestFresh) largestFresh = runes;
   }
@@ -78,7 +75,7 @@ function processBatch(work: Working, pos: number, state: SpillState, ctx: StageC
   m.blocks.forEach((b, j) => {
     if (b.type !== 'tool_result' || b.toolUseId === '') return;
     if (typeof b.content !== 'string') return; // structured (image) results are never spilled or counted
-    const runes = blockRunes(b);
+    const runes = ctx.memo.runes.block(b);
     total += runes;
     if (seen[refs[j]] !== 0) return;
     seen[refs[j]] = SEEN;
@@ -86,7 +83,7 @@ function processBatch(work: Working, pos: number, state: SpillState, ctx: StageC
   });
   const remaining: Candidate[] = [];
   for (const c of fresh) {
-    if (toolMatches(cfg.selfCappedTools, c.tool)) continue;
+    if (ctx.memo.tools.matches(cfg.selfCappedTools, c.tool)) continue;
     const cap = toolCap(cfg.toolCaps, c.tool);
     const threshold = cap !== undefined && cap > 0 ? Math.min(cap, cfg.spillThreshold) : cfg.spillThreshold;
     if (c.runes > threshold) {

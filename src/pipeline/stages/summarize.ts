@@ -5,15 +5,8 @@
 // After `breakerFailures` consecutive failures, no summarisation for `breakerCooldown` requests.
 import { headRunes, runeCount } from '../../lib/runes.ts';
 import type { Message } from '../../model/transcript.ts';
-import { blockText, knownRunes } from '../../tokens/block-text.ts';
-import {
-  type ArtifactIndex,
-  contributionOf,
-  emptyIndex,
-  indexMessage,
-  mergeIndex,
-  renderSections,
-} from '../artifacts.ts';
+import { blockText } from '../../tokens/block-text.ts';
+import { type ArtifactIndex, emptyIndex, indexMessage, mergeIndex, renderSections } from '../artifacts.ts';
 import { landingTokens, triggerTokens } from '../config.ts';
 import { headEnd, isPipelineSummary, SUMMARY_UUID, tailStart, validCuts } from '../cuts.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
@@ -67,69 +60,6 @@ function summaryText(n: number, span: Span, ctx: StageContext, prose: string, me
   return `${header}\n${prose.trim() ? `${prose.trim()}\n` : ''}${renderSections(merged)}`;
 }
 
-/** Objects numbered by identity, for memo keys. */
-const ids = new WeakMap<object, number>();
-let nextId = 1;
-function objectId(o: object): number {
-  let id = ids.get(o);
-  if (id === undefined) {
-    id = nextId++;
-    ids.set(o, id);
-  }
-  return id;
-}
-
-/**
- * Token counts of summary drafts, per meter: a draft is determined by the summarizer, the summary number, the
- * span of requests, the previous summary's index and the folded messages — which re-runs share by identity
- * (unchanged and identically rewritten messages are the same objects) — so a re-run neither renders nor hashes
- * drafts it measured before (at 20,000 requests the artifact sections run to hundreds of KB). Looked up per
- * candidate cut: the context (thread, summarizer, number, previous index) once per plan as a string, the
- * cut by its numbers (no key string per cut).
- */
-type Draft = { h1: number; h2: number; n: number; first: number; last: number; tokens: number };
-type DraftMemo = { size: number; byContext: Map<string, Map<number, Draft[]>> };
-/** The drafts of one plan's context, bucketed by (part of) the folded messages' hash. */
-type Drafts = { memo: DraftMemo; byHash: Map<number, Draft[]> };
-const draftMemo = new WeakMap<object, DraftMemo>();
-/** A merged artifact index → what it was made of (its base's key and the folded messages), so the next
- *  summary's drafts, which merge into it, key the same on every re-run although the index is a new object. */
-const indexKeys = new WeakMap<ArtifactIndex, string>();
-const MAX_DRAFTS = 50_000;
-function draftsFor(ctx: StageContext, context: string): Drafts {
-  let memo = draftMemo.get(ctx.meter);
-  if (!memo) {
-    memo = { size: 0, byContext: new Map() };
-    draftMemo.set(ctx.meter, memo);
-  }
-  if (memo.size >= MAX_DRAFTS) {
-    memo.byContext.clear();
-    memo.size = 0;
-  }
-  let byHash = memo.byContext.get(context);
-  if (!byHash) {
-    byHash = new Map();
-    memo.byContext.set(context, byHash);
-  }
-  return { memo, byHash };
-}
-
-function findDraft(drafts: Drafts, h1: number, h2: number, n: number, span: Span): Draft | undefined {
-  const list = drafts.byHash.get(h1 & 0x3fffffff);
-  if (list)
-    for (const d of list)
-      if (d.h1 === h1 && d.h2 === h2 && d.n === n && d.first === span.first && d.last === span.last) return d;
-  return undefined;
-}
-
-function keepDraft(drafts: Drafts, d: Draft): void {
-  const k = d.h1 & 0x3fffffff;
-  const list = drafts.byHash.get(k);
-  if (list) list.push(d);
-  else drafts.byHash.set(k, [d]);
-  drafts.memo.size++;
-}
-
 /**
  * The cut to summarise up to: the first valid cut whose summary (sections alone) brings the estimate below the
  * landing line, else (or with `furthest`) the last one — and only if that summary is smaller than what it
@@ -141,9 +71,10 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
   const cuts = validCuts(work, start + 1, tailStart(work, ctx.config.hardcap.minRecentTurns));
   const previous = isPipelineSummary(work.at(start)) ? work.at(start) : undefined;
   const base = previous ? state.index : emptyIndex();
-  const baseId = previous ? (indexKeys.get(state.index) ?? `#${objectId(state.index)}`) : '';
-  const drafts = draftsFor(ctx, `${ctx.thread}|${ctx.summarizer.id}|${state.count + 1}|${baseId}`);
-  // The fresh messages so far, by identity (see draftsFor).
+  const memo = ctx.memo.drafts;
+  const baseId = previous ? memo.keyOf(state.index) : '';
+  const drafts = memo.bucket(`${ctx.thread}|${ctx.summarizer.id}|${state.count + 1}|${baseId}`);
+  // The fresh messages so far, by identity (summary-drafts.ts).
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   const landingLine = landingTokens(ctx.config);
@@ -162,7 +93,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
       const req = ctx.requestOf(m.index);
       widen(span, req);
       // One lookup per message: its contribution to the index, which also numbers it by identity.
-      const c = contributionOf(m);
+      const c = ctx.memo.contributions.of(m);
       h1 = Math.imul(h1 ^ c.id, 2654435761);
       h2 = Math.imul(h2 ^ c.id, 1597334677);
       if (m.compaction !== 'summary') indexMessage(index, c, req);
@@ -175,18 +106,18 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     if (fresh.length === 0) continue;
     const a = h1 >>> 0;
     const b = h2 >>> 0;
-    let found = findDraft(drafts, a, b, fresh.length, span);
+    const key = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last };
+    let found = memo.find(drafts, key);
     if (found === undefined) {
-      const tokens = ctx.meter.text(summaryText(state.count + 1, span, ctx, '', mergeIndex(base, index)));
-      found = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last, tokens };
-      keepDraft(drafts, found);
+      found = { ...key, tokens: ctx.meter.text(summaryText(state.count + 1, span, ctx, '', mergeIndex(base, index))) };
+      memo.keep(drafts, found);
     }
     const draft = found.tokens;
     if (draft >= removed) continue;
     if (isLast || rest + ctx.factor * draft < landingLine) {
       const merged = mergeIndex(base, index);
-      // What the merged index is made of: the base's key and the folded messages (see indexKeys).
-      indexKeys.set(merged, `${baseId}+${fresh.length}.${a}.${b}`);
+      // What the merged index is made of: the base's key and the folded messages (summary-drafts.ts).
+      memo.setKey(merged, `${baseId}+${fresh.length}.${a}.${b}`);
       const p: Plan = { cut, fresh: fresh.slice(), span: { ...span }, previous, merged, removed };
       return p;
     }
@@ -264,7 +195,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
     if (tokensAfter >= tokensBefore) return state; // the prose made it no smaller than what it replaces
     const summary = summaryMessage(text);
     const runes = runeCount(text);
-    knownRunes(summary.blocks[0], runes);
+    ctx.memo.runes.known(summary.blocks[0], runes);
     state.index = chosen.merged;
     state.count++;
     for (const m of fresh) if (m.index >= 0 && state.folded[m.index] === undefined) state.folded[m.index] = ctx.request;

@@ -4,14 +4,12 @@
 // `[micro-compact] ` summary within the per-pass attempt budget, else head/tail truncation);
 // otherwise Tier 1 (a metadata stub) unless a floor tool keeps it at Tier 2. A touched result is frozen.
 import type { Block, ToolResultBlock } from '../../model/transcript.ts';
-import { toolMatches } from '../aliases.ts';
 import { triggerTokens } from '../config.ts';
 import { IMAGE_PLACEHOLDER, MICRO_COMPACT_PREFIX, microCompact, tier1Stub, truncateHeadTail } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import { grownTo } from '../tool-ids.ts';
 import type { Working } from '../working.ts';
-import { emitRewrite, memoBlock, memoPeek } from './rewrite.ts';
-import { measure, resultFacts, tier1Key } from './tier-facts.ts';
+import { emitRewrite } from './rewrite.ts';
 
 export type TierRecord = { tier: 1 | 2; request: number; distance: number; floor: boolean; summarized: boolean };
 
@@ -78,7 +76,6 @@ function mechanical(b: ToolResultBlock, cap: number): ToolResultBlock {
 /** Per pass: the config as tiering reads it, and the summary attempts used. */
 type Pass = {
   attempts: number;
-  truncateKey: string;
   floorScope: 'block' | 'message';
   floorTools: readonly string[];
   guiTools: readonly string[];
@@ -97,12 +94,13 @@ function tierMessage(
   pass: Pass,
 ): void {
   const { floorScope, floorTools, tier1Distance } = pass;
+  const { tools, tierFacts } = ctx.memo;
   const count = work.at(pos).blocks.length;
   const refs = work.refsAt(pos);
   let messageFloor = false;
   if (floorScope === 'message')
     for (const b of work.at(pos).blocks)
-      if (b.type === 'tool_result' && toolMatches(floorTools, work.toolName(b.toolUseId) ?? 'unknown')) {
+      if (b.type === 'tool_result' && tools.matches(floorTools, work.toolName(b.toolUseId) ?? 'unknown')) {
         messageFloor = true;
         break;
       }
@@ -113,9 +111,9 @@ function tierMessage(
     const n = refs[j];
     if (state.tier[n] !== 0) continue;
     const id = b.toolUseId;
-    const f = resultFacts(work, b);
+    const f = tierFacts.of(b, work.toolNameFn);
     const { tool, runes, cleared, text } = f;
-    const floor = floorScope === 'message' ? messageFloor : toolMatches(floorTools, tool);
+    const floor = floorScope === 'message' ? messageFloor : tools.matches(floorTools, tool);
     state.tier[n] = 2;
     state.request[n] = ctx.request;
     state.distance[n] = distance;
@@ -123,24 +121,22 @@ function tierMessage(
     if (cleared) continue;
     if (distance >= tier1Distance && !floor) {
       state.tier[n] = 1;
-      f.tier1 ??= memoBlock(b, tier1Key(tool), () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
-      const next = f.tier1;
-      f.tier1Measured = measure(f.tier1Measured, ctx.meter, b, next);
-      emitRewrite(work, ctx, pos, j, next, 'tier1', { tier: 1, distance }, f.tier1Measured);
+      f.tier1 ??= tierFacts.rewrite(b, { ...b, content: tier1Stub(tool, work.toolInput(id), runes) });
+      emitRewrite(work, ctx, pos, j, f.tier1.next, 'tier1', { tier: 1, distance }, f.tier1.measured);
       continue;
     }
     const skipSummary =
-      toolMatches(floorTools, tool) || toolMatches(pass.guiTools, tool) || text.startsWith(MICRO_COMPACT_PREFIX);
+      tools.matches(floorTools, tool) || tools.matches(pass.guiTools, tool) || text.startsWith(MICRO_COMPACT_PREFIX);
     if (runes > pass.tier2SummarizeMin && !skipSummary && pass.attempts < pass.summaryAttemptsPerPass) {
       pass.attempts++;
       // A successful summary of the same block by the same summarizer instance is reused on re-runs.
       const key = `tier2-summary|${pass.tier2Cap}|${tool}|${ctx.summarizer.id === 'http' ? ctx.task() : ''}`;
-      let next: Block | undefined = memoPeek(b, key, ctx.summarizer);
+      let next: Block | undefined = ctx.memo.rewrites.peek(b, key, ctx.summarizer);
       if (!next) {
         const out = ctx.summarizer.summarizeResult({ tool, text, task: ctx.task() });
         if (out.ok && out.text.trim() !== '') {
           const content = microCompact(out.text, pass.tier2Cap);
-          next = memoBlock(b, key, () => ({ ...b, content }), ctx.summarizer);
+          next = ctx.memo.rewrites.block(b, key, () => ({ ...b, content }), ctx.summarizer);
         }
       }
       if (next) {
@@ -150,13 +146,8 @@ function tierMessage(
         }
       }
     }
-    if (f.truncatedCap !== pass.tier2Cap || !f.truncated) {
-      f.truncated = memoBlock(b, pass.truncateKey, () => mechanical(b, pass.tier2Cap));
-      f.truncatedCap = pass.tier2Cap;
-    }
-    const truncated = f.truncated;
-    f.truncatedMeasured = measure(f.truncatedMeasured, ctx.meter, b, truncated);
-    emitRewrite(work, ctx, pos, j, truncated, 'tier2-truncate', { tier: 2, distance }, f.truncatedMeasured);
+    const t = tierFacts.truncated(f, b, pass.tier2Cap, () => mechanical(b, pass.tier2Cap));
+    emitRewrite(work, ctx, pos, j, t.next, 'tier2-truncate', { tier: 2, distance }, t.measured);
   }
 }
 
@@ -203,7 +194,6 @@ export const tiersStage: PipelineStage<TiersState> = {
     if (state.next < end) {
       const pass: Pass = {
         attempts: 0,
-        truncateKey: `tier2-truncate|${cfg.tier2Cap}`,
         floorScope: cfg.floorScope,
         floorTools: cfg.floorTools,
         guiTools: cfg.guiTools,

@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
+import { formatBytes } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
-import { fmtBytes } from '../common/format.ts';
 import { visibleText } from '../common/visible-text.ts';
 import { ParseIssues } from './ParseIssues.tsx';
 
@@ -48,7 +48,7 @@ export function LoadStatus() {
         </span>
       )}
       {status !== 'loading' && status !== 'error' && summary && (
-        <span className="loaded" title={`${fmtBytes(summary.bytes)} read in ${Math.round(summary.loadMs)} ms`}>
+        <span className="loaded" title={`${formatBytes(summary.bytes)} read in ${Math.round(summary.loadMs)} ms`}>
           <span className="file-name" title={summary.fileName}>
             {visibleText(summary.fileName)}
           </span>

@@ -1,4 +1,4 @@
-import type { ParseIssue } from '../../model/transcript.ts';
+import type { ParseIssue } from '../../../worker/api.ts';
 import { visibleText } from '../common/visible-text.ts';
 
 const SHOWN = 500;

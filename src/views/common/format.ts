@@ -14,13 +14,6 @@ export function fmtPct(x: number | null | undefined): string {
   return `${(x * 100).toFixed(0)}%`;
 }
 
-export function fmtBytes(n: number): string {
-  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GB`;
-  if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(0)} KB`;
-  return `${n} B`;
-}
-
 /** Cost in dollars from input-token units at a $/Mtok price. */
 export function fmtCost(units: number, pricePerMtok: number): string {
   const d = (units / 1e6) * pricePerMtok;

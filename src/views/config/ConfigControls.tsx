@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { diffKeys, getKey, KEY_SPECS, type KeySpec, type PipelineConfig } from '../../pipeline/config.ts';
-import { presetConfig } from '../../pipeline/presets.ts';
+import { diffKeys, getKey, KEY_SPECS, type KeySpec, type PipelineConfig, presetConfig } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
 import { FromTheLog } from '../common/FromTheLog.tsx';
 import { windowNote } from '../common/log-default-note.ts';

@@ -1,7 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { ConfigError, configSchema, mergeConfig, type PipelineConfig } from '../../pipeline/config.ts';
-import { PRESET_IDS, type PresetId } from '../../pipeline/presets.ts';
+import {
+  ConfigError,
+  configSchema,
+  mergeConfig,
+  type PipelineConfig,
+  PRESET_IDS,
+  type PresetId,
+} from '../../../worker/api.ts';
 import { baselineConfig } from '../../state/log-settings.ts';
 import { useStore } from '../../state/store.ts';
 import { useColorScheme } from '../app/use-color-scheme.ts';

@@ -1,8 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { diffKeys } from '../../pipeline/config.ts';
-import { PRESETS, type PresetId } from '../../pipeline/presets.ts';
-import type { ReplayMode } from '../../replay/inputs.ts';
+import type { ReplayMode } from '../../../worker/api.ts';
+import { diffKeys, PRESETS, type PresetId } from '../../../worker/api.ts';
 import { baselineConfig } from '../../state/log-settings.ts';
 import { useStore } from '../../state/store.ts';
 import type { SettingsSource } from '../../state/types.ts';

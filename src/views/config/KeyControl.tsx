@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { DEFAULT_CONFIG, getKey, type KeySpec } from '../../pipeline/config.ts';
+import { DEFAULT_CONFIG, getKey, type KeySpec } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
 
 type Json = ReturnType<typeof getKey>;

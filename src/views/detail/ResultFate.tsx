@@ -1,4 +1,4 @@
-import type { ToolResultRow } from '../../analyses/report.ts';
+import type { ToolResultRow } from '../../../worker/api.ts';
 import { fmtTokens } from '../common/format.ts';
 import { MARKS, resultMarks, tierText } from '../transcript/marks.ts';
 

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { type PairingViolation, PROVIDERS, type Provider } from '../../analyses/pairing.ts';
+import { type PairingViolation, PROVIDERS, type Provider } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
 import { FromTheLog } from '../common/FromTheLog.tsx';
 import { providerNote } from '../common/log-default-note.ts';

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { formatBytes } from '../../share/size.ts';
+import { formatBytes } from '../../../worker/api.ts';
 import type { Built } from './share-link.ts';
 
 type Props = {

@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { MinimizeReply, ShareRequest } from '../../../worker/api.ts';
-import type { MinimizeProgress } from '../../share/minimize.ts';
+import type { MinimizeProgress, MinimizeReply, ShareRequest } from '../../../worker/api.ts';
 import { engine } from '../../state/engine-client.ts';
 import { useStore } from '../../state/store.ts';
 import { LinkField } from './LinkField.tsx';

@@ -1,4 +1,4 @@
-import type { RedactionPreview as Preview, RedactionChange, RedactionWhere } from '../../share/redact.ts';
+import type { RedactionPreview as Preview, RedactionChange, RedactionWhere } from '../../../worker/api.ts';
 import { fmtTokens } from '../common/format.ts';
 
 const KIND: Record<string, string> = {

@@ -3,7 +3,7 @@
 // The engine builds the encoded value; only the link string and plain previews cross to this thread.
 import { useEffect, useState } from 'react';
 import type { ShareLink, ShareReply, ShareRequest } from '../../../worker/api.ts';
-import { classifyLink, type LinkSize } from '../../share/size.ts';
+import { classifyLink, type LinkSize } from '../../../worker/api.ts';
 import { engine } from '../../state/engine-client.ts';
 import type { AppState } from '../../state/types.ts';
 import { settingsOf, shareViewOf, urlFromState } from '../../state/url-state.ts';

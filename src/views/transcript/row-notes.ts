@@ -3,9 +3,7 @@
 // pairing problems that name it. Pure, and memoised on its inputs (frozen arrays), so the row list and
 // the detail pane share one computation per run and thread.
 
-import type { EventRow, Row, RunResult } from '../../../worker/api.ts';
-import type { PairingViolation } from '../../analyses/pairing.ts';
-import type { ToolResultRow } from '../../analyses/report.ts';
+import type { EventRow, PairingViolation, Row, RunResult, ToolResultRow } from '../../../worker/api.ts';
 
 export type RowNotes = {
   results: ToolResultRow[];

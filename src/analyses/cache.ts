@@ -1,0 +1,23 @@
+// The one cache the engine owns per loaded transcript and encoding (dropped on the next load) and passes to the
+// replay and the analyses: the replay's and the pipeline's memos (ReplayCache, PipelineMemo) and the analyses'
+// (report rows, re-fetch repeats, timeline schedule). Every run-to-run memo is a named field of one of these,
+// documented where it is defined; nothing in the pure layers keeps state at module level (test/architecture).
+import type { Transcript } from '../model/transcript.ts';
+import { ReplayCache } from '../replay/cache.ts';
+import type { Calibration } from '../tokens/calibration.ts';
+import type { TokenMeter } from '../tokens/meter.ts';
+import { TimelineMemo } from './cache-timeline.ts';
+import { RefetchMemo } from './refetch.ts';
+import { ReportMemo } from './report.ts';
+
+export class AnalysisCache extends ReplayCache {
+  readonly report: ReportMemo;
+  readonly refetch: RefetchMemo;
+  readonly timeline = new TimelineMemo();
+
+  constructor(transcript: Transcript, meter: TokenMeter, calibrations?: Map<string, Calibration>) {
+    super(transcript, meter, calibrations);
+    this.report = new ReportMemo(this.pipeline.toolIds);
+    this.refetch = new RefetchMemo(this.pipeline.toolIds);
+  }
+}

@@ -1,0 +1,92 @@
+// The transcript list's rows: one small, plain record per message (role, tokens, tools, a one-line preview),
+// made once per load and thread and sent to the UI, which never sees the transcript itself (SPEC §6).
+import { indexToolCalls } from '../analyses/tool-index.ts';
+import type { Message, Role, Thread } from '../model/transcript.ts';
+import { blockText, resultText } from '../tokens/block-text.ts';
+import type { TokenMeter } from '../tokens/meter.ts';
+
+/** One transcript row (a message) for the virtualized list: small, static per load. */
+export type Row = {
+  index: number;
+  role: Role;
+  tokens: number;
+  /** False while exact counts are still being computed (tokens is then an estimate). */
+  exact: boolean;
+  /** Tool names of tool_use blocks (assistant) or of the tools whose results it carries (user). */
+  tools: string[];
+  /** tool_use ids of the results it carries (user) or of its calls (assistant). */
+  toolUseIds: string[];
+  blockTypes: string[];
+  preview: string;
+  isError: boolean;
+  compaction?: 'summary' | 'boundary';
+  meta?: boolean;
+  time?: number;
+  line: number;
+  /** Request index this message is the response of (assistant), if any. */
+  request?: number;
+};
+
+const PREVIEW = 160;
+
+/** The first ~160 characters of a message as one line: tool calls as `name(input…)`, images as `[image]`. */
+export function previewOf(m: Message): string {
+  const parts: string[] = [];
+  let len = 0;
+  for (const b of m.blocks) {
+    const t =
+      b.type === 'tool_use'
+        ? `${b.name}(${blockText(b).slice(b.name.length + 1, 120)})`
+        : b.type === 'image'
+          ? '[image]'
+          : b.type === 'tool_result'
+            ? resultText(b)
+            : blockText(b);
+    parts.push(t.replace(/\s+/g, ' ').trim());
+    len += t.length;
+    if (len > PREVIEW) break;
+  }
+  const s = parts.filter(Boolean).join(' · ');
+  return s.length > PREVIEW ? `${s.slice(0, PREVIEW)}…` : s;
+}
+
+/** The rows of a thread; token counts are the meter's exact ones where known, else its estimate. */
+export function messageRows(th: Thread, meter: TokenMeter): Row[] {
+  const calls = indexToolCalls(th.messages);
+  const responseOf = new Map<number, number>();
+  for (const r of th.requests) if (r.responseEnd !== undefined) responseOf.set(r.inputEnd, r.index);
+  return th.messages.map((m) => {
+    const tools: string[] = [];
+    const ids: string[] = [];
+    let isError = false;
+    for (const b of m.blocks) {
+      if (b.type === 'tool_use') {
+        tools.push(b.name);
+        ids.push(b.id);
+      } else if (b.type === 'tool_result') {
+        tools.push(calls.get(b.toolUseId)?.name ?? 'unknown');
+        ids.push(b.toolUseId);
+        if (b.isError) isError = true;
+      }
+    }
+    const peek = meter.peek(m);
+    const row: Row = {
+      index: m.index,
+      role: m.role,
+      tokens: peek.tokens,
+      exact: peek.exact,
+      tools,
+      toolUseIds: ids,
+      blockTypes: m.blocks.map((b) => b.type),
+      preview: previewOf(m),
+      isError,
+      line: m.source.line,
+    };
+    if (m.compaction) row.compaction = m.compaction;
+    if (m.meta) row.meta = true;
+    if (m.time !== undefined) row.time = m.time;
+    const req = responseOf.get(m.index);
+    if (req !== undefined) row.request = req;
+    return row;
+  });
+}

@@ -1,0 +1,90 @@
+// The replay's vocabulary (SPEC §3): its options, what one request's replay and one thread's replay hold. Kept
+// apart from replay.ts so the run cache (cache.ts) can name them without importing the driver.
+import type { Message, Request } from '../model/transcript.ts';
+import type { PairingViolation, Provider } from '../pairing/types.ts';
+import type { PipelineConfig } from '../pipeline/config.ts';
+import type { PipelineEvent } from '../pipeline/stage.ts';
+import type { Summarizer } from '../pipeline/summarizer.ts';
+import type { KnownMessages } from '../pipeline/working.ts';
+import type { Calibration, EstimateBasis } from '../tokens/calibration.ts';
+import type { InputDelta, InputView, ReplayMode } from './inputs.ts';
+import type { ConfigReads } from './reuse.ts';
+
+export type ReplayOptions = {
+  config: PipelineConfig;
+  mode: ReplayMode;
+  provider: Provider;
+  summarizer: Summarizer;
+};
+
+export type RequestReplay = {
+  thread: string;
+  index: number;
+  time?: number;
+  responseTime?: number;
+  model?: string;
+  /** Set when the recorded input did not extend the previous one. */
+  reset?: Exclude<InputDelta, { kind: 'append' }>;
+  /** Counted tokens (static prefix + messages) of the recorded input and of what would be sent. */
+  inputTokens: number;
+  outputTokens: number;
+  /** Calibrated estimates of the same (calibration.ts: how the input's estimate was made). */
+  estimateIn: number;
+  estimateOut: number;
+  estimateBasis: EstimateBasis;
+  prefixTokens: number;
+  toolsKey: string;
+  systemKey: string;
+  toolsTokens: number;
+  /** Counted total after each stage, in STAGES order. */
+  stageTokens: number[];
+  events: PipelineEvent[];
+  /** Pairing violations first seen at this request (input or a stage). */
+  pairing: PairingViolation[];
+  /** Output tokens by category: system, tools, user, assistant, thinking, result:<tool>. */
+  categories: Record<string, number>;
+  outputMessages: number;
+  /** Messages carried over from the previous output (its length) before this request's rewrites. */
+  carriedMessages: number;
+  /** Messages and counted tokens this output shares byte-for-byte with the previous output of the thread. */
+  commonMessages: number;
+  commonTokens: number;
+  summarizerError?: string;
+};
+
+export type ThreadReplay = {
+  thread: string;
+  calibration: Calibration;
+  requests: RequestReplay[];
+  /** Final state per stage id (tiers records, spill Seen set, summaries, dropped ids …). */
+  states: Record<string, unknown>;
+  /** By tool id number (see tool-ids.ts): size (runes) of each rewritten tool result after its last
+   *  rewrite, −1 for the others (they keep their own size). */
+  lastChars: Int32Array;
+  /** By tool id number: the first rewrite that lost the result's content (LOSSY), if any. */
+  losses: (PipelineEvent | undefined)[];
+  /** Output of the last replayed request (only when `capture` was asked). */
+  output?: Message[];
+  /** The config keys this replay read, with their values (see reuse.ts). */
+  reads: ConfigReads;
+};
+
+export type RequestPlan = {
+  request: Request;
+  view: InputView;
+  delta: InputDelta;
+  /** The messages this request appends (append), or its whole input (reset). */
+  messages: readonly Message[];
+  /** Their counted tokens, runes, token categories and tool id numbers (appending them costs no lookups). */
+  known: KnownMessages;
+  /** Counted tokens of the recorded input's messages. */
+  rawInputTokens: number;
+  toolsKey: string;
+  systemKey: string;
+  toolsTokens: number;
+  /** Static prefix tokens as the calibration has them (counted, or inferred from usage). */
+  staticTokens: number;
+  /** Pairing checks of the recorded input by provider and kind, kept by the replay on first use (the input
+   *  does not depend on the config: a re-run validates only what the pipeline changed). */
+  checks?: Map<string, PairingViolation[]>;
+};
