@@ -1,7 +1,8 @@
-// Seeded generators of realistic large logs (issue 5): Claude Code JSONL (split assistant lines, parallel
-// tool batches, inline sidechains, usage with cache reads/writes, TTL gaps, ~10% CJK, long unspaced runs),
-// claude-trace request/response pairs and OpenAI chat request/response pairs. Each yields lines, so a
-// 100 MB file is written without holding it in memory.
+// Seeded generators of realistic large logs, the one source of generated logs for the bench and the e2e tests:
+// Claude Code 2.1 JSONL (one line per block, parallel tool batches as fans, hook attachments, auto-compaction,
+// sub-agent files, usage with cache reads/writes, TTL gaps, ~10% CJK, long unspaced runs), claude-trace
+// request/response pairs and OpenAI chat request/response pairs. Each yields lines, so a 100 MB file is written
+// without holding it in memory.
 import { utf8Length } from '../src/lib/runes.ts';
 import { type ContentKind, content, prose, Rng } from './content.ts';
 
@@ -63,9 +64,24 @@ function kindFor(r: Rng, base: ContentKind): ContentKind {
 
 type Msg = Record<string, unknown>;
 
-export type ClaudeCodeOptions = { maxRequests?: number; resultScale?: number };
+export type ClaudeCodeOptions = {
+  /** Stop after this many API responses (main thread and sub-agents together). */
+  maxRequests?: number;
+  /** Scale of tool result sizes (1: the mix of resultSize). */
+  resultScale?: number;
+  /** Where a sub-agent's lines go (2.x writes them to `<session>/subagents/agent-<id>.jsonl`); without it
+   *  sub-agents are not generated (the Task result stays, as when only the session file is opened). */
+  onAgentLine?: (agentId: string, line: string) => void;
+};
 
-/** Claude Code 1.0.x JSONL lines, until about `targetBytes` (or `maxRequests` API responses). */
+/**
+ * Claude Code 2.1 JSONL lines, until about `targetBytes` (or `maxRequests` API responses), shaped like the
+ * sessions in fixtures/wild: one line per content block of a response (thinking, text, tool calls, all with the
+ * response's message.id and requestId); parallel calls answered by one result line each, hung off the line of
+ * the call it answers (`sourceToolAssistantUUID`), so a batch is a fan of sibling branches; PostToolUse hook
+ * attachments (not sent) and the odd todo reminder (sent); the agent's auto-compaction (compact_boundary +
+ * summary) when the prompt nears 155k tokens; sub-agents in their own files. Usage follows the content.
+ */
 export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCodeOptions = {}): Generator<string> {
   const r = new Rng(seed);
   const scale = opts.resultScale ?? 1;
@@ -81,39 +97,38 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
     bytes += utf8Length(s) + 1;
     return s;
   };
-  const base = (parent: string | null, sidechain: boolean, type: string, uuidv: string): Msg => ({
+  const base = (parent: string | null, agentId: string | undefined, type: string, uuidv: string): Msg => ({
     parentUuid: parent,
-    isSidechain: sidechain,
+    isSidechain: agentId !== undefined,
     userType: 'external',
     cwd: '/repo',
     sessionId: SESSION,
-    version: '1.0.98',
+    version: '2.1.114',
     gitBranch: 'main',
+    ...(agentId ? { agentId } : {}),
     type,
     uuid: uuidv,
     timestamp: new Date(time).toISOString(),
   });
-  let parent: string | null = null;
   let req = 0;
-  const model = 'claude-sonnet-4-20250514';
-  const turn = function* (
-    sidechain: boolean,
-    parentIn: string | null,
-    depth: number,
-    acct: Acct,
-  ): Generator<string, string | null> {
+  const model = 'claude-sonnet-4-5-20250929';
+  const id24 = () => uuid(r).replace(/-/g, '').slice(0, 24);
+
+  /** One response and its results; returns the line the next one hangs off. */
+  const turn = function* (agentId: string | undefined, parentIn: string | null, acct: Acct): Generator<string, string> {
     let p = parentIn;
-    // assistant response: optional text, 1–4 parallel tool uses, split one line per block
-    const msgId = `msg_${uuid(r).replace(/-/g, '').slice(0, 24)}`;
-    const requestId = `req_${uuid(r).replace(/-/g, '').slice(0, 24)}`;
-    const n = r.chance(0.7) ? 1 : r.int(2, 4);
+    const msgId = `msg_${id24()}`;
+    const requestId = `req_${id24()}`;
+    const n = r.chance(0.65) ? 1 : r.int(2, 4);
     const blocks: Msg[] = [];
+    if (r.chance(0.5))
+      blocks.push({ type: 'thinking', thinking: prose(r, r.int(80, 900)), signature: `sig_${id24()}` });
     if (r.chance(0.6))
       blocks.push({ type: 'text', text: r.chance(0.1) ? content(r, 'cjk', r.int(40, 300)) : prose(r, r.int(40, 400)) });
-    const calls: { id: string; tool: (typeof TOOLS)[number] }[] = [];
+    const calls: { id: string; tool: (typeof TOOLS)[number]; line?: string }[] = [];
     for (let i = 0; i < n; i++) {
       const tool = r.pick(TOOLS);
-      const id = `toolu_${uuid(r).replace(/-/g, '').slice(0, 24)}`;
+      const id = `toolu_${id24()}`;
       calls.push({ id, tool });
       blocks.push({ type: 'tool_use', id, name: tool.name, input: tool.input(r) });
     }
@@ -133,23 +148,20 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
     req++;
     for (const b of blocks) {
       const u = uuid(r);
-      yield emit({
-        ...base(p, sidechain, 'assistant', u),
-        message: {
-          id: msgId,
-          type: 'message',
-          role: 'assistant',
-          model,
-          content: [b],
-          stop_reason: null,
-          stop_sequence: null,
-          usage,
-        },
+      const line = emit({
+        ...base(p, agentId, 'assistant', u),
+        message: { id: msgId, type: 'message', role: 'assistant', model, content: [b], stop_reason: null, usage },
         requestId,
       });
+      if (b.type === 'tool_use') {
+        const c = calls.find((x) => x.id === b.id);
+        if (c) c.line = u;
+      }
+      yield line;
       p = u;
     }
-    // results, one user line each
+    // Results, one user line each, hung off the line of the call they answer; each may carry its hook's output.
+    let last = p as string;
     for (const c of calls) {
       time += r.int(1, 5) * 1000;
       const u = uuid(r);
@@ -159,89 +171,155 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
         : content(r, kindFor(r, c.tool.kind), Math.max(20, Math.round(resultSize(r) * scale)));
       acct.pending += approx(text) + 8;
       yield emit({
-        ...base(p, sidechain, 'user', u),
+        ...base(c.line ?? p, agentId, 'user', u),
         message: {
           role: 'user',
           content: [{ tool_use_id: c.id, type: 'tool_result', content: text, ...(isErr ? { is_error: true } : {}) }],
         },
         toolUseResult: isErr ? text : { stdout: text.slice(0, 100), stderr: '', interrupted: false, isImage: false },
+        sourceToolAssistantUUID: c.line,
       });
-      p = u;
-    }
-    if (!sidechain && depth === 0 && r.chance(0.02)) {
-      // a sub-agent: Task tool_use, an inline sidechain, then its result
-      const taskId = `toolu_${uuid(r).replace(/-/g, '').slice(0, 24)}`;
-      const promptText = `Investigate ${prose(r, 60)}`;
-      const u = uuid(r);
-      time += 2000;
-      yield emit({
-        ...base(p, false, 'assistant', u),
-        message: {
-          id: `msg_${uuid(r).replace(/-/g, '').slice(0, 24)}`,
-          type: 'message',
-          role: 'assistant',
-          model,
-          content: [
-            {
-              type: 'tool_use',
-              id: taskId,
-              name: 'Task',
-              input: { description: 'Investigate module', prompt: promptText, subagent_type: 'general-purpose' },
-            },
-          ],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: {
-            input_tokens: 3,
-            cache_creation_input_tokens: acct.pending + 90,
-            cache_read_input_tokens: acct.prompt,
-            output_tokens: 90,
+      last = u;
+      if (r.chance(0.3)) {
+        const h = uuid(r);
+        yield emit({
+          ...base(u, agentId, 'attachment', h),
+          attachment: {
+            type: 'hook_success',
+            hookName: `PostToolUse:${c.tool.name}`,
+            hookEvent: 'PostToolUse',
+            content: '',
           },
-        },
-        requestId: `req_${uuid(r).replace(/-/g, '').slice(0, 24)}`,
-      });
-      p = u;
-      const root = uuid(r);
-      yield emit({ ...base(null, true, 'user', root), message: { role: 'user', content: promptText } });
-      let sp: string | null = root;
-      const steps = r.int(3, 12);
-      acct.prompt += acct.pending + 90;
-      acct.pending = 0;
-      // a sub-agent shares the system + tools prefix (~11k) and starts its own history
-      const sub: Acct = { prompt: 11400, pending: approx(promptText) };
-      for (let i = 0; i < steps && req < maxRequests; i++) sp = yield* turn(true, sp, 1, sub);
-      const ru = uuid(r);
-      yield emit({
-        ...base(p, false, 'user', ru),
-        message: {
-          role: 'user',
-          content: [{ tool_use_id: taskId, type: 'tool_result', content: [{ type: 'text', text: prose(r, 600) }] }],
-        },
-      });
-      acct.pending += 160;
-      p = ru;
+        });
+        last = h;
+      }
     }
-    return p;
+    if (r.chance(0.05)) {
+      const a = uuid(r);
+      const todos = [
+        { content: 'Refactor session refresh', status: 'in_progress' },
+        { content: 'Keep the tests green', status: 'pending' },
+      ];
+      acct.pending += 120;
+      yield emit({ ...base(last, agentId, 'attachment', a), attachment: { type: 'todo_reminder', content: todos } });
+      last = a;
+    }
+    if (!agentId && r.chance(0.02)) last = yield* subAgent(last, acct);
+    return last;
   };
+
+  /** A Task call, the sub-agent's own file (its lines go to onAgentLine), and the Task result. */
+  const subAgent = function* (parentIn: string, acct: Acct): Generator<string, string> {
+    const taskId = `toolu_${id24()}`;
+    const promptText = `Investigate ${prose(r, 60)}`;
+    const u = uuid(r);
+    time += 2000;
+    yield emit({
+      ...base(parentIn, undefined, 'assistant', u),
+      message: {
+        id: `msg_${id24()}`,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [
+          {
+            type: 'tool_use',
+            id: taskId,
+            name: 'Task',
+            input: { description: 'Investigate module', prompt: promptText, subagent_type: 'general-purpose' },
+          },
+        ],
+        stop_reason: null,
+        usage: {
+          input_tokens: 3,
+          cache_creation_input_tokens: acct.pending + 90,
+          cache_read_input_tokens: acct.prompt,
+          output_tokens: 90,
+        },
+      },
+      requestId: `req_${id24()}`,
+    });
+    req++;
+    acct.prompt += acct.pending + 90;
+    acct.pending = 0;
+    const agentId = id24().slice(0, 17);
+    if (opts.onAgentLine) {
+      const put = (line: string) => opts.onAgentLine?.(agentId, line);
+      const root = uuid(r);
+      put(emit({ ...base(null, agentId, 'user', root), message: { role: 'user', content: promptText } }));
+      let sp = root;
+      // A sub-agent shares the system + tools prefix (~11k) and starts its own history.
+      const sub: Acct = { prompt: 11400, pending: approx(promptText) };
+      const steps = r.int(3, 12);
+      for (let i = 0; i < steps && req < maxRequests; i++) {
+        const lines = turn(agentId, sp, sub);
+        for (;;) {
+          const x = lines.next();
+          if (x.done) {
+            sp = x.value;
+            break;
+          }
+          put(x.value);
+        }
+      }
+    }
+    const ru = uuid(r);
+    yield emit({
+      ...base(u, undefined, 'user', ru),
+      message: {
+        role: 'user',
+        content: [{ tool_use_id: taskId, type: 'tool_result', content: [{ type: 'text', text: prose(r, 600) }] }],
+      },
+      sourceToolAssistantUUID: u,
+    });
+    acct.pending += 160;
+    return ru;
+  };
+
   const first = uuid(r);
   yield emit({
-    ...base(null, false, 'user', first),
+    ...base(null, undefined, 'user', first),
     message: {
       role: 'user',
       content: 'Refactor internal/auth/session.go to use the new cache API and keep the tests green.',
     },
   });
-  parent = first;
+  let parent = first;
   while (bytes < targetBytes && req < maxRequests) {
     if (r.chance(0.05)) {
       const u = uuid(r);
       time += r.int(10, 120) * 1000;
       const text = r.chance(0.15) ? content(r, 'cjk', 120) : prose(r, r.int(40, 300));
       mainAcct.pending += approx(text);
-      yield emit({ ...base(parent, false, 'user', u), message: { role: 'user', content: text } });
+      yield emit({ ...base(parent, undefined, 'user', u), message: { role: 'user', content: text } });
       parent = u;
     }
-    parent = yield* turn(false, parent, 0, mainAcct);
+    parent = yield* turn(undefined, parent, mainAcct);
+    if (mainAcct.prompt + mainAcct.pending >= 155_000) {
+      // Auto-compaction: the boundary starts a new chain (logicalParentUuid names the old one), then the summary.
+      const b = uuid(r);
+      time += 30_000;
+      yield emit({
+        ...base(null, undefined, 'system', b),
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        isMeta: false,
+        level: 'info',
+        logicalParentUuid: parent,
+        compactMetadata: { trigger: 'auto', preTokens: mainAcct.prompt + mainAcct.pending },
+      });
+      const s = uuid(r);
+      const summary = `This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n${prose(r, r.int(3000, 9000))}`;
+      yield emit({
+        ...base(b, undefined, 'user', s),
+        isCompactSummary: true,
+        isVisibleInTranscriptOnly: true,
+        message: { role: 'user', content: summary },
+      });
+      parent = s;
+      mainAcct.prompt = 18_000;
+      mainAcct.pending = approx(summary);
+    }
   }
 }
 

@@ -2,22 +2,15 @@
 // when a slider moves (engine.run: replay, timelines, report, the view's timeline). Each threshold value
 // is seen once before timing ("tokens cached": the texts the pipeline makes for it are counted then);
 // p50/p95 over alternating values. Also reports the cold latency of first-time values. Prints JSON.
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import { presetConfig } from '../src/pipeline/presets.ts';
 import type { RunResult } from '../worker/api.ts';
 import { createEngine } from '../worker/create-engine.ts';
+import { loadLog } from './load-log.ts';
 import { nodeEndpoints } from './node-pool.ts';
 
 const [file, runs = '20'] = process.argv.slice(2);
 const engine = createEngine({ endpoints: () => nodeEndpoints(2) });
-const bytes = readFileSync(file);
-const loaded = await engine.load(
-  [{ name: basename(file), buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) }],
-  undefined,
-);
-if (!loaded.ok) throw new Error(loaded.error);
-await engine.counted();
+const loaded = await loadLog(engine, file);
 const values = [6, 10, 7, 12, 5, 9, 8, 11];
 let runId = 0;
 const run = async (w: number) => {

@@ -3,23 +3,17 @@
 // triggerRatio and contextWindow in turn, then the same with the microcompact-on `claude-code` preset.
 // Repeats of already-seen values are timed beside, never instead. Exactly what the worker does when a slider
 // moves (engine.run: replay, timelines, report, the view's timeline). Prints JSON.
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import type { PipelineConfig } from '../src/pipeline/config.ts';
 import { type PresetId, presetConfig } from '../src/pipeline/presets.ts';
 import type { RunResult } from '../worker/api.ts';
 import { createEngine } from '../worker/create-engine.ts';
+import { loadLog } from './load-log.ts';
 import { nodeEndpoints } from './node-pool.ts';
 
-const [file, perKey = '12'] = process.argv.slice(2);
+/** `only`: run one sweep (`seeds.contextWindow`), for profiling. */
+const [file, perKey = '12', only] = process.argv.slice(2);
 const engine = createEngine({ endpoints: () => nodeEndpoints(2) });
-const bytes = readFileSync(file);
-const loaded = await engine.load(
-  [{ name: basename(file), buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) }],
-  undefined,
-);
-if (!loaded.ok) throw new Error(loaded.error);
-await engine.counted();
+const loaded = await loadLog(engine, file);
 
 let runId = 0;
 async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<number> {
@@ -41,7 +35,8 @@ const sweeps: [keyof PipelineConfig, (i: number) => number][] = [
   ['tier3Window', (i) => 4 + i],
   ['tier2Cap', (i) => 150 + 25 * i],
   ['triggerRatio', (i) => 0.5 + 0.02 * i],
-  ['contextWindow', (i) => 40_000 + 2_500 * i],
+  // Windows of real models and the range between (a drag across the slider): 64k to 196k.
+  ['contextWindow', (i) => 64_000 + 12_000 * i],
 ];
 
 const first: number[] = [];
@@ -50,6 +45,7 @@ const byKey: Record<string, number[]> = {};
 for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
   await run(preset, {}); // the preset's first run: a load, not a re-run
   for (const [key, value] of sweeps) {
+    if (only && only !== `${preset}.${key}`) continue;
     const times: number[] = [];
     for (let i = 0; i < n; i++) times.push(await run(preset, { [key]: value(i) }));
     byKey[`${preset}.${key}`] = times;
@@ -68,6 +64,9 @@ console.log(
     p50Ms: Math.round(q(first, 0.5)),
     p95Ms: Math.round(q(first, 0.95)),
     maxMs: Math.round(Math.max(...first)),
+    ...(process.env.SWEEP_TIMES
+      ? { byKeyMs: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, xs.map(Math.round)])) }
+      : {}),
     byKeyP95Ms: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, Math.round(q(xs, 0.95))])),
     repeatP50Ms: Math.round(q(repeats, 0.5)),
     repeatP95Ms: Math.round(q(repeats, 0.95)),

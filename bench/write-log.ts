@@ -1,17 +1,29 @@
-// Write a generated log to disk: `tsx bench/write-log.ts <claude-code|openai-chat|claude-trace> <MB> <out> [seed]`.
-import { createWriteStream } from 'node:fs';
+// Write a generated log to disk: `tsx bench/write-log.ts <claude-code|openai-chat|claude-trace> <MB> <out> [seed]
+// [maxRequests]`. A Claude Code log's sub-agents go where Claude Code 2.x puts them: <out minus .jsonl>/subagents/.
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { claudeCodeLines, claudeTraceLines, openaiChatLines } from './generate.ts';
 
 const [kind = 'claude-code', mb = '10', out = 'bench/out/log.jsonl', seed = '1', maxRequests] = process.argv.slice(2);
-const gen = kind === 'openai-chat' ? openaiChatLines : kind === 'claude-trace' ? claudeTraceLines : claudeCodeLines;
+const gen = kind === 'openai-chat' ? openaiChatLines : kind === 'claude-trace' ? claudeTraceLines : undefined;
 const ws = createWriteStream(out);
 let n = 0;
-const opts = maxRequests ? { maxRequests: Number(maxRequests), resultScale: 0.25 } : {};
-for (const line of kind === 'claude-code'
-  ? claudeCodeLines(Number(mb) * 1024 * 1024, Number(seed), opts)
-  : gen(Number(mb) * 1024 * 1024, Number(seed))) {
+const agents = new Map<string, string[]>();
+const onAgentLine = (id: string, line: string) => {
+  const list = agents.get(id) ?? [];
+  list.push(line);
+  agents.set(id, list);
+};
+const opts = { onAgentLine, ...(maxRequests ? { maxRequests: Number(maxRequests), resultScale: 0.25 } : {}) };
+for (const line of gen
+  ? gen(Number(mb) * 1024 * 1024, Number(seed))
+  : claudeCodeLines(Number(mb) * 1024 * 1024, Number(seed), opts)) {
   if (!ws.write(`${line}\n`)) await new Promise<void>((r) => ws.once('drain', () => r()));
   n++;
 }
 ws.end();
-console.log(`${out}: ${n} lines`);
+if (agents.size > 0) {
+  const dir = `${out.replace(/\.jsonl$/, '')}/subagents`;
+  mkdirSync(dir, { recursive: true });
+  for (const [id, lines] of agents) writeFileSync(`${dir}/agent-${id}.jsonl`, `${lines.join('\n')}\n`);
+}
+console.log(`${out}: ${n} lines, ${agents.size} sub-agent files`);

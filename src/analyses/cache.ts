@@ -17,7 +17,7 @@ export class AnalysisCache extends ReplayCache {
 
   constructor(transcript: Transcript, meter: TokenMeter, calibrations?: Map<string, Calibration>) {
     super(transcript, meter, calibrations);
-    this.report = new ReportMemo(this.pipeline.toolIds);
-    this.refetch = new RefetchMemo(this.pipeline.toolIds);
+    this.report = new ReportMemo();
+    this.refetch = new RefetchMemo();
   }
 }

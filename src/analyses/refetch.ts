@@ -5,7 +5,6 @@
 import type { Message, Thread, Transcript } from '../model/transcript.ts';
 import { canonicalTool } from '../pipeline/aliases.ts';
 import { inputPaths } from '../pipeline/artifacts.ts';
-import type { ToolIdTables } from '../pipeline/tool-ids.ts';
 import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
@@ -45,30 +44,11 @@ export function normalizedArgs(input: unknown): string {
   return JSON.stringify(norm(input)) ?? '';
 }
 
-type Lost = { request: number; how: string };
-
-/** When and how the first call's result of a repeat was lost: its first lossy rewrite (the replay keeps it
- *  per tool id number), or an earlier fold into a summary or hardcap drop (those have no per-result event:
- *  the stages record the request that lost them, folds by thread message index). */
-function lostOf(r: Repeat, tr: ThreadReplay, folded?: number[], dropped?: Map<string, number>): Lost | undefined {
-  const e = tr.losses[r.firstN];
-  let l: Lost | undefined = e ? { request: e.request, how: `${e.stage} ${e.action}` } : undefined;
-  const f = r.firstResultMessage >= 0 ? folded?.[r.firstResultMessage] : undefined;
-  if (f !== undefined && (!l || l.request > f)) l = { request: f, how: 'summarize (folded into a summary)' };
-  const d = dropped?.get(r.firstToolUseId);
-  if (d !== undefined && (!l || l.request > d)) l = { request: d, how: 'hardcap drop' };
-  return l;
-}
-
 /** What a repeat is independent of the replay: computed once per thread and tokenizer. */
 type Repeat = Omit<Refetch, 'kind' | 'lostBy'> & {
   edited: boolean;
   compacted: boolean;
   repeatRequest: number;
-  /** Thread message index of the first call's result (-1: none). */
-  firstResultMessage: number;
-  /** The first call's tool id number (see tool-ids.ts). */
-  firstN: number;
 };
 
 /** What the re-fetch analysis keeps from one run to the next of one transcript and tokenizer (AnalysisCache). */
@@ -77,28 +57,18 @@ export class RefetchMemo {
   readonly repeats = new WeakMap<Thread, Repeat[]>();
   /** Thread replay → its classified re-fetches (a reused replay classifies the same). Bound: replays alive. */
   readonly classified = new WeakMap<ThreadReplay, Refetch[]>();
-  constructor(
-    /** The thread → tool id numbering the replay uses (the run's PipelineMemo.toolIds). */
-    readonly toolIds: ToolIdTables,
-  ) {}
 }
 
 function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] {
   const cached = memo.repeats.get(thread);
   if (cached) return cached;
   const out: Repeat[] = [];
-  const ids = memo.toolIds.of(thread);
   const seen = new Map<string, { id: string; mi: number }>();
   const writes: { mi: number; paths: string[] }[] = [];
   const compactions: number[] = [];
   const results = new Map<string, string>();
-  const resultMessage = new Map<string, number>();
   for (const m of thread.messages)
-    for (const b of m.blocks)
-      if (b.type === 'tool_result') {
-        results.set(b.toolUseId, resultText(b));
-        if (!resultMessage.has(b.toolUseId)) resultMessage.set(b.toolUseId, m.index);
-      }
+    for (const b of m.blocks) if (b.type === 'tool_result') results.set(b.toolUseId, resultText(b));
   const ends = thread.requests.map((r) => r.inputEnd);
   const requestOf = (mi: number) => {
     let lo = 0;
@@ -136,8 +106,6 @@ function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] 
             writes.some((w) => w.mi > first.mi && w.mi < m.index && w.paths.some((p) => paths.includes(p))),
           compacted: compactions.some((c) => c > first.mi && c < m.index),
           repeatRequest: requestOf(m.index),
-          firstResultMessage: resultMessage.get(first.id) ?? -1,
-          firstN: ids.of(first.id),
         });
       }
       seen.set(key, { id: b.id, mi: m.index });
@@ -149,11 +117,10 @@ function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] 
 
 function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefined, memo: RefetchMemo): Refetch[] {
   const repeats = repeatsOf(thread, tok, memo);
-  const folded = (tr?.states.summarize as { folded?: number[] } | undefined)?.folded;
-  const dropped = (tr?.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
   // Fields copied by name: a rest spread per repeat costs more than the classification (re-runs see thousands).
   const found = repeats.map((r) => {
-    const l = tr ? lostOf(r, tr, folded, dropped) : undefined;
+    // When and how the first call's result was lost (its first lossy rewrite, fold into a summary or drop).
+    const l = tr?.fates.get(r.firstToolUseId)?.lostBy ?? undefined;
     const kind: RefetchKind = r.edited
       ? 'after-edit'
       : r.compacted

@@ -6,9 +6,6 @@ import { runeCount } from '../lib/runes.ts';
 import type { ObservedUsage, ParseIssue, Transcript } from '../model/transcript.ts';
 import type { PairingViolation } from '../pairing/validate.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
-import { SPILLED, type SpillState } from '../pipeline/stages/spill.ts';
-import { inTier3, type TiersState, tierRecord } from '../pipeline/stages/tiers.ts';
-import type { ToolIdTables } from '../pipeline/tool-ids.ts';
 import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
@@ -101,13 +98,7 @@ export type Report = {
   defaults?: SettingsOrigin;
 };
 
-type StaticRow = Pick<
-  ToolResultRow,
-  'thread' | 'toolUseId' | 'tool' | 'messageIndex' | 'chars' | 'tokens' | 'isError'
-> & {
-  /** The tool id's number in its thread (see tool-ids.ts): the replay's states are indexed by it. */
-  n: number;
-};
+type StaticRow = Pick<ToolResultRow, 'thread' | 'toolUseId' | 'tool' | 'messageIndex' | 'chars' | 'tokens' | 'isError'>;
 
 /** What the report keeps from one run to the next of one transcript and tokenizer (the engine's AnalysisCache). */
 export class ReportMemo {
@@ -117,10 +108,6 @@ export class ReportMemo {
   readonly threadRows = new WeakMap<ThreadReplay, ToolResultRow[]>();
   /** The transcript's counts. */
   counts: Counts | undefined;
-  constructor(
-    /** The thread → tool id numbering the replay uses (the run's PipelineMemo.toolIds). */
-    readonly toolIds: ToolIdTables,
-  ) {}
 }
 
 function staticRowsOf(t: Transcript, tok: Tokenizer, memo: ReportMemo): StaticRow[][] {
@@ -128,7 +115,6 @@ function staticRowsOf(t: Transcript, tok: Tokenizer, memo: ReportMemo): StaticRo
   if (!rows) {
     rows = t.threads.map((th) => {
       const calls = indexToolCalls(th.messages);
-      const ids = memo.toolIds.of(th);
       const seen = new Set<string>();
       const out: StaticRow[] = [];
       for (const m of th.messages) {
@@ -144,7 +130,6 @@ function staticRowsOf(t: Transcript, tok: Tokenizer, memo: ReportMemo): StaticRo
             chars: runeCount(text),
             tokens: tok.count(text),
             isError: b.isError,
-            n: ids.of(b.toolUseId),
           });
         }
       }
@@ -179,32 +164,26 @@ export function toolResultRows(
 }
 
 function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr: ThreadReplay | undefined): void {
-  const tiers = tr?.states.tiers as TiersState | undefined;
-  const spill = tr?.states.spill as SpillState | undefined;
-  const cleared = (tr?.states.microcompact as { cleared?: Set<string> } | undefined)?.cleared;
-  const folded = (tr?.states.summarize as { folded?: number[] } | undefined)?.folded;
-  const dropped = (tr?.states.hardcap as { dropped?: Map<string, number> } | undefined)?.dropped;
   for (const s of statics) {
-    const id = s.toolUseId;
-    const rec = tiers ? tierRecord(tiers, s.n) : undefined;
+    const f = tr?.fates.get(s.toolUseId);
     rows.push({
       thread: s.thread,
-      toolUseId: id,
+      toolUseId: s.toolUseId,
       tool: s.tool,
       messageIndex: s.messageIndex,
       chars: s.chars,
       tokens: s.tokens,
       isError: s.isError,
-      tier: rec ? rec.tier : tiers && inTier3(tiers, s.n) ? 3 : null,
-      firstTouchRequest: rec ? rec.request : null,
-      distanceAtFirstTouch: rec ? rec.distance : null,
-      floor: rec?.floor ?? false,
-      spilled: spill !== undefined && s.n < spill.seen.length && spill.seen[s.n] === SPILLED,
-      summarized: rec?.summarized ?? false,
-      cleared: cleared?.has(id) ?? false,
-      inSummary: folded?.[s.messageIndex] !== undefined,
-      dropped: dropped?.has(id) ?? false,
-      finalChars: tr && s.n < tr.lastChars.length && tr.lastChars[s.n] >= 0 ? tr.lastChars[s.n] : s.chars,
+      tier: f?.tier ?? null,
+      firstTouchRequest: f?.firstTouchRequest ?? null,
+      distanceAtFirstTouch: f?.distanceAtFirstTouch ?? null,
+      floor: f?.floor ?? false,
+      spilled: f?.spilled ?? false,
+      summarized: f?.summarized ?? false,
+      cleared: f?.cleared ?? false,
+      inSummary: f !== undefined && f.foldedAt !== null,
+      dropped: f !== undefined && f.droppedAt !== null,
+      finalChars: f?.finalChars ?? s.chars,
     });
   }
 }

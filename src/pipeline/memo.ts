@@ -7,6 +7,7 @@ import { ToolMatcher } from './aliases.ts';
 import { Contributions } from './artifacts.ts';
 import { CategoryTable } from './categories.ts';
 import { Placements } from './placements.ts';
+import { ResultSites } from './result-sites.ts';
 import { RewriteMemo } from './rewrite-memo.ts';
 import { RuneCounts } from './rune-counts.ts';
 import { SummaryDrafts } from './summary-drafts.ts';
@@ -18,6 +19,8 @@ export class PipelineMemo {
   readonly runes = new RuneCounts();
   /** Thread → its tool ids numbered (tool-ids.ts). */
   readonly toolIds = new ToolIdTables();
+  /** Thread → its tool results' ids, numbers and messages (result-sites.ts). */
+  readonly sites = new ResultSites(this.toolIds);
   /** Category names ↔ numbers; message → its categories and tokens (categories.ts). */
   readonly categories: CategoryTable;
   /** (scope, block, rewrite key) → the rewritten block (rewrite-memo.ts). */

@@ -7,8 +7,10 @@
 
 import type { Block, Message, Thread } from '../model/transcript.ts';
 import { newViolations, type PairingViolation, validatePairing } from '../pairing/validate.ts';
+import { LOSSY, resultFates } from '../pipeline/fates.ts';
 import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
-import { STAGES } from '../pipeline/stages/index.ts';
+import { STAGES, stageStates } from '../pipeline/stages/index.ts';
+import type { SummarizeState } from '../pipeline/stages/summarize.ts';
 import { grownTo } from '../pipeline/tool-ids.ts';
 import { Working } from '../pipeline/working.ts';
 import type { Calibration } from '../tokens/calibration.ts';
@@ -23,7 +25,6 @@ export type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
 const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
 
 /** Result rewrites that lose its content (a later call that fetches it again is the 37.1 failure). */
-export const LOSSY: ReadonlySet<string> = new Set(['tier1', 'tier2-summary', 'clear', 'elide']);
 
 /** Most requests rewrite nothing and break no pairing rule: they share these (frozen) empty lists. */
 const NO_EVENTS: PipelineEvent[] = Object.freeze([]) as unknown as PipelineEvent[];
@@ -288,7 +289,7 @@ export function replayThread(
     });
     categories.tools = toolsTokens;
     categories.system = (categories.system ?? 0) + Math.max(0, staticTokens - toolsTokens);
-    const summarizeState = states[SUMMARIZE] as { failed: { request: number; error: string }[] };
+    const summarizeState = states[SUMMARIZE] as SummarizeState;
     const failure = summarizeState.failed.at(-1);
 
     out.push({
@@ -321,17 +322,11 @@ export function replayThread(
     prevToolsKey = toolsKey;
     prevSystemKey = systemKey;
   }
-  const stateRecord: Record<string, unknown> = {};
-  STAGES.forEach((s, i) => {
-    stateRecord[s.id] = states[i];
-  });
   return {
     thread: thread.id,
     calibration,
     requests: out,
-    states: stateRecord,
-    lastChars,
-    losses,
+    fates: resultFates(memo.sites.of(thread), stageStates(states), { lastChars, losses }),
     output: capture ? work.snapshot() : undefined,
     reads,
   };

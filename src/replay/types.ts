@@ -3,6 +3,7 @@
 import type { Message, Request } from '../model/transcript.ts';
 import type { PairingViolation, Provider } from '../pairing/types.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
+import type { ResultFate } from '../pipeline/fates.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
 import type { Summarizer } from '../pipeline/summarizer.ts';
 import type { KnownMessages } from '../pipeline/working.ts';
@@ -56,13 +57,8 @@ export type ThreadReplay = {
   thread: string;
   calibration: Calibration;
   requests: RequestReplay[];
-  /** Final state per stage id (tiers records, spill Seen set, summaries, dropped ids …). */
-  states: Record<string, unknown>;
-  /** By tool id number (see tool-ids.ts): size (runes) of each rewritten tool result after its last
-   *  rewrite, −1 for the others (they keep their own size). */
-  lastChars: Int32Array;
-  /** By tool id number: the first rewrite that lost the result's content (LOSSY), if any. */
-  losses: (PipelineEvent | undefined)[];
+  /** What the pipeline did to each tool result, by tool_use id in thread order (pipeline/fates.ts). */
+  fates: ReadonlyMap<string, ResultFate>;
   /** Output of the last replayed request (only when `capture` was asked). */
   output?: Message[];
   /** The config keys this replay read, with their values (see reuse.ts). */

@@ -34,8 +34,7 @@ function fingerprint(a: Analysis): unknown {
     threads: a.replay.threads.map((tr) => ({
       thread: tr.thread,
       calibration: tr.calibration,
-      lastChars: [...tr.lastChars],
-      losses: tr.losses.map((e) => e && `${e.request}:${e.stage}:${e.action}`),
+      fates: [...tr.fates.values()],
       requests: tr.requests,
     })),
   };

@@ -90,7 +90,7 @@ describe('re-runs reuse untouched threads', () => {
     const fresh = replayTranscript(t, opts(5), new ReplayCache(t, new TokenMeter(tk)));
     t.threads.forEach((_, i) => {
       expect(b.threads[i].requests).toEqual(fresh.threads[i].requests);
-      expect(b.threads[i].states).toEqual(fresh.threads[i].states);
+      expect(b.threads[i].fates).toEqual(fresh.threads[i].fates);
     });
     // Back to the first value: the main thread runs again and gives the first result.
     const c = replayTranscript(t, opts(8), cache);
@@ -155,7 +155,7 @@ describe('re-runs reuse untouched threads', () => {
       const fresh = replayTranscript(t, opts(landing), new ReplayCache(t, new TokenMeter(tk))).threads[0];
       expect(warm.requests.filter((q) => q.events.some((e) => e.stage === 'summarize')).length).toBeGreaterThan(1);
       expect(warm.requests).toEqual(fresh.requests);
-      expect(warm.states).toEqual(fresh.states);
+      expect(warm.fates).toEqual(fresh.fates);
     }
     // Drafts are measured (meter.text of a summary draft) only the first time: a repeat run renders none.
     const drafts = () => {

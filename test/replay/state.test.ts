@@ -4,9 +4,6 @@
 // the previous one — a result is rewritten once per thread, never redone.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isPipelineSummary } from '../../src/pipeline/cuts.ts';
-import { SPILLED, type SpillState } from '../../src/pipeline/stages/spill.ts';
-import { type TiersState, tierRecord } from '../../src/pipeline/stages/tiers.ts';
-import { ToolIdTables } from '../../src/pipeline/tool-ids.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { asRequestLog, type Call, loop } from '../helpers/loop.ts';
 import { outputsOf, type RunOptions, replayFirst, resultContent, tokenizer } from '../helpers/replay.ts';
@@ -54,14 +51,12 @@ describe('state across requests', () => {
   it('replay state after the run records what happened per result (tiers frozen, spill Seen, summaries folded)', () => {
     const t = loop([{ tool: 'Bash', args: 'cat log', result: '60000 chars' }, ...fillers(40)]);
     const r = replayFirst(tk, t, { set: { contextWindow: 24_000, outputReserve: 2_000 } });
-    const spill = r.states.spill as SpillState;
-    const tiers = r.states.tiers as TiersState;
-    // States are indexed by the thread's tool id numbers.
-    const ids = new ToolIdTables().of(t.threads[0]);
-    expect(spill.seen[ids.get('t0') ?? -1]).toBe(SPILLED);
-    expect(spill.seen.filter((x) => x !== 0).length).toBe(41);
-    const touched = [...tiers.tier.keys()].filter((n) => tierRecord(tiers, n) !== undefined);
+    // One record per tool result, in thread order, by tool_use id.
+    expect([...r.fates.keys()]).toEqual(Array.from({ length: 41 }, (_, i) => `t${i}`));
+    expect(r.fates.get('t0')?.spilled).toBe(true);
+    expect([...r.fates.values()].filter((f) => f.spilled).length).toBe(1);
+    const touched = [...r.fates.values()].filter((f) => f.tier === 1 || f.tier === 2);
     expect(touched.length).toBeGreaterThan(0);
-    expect(touched.every((n) => ids.id(n).startsWith('t'))).toBe(true);
+    expect(touched.every((f) => f.firstTouchRequest !== null && f.distanceAtFirstTouch !== null)).toBe(true);
   });
 });
