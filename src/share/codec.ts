@@ -98,7 +98,10 @@ export async function decodeShare(input: string): Promise<DecodedShare> {
         ok: false,
         error: `this share link is refused: its ${formatBytes(packed.length)} of data expand past ${formatBytes(cap)} (a link holds at most ${formatBytes(LINK_INFLATE_MAX)}, at most ${LINK_INFLATE_RATIO}× its compressed size) — real transcripts compress far less; this looks like a decompression bomb`,
       };
-    return { ok: false, error: 'this share link is damaged: its data does not decompress (was it cut off when copied?)' };
+    return {
+      ok: false,
+      error: 'this share link is damaged: its data does not decompress (was it cut off when copied?)',
+    };
   }
   let json: string;
   try {
