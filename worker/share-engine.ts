@@ -136,11 +136,13 @@ export function createShareMethods(host: ShareHost): ShareMethods {
             `after redaction ${formatPredicate(repro.predicate)} no longer holds (token counts moved); share it without redaction`,
           );
       }
+      // A thread id the view points at is written as the redacted transcript writes it.
+      const shown = { ...view, thread: view.thread === null ? null : r.keptValue(view.thread) };
       return {
-        state: { ...settings, view, source: { kind: 'transcript', transcript: r.transcript } },
+        state: { ...settings, view: shown, source: { kind: 'transcript', transcript: r.transcript } },
         link: {
           carries: 'transcript',
-          view,
+          view: shown,
           redaction: r.preview,
           secrets: r.preview.secrets,
           secretCount: r.preview.counts.secrets,

@@ -9,6 +9,16 @@ import type { FormatParser, ParseContext } from './types.ts';
 
 export const BUNDLE_VERSION = 1;
 
+/** Threads a bundle may hold (the load limit's default); the rest are dropped with one issue. */
+export const BUNDLE_MAX_THREADS = 10_000;
+/** Problems of one bundle listed one by one; past this they are counted in one issue (a link of five million
+ *  wrong elements must not become five million messages). */
+export const BUNDLE_MAX_ISSUES = 1_000;
+/** Past this many problems the bundle is refused: it is not a transcript with a few bad fields. */
+export const BUNDLE_GIVE_UP = 100_000;
+
+class TooManyProblems extends Error {}
+
 export type Bundle = {
   tierscope: typeof BUNDLE_VERSION;
   format: FormatId;
@@ -30,7 +40,30 @@ export function exportBundle(t: Transcript): string {
 
 /** Narrow a parsed bundle document into a Transcript; problems are reported, never thrown. */
 export function importBundle(doc: unknown, ctx: ParseContext): Transcript {
-  const issue = (message: string) => ctx.issue({ line: 0, severity: 'warning', message });
+  let problems = 0;
+  const issue = (message: string) => {
+    if (++problems <= BUNDLE_MAX_ISSUES) ctx.issue({ line: 0, severity: 'warning', message });
+    else if (problems > BUNDLE_GIVE_UP) throw new TooManyProblems();
+  };
+  let t: Transcript;
+  try {
+    t = importChecked(doc, ctx, issue);
+  } catch (e) {
+    if (!(e instanceof TooManyProblems)) throw e;
+    const message = `over ${BUNDLE_GIVE_UP.toLocaleString('en-US')} fields of this bundle are not what a transcript holds; not read`;
+    ctx.issue({ line: 0, severity: 'error', message });
+    return makeTranscript('tierscope', {}, []);
+  }
+  if (problems > BUNDLE_MAX_ISSUES)
+    ctx.issue({
+      line: 0,
+      severity: 'warning',
+      message: `${problems - BUNDLE_MAX_ISSUES} more problems in this bundle, not listed (over ${BUNDLE_MAX_ISSUES})`,
+    });
+  return t;
+}
+
+function importChecked(doc: unknown, ctx: ParseContext, issue: (message: string) => void): Transcript {
   if (!isObject(doc)) {
     ctx.issue({ line: 0, severity: 'error', message: 'bundle is not a JSON object' });
     return makeTranscript('tierscope', {}, []);
@@ -44,7 +77,14 @@ export function importBundle(doc: unknown, ctx: ParseContext): Transcript {
   }
   const threads: Thread[] = [];
   const ids = new Set<string>();
-  for (const [i, t] of (arr(doc.threads) ?? []).entries()) {
+  const all = arr(doc.threads) ?? [];
+  if (all.length > BUNDLE_MAX_THREADS)
+    ctx.issue({
+      line: 0,
+      severity: 'warning',
+      message: `${all.length} threads, over the ${BUNDLE_MAX_THREADS}-thread limit: the last ${all.length - BUNDLE_MAX_THREADS} were dropped`,
+    });
+  for (const [i, t] of all.slice(0, BUNDLE_MAX_THREADS).entries()) {
     const nt = narrowThread(t, i, issue);
     if (!nt) continue;
     // Thread ids are keys everywhere downstream: a repeated id gets a suffix.

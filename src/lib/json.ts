@@ -36,23 +36,47 @@ export function tryParseJson(text: string): JsonParseResult {
 function deeperThan(text: string, max: number): number {
   if (text.length <= 2 * max) return -1;
   let depth = 0;
+  let found = -1;
+  scanStructure(text, (c, i) => {
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) {
+        found = i;
+        return false;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+    return true;
+  });
+  return found;
+}
+
+/** Calls `f` with each structural character (`[ ] { } , :`) of a JSON text outside strings, until it
+ *  returns false. Strings are skipped with indexOf. */
+function scanStructure(text: string, f: (c: number, i: number) => boolean): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       let j = i;
       for (;;) {
         j = text.indexOf('"', j + 1);
-        if (j < 0) return -1;
+        if (j < 0) return;
         let k = j - 1;
         while (text.charCodeAt(k) === 0x5c) k--;
         if ((j - 1 - k) % 2 === 0) break; // not escaped: an even run of backslashes before it
       }
       i = j;
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return i;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+    } else if (c === 0x5b || c === 0x7b || c === 0x5d || c === 0x7d || c === 0x2c) {
+      if (!f(c, i)) return;
+    }
   }
-  return -1;
+}
+
+/** Whether a JSON text holds more than `max` values (counted by their separators and brackets), in one scan
+ *  that stops at `max`: a cheap check before JSON.parse builds millions of values. */
+export function moreValuesThan(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  let n = 0;
+  scanStructure(text, () => ++n <= max);
+  return n > max;
 }
 
 export function isObject(v: unknown): v is JsonObject {

@@ -22,15 +22,20 @@ export const ALIASES: Readonly<Record<string, string>> = {
 
 const MCP = /^mcp__[^_].*?__(.+)$/;
 
+/** `table[key]` for own keys only: a tool named `constructor` or `toString` is not a table entry. */
+function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** Canonical alias of a tool name (the name itself when it has none). */
 export function canonicalTool(name: string): string {
-  const direct = ALIASES[name];
+  const direct = own(ALIASES, name);
   if (direct) return direct;
   const m = MCP.exec(name);
   if (m) {
     const inner = m[1];
     if (inner.startsWith('browser_')) return inner;
-    return ALIASES[inner] ?? inner;
+    return own(ALIASES, inner) ?? inner;
   }
   return name;
 }
@@ -69,5 +74,5 @@ export class ToolMatcher {
 
 /** The declared result cap of a tool (runes), by raw name or alias; undefined when none. */
 export function toolCap(caps: Readonly<Record<string, number>>, name: string): number | undefined {
-  return caps[name] ?? caps[canonicalTool(name)];
+  return own(caps, name) ?? own(caps, canonicalTool(name));
 }

@@ -62,6 +62,7 @@ export async function prepareShare(
     const r = redactTranscript(t, { tokenizer, ...o.redact });
     redaction = r.preview;
     t = r.transcript;
+    if (view.thread !== null) view = { ...view, thread: r.keptValue(view.thread) };
     if (o.predicate && !findWitness(o.predicate, analyze(t, analyzeOptions).report)) {
       notes.push(
         `after redaction ${formatPredicate(o.predicate)} no longer holds (token counts moved); share without redaction or loosen the predicate`,

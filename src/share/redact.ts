@@ -1,8 +1,10 @@
 // Opt-in redaction for shares (SPEC §7): text and tool content — text, thinking, tool inputs' string values,
 // tool results, system prompts, tool descriptions, titles, parse-issue messages — become same-length filler
 // of the same script (filler.ts), so token counts and therefore the analysis stay close. Ids, tool names,
-// models and structure are kept, paths optionally; secret-looking strings are always replaced, even where
-// the rest is kept. Returns the redacted copy and a preview of what changed. Never mutates its input.
+// models and structure are kept, paths optionally; secret-looking strings are replaced in every string and
+// every object key of the bundle, kept ones included (a final sweep covers the fields no rule names: ids,
+// metadata, unknown fields a bundle carries). Returns the redacted copy and a preview of what changed and
+// what was kept, and why. Never mutates its input.
 import type {
   Block,
   Message,
@@ -18,7 +20,7 @@ import { blockTokens, toolDefTokens } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { type FillContext, fillText, type Span, wordsOf } from './filler.ts';
 import { isPathValue, pathSpans } from './paths.ts';
-import { findSecrets, maskSecret, type SecretHit, type SecretKind } from './secrets.ts';
+import { findSecrets, maskSecret, type SecretHit, type SecretKind, scanStrings } from './secrets.ts';
 
 export type RedactOptions = {
   /** Replace text and tool content (default true); false replaces only secret-looking strings. */
@@ -66,11 +68,24 @@ export type RedactionChange = {
   occurrences: number;
 };
 
+/** Identifiers left as they are (secret-looking parts aside), by what they are; the preview says why. */
+export type KeptIdentifiers = {
+  /** Tool names (tool calls and definitions): the pipeline's tool rules and re-fetch detection read them. */
+  toolNames: string[];
+  /** Model ids: they set the context window, prices and cache rules. */
+  models: string[];
+  /** How many distinct ids (tool-call, message, request, session and thread ids): pairing and links use them. */
+  ids: number;
+  /** Other short values kept as structure (types, roles, versions, enum fields, object keys). */
+  other: number;
+};
+
 export type RedactionPreview = {
   options: { content: boolean; keepPaths: boolean };
   changes: RedactionChange[];
   secrets: RedactionChange[];
   keptPaths: string[];
+  kept: KeptIdentifiers;
   counts: {
     /** Strings replaced (with repeats) and their characters; keptPaths counts distinct paths. */
     strings: number;
@@ -86,7 +101,12 @@ export type RedactionPreview = {
   tokens: { before: number; after: number } | null;
 };
 
-export type Redaction = { transcript: Transcript; preview: RedactionPreview };
+export type Redaction = {
+  transcript: Transcript;
+  preview: RedactionPreview;
+  /** A kept value (a thread id a view points at) as this redaction wrote it: its secrets replaced, the same way. */
+  keptValue: (s: string) => string;
+};
 
 /** Keys whose string values are identifiers, kept verbatim inside raw provider blocks and image sources
  *  (never inside tool inputs, whose string values are all content except paths). */
@@ -147,6 +167,9 @@ class Redactor {
   private readonly changes = new Map<string, RedactionChange>();
   private readonly secrets = new Map<string, RedactionChange>();
   private readonly kept = new Set<string>();
+  /** Every string this redaction wrote (the final sweep leaves them alone: they were scanned already). */
+  readonly outputs = new Set<string>();
+  readonly keptNames = { toolNames: new Set<string>(), models: new Set<string>(), ids: new Set<string>(), other: 0 };
   readonly counts: RedactionPreview['counts'] = {
     strings: 0,
     chars: 0,
@@ -157,7 +180,11 @@ class Redactor {
     omitted: 0,
   };
 
-  constructor(o: RedactOptions, vocab: Set<string>) {
+  constructor(
+    o: RedactOptions,
+    vocab: Set<string>,
+    private readonly hitsOf: (s: string) => SecretHit[],
+  ) {
     this.content = o.content ?? true;
     this.keepPaths = o.keepPaths ?? true;
     this.limit = o.previewLimit ?? 500;
@@ -198,22 +225,25 @@ class Redactor {
     let done = this.memo.get(key);
     const first = done === undefined;
     if (done === undefined) {
-      const hits = findSecrets(s);
+      const hits = this.hitsOf(s);
       let out = s;
       if (mode === 'content') {
         const keep = this.keepPaths ? pathSpans(s).filter((p) => !hits.some((h) => overlaps(h, p))) : [];
         for (const p of keep) this.kept.add(s.slice(p.start, p.end));
         out = fillText(s, this.fill, keep);
-      } else {
-        for (const h of [...hits].reverse()) {
-          const body = fillText(s.slice(h.start + h.prefix, h.end), this.fill);
-          out = out.slice(0, h.start + h.prefix) + body + out.slice(h.end);
-        }
+      }
+      // Each secret becomes filler whole, its kind prefix too (`sk-ant-…` filled no longer looks like a key to
+      // the next scanner); a URL's password becomes stars (filler would keep the `//user:…@` shape).
+      for (const h of [...hits].reverse()) {
+        const span = s.slice(h.start, h.end);
+        const body = h.kind === 'url-credentials' ? '*'.repeat(span.length) : fillText(span, this.fill);
+        if (mode === 'secrets' || h.kind === 'url-credentials') out = out.slice(0, h.start) + body + out.slice(h.end);
       }
       done = { out, hits };
       this.memo.set(key, done);
     }
     const { out, hits } = done;
+    this.outputs.add(out);
     const where: RedactionWhere = { ...ctx, field };
     for (const h of hits) {
       const secret = s.slice(h.start, h.end);
@@ -244,12 +274,27 @@ class Redactor {
     return out;
   }
 
+  /** Remember a kept identifier for the preview's "kept" list. */
+  noteKept(s: string, kind: 'toolNames' | 'models' | 'ids' | 'other'): void {
+    const k = this.keptNames;
+    if (kind === 'other') k.other++;
+    else if (kind === 'ids') k.ids.add(s);
+    else if (k[kind].size < 200) k[kind].add(s);
+  }
+
+  /** A kept value as written, without counting it again (a view's thread id). */
+  rewritten(s: string): string {
+    return this.memo.get(`secrets\u0000${s}`)?.out ?? this.memo.get(`content\u0000${s}`)?.out ?? s;
+  }
+
   preview(tokens: RedactionPreview['tokens']): RedactionPreview {
+    const k = this.keptNames;
     return {
       options: { content: this.content, keepPaths: this.keepPaths },
       changes: [...this.changes.values()],
       secrets: [...this.secrets.values()],
       keptPaths: [...this.kept],
+      kept: { toolNames: [...k.toolNames].sort(), models: [...k.models].sort(), ids: k.ids.size, other: k.other },
       counts: { ...this.counts, keptPaths: this.kept.size },
       tokens,
     };
@@ -263,9 +308,9 @@ function mapStrings(v: unknown, f: Walk, key?: string, path = ''): unknown {
   if (typeof v === 'string') return f(v, key, path);
   if (Array.isArray(v)) return v.map((x) => mapStrings(x, f, key, path));
   if (typeof v === 'object' && v !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = mapStrings(x, f, k, path ? `${path}.${k}` : k);
-    return out;
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k, mapStrings(x, f, k, path ? `${path}.${k}` : k)] as const),
+    );
   }
   return v;
 }
@@ -286,10 +331,11 @@ function walkSchema(r: Redactor, v: unknown, ctx: Ctx, field: string, prose = fa
     return prose ? r.text(v, 'tool-description', ctx, field) : r.keptValue(v, 'tool-description', ctx, field);
   if (Array.isArray(v)) return v.map((x) => walkSchema(r, x, ctx, field, prose));
   if (typeof v === 'object' && v !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v))
-      out[k] = walkSchema(r, x, ctx, `${field}.${k}`, prose || SCHEMA_TEXT_KEYS.has(k));
-    return out;
+    return Object.fromEntries(
+      Object.entries(v).map(
+        ([k, x]) => [k, walkSchema(r, x, ctx, `${field}.${k}`, prose || SCHEMA_TEXT_KEYS.has(k))] as const,
+      ),
+    );
   }
   return v;
 }
@@ -371,19 +417,13 @@ function redactMeta(r: Redactor, m: TranscriptMeta): TranscriptMeta {
   if (m.fileName !== undefined) out.fileName = r.pathValue(m.fileName, 'meta', ctx, 'meta.fileName');
   if (m.title !== undefined) out.title = r.text(m.title, 'title', ctx, 'meta.title');
   if (m.extra) {
-    const extra: Record<string, string | number | boolean> = {};
-    for (const [k, v] of Object.entries(m.extra)) {
+    const value = (k: string, v: string | number | boolean) => {
       const field = `meta.extra.${k}`;
-      extra[k] =
-        typeof v !== 'string'
-          ? v
-          : KEPT_EXTRA.has(k)
-            ? r.keptValue(v, 'meta', ctx, field)
-            : isPathValue(k, v)
-              ? r.pathValue(v, 'meta', ctx, field)
-              : r.text(v, 'meta', ctx, field);
-    }
-    out.extra = extra;
+      if (typeof v !== 'string') return v;
+      if (KEPT_EXTRA.has(k)) return r.keptValue(v, 'meta', ctx, field);
+      return isPathValue(k, v) ? r.pathValue(v, 'meta', ctx, field) : r.text(v, 'meta', ctx, field);
+    };
+    out.extra = Object.fromEntries(Object.entries(m.extra).map(([k, v]) => [k, value(k, v)] as const));
   }
   return out;
 }
@@ -392,24 +432,68 @@ function redactIssue(r: Redactor, i: ParseIssue): ParseIssue {
   return { ...i, message: r.text(i.message, 'parse-issue', { thread: null }, `parseIssues.line${i.line}`) };
 }
 
-/** Every string of the transcript that redaction treats as content, for the vocabulary filler avoids. */
-function contentVocabulary(t: Transcript): Set<string> {
-  const vocab = new Set<string>();
-  const seen = new Set<string>();
-  const add = (s: unknown) => {
-    if (typeof s === 'string' && s.length >= 4 && !seen.has(s)) {
-      seen.add(s);
-      wordsOf(s, vocab);
+/** Every distinct string and object key of a value (the strings redaction scans for secrets). */
+function distinctStrings(v: unknown, into: Set<string>): void {
+  if (typeof v === 'string') into.add(v);
+  else if (Array.isArray(v)) for (const x of v) distinctStrings(x, into);
+  else if (typeof v === 'object' && v !== null)
+    for (const [k, x] of Object.entries(v)) {
+      into.add(k);
+      distinctStrings(x, into);
     }
-  };
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') add(v);
-    else if (Array.isArray(v)) for (const x of v) walk(x);
-    else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) walk(x);
-  };
-  // Over-approximation: every string value anywhere (content or not). Filler only has to avoid them.
-  walk(t);
+}
+
+/** Words of every string of the transcript, for the vocabulary filler avoids (an over-approximation: content
+ *  or not, filler only has to avoid them). */
+function vocabularyOf(strings: Iterable<string>): Set<string> {
+  const vocab = new Set<string>();
+  for (const s of strings) if (s.length >= 4) wordsOf(s, vocab);
   return vocab;
+}
+
+/** What a kept value is, by the key it sits under. */
+function keptClass(key: string | undefined): 'toolNames' | 'models' | 'ids' | 'other' {
+  if (key === 'name') return 'toolNames';
+  if (key === 'model') return 'models';
+  if (key !== undefined && /(?:^id|Id|_id|uuid|Uuid|^thread)$/.test(key)) return 'ids';
+  return 'other';
+}
+
+/**
+ * The final sweep over what the structured pass returned: every string value and object key it did not write
+ * itself (ids, names, metadata, fields no rule names) is scanned and its secrets replaced; with content
+ * redaction on, prose (a string with whitespace) under a key that is no identifier becomes filler too.
+ * Objects are copied only where something changed, as null-prototype-safe entries (`__proto__` stays a key).
+ */
+function sweep(r: Redactor, v: unknown, ctx: Ctx, field: () => string, key?: string): unknown {
+  if (typeof v === 'string') {
+    if (v === '' || r.outputs.has(v)) return v;
+    const kind = keptClass(key);
+    if (r.content && kind === 'other' && /\s/.test(v)) return r.text(v, 'other', ctx, field());
+    r.noteKept(v, kind);
+    return r.keptValue(v, 'meta', ctx, field());
+  }
+  if (Array.isArray(v)) {
+    let changed = false;
+    const out = v.map((x, i) => {
+      const y = sweep(r, x, ctx, () => `${field()}[${i}]`, key);
+      if (y !== x) changed = true;
+      return y;
+    });
+    return changed ? out : v;
+  }
+  if (typeof v === 'object' && v !== null) {
+    let changed = false;
+    const entries = Object.entries(v).map(([k, x]): [string, unknown] => {
+      const at = () => `${field()}.${k}`;
+      const nk = r.outputs.has(k) ? k : r.keptValue(k, 'meta', ctx, at());
+      const nx = sweep(r, x, ctx, at, k);
+      if (nk !== k || nx !== x) changed = true;
+      return [nk, nx];
+    });
+    return changed ? Object.fromEntries(entries) : v;
+  }
+  return v;
 }
 
 function transcriptTokens(t: Transcript, tok: Tokenizer): number {
@@ -427,15 +511,30 @@ function transcriptTokens(t: Transcript, tok: Tokenizer): number {
 
 /** Redact a transcript. Deterministic: the same transcript and options give the same result. */
 export function redactTranscript(t: Transcript, o: RedactOptions = {}): Redaction {
-  const r = new Redactor(o, contentVocabulary(t));
-  const transcript: Transcript = {
+  const seen = new Set<string>();
+  distinctStrings(t, seen);
+  const list = [...seen];
+  const scanned = scanStrings(list);
+  const hits = new Map<string, SecretHit[]>();
+  for (let i = 0; i < list.length; i++) if (scanned[i].length > 0) hits.set(list[i], scanned[i]);
+  const r = new Redactor(o, vocabularyOf(list), (s) => hits.get(s) ?? (seen.has(s) ? [] : findSecrets(s)));
+  const structured: Transcript = {
     ...t,
     meta: redactMeta(r, t.meta),
     threads: t.threads.map((th) => redactThread(r, th)),
     parseIssues: t.parseIssues.map((i) => redactIssue(r, i)),
   };
+  const top = { thread: null };
+  const transcript: Transcript = {
+    ...structured,
+    meta: sweep(r, structured.meta, top, () => 'meta') as TranscriptMeta,
+    threads: structured.threads.map(
+      (th, i) => sweep(r, th, { thread: t.threads[i].id }, () => `threads[${i}]`) as Thread,
+    ),
+    parseIssues: sweep(r, structured.parseIssues, top, () => 'parseIssues') as ParseIssue[],
+  };
   const tokens = o.tokenizer
     ? { before: transcriptTokens(t, o.tokenizer), after: transcriptTokens(transcript, o.tokenizer) }
     : null;
-  return { transcript, preview: r.preview(tokens) };
+  return { transcript, preview: r.preview(tokens), keptValue: (s) => r.rewritten(s) };
 }

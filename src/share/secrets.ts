@@ -1,13 +1,23 @@
-// Secret-looking strings that a share must never carry: provider API keys (sk-ant-…, sk-…, AKIA…, ghp_…,
-// AIza…, xox…-, Stripe), JWTs, bearer/basic credentials, private-key blocks, `password=`-style assignments
-// and e-mail addresses. Redaction always replaces them, even inside kept paths, and lists them in the preview.
+// Secret-looking strings that a share must never carry. Two detector sets, both run on every string:
+// - secretlint's recommended preset (@secretlint/secretlint-rule-preset-recommend, pinned): the maintained
+//   list of provider token formats (AWS, GCP, GitHub, GitLab, npm, Hugging Face, Slack, Stripe, OpenAI,
+//   Anthropic, database URLs, basic auth in URLs, private keys …), run through its own rule code. Its
+//   comment-filter rule is left out: a `secretlint-disable` line in a hostile log must not switch detection off.
+// - house patterns: what a log holds that secretlint leaves to linters (JWTs, bearer and basic headers,
+//   `*_SECRET=`/`password:` assignments, e-mail addresses, PGP key blocks), plus the token prefixes above
+//   again without a word boundary, so a key glued after `_` (`prod_sk-ant-…`) is still found.
 // Patterns favour recall over precision: a false positive costs a few filler characters, a miss leaks a key.
+import { rules as secretlintRules } from '@secretlint/secretlint-rule-preset-recommend';
 
+/** A house kind, or the id of the secretlint rule that found it (`aws`, `github`, `database-connection-string` …). */
 export type SecretKind =
   | 'private-key'
   | 'anthropic-key'
   | 'openai-key'
   | 'github-token'
+  | 'gitlab-token'
+  | 'npm-token'
+  | 'huggingface-token'
   | 'aws-key'
   | 'slack-token'
   | 'google-key'
@@ -15,46 +25,65 @@ export type SecretKind =
   | 'jwt'
   | 'bearer-token'
   | 'basic-auth'
+  | 'url-credentials'
   | 'assigned-secret'
-  | 'email';
+  | 'email'
+  | `secretlint:${string}`;
 
 export type SecretHit = {
   kind: SecretKind;
   start: number;
   end: number;
-  /** Leading characters that name the kind (`sk-ant-`, `ghp_`…), kept when only secrets are replaced. */
+  /** Leading characters that name the kind (`sk-ant-`, `ghp_`, `API_KEY=`…), kept when only secrets are replaced. */
   prefix: number;
 };
 
 type Pattern = { kind: SecretKind; re: RegExp; prefix?: RegExp };
 
+/** Not preceded by a letter or digit: `_`, `-`, `.`, `/` and the start of the text all count as a start. */
+const S = '(?<![A-Za-z0-9])';
+
 const PATTERNS: readonly Pattern[] = [
   {
     kind: 'private-key',
-    re: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
-    prefix: /^-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+    re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    prefix: /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/,
   },
-  { kind: 'anthropic-key', re: /\bsk-ant-[A-Za-z0-9_-]{16,}/g, prefix: /^sk-ant-(?:[a-z]+\d*-)?/ },
+  { kind: 'anthropic-key', re: new RegExp(`${S}sk-ant-[A-Za-z0-9_-]{16,}`, 'g'), prefix: /^sk-ant-(?:[a-z]+\d*-)?/ },
   {
     kind: 'openai-key',
-    re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g,
+    re: new RegExp(`${S}sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`, 'g'),
     prefix: /^sk-(?:proj-|svcacct-|admin-|None-)?/,
   },
   {
     kind: 'github-token',
-    re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g,
+    re: new RegExp(`${S}(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`, 'g'),
     prefix: /^(?:gh._|github_pat_)/,
   },
-  { kind: 'aws-key', re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, prefix: /^(?:AKIA|ASIA)/ },
-  { kind: 'slack-token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, prefix: /^xox.-/ },
-  { kind: 'google-key', re: /\bAIza[0-9A-Za-z_-]{35}/g, prefix: /^AIza/ },
-  { kind: 'stripe-key', re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g, prefix: /^.._(?:live|test)_/ },
-  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  {
+    kind: 'gitlab-token',
+    re: new RegExp(`${S}gl(?:pat|dt|rt|ptt|cbt|soat|ft)-[A-Za-z0-9_-]{20,}`, 'g'),
+    prefix: /^gl[a-z]+-/,
+  },
+  { kind: 'npm-token', re: new RegExp(`${S}npm_[A-Za-z0-9]{36}`, 'g'), prefix: /^npm_/ },
+  { kind: 'huggingface-token', re: new RegExp(`${S}hf_[A-Za-z0-9]{30,}`, 'g'), prefix: /^hf_/ },
+  { kind: 'aws-key', re: new RegExp(`${S}(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![0-9A-Z])`, 'g'), prefix: /^A[A-Z]{3}/ },
+  { kind: 'slack-token', re: new RegExp(`${S}xox[abposre]-[A-Za-z0-9-]{10,}`, 'g'), prefix: /^xox.-/ },
+  { kind: 'google-key', re: new RegExp(`${S}AIza[0-9A-Za-z_-]{35}`, 'g'), prefix: /^AIza/ },
+  {
+    kind: 'stripe-key',
+    re: new RegExp(`${S}(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}`, 'g'),
+    prefix: /^.._(?:live|test)_/,
+  },
+  { kind: 'jwt', re: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  // The password of `scheme://user:password@host` (git remotes, database URLs, proxies).
+  { kind: 'url-credentials', re: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s/:@"'<>`]*:)(?!\*+@)[^\s/@"'<>`]+(?=@)/gi },
   { kind: 'bearer-token', re: /(?<=\b[Bb]earer\s{1,4})[A-Za-z0-9._~+/-]{16,}=*/g },
   { kind: 'basic-auth', re: /(?<=\bBasic\s{1,4})[A-Za-z0-9+/]{12,}={0,2}/g },
   {
+    // `AWS_SECRET_ACCESS_KEY=…`, `"db_password": "…"`, `apiKey: …`: any name holding one of the words.
     kind: 'assigned-secret',
-    re: /(?<=\b(?:api[_-]?key|apikey|secret(?:[_-]?key)?|client[_-]?secret|access[_-]?key(?:[_-]?id)?|auth[_-]?token|access[_-]?token|token|password|passwd|pwd)["']?\s{0,3}[:=]\s{0,3}["']?)[^\s"'`,;)}\]]{8,}/gi,
+    re: /(?<=(?:api[_-]?key|apikey|secret|password|passwd|passphrase|pwd|token|credential|private[_-]?key|access[_-]?key|auth)[A-Za-z0-9_.-]{0,40}["']?\s{0,3}[:=]\s{0,3}["']?)[^\s"'`,;)}\]]{8,}/gi,
   },
   { kind: 'email', re: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g },
 ];
@@ -62,28 +91,144 @@ const PATTERNS: readonly Pattern[] = [
 /** Assigned values that are references or plain numbers, not secrets. */
 const NOT_A_VALUE = /^(?:[0-9.]+|true|false|null|undefined|none|\$.*|<.*|\{.*|process\.env.*|os\.environ.*|\*+)$/i;
 
-/** Quick pre-check: most strings hold no candidate at all. */
-const MAYBE = /sk-|sk_|rk_|pk_|gh[pousr]_|github_pat_|AKIA|ASIA|xox|AIza|eyJ|earer|Basic|PRIVATE KEY|@|[:=]/i;
+/** Quick pre-check for the house patterns: most strings hold no candidate at all. */
+const MAYBE =
+  /sk-|sk_|rk_|pk_|gh[pousr]_|github_pat_|gl[a-z]+-|npm_|hf_|A[KSBC][IC]A|xox|AIza|eyJ|earer|Basic|PRIVATE KEY|@|[:=]/i;
 
-/** Secret-looking spans of `text`, sorted and non-overlapping (earlier pattern wins on overlap). */
-export function findSecrets(text: string): SecretHit[] {
-  if (!MAYBE.test(text)) return [];
-  const hits: SecretHit[] = [];
+/** House-pattern hits of one text (may overlap; `scan` resolves overlaps). */
+function houseHits(text: string, out: SecretHit[]): void {
+  if (!MAYBE.test(text)) return;
   for (const p of PATTERNS) {
     for (const m of text.matchAll(p.re)) {
-      const start = m.index;
-      const end = start + m[0].length;
-      if (end === start || hits.some((h) => h.start < end && start < h.end)) continue;
+      if (m[0].length === 0) continue;
       if (p.kind === 'assigned-secret' && NOT_A_VALUE.test(m[0])) continue;
       const pre = p.prefix?.exec(m[0]);
-      hits.push({ kind: p.kind, start, end, prefix: pre ? pre[0].length : 0 });
+      out.push({ kind: p.kind, start: m.index, end: m.index + m[0].length, prefix: pre ? pre[0].length : 0 });
     }
   }
-  return hits.sort((a, b) => a.start - b.start);
+}
+
+type RuleHandler = { file?: (source: SecretlintSource) => unknown };
+type SecretlintSource = { content: string; filePath: undefined; ext: string; contentType: 'text' };
+type SecretlintRule = {
+  meta: { id: string };
+  create(context: unknown, options: Record<string, unknown>): RuleHandler;
+};
+
+/** Leading characters of a secretlint hit that name it: `NAME=` of an assignment, or a token prefix. */
+const SECRETLINT_PREFIX = /^(?:[A-Za-z_][A-Za-z0-9_]*\s*[:=]\s*["']?|[a-z]{2,6}[_-](?:[a-z]{2,6}\d*[_-])?)/;
+
+/**
+ * secretlint's rules over one text, in this thread. Rules report synchronously for text without a file path
+ * (the only asynchronous branch reads a `.p12` file from disk); a rule that throws is skipped, never fatal.
+ */
+function secretlintHits(text: string, out: SecretHit[]): void {
+  const source: SecretlintSource = { content: text, filePath: undefined, ext: '', contentType: 'text' };
+  for (const rule of secretlintRules as unknown as SecretlintRule[]) {
+    const id = rule.meta.id.replace(/^@secretlint\/secretlint-rule-/, '');
+    if (id === 'filter-comments') continue;
+    const context = {
+      createTranslator: () => (messageId: string) => messageId,
+      report: (d: { range: readonly [number, number] }) => {
+        const [start, end] = d.range;
+        if (end <= start) return;
+        const pre = SECRETLINT_PREFIX.exec(text.slice(start, Math.min(end, start + 64)));
+        const prefix = pre && pre[0].length < end - start ? pre[0].length : 0;
+        out.push({ kind: `secretlint:${id}`, start, end, prefix });
+      },
+      ignore: () => {},
+      registerRule: () => {},
+    };
+    try {
+      const r = rule.create(context, {}).file?.(source);
+      if (r instanceof Promise) r.catch(() => undefined);
+    } catch {
+      // a rule that fails on odd input finds nothing there
+    }
+  }
+}
+
+/** Sorted, non-overlapping hits of `text`: the earlier start wins; at one start, the house hit (more precise). */
+function resolve(hits: SecretHit[], text: string): SecretHit[] {
+  const order = (h: SecretHit) => (h.kind.startsWith('secretlint:') ? 1 : 0);
+  hits.sort((a, b) => a.start - b.start || order(a) - order(b) || b.end - a.end);
+  const out: SecretHit[] = [];
+  for (const h of hits) {
+    const last = out[out.length - 1];
+    if (last && h.start < last.end) {
+      // A house hit inside a wider secretlint hit (the password inside a database URL) replaces it when the
+      // wider one starts at a name or scheme that is not itself secret.
+      if (last.kind.startsWith('secretlint:') && !h.kind.startsWith('secretlint:') && h.end <= last.end) {
+        const url = /^[a-z][a-z0-9+.-]*:\/\//i;
+        if (h.kind === 'url-credentials' && url.test(text.slice(last.start, last.end))) out[out.length - 1] = h;
+      }
+      continue;
+    }
+    out.push(h);
+  }
+  return out;
+}
+
+/** Secret-looking spans of one text, sorted and non-overlapping. */
+export function findSecrets(text: string): SecretHit[] {
+  if (text.length < 6) return [];
+  const hits: SecretHit[] = [];
+  houseHits(text, hits);
+  secretlintHits(text, hits);
+  return resolve(hits, text);
+}
+
+/** Join strings into texts of about this many characters for one secretlint pass each. */
+const BATCH_CHARS = 1 << 20;
+/** Between two strings of a batch: no pattern reads across a NUL and a line break. */
+const SEP = '\u0000\n';
+
+/**
+ * Secret-looking spans of many strings at once (the strings of a whole transcript): secretlint's rules run
+ * once per ~1 MB batch instead of once per string; each hit is mapped back to its string and clipped to it.
+ */
+export function scanStrings(strings: readonly string[]): SecretHit[][] {
+  const out: SecretHit[][] = strings.map(() => []);
+  let i = 0;
+  while (i < strings.length) {
+    const starts: number[] = [];
+    const parts: string[] = [];
+    let len = 0;
+    const first = i;
+    while (i < strings.length && (len === 0 || len + strings[i].length <= BATCH_CHARS)) {
+      starts.push(len);
+      parts.push(strings[i]);
+      len += strings[i].length + SEP.length;
+      i++;
+    }
+    const text = parts.join(SEP);
+    const batch: SecretHit[] = [];
+    secretlintHits(text, batch);
+    for (const h of batch) {
+      // The string holding the hit's start (binary search over the starts).
+      let lo = 0;
+      let hi = starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid] <= h.start) lo = mid;
+        else hi = mid - 1;
+      }
+      const s = strings[first + lo];
+      const start = h.start - starts[lo];
+      const end = Math.min(s.length, h.end - starts[lo]);
+      if (start >= s.length || end <= start) continue;
+      out[first + lo].push({ ...h, start, end, prefix: Math.min(h.prefix, end - start - 1) });
+    }
+  }
+  for (let k = 0; k < strings.length; k++) {
+    if (strings[k].length >= 6) houseHits(strings[k], out[k]);
+    out[k] = resolve(out[k], strings[k]);
+  }
+  return out;
 }
 
 /** A secret clipped for display: its first few characters and its length, never the whole value. */
 export function maskSecret(secret: string, prefix: number): string {
-  const show = Math.max(prefix, Math.min(4, Math.floor(secret.length / 4)));
+  const show = Math.max(Math.min(prefix, 24), Math.min(4, Math.floor(secret.length / 4)));
   return `${secret.slice(0, show)}…(${secret.length} chars)`;
 }

@@ -124,7 +124,7 @@ export const useStore = create<AppState>()((set, get) => ({
       return null;
     },
     async ensureRows(thread: string) {
-      if (get().transcript.rows[thread]) return;
+      if (threadRows(get(), thread)) return;
       const rows = await fetchRows(thread);
       if (!rows) return;
       set((s) => ({ transcript: { ...s.transcript, rows: { ...s.transcript.rows, [thread]: rows } } }));
@@ -220,6 +220,12 @@ export const useStore = create<AppState>()((set, get) => ({
     },
   },
 }));
+
+/** The rows of a thread, if fetched: own keys only, so a thread named `__proto__` or `constructor` reads as
+ *  "not fetched yet" rather than as Object.prototype or a function. */
+export function threadRows(s: AppState, thread = s.view.thread): readonly Row[] | undefined {
+  return Object.hasOwn(s.transcript.rows, thread) ? s.transcript.rows[thread] : undefined;
+}
 
 async function loadBuffers(
   buffers: { name: string; buffer: ArrayBuffer }[],

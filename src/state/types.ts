@@ -46,6 +46,7 @@ export type TranscriptState = {
   issues: ParseIssue[];
   progress?: LoadProgress;
   /** Rows per thread id (frozen arrays, fetched from the engine on demand). */
+  /** Rows by thread id; read through `threadRows` (a thread id may be `__proto__` or `constructor`). */
   rows: Record<string, readonly Row[]>;
   /** What a share link or file could not restore (per-field fallbacks), shown beside load-status. */
   linkWarnings?: readonly string[];

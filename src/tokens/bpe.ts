@@ -2,6 +2,11 @@
 // pieces from the same pre-tokenization regex are memoised, short pieces merge with a simple scan,
 // long pieces with a heap (O(n log n)) that reproduces tiktoken's "lowest rank, leftmost first"
 // order exactly. Special-token text is counted as plain text (SPEC §2), so nothing ever throws.
+// Texts over 64 K characters are counted window by window, cut at a space between two non-spaces (always a
+// piece boundary, so the count stays exact); a window with no such space (a huge unspaced blob) is cut hard,
+// and a piece over 4 KB (a run of one character) merges in 4 KB chunks, each cut off by at most one token;
+// equal windows and chunks are counted once — so a 5 M-letter run neither overflows the regex stack nor
+// costs seconds per MB.
 
 /** Rank data as shipped by js-tiktoken (`js-tiktoken/ranks/<name>`). */
 export type RankFile = { pat_str: string; special_tokens: Record<string, number>; bpe_ranks: string };
@@ -52,6 +57,26 @@ export function utf8ByteString(s: string): string {
 }
 
 const SMALL_PIECE = 48;
+/** Texts are counted in windows of at most this many UTF-16 units (the pre-tokenizer regex never sees more). */
+const WINDOW = 1 << 16;
+/** A piece longer than this many bytes (a run of one character) is merged in chunks of it, each chunk counted
+ *  once per piece: BPE over one long run is superlinear, and the cut costs at most one token per chunk. */
+const PIECE_CHUNK = 1 << 12;
+
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c;
+
+/** The last index in (from, to] holding a single space between two non-whitespace characters (pieces never
+ *  run across it: the piece before ends at the non-space, the next one starts with the space), or -1. */
+function spaceCut(text: string, from: number, to: number): number {
+  for (let i = to - 1; i > from; i--) {
+    if (text.charCodeAt(i) !== 0x20) continue;
+    const before = text.charCodeAt(i - 1);
+    const after = text.charCodeAt(i + 1);
+    // Not inside a surrogate pair or after a whitespace run (`\s+(?!\S)` could then take the space).
+    if (!isSpace(before) && !isSpace(after) && !(after >= 0xdc00 && after <= 0xdfff)) return i;
+  }
+  return -1;
+}
 const MEMO_LIMIT = 400_000;
 const MEMO_MAX_PIECE = 64;
 
@@ -70,8 +95,38 @@ export class BpeCounter {
     }
   }
 
-  /** Exact token count of `text` (equal to js-tiktoken `encode(text, [], []).length`). */
+  /** Exact token count of `text` (equal to js-tiktoken `encode(text, [], []).length`; see the header for
+   *  runs over 64 K characters without a space). */
   count(text: string): number {
+    if (text.length <= WINDOW) return this.countWindow(text);
+    let n = 0;
+    const hardCut = new Map<string, number>();
+    for (let start = 0; start < text.length; ) {
+      let end = Math.min(text.length, start + WINDOW);
+      let hard = false;
+      if (end < text.length) {
+        const cut = spaceCut(text, start + WINDOW / 2, end);
+        if (cut > 0) end = cut;
+        else {
+          hard = true; // at a code point boundary
+          if (text.charCodeAt(end) >= 0xdc00 && text.charCodeAt(end) <= 0xdfff) end--;
+        }
+      }
+      const part = text.slice(start, end);
+      if (hard) {
+        let k = hardCut.get(part);
+        if (k === undefined) {
+          k = this.countWindow(part);
+          hardCut.set(part, k);
+        }
+        n += k;
+      } else n += this.countWindow(part);
+      start = end;
+    }
+    return n;
+  }
+
+  private countWindow(text: string): number {
     if (text.length === 0) return 0;
     let n = 0;
     const re = this.pattern;
@@ -89,10 +144,35 @@ export class BpeCounter {
     const cached = this.memo.get(piece);
     if (cached !== undefined) return cached;
     const bytes = utf8ByteString(piece);
-    const n = this.ranks.has(bytes) ? 1 : bytes.length <= SMALL_PIECE ? this.mergeSmall(bytes) : this.mergeHeap(bytes);
+    const n = this.ranks.has(bytes)
+      ? 1
+      : bytes.length <= SMALL_PIECE
+        ? this.mergeSmall(bytes)
+        : bytes.length <= PIECE_CHUNK
+          ? this.mergeHeap(bytes)
+          : this.mergeChunks(bytes);
     if (piece.length <= MEMO_MAX_PIECE) {
       if (this.memo.size >= MEMO_LIMIT) this.memo = new Map();
       this.memo.set(piece, n);
+    }
+    return n;
+  }
+
+  /** A long piece in PIECE_CHUNK-byte chunks cut at UTF-8 character starts; equal chunks merged once. */
+  private mergeChunks(bytes: string): number {
+    const seen = new Map<string, number>();
+    let n = 0;
+    for (let at = 0; at < bytes.length; ) {
+      let end = Math.min(bytes.length, at + PIECE_CHUNK);
+      while (end < bytes.length && end > at + 1 && (bytes.charCodeAt(end) & 0xc0) === 0x80) end--;
+      const chunk = bytes.slice(at, end);
+      let k = seen.get(chunk);
+      if (k === undefined) {
+        k = this.ranks.has(chunk) ? 1 : this.mergeHeap(chunk);
+        seen.set(chunk, k);
+      }
+      n += k;
+      at = end;
     }
     return n;
   }

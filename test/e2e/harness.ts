@@ -27,6 +27,8 @@ const ARGS = [
 
 export type Session = {
   context: BrowserContext;
+  /** The fresh profile folder: its browser's processes name it (see chromium-rss.ts). */
+  profileDir: string;
   page: Page;
   baseUrl: string;
   consoleErrors: string[];
@@ -113,6 +115,7 @@ export async function openSession(
   page.on('requestfailed', (r) => failedRequests.push(`${r.url()} ${r.failure()?.errorText ?? ''}`));
   return {
     context,
+    profileDir: dir,
     page,
     baseUrl: url,
     consoleErrors,

@@ -7,7 +7,15 @@ import { fileFromText, parseTranscript } from '../../src/formats/index.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { PRESET_IDS } from '../../src/pipeline/presets.ts';
 import { deflateRaw, fromBase64Url, inflateRaw, toBase64Url } from '../../src/share/bytes.ts';
-import { DEFAULT_BASE_URL, decodeShare, encodeShare, shareLink, shareValue } from '../../src/share/codec.ts';
+import {
+  DEFAULT_BASE_URL,
+  decodeShare,
+  encodeShare,
+  inflateCap,
+  LINK_INFLATE_MAX,
+  shareLink,
+  shareValue,
+} from '../../src/share/codec.ts';
 import {
   DEFAULT_VIEW,
   fromShareFile,
@@ -294,4 +302,44 @@ describeReal('links: every real fixture under every preset decodes to the identi
       });
     }
   }
+});
+
+describe('link bombs (issue 19, item 2)', () => {
+  const bomb = async (json: string) => `#s=1.${toBase64Url(await deflateRaw(new TextEncoder().encode(json)))}`;
+
+  it('a link that inflates past 100× its size or 32 MB is refused while streaming, quickly', async () => {
+    const text = 'a'.repeat(40 * 1024 * 1024);
+    const link = await bomb(
+      `{"v":1,"transcript":{"tierscope":1,"threads":[{"messages":[{"role":"user","blocks":[{"type":"text","text":"${text}"}]}]}]}}`,
+    );
+    const t0 = performance.now();
+    const d = await decodeShare(link);
+    expect(performance.now() - t0).toBeLessThan(3000);
+    expect(d.ok).toBe(false);
+    if (!d.ok) expect(d.error).toMatch(/refused: its .* expand past .*decompression bomb/);
+    expect(inflateCap(1000)).toBe(1024 * 1024);
+    expect(inflateCap(100_000)).toBe(10_000_000);
+    expect(inflateCap(2_000_000)).toBe(LINK_INFLATE_MAX);
+  });
+
+  it('millions of values are refused before JSON.parse builds them; a bundle of wrong elements gives up', async () => {
+    // Random bits (a pseudo-random stream deflate cannot shrink 100×), three million of them.
+    let x = 1;
+    const bits = Array.from({ length: 3_000_000 }, () => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return x >>> 31;
+    }).join(',');
+    const head = '{"v":1,"transcript":{"tierscope":1,"threads":[{"id":"m","messages":[';
+    const many = await decodeShare(await bomb(`${head}${bits}]}]}}`));
+    expect(many.ok || many.error).toMatch(/over 2,000,000 values/);
+    const wrong = Array.from({ length: 150_000 }, (_, i) => `{"role":${i * 7919}}`).join(',');
+    const d = await decodeShare(await bomb(`${head}${wrong}]}]}}`));
+    expect(d.ok || d.error).toMatch(/over 100,000 fields of this bundle are not what a transcript holds/);
+    const few = new Array(2_000).fill('{"role":1}').join(',');
+    const ok = await decodeShare(await bomb(`${head}${few},{"role":"user","blocks":[]}]}]}}`));
+    if (!ok.ok) throw new Error(ok.error);
+    // 2,000 bad messages: 1,000 listed, the rest counted in one warning (no stack overflow, no flood).
+    expect(ok.warnings.length).toBe(1001);
+    expect(ok.warnings.at(-1)).toMatch(/1000 more problems in this bundle, not listed/);
+  });
 });

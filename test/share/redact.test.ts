@@ -211,12 +211,17 @@ describe('secrets are always replaced and listed', () => {
       // The preview never shows a whole secret.
       for (const s of preview.secrets)
         for (const secret of Object.values(SECRETS)) expect(s.before).not.toContain(secret);
-      // Ids and tool names are kept; the path around the secret is kept in both modes.
+      // Ids and tool names are kept; the path around the secret is kept in both modes. A secret is filled
+      // whole, its kind prefix too, so the link does not look like it holds a key (the preview names the kind).
       expect(json).toContain('"id":"a"');
       expect(json).toContain('"name":"Read"');
-      expect(json).toContain('/home/grace/keys/ghp_');
+      expect(json).toMatch(/\/home\/grace\/keys\/[a-z]{3}_[A-Za-z0-9]{36}\.txt/);
+      // (Context patterns — `Bearer …`, `KEY=…`, e-mail shape — still see the filler in its context.)
+      const context = new Set(['email', 'bearer-token', 'basic-auth', 'assigned-secret']);
+      expect(findSecrets(json).filter((h) => !context.has(h.kind))).toEqual([]);
+      expect(preview.secrets.find((s) => s.secret === 'anthropic-key')?.before).toMatch(/^sk-ant-api03-…/);
       if (!content) {
-        expect(json).toContain('Deploy with key sk-ant-api03-');
+        expect(json).toMatch(/Deploy with key [a-z]{2}-[a-z]{3}-[a-z]{3}\d\d-/);
         expect(preview.changes).toEqual([]);
       }
     });

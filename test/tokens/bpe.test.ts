@@ -78,3 +78,36 @@ describe('CachedTokenizer', () => {
     expect(tok.count(' '.repeat(200_000))).toBeGreaterThan(1000);
   });
 });
+
+describe('long texts and long runs of one character (issue 19, item 5)', () => {
+  const counter = new BpeCounter(o200k);
+  const ref = new Tiktoken(o200k);
+
+  it('a text over the 64 K window, cut at spaces, counts exactly as js-tiktoken', () => {
+    const words = ['alpha', 'βήτα', '漢字', 'x=1;', '  ', 'naïve', '\n', 'https://a.b/c', '42', 'ok'];
+    const parts: string[] = [];
+    for (let i = 0, len = 0; len < 140_000; i++) {
+      parts.push(words[(i * 7) % words.length]);
+      len += parts[i].length + 1;
+    }
+    const text = parts.join(' ');
+    expect(counter.count(text)).toBe(ref.encode(text, [], []).length);
+  });
+
+  it('five million non-ASCII letters in a row: no stack overflow, linear time, within one token per 4 KB', () => {
+    const t0 = performance.now();
+    const n = counter.count('é'.repeat(5_000_000));
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    // Each é is its own token in o200k (checked on a short run); the chunk cuts cost nothing here.
+    expect(ref.encode('é'.repeat(4000), [], []).length).toBe(4000);
+    expect(n).toBe(5_000_000);
+  });
+
+  it('a megabyte of one ASCII letter counts in well under the 1.5 s/MB of one long merge', () => {
+    const t0 = performance.now();
+    const n = counter.count('a'.repeat(1 << 20));
+    expect(performance.now() - t0).toBeLessThan(1_500);
+    // Merged in 256 chunks of 4 KB: each as js-tiktoken counts 4 KB of it (off by at most one per cut).
+    expect(n).toBe(ref.encode('a'.repeat(4096), [], []).length * 256);
+  });
+});

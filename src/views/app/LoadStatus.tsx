@@ -74,7 +74,9 @@ export function LoadStatus() {
             <span
               className="muted skipped"
               title={`Lines seen but not modelled:\n${skipped
-                .map(([k, n]) => `${k} ×${n}${summary.skippedWhy[k] ? ` — ${summary.skippedWhy[k]}` : ''}`)
+                .map(
+                  ([k, n]) => `${k} ×${n}${Object.hasOwn(summary.skippedWhy, k) ? ` — ${summary.skippedWhy[k]}` : ''}`,
+                )
                 .join('\n')}`}
             >
               {' '}

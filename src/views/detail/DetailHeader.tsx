@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { Row } from '../../../worker/api.ts';
-import { useStore } from '../../state/store.ts';
+import { threadRows, useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
 import { visibleText } from '../common/visible-text.ts';
 import { notesFor } from '../transcript/row-notes.ts';
@@ -10,7 +10,7 @@ import { ResultFate } from './ResultFate.tsx';
 /** The readable part of the detail: who, what, and what the pipeline did to this message. */
 export function DetailHeader({ row }: { row: Row }) {
   const { result, thread, rows } = useStore(
-    useShallow((s) => ({ result: s.run.result, thread: s.view.thread, rows: s.transcript.rows[s.view.thread] })),
+    useShallow((s) => ({ result: s.run.result, thread: s.view.thread, rows: threadRows(s) })),
   );
   const notes = notesFor(result, thread, rows).get(row.index);
   const breaks = result?.timeline.filter((p) => p.thread === thread && p.cacheBreak?.messageIndex === row.index) ?? [];

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { EventRow, RunResult } from '../../../worker/api.ts';
-import { useStore } from '../../state/store.ts';
+import { threadRows, useStore } from '../../state/store.ts';
 import type { ViewState } from '../../state/types.ts';
 import { useColorScheme } from '../app/use-color-scheme.ts';
 import { DetailHeader } from './DetailHeader.tsx';
@@ -49,7 +49,7 @@ export function DetailPane() {
       message: s.view.message,
       event: s.view.event,
       tab: s.view.detailTab,
-      rows: s.transcript.rows[s.view.thread],
+      rows: threadRows(s),
       result: s.run.result,
       loadKey: s.transcript.summary ? `${s.transcript.summary.fileName}|${s.transcript.summary.loadMs}` : '',
     })),

@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { type PairingViolation, PROVIDERS, type Provider } from '../../../worker/api.ts';
-import { useStore } from '../../state/store.ts';
+import { threadRows, useStore } from '../../state/store.ts';
 import { FromTheLog } from '../common/FromTheLog.tsx';
 import { providerNote } from '../common/log-default-note.ts';
 import './pairing.css';
@@ -44,7 +44,7 @@ function blame(stage: string): string {
  * tool id, the nearest row that does is the better target.
  */
 function targetRow(v: PairingViolation): number {
-  const rows = useStore.getState().transcript.rows[v.thread];
+  const rows = threadRows(useStore.getState(), v.thread);
   if (!rows || !v.toolUseId) return v.messageIndex;
   const id = v.toolUseId;
   if (rows[v.messageIndex]?.toolUseIds.includes(id)) return v.messageIndex;

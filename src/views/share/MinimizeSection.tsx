@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { MinimizeProgress, MinimizeReply, ShareRequest } from '../../../worker/api.ts';
 import { engine } from '../../state/engine-client.ts';
-import { useStore } from '../../state/store.ts';
+import { threadRows, useStore } from '../../state/store.ts';
 import { LinkField } from './LinkField.tsx';
 import { predicateCandidates } from './predicates.ts';
 import { type Built, built, downloadText, shareFileName } from './share-link.ts';
@@ -42,7 +42,7 @@ export function MinimizeSection({ base, redact, fileName }: Props) {
   const candidates = useMemo(() => {
     const s = useStore.getState();
     const view = { thread: s.view.thread, message: s.view.message, request: s.view.request };
-    return predicateCandidates(s.run.result, view, s.transcript.rows[s.view.thread]);
+    return predicateCandidates(s.run.result, view, threadRows(s));
   }, []);
   const [spec, setSpec] = useState(candidates[0]?.spec ?? '');
   const [run, setRun] = useState<Run>({ phase: 'idle' });

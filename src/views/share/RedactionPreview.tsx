@@ -17,6 +17,10 @@ const KIND: Record<string, string> = {
 
 const SECRET: Record<string, string> = {
   'private-key': 'private key',
+  'gitlab-token': 'GitLab token',
+  'npm-token': 'npm token',
+  'huggingface-token': 'Hugging Face token',
+  'url-credentials': 'password in a URL',
   'anthropic-key': 'Anthropic API key',
   'openai-key': 'OpenAI API key',
   'github-token': 'GitHub token',
@@ -30,6 +34,13 @@ const SECRET: Record<string, string> = {
   'assigned-secret': 'password / secret assignment',
   email: 'e-mail address',
 };
+
+/** A secret kind as the preview names it (secretlint's rules by their id: `secretlint:aws` → "aws (secretlint)"). */
+function secretLabel(kind: string | undefined): string {
+  if (!kind) return 'secret';
+  if (kind.startsWith('secretlint:')) return `${kind.slice('secretlint:'.length).replace(/-/g, ' ')} (secretlint)`;
+  return SECRET[kind] ?? kind;
+}
 
 /** Rows of the change list rendered (all are counted). */
 const SHOWN = 150;
@@ -61,7 +72,7 @@ export function SecretsList({ secrets, replaced }: { secrets: readonly Redaction
         // biome-ignore lint/suspicious/noArrayIndexKey: list order is fixed per preview
         <li key={i} data-testid="redaction-secret" data-kind={s.secret}>
           <span className="sd-secret-kind">
-            {SECRET[s.secret ?? ''] ?? s.secret}
+            {secretLabel(s.secret)}
             {s.occurrences > 1 && <span className="num muted"> ×{s.occurrences}</span>}
           </span>
           <span className="mono sd-before">{s.before}</span>
@@ -74,6 +85,39 @@ export function SecretsList({ secrets, replaced }: { secrets: readonly Redaction
         </li>
       ))}
       {secrets.length > SHOWN && <li className="muted">… and {secrets.length - SHOWN} more</li>}
+    </ul>
+  );
+}
+
+/** What redaction leaves as it is, and why: the identifiers the analysis reads, and the paths when kept. Any
+ *  secret-looking part of them was replaced all the same. */
+function KeptList({ preview }: { preview: Preview }) {
+  const k = preview.kept;
+  const names = (xs: string[]) => (xs.length > 6 ? `${xs.slice(0, 6).join(', ')} … (${n(xs.length)})` : xs.join(', '));
+  return (
+    <ul className="sd-kept muted" data-testid="redaction-kept">
+      {k.toolNames.length > 0 && (
+        <li data-kept="tool-names">
+          Kept: tool names <span className="mono">{names(k.toolNames)}</span> — the pipeline's tool rules and the
+          re-fetch check read them.
+        </li>
+      )}
+      {k.models.length > 0 && (
+        <li data-kept="models">
+          Kept: models <span className="mono">{names(k.models)}</span> — they set the context window, prices and cache
+          rules.
+        </li>
+      )}
+      <li data-kept="ids">
+        Kept: {n(k.ids)} ids (tool-call, message, request, session and thread ids) and {n(k.other)} structural values
+        (types, roles, versions, keys) — pairing and the link's view point at them.
+      </li>
+      <li data-kept="paths">
+        {preview.options.keepPaths
+          ? `Kept: ${n(preview.counts.keptPaths)} file paths (you chose to keep them; tick "file paths too" to replace them).`
+          : 'File paths are replaced too.'}
+      </li>
+      <li>Secret-looking parts of any of these were replaced all the same.</li>
     </ul>
   );
 }
@@ -110,17 +154,13 @@ export function RedactionPreview({ preview, busy }: { preview: Preview | null; b
         ))}
         .
       </div>
-      <div className="sd-preview-summary muted">
-        Kept: ids, tool names, models, structure
-        {preview.options.keepPaths ? `, ${n(c.keptPaths)} file paths` : ' (file paths are redacted too)'}.
-        {t && (
-          <>
-            {' '}
-            Tokens {fmtTokens(t.before)} → {fmtTokens(t.after)} ({delta >= 0 ? '+' : ''}
-            {delta.toFixed(1)}%), so the analysis stays close.
-          </>
-        )}
-      </div>
+      <KeptList preview={preview} />
+      {t && (
+        <div className="sd-preview-summary muted">
+          Tokens {fmtTokens(t.before)} → {fmtTokens(t.after)} ({delta >= 0 ? '+' : ''}
+          {delta.toFixed(1)}%), so the analysis stays close.
+        </div>
+      )}
       {c.secrets > 0 ? (
         <details className="sd-group" open>
           <summary className="sev-warning">

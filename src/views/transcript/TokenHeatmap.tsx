@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useStore } from '../../state/store.ts';
+import { threadRows, useStore } from '../../state/store.ts';
 import { useColorScheme } from '../app/use-color-scheme.ts';
 import { fmtTokens } from '../common/format.ts';
 import { drawHeatmap, type HeatmapStyle, positionAt } from './draw-heatmap.ts';
@@ -38,7 +38,7 @@ export function TokenHeatmap() {
     thread,
   } = useStore(
     useShallow((s) => ({
-      rows: s.transcript.rows[s.view.thread],
+      rows: threadRows(s),
       selected: s.view.message,
       result: s.run.result,
       thread: s.view.thread,

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useStore } from '../../state/store.ts';
+import { threadRows, useStore } from '../../state/store.ts';
 import { notesFor } from './row-notes.ts';
 import { matchesOf, shownRows } from './search.ts';
 import { TierLegend } from './TierLegend.tsx';
@@ -26,7 +26,7 @@ export function Transcript() {
   } = useStore(
     useShallow((s) => ({
       loaded: s.transcript.summary,
-      rows: s.transcript.rows[s.view.thread],
+      rows: threadRows(s),
       thread: s.view.thread,
       result: s.run.result,
       search: s.view.search,

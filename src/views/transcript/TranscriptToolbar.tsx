@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { useStore } from '../../state/store.ts';
+import { threadRows, useStore } from '../../state/store.ts';
 import { jumpMatch } from './navigation.ts';
 import { matchesOf } from './search.ts';
 import { useTranscriptUi } from './transcript-ui.ts';
@@ -10,7 +10,7 @@ export const SEARCH_ID = 'transcript-search';
 export function TranscriptToolbar() {
   const { rows, search, selected, title } = useStore(
     useShallow((s) => ({
-      rows: s.transcript.rows[s.view.thread],
+      rows: threadRows(s),
       search: s.view.search,
       selected: s.view.message,
       title: s.transcript.summary?.threads.find((t) => t.id === s.view.thread)?.title ?? s.view.thread,

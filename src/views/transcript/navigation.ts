@@ -1,13 +1,13 @@
 // Keyboard navigation over the transcript (j/k, [ ], n/N, t): pure moves on the current rows, applied
 // through the view actions so the list scrolls the target into view.
 import type { Row, ThreadInfo } from '../../../worker/api.ts';
-import { useStore } from '../../state/store.ts';
+import { threadRows, useStore } from '../../state/store.ts';
 import { matchesOf, shownRows } from './search.ts';
 import { useTranscriptUi } from './transcript-ui.ts';
 
 function current(): { rows: readonly Row[]; shown: number[] | null; selected: number | null } | null {
   const s = useStore.getState();
-  const rows = s.transcript.rows[s.view.thread];
+  const rows = threadRows(s);
   if (!rows || rows.length === 0) return null;
   return { rows, shown: shownRows(rows, s.view.search, useTranscriptUi.getState().filter), selected: s.view.message };
 }
