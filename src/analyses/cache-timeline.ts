@@ -4,6 +4,7 @@
 // unexplained. Simulated: per replayed request, the longest block prefix shared with an earlier output
 // (same thread, or the system+tools prefix of any thread) within TTL and of the same model is read,
 // the rest written; a break is pinned to the pipeline events that rewrote inside the old prefix.
+import { firstIndex } from '../lib/search.ts';
 import type { Message, Request, Thread, Transcript } from '../model/transcript.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import type { RequestReplay } from '../replay/replay.ts';
@@ -151,7 +152,11 @@ function computeObserved(t: Transcript, config: PipelineConfig): ObservedPoint[]
       let refThread = th;
       const first = prev === undefined;
       if (first && th.kind !== 'main' && r.time !== undefined) {
-        const earlier = byTime.filter((x) => x.thread !== th && (x.r.time ?? 0) <= (r.time ?? 0)).at(-1);
+        // The latest request of another thread at or before this one (stable sort: file order among equals).
+        const t0 = r.time;
+        let k = firstIndex(byTime.length, (i) => (byTime[i].r.time ?? 0) > t0) - 1;
+        while (k >= 0 && byTime[k].thread === th) k--;
+        const earlier = k >= 0 ? byTime[k] : undefined;
         if (earlier) {
           ref = earlier.r;
           refThread = earlier.thread;

@@ -2,6 +2,7 @@
 // the same thread. `after-edit`: the file was written in between (expected); `after-agent-compaction`:
 // the agent compacted in between; `after-pipeline`: in the replay the earlier result had been stubbed,
 // cleared, summarised or dropped before the repeat — the 37.1 failure; otherwise `plain`.
+import { firstIndex } from '../lib/search.ts';
 import type { Message, Thread, Transcript } from '../model/transcript.ts';
 import { canonicalTool } from '../pipeline/aliases.ts';
 import { inputPaths } from '../pipeline/artifacts.ts';
@@ -70,16 +71,7 @@ function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] 
   for (const m of thread.messages)
     for (const b of m.blocks) if (b.type === 'tool_result') results.set(b.toolUseId, resultText(b));
   const ends = thread.requests.map((r) => r.inputEnd);
-  const requestOf = (mi: number) => {
-    let lo = 0;
-    let hi = ends.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (ends[mid] <= mi) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - 1;
-  };
+  const requestOf = (mi: number) => firstIndex(ends.length, (i) => ends[i] > mi) - 1;
   thread.messages.forEach((m: Message) => {
     if (m.compaction) compactions.push(m.index);
     for (const b of m.blocks) {

@@ -4,6 +4,7 @@
 // unchanged history; a recorded input that stops extending the previous one (an agent compaction, a
 // rewritten request log) resets the history and re-applies every persisted result rewrite byte-identically.
 // The pairing validator runs on the recorded input and after every stage that changed structure.
+import { firstIndex } from '../lib/search.ts';
 
 import type { Block, Message, Thread } from '../model/transcript.ts';
 import { newViolations, type PairingViolation, validatePairing } from '../pairing/validate.ts';
@@ -50,16 +51,7 @@ function keepCheck(plan: RequestPlan, key: string, found: PairingViolation[]): P
  *  message; 0 before the first): a table per thread (cache.requestTables), so summaries tag thousands of items
  *  without searching. */
 function searchIndexer(ends: readonly number[]): (messageIndex: number) => number {
-  return (mi: number) => {
-    let lo = 0;
-    let hi = ends.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (ends[mid] <= mi) lo = mid + 1;
-      else hi = mid;
-    }
-    return Math.max(0, lo - 1);
-  };
+  return (mi: number) => Math.max(0, firstIndex(ends.length, (i) => ends[i] > mi) - 1);
 }
 function requestIndexer(thread: Thread, tables: WeakMap<Thread, Int32Array>): (messageIndex: number) => number {
   const ends = thread.requests.map((r) => r.inputEnd);
@@ -120,10 +112,9 @@ export function replayThread(
   const config = trackedConfig(opts.config, reads);
   const work = new Working(memo, memo.toolIds.of(thread));
   const states: unknown[] = STAGES.map((s) => s.initial());
-  // Every result rewrite in order (a reset re-applies the latest of each; resets are rare, so the map is
-  // made then instead of on every rewrite).
-  const rewrittenIds: string[] = [];
-  const rewrittenBlocks: Block[] = [];
+  // The latest rewrite of each result (a reset re-applies them: an input that restarts keeps what the pipeline
+  // already did to the results it still holds).
+  const rewrites = new Map<string, Block>();
   let lastChars = new Int32Array(work.ids.size).fill(-1);
   const losses: (PipelineEvent | undefined)[] = [];
   const requestOf = requestIndexer(thread, cache.requestTables);
@@ -182,8 +173,7 @@ export function replayThread(
       if (events === NO_EVENTS) events = [];
       events.push(ev);
       if (ev.toolUseId && ev.after?.type === 'tool_result') {
-        rewrittenIds.push(ev.toolUseId);
-        rewrittenBlocks.push(ev.after);
+        rewrites.set(ev.toolUseId, ev.after);
         // A result rewrite was just applied at (position, blockIndex): its tool id's number is there.
         let n = work.refsAt(ev.position)?.[ev.blockIndex];
         if (n === undefined || n < 0) n = work.ids.of(ev.toolUseId);
@@ -220,8 +210,6 @@ export function replayThread(
     } else {
       oldOutput = work.messages;
       const raw = plan.messages;
-      const rewrites = new Map<string, Block>();
-      for (let k = 0; k < rewrittenIds.length; k++) rewrites.set(rewrittenIds[k], rewrittenBlocks[k]);
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
       const found = cachedCheck(plan, keys.reset) ?? keepCheck(plan, keys.reset, validatePairing(raw, pctx('input')));

@@ -7,7 +7,9 @@
 //   `*_SECRET=`/`password:` assignments, e-mail addresses, PGP key blocks), plus the token prefixes above
 //   again without a word boundary, so a key glued after `_` (`prod_sk-ant-…`) is still found.
 // Patterns favour recall over precision: a false positive costs a few filler characters, a miss leaks a key.
+
 import { rules as secretlintRules } from '@secretlint/secretlint-rule-preset-recommend';
+import { firstIndex } from '../lib/search.ts';
 
 /** A house kind, or the id of the secretlint rule that found it (`aws`, `github`, `database-connection-string` …). */
 export type SecretKind =
@@ -206,13 +208,7 @@ export function scanStrings(strings: readonly string[]): SecretHit[][] {
     secretlintHits(text, batch);
     for (const h of batch) {
       // The string holding the hit's start (binary search over the starts).
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid] <= h.start) lo = mid;
-        else hi = mid - 1;
-      }
+      const lo = Math.max(0, firstIndex(starts.length, (i) => starts[i] > h.start) - 1);
       const s = strings[first + lo];
       const start = h.start - starts[lo];
       const end = Math.min(s.length, h.end - starts[lo]);

@@ -3,6 +3,7 @@
 // knows the mapping: Anthropic, Bedrock and Gemini hoist system messages out of the list; OpenAI chat
 // turns every tool_result into its own `tool` message (text around it becomes separate messages);
 // Responses makes every call, output and reasoning block its own input item.
+import { firstIndex } from '../../lib/search.ts';
 import type { Message } from '../../model/transcript.ts';
 import type { Provider } from '../types.ts';
 
@@ -43,16 +44,10 @@ export function wireLabel(provider: Provider): string {
 /** Wire index of block `block` of message `msg` (or of the message's first unit); for a message that is
  *  not on the wire (a hoisted system message) the index where it would have been, i.e. the next unit. */
 export function wireIndexOf(units: readonly WireUnit[], msg: number, block?: number): number {
-  let lo = 0;
-  let hi = units.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const u = units[mid];
-    const before = u.msg < msg || (u.msg === msg && block !== undefined && u.to <= block && u.to > u.from);
-    if (before) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstIndex(units.length, (i) => {
+    const u = units[i];
+    return !(u.msg < msg || (u.msg === msg && block !== undefined && u.to <= block && u.to > u.from));
+  });
 }
 
 /** One unit per message; system messages go to a top-level field (`system`, `systemInstruction`). */

@@ -3,6 +3,7 @@
 // per batch (one user message of results), while the batch exceeds `batchAggregateTarget`, the largest
 // result ≥ `minAggregateSpill` spills too (self-capped tools never). Every result is marked Seen on first
 // sight, so a result that was not spilled then stays byte-identical forever (the replay re-applies spills).
+import { firstIndex } from '../../lib/search.ts';
 import { toolCap } from '../aliases.ts';
 import { spillReplacement } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
@@ -119,14 +120,7 @@ export const spillStage: PipelineStage<SpillState> = {
   },
 };
 
-/** Index of the first entry ≥ from in an ascending list (binary search). */
+/** Index of the first entry ≥ from in an ascending list. */
 function firstAtOrAfter(list: readonly number[], from: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < from) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstIndex(list.length, (i) => list[i] >= from);
 }
