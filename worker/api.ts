@@ -102,8 +102,10 @@ export type TimelinePoint = {
   estimateOut: number;
   estimate: RequestRow['estimate'];
   categories: Record<string, number>;
-  observed: { input: number; cacheRead: number; cacheWrite: number; prompt: number } | null;
+  observed: { input: number; cacheRead: number; cacheWrite: number; output: number; prompt: number } | null;
   simulated: { cacheRead: number; cacheWrite: number; prompt: number };
+  /** Dollars of the request: recorded (observed usage at list prices), simulated (estimate); null: unknown. */
+  costUsd: RequestRow['costUsd'];
   observedBreak: RequestRow['observedBreak'];
   /** The simulated break; its `events` are ids into the run's `events` (the rewrites that caused it). */
   cacheBreak: RequestRow['cacheBreak'];

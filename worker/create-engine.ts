@@ -2,7 +2,8 @@
 // and identity caches that survive re-runs, and the last analysis (for diffs and the report). Pure
 // TypeScript with no DOM: it runs in the worker, in Node tests, and in-thread as the no-worker fallback.
 // Stale runs are dropped: each run yields once so later requests can supersede it before it starts.
-import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
+import { type Analysis, analyze, withoutPipelineKey, withRows } from '../src/analyses/analyze.ts';
+import type { CostTotals } from '../src/analyses/cost.ts';
 import { logDefaults } from '../src/analyses/log-defaults.ts';
 import { cacheBreakRow, estimateRow, observedBreakRow } from '../src/analyses/report.ts';
 import { indexToolCalls } from '../src/analyses/tool-index.ts';
@@ -71,6 +72,7 @@ function observedOf(req: Request): TimelinePoint['observed'] {
           input: o.input,
           cacheRead: o.cacheRead,
           cacheWrite: o.cacheWrite,
+          output: o.output,
           prompt: o.input + o.cacheRead + o.cacheWrite,
         }
       : null;
@@ -154,6 +156,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     | { analysis: Analysis; events: EventRow[]; full: PipelineEvent[]; preset: string | null; tokenizer: Tokenizer }
     | undefined;
   let latestRun = 0;
+  /** The cost without the pipeline of the loaded transcript, for the settings it was made with (a threshold
+   *  change leaves it valid, so re-runs skip its replay). */
+  let unchanged: { key: string; totals: CostTotals } | undefined;
   let counting: Promise<CountStatus> = Promise.resolve({ done: true, fraction: 1 });
 
   function startCounting(t: Transcript, onProgress?: (p: LoadProgress) => void): Promise<CountStatus> {
@@ -241,6 +246,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       ]);
       loaded = { transcript: r.transcript, files: fileMap, mainName: main.name, lineStarts: new Map() };
       last = undefined;
+      unchanged = undefined;
       calibrations.clear();
       const t = r.transcript;
       counting = startCounting(t, onProgress);
@@ -349,7 +355,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       if (runId < latestRun) return { runId, stale: true };
       onProgress?.({ phase: 'replaying', fraction: 0.5 });
       const summarizer = summarizerFor(settings.config.summarizer, httpCache);
+      const key = withoutPipelineKey(settings, settings.encoding);
       const analysis = analyze(loaded.transcript, {
+        withoutPipeline: unchanged?.key === key ? unchanged.totals : true,
         config: settings.config,
         preset: settings.preset,
         mode: settings.mode,
@@ -361,6 +369,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         reportEvents: false,
         reportRows: false,
       });
+      const made = analysis.cost.report.withoutPipeline;
+      if (made) unchanged = { key, totals: made };
       const events: EventRow[] = [];
       const full: PipelineEvent[] = [];
       const timeline: TimelinePoint[] = [];
@@ -372,10 +382,11 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       for (const [ti, tr] of analysis.replay.threads.entries()) {
         const th = loaded.transcript.threads[ti];
         for (const q of tr.requests) {
+          const usd = analysis.cost.byPoint[k];
           const sim = analysis.simulated[k++];
           const o = analysis.observed[obsAt];
           const obs = o && o.thread === tr.thread && o.index === q.index ? analysis.observed[obsAt++] : undefined;
-          const cacheBreak = cacheBreakRow(sim);
+          const cacheBreak = cacheBreakRow(sim, usd);
           const ids: number[] = q.events.length === 0 ? NO_IDS : [];
           for (const e of q.events) {
             ids.push(events.length);
@@ -400,7 +411,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
               cacheWrite: Math.round(sim?.cacheWrite ?? 0),
               prompt: Math.round(q.estimateOut),
             },
-            observedBreak: observedBreakRow(obs),
+            costUsd: { recorded: usd?.recorded ?? null, simulated: usd?.simulated ?? null },
+            observedBreak: observedBreakRow(obs, usd),
             cacheBreak: cacheBreak ? { ...cacheBreak, events: cacheBreak.events.map((k) => ids[k]) } : null,
             eventIds: ids,
             responseMessage: req?.inputEnd ?? 0,

@@ -2,6 +2,7 @@
 // assembles the SPEC §8 report. Shared by the CLI and the worker so both always agree.
 import type { Transcript } from '../model/transcript.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
+import { presetConfig } from '../pipeline/presets.ts';
 import { type Summarizer, summarizerFor } from '../pipeline/summarizer.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
 import { type Replay, replayTranscript } from '../replay/transcript.ts';
@@ -9,9 +10,12 @@ import type { Calibration } from '../tokens/calibration.ts';
 import { TokenMeter } from '../tokens/meter.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { type ObservedPoint, observedTimeline, type SimulatedPoint, simulatedTimeline } from './cache-timeline.ts';
+import type { CostTotals } from './cost.ts';
 import type { Provider } from './pairing.ts';
 import { type Refetch, refetches } from './refetch.ts';
 import { buildReport, type Report } from './report.ts';
+import { type RunCost, runCost } from './run-cost.ts';
+import { simulatedCost } from './simulated-cost.ts';
 
 export type AnalyzeOptions = {
   config: PipelineConfig;
@@ -27,6 +31,10 @@ export type AnalyzeOptions = {
   reportEvents?: boolean;
   /** Build the report's per-request rows (default true; see ReportInput.rows). */
   reportRows?: boolean;
+  /** The simulated cost of the recorded inputs without the pipeline, which the preset's saving is measured
+   *  against: `true` computes it (one more replay), a value reuses one computed for the same `withoutPipelineKey`;
+   *  absent, the report has none (the minimizer's many runs). */
+  withoutPipeline?: true | CostTotals;
 };
 
 export type Analysis = {
@@ -34,6 +42,8 @@ export type Analysis = {
   observed: ObservedPoint[];
   simulated: SimulatedPoint[];
   refetches: Refetch[];
+  /** The run's dollars (recorded, simulated, per request, TTL-break advice, re-fetches). */
+  cost: RunCost;
   report: Report;
 };
 
@@ -53,6 +63,9 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
   const observed = observedTimeline(t, o.config);
   const simulated = simulatedTimeline(t, replay);
   const found = refetches(t, o.tokenizer, replay);
+  const cost = runCost(t, replay, observed, simulated, found);
+  if (o.withoutPipeline)
+    cost.report.withoutPipeline = o.withoutPipeline === true ? costWithoutPipeline(t, o, meter) : o.withoutPipeline;
   const report = buildReport({
     transcript: t,
     tokenizer: o.tokenizer,
@@ -60,11 +73,37 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
     observed,
     simulated,
     refetches: found,
+    cost,
     preset: o.preset,
     withEvents: o.reportEvents,
     rows: o.reportRows,
   });
-  return { replay, observed, simulated, refetches: found, report };
+  return { replay, observed, simulated, refetches: found, cost, report };
+}
+
+/** The settings the cost without the pipeline depends on: a reused value must have been made with the same. */
+export function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>, encoding: string): string {
+  const c = o.config;
+  return JSON.stringify([o.mode, o.provider, encoding, c.contextWindow, c.outputReserve, c.cache, c.prices]);
+}
+
+/** The recorded inputs replayed without rewriting (the `none` preset, same window, cache rules and prices),
+ *  priced under the same simulated cache: the preset's saving is this minus the run's simulated cost. */
+function costWithoutPipeline(t: Transcript, o: AnalyzeOptions, meter: TokenMeter): CostTotals {
+  const c = o.config;
+  const config = {
+    ...presetConfig('none'),
+    contextWindow: c.contextWindow,
+    outputReserve: c.outputReserve,
+    cache: c.cache,
+    prices: c.prices,
+  };
+  const replay = replayTranscript(
+    t,
+    { config, mode: o.mode, provider: o.provider, meter, summarizer: summarizerFor('extractive') },
+    o.calibrations,
+  );
+  return simulatedCost(t, replay, simulatedTimeline(t, replay)).totals;
 }
 
 /** The analysis's report with its per-request rows, made now if the run skipped them (reportRows false). */
@@ -81,6 +120,7 @@ export function withRows(
     observed: a.observed,
     simulated: a.simulated,
     refetches: a.refetches,
+    cost: a.cost,
     preset: o.preset,
     withEvents: o.reportEvents,
   });

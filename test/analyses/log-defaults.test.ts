@@ -168,15 +168,18 @@ describe('context window', () => {
     const d = logDefaults(tx('swe-agent', [{ model: 'gpt-4o' }]));
     const o = settingsOrigin(
       d,
-      { provider: 'anthropic', contextWindow: 128_000 },
-      { provider: true, contextWindow: false },
+      { provider: 'anthropic', contextWindow: 128_000, ttlSeconds: 300 },
+      { provider: true, contextWindow: false, ttl: false },
     );
     expect(o.provider).toMatchObject({ value: 'anthropic', source: 'chosen', log: { value: 'openai-chat' } });
     expect(o.contextWindow).toMatchObject({ value: 128_000, source: 'log' });
     const none = logDefaults(tx('claude-code', [{}]));
     expect(
-      settingsOrigin(none, { provider: 'anthropic', contextWindow: 200_000 }, { provider: false, contextWindow: false })
-        .contextWindow.source,
+      settingsOrigin(
+        none,
+        { provider: 'anthropic', contextWindow: 200_000, ttlSeconds: 300 },
+        { provider: false, contextWindow: false, ttl: false },
+      ).contextWindow.source,
     ).toBe('preset');
   });
 });

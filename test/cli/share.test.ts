@@ -77,7 +77,7 @@ describeReal('tierscope share on real fixtures', () => {
       const cli = await run(['analyze', file, ...flags, '--json']);
       expect(cli.code).toBe(0);
       const state = await decoded(shared.out);
-      const report = analyze(state.source.transcript, { ...state, tokenizer: tok }).report;
+      const report = analyze(state.source.transcript, { ...state, tokenizer: tok, withoutPipeline: true }).report;
       const expected = asJson(JSON.parse(cli.out) as Report);
       expect(asJson(report).toolResults).toEqual(expected.toolResults);
       expect(asJson(report).pairing).toEqual(expected.pairing);

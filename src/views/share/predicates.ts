@@ -2,7 +2,7 @@
 // request or message (else of the thread), the tier of the selected row's tool results, the cause of the
 // selected request's cache breaks. Pure: specs in the minimizer's syntax (src/share/predicate.ts) with labels.
 import type { Row, RunResult } from '../../../worker/api.ts';
-import { PAIRING_RULES } from '../../share/predicate.ts';
+import { PAIRING_RULES } from '../../share/pairing-rules.ts';
 import type { UrlView } from '../../state/url-state.ts';
 
 export type Candidate = {
