@@ -67,7 +67,9 @@ const dir = configDir();
 let worst = 0;
 try {
   const cc = ccusageSessions(dir);
-  console.log('| file | responses | Tierscope recorded | independent | ccusage 20.0.24 | vs independent | vs ccusage | rewound (in recorded) |');
+  console.log(
+    '| file | responses | Tierscope recorded | independent | ccusage 20.0.24 | vs independent | vs ccusage | rewound (in recorded) |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const f of fixtureInputs()) {
     if (f.format !== 'claude-code' && f.format !== 'codex') continue;
