@@ -45,9 +45,11 @@ export function costLines(c: CostReport): string[] {
   const w = c.withoutPipeline;
   if (w) {
     const saved = w.requestsUsd - s.requestsUsd;
-    lines.push(
-      `  the pipeline ${saved >= 0 ? 'saves' : 'costs'} ≈${fmtUsd(Math.abs(saved))} of ≈${fmtUsd(w.requestsUsd)} (both simulated under the same cache rules)`,
-    );
+    const what =
+      Math.abs(saved) < 0.00005
+        ? `changes nothing billed (≈${fmtUsd(w.requestsUsd)})`
+        : `${saved >= 0 ? 'saves' : 'costs'} ≈${fmtUsd(Math.abs(saved))} of ≈${fmtUsd(w.requestsUsd)}`;
+    lines.push(`  the pipeline ${what} (with and without it, simulated under the same cache rules)`);
   }
   const rows = r ?? s;
   const sims = new Map(s.byModel.map((m) => [m.model, m]));

@@ -101,10 +101,6 @@ export function CostStat({ cost }: { cost: CostReport }) {
         <span data-testid="stat-cost-recorded" title={r ? 'observed usage at list prices' : NO_USAGE}>
           {r ? fmtUsd(r.usd) : '—'}
         </span>
-        {' → '}
-        <span data-testid="stat-cost-simulated" title="simulated for the replayed (rewritten) prompts: an estimate">
-          ≈{fmtUsd(s.usd)}
-        </span>
         {apart && (
           <span
             className="muted"
@@ -115,6 +111,10 @@ export function CostStat({ cost }: { cost: CostReport }) {
             ({apart})
           </span>
         )}
+        {' → '}
+        <span data-testid="stat-cost-simulated" title="simulated for the replayed (rewritten) prompts: an estimate">
+          ≈{fmtUsd(s.usd)}
+        </span>
       </span>
       <span className="cost-models">
         {shown.map((m) => (

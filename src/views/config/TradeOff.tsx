@@ -44,6 +44,8 @@ function numbersOf(r: RunResult): Numbers {
 function SavedUsd({ n }: { n: Numbers }) {
   if (n.savedUsd === null || n.withoutUsd === null) return null;
   const saving = n.savedUsd >= 0;
+  // Under half a hundredth of a cent either way the pipeline changed nothing that is billed.
+  const none = Math.abs(n.savedUsd) < 0.00005;
   const bill =
     n.billUsd === null
       ? 'The log records no usage (no bill to compare with).'
@@ -54,8 +56,14 @@ function SavedUsd({ n }: { n: Numbers }) {
       data-testid="saved-usd"
       title={`Simulated under the provider's cache rules at list prices (estimates): ≈${fmtUsd(n.withoutUsd)} without the pipeline, ≈${fmtUsd(n.simulatedUsd)} with this preset. ${bill}`}
     >
-      {saving ? 'saves' : 'costs'} ≈<strong>{fmtUsd(Math.abs(n.savedUsd))}</strong>
-      <span className="muted"> of ≈{fmtUsd(n.withoutUsd)}</span>
+      {none ? (
+        <span className="muted">no change to ≈{fmtUsd(n.withoutUsd)}</span>
+      ) : (
+        <>
+          {saving ? 'saves' : 'costs'} ≈<strong>{fmtUsd(Math.abs(n.savedUsd))}</strong>
+          <span className="muted"> of ≈{fmtUsd(n.withoutUsd)}</span>
+        </>
+      )}
     </span>
   );
 }
