@@ -62,6 +62,12 @@ describeReal('dollars in the summary bar and the hover', () => {
         'claude-sonnet-4-20250514',
       ]);
       expect(await s.page.getByTestId('cost-catalog').textContent()).toBe('genai-prices 0.1.8');
+      // per thread: the main conversation, and the side calls summed in their group
+      const main = rec.byThread.find((t) => t.thread === 'main');
+      const sides = rec.byThread.filter((t) => t.kind === 'side-call').reduce((n, t) => n + t.usd, 0);
+      const mainItem = s.page.locator('[data-testid="thread-item"][data-thread-id="main"]');
+      expect(await mainItem.getByTestId('thread-cost').textContent()).toBe(fmtUsd(main?.usd ?? Number.NaN));
+      expect(await s.page.getByTestId('side-call-cost').textContent()).toBe(fmtUsd(sides));
       expect(await s.page.getByTestId('summary-bar').textContent()).not.toMatch(/assumed/);
       await screenshot(s.page, 'cost-trace');
       await s.page.getByTestId('summary-bar').screenshot({ path: join(ARTIFACTS, 'cost-summary-bar-trace.png') });
