@@ -39,48 +39,51 @@ const GEMINI_MIN: { models: RegExp; tokens: number }[] = [
   { models: /^gemini-2\.5-(pro|flash)/, tokens: 2048 },
 ];
 
-function listed(table: typeof ANTHROPIC_MIN, bare: string): number | undefined {
-  return table.find((row) => row.models.test(bare))?.tokens;
-}
+const OPENAI: CacheRules = {
+  api: 'openai',
+  writes: 'automatic',
+  minCacheable: 1024,
+  step: 128,
+  ttlSeconds: 300,
+  why: 'OpenAI caches prompts of 1,024 tokens or more, in 128-token steps, kept 5–10 minutes idle (the lower bound is used)',
+};
+
+/** Per-model minimum tables: the API, how it writes, its table, the minimum of a model it does not list, and
+ *  how its rule reads. */
+const BY_TABLE = {
+  anthropic: {
+    writes: 'explicit',
+    table: ANTHROPIC_MIN,
+    fallback: 1024,
+    listed: (name: string, min: string) => `Anthropic caches ${name} from ${min} tokens`,
+    unlisted: (name: string) =>
+      `${name} is not in Anthropic's minimum table: the documented floor of 1,024 tokens is used`,
+  },
+  gemini: {
+    writes: 'automatic',
+    table: GEMINI_MIN,
+    fallback: 2048,
+    listed: (name: string, min: string) =>
+      `Gemini caches ${name} implicitly from ${min} tokens (lifetime undocumented: 5 minutes assumed)`,
+    unlisted: (name: string) =>
+      `${name} is not in Gemini's minimum table: 2,048 tokens assumed (lifetime undocumented: 5 minutes assumed)`,
+  },
+} as const;
 
 /** The cache rules of `api` for a model (its bare id decides the minimum). */
 export function cacheRulesFor(api: CacheApi, model: string | undefined): CacheRules {
+  if (api === 'openai') return OPENAI;
+  const t = BY_TABLE[api];
   const bare = model ? parseModelId(model).bare.toLowerCase() : '';
   const name = model ?? 'an unnamed model';
-  if (api === 'openai')
-    return {
-      api,
-      writes: 'automatic',
-      minCacheable: 1024,
-      step: 128,
-      ttlSeconds: 300,
-      why: 'OpenAI caches prompts of 1,024 tokens or more, in 128-token steps, kept 5–10 minutes idle (the lower bound is used)',
-    };
-  if (api === 'gemini') {
-    const min = listed(GEMINI_MIN, bare);
-    return {
-      api,
-      writes: 'automatic',
-      minCacheable: min ?? 2048,
-      step: 1,
-      ttlSeconds: 300,
-      why:
-        min !== undefined
-          ? `Gemini caches ${name} implicitly from ${min.toLocaleString('en-US')} tokens (lifetime undocumented: 5 minutes assumed)`
-          : `${name} is not in Gemini's minimum table: 2,048 tokens assumed (lifetime undocumented: 5 minutes assumed)`,
-    };
-  }
-  const min = listed(ANTHROPIC_MIN, bare);
+  const min = t.table.find((row) => row.models.test(bare))?.tokens;
   return {
     api,
-    writes: 'explicit',
-    minCacheable: min ?? 1024,
+    writes: t.writes,
+    minCacheable: min ?? t.fallback,
     step: 1,
     ttlSeconds: 300,
-    why:
-      min !== undefined
-        ? `Anthropic caches ${name} from ${min.toLocaleString('en-US')} tokens`
-        : `${name} is not in Anthropic's minimum table: the documented floor of 1,024 tokens is used`,
+    why: min !== undefined ? t.listed(name, min.toLocaleString('en-US')) : t.unlisted(name),
   };
 }
 

@@ -6,16 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/analyses/report.ts';
-import { runCli } from '../../src/cli/main.ts';
 import { asst, jsonl, text, user } from '../helpers/claude-code-lines.ts';
+import { runCapture } from '../helpers/cli.ts';
 import { describeReal, realPath } from '../helpers/fixtures.ts';
 
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCapture;
 
 describeReal('dollars in the CLI report', () => {
   const trace = realPath('claude-trace/lemmy-test-traffic.redacted.jsonl');

@@ -11,7 +11,7 @@ import { fmtUsd } from '../../src/lib/money.ts';
 import { asst, jsonl, text, user } from '../helpers/claude-code-lines.ts';
 import { describeReal, wildPath } from '../helpers/fixtures.ts';
 import { ARTIFACTS, screenshot, stopServer } from './harness.ts';
-import { cliReport, loadFiles, openApp, realPath, runId, waitForRun } from './ui.ts';
+import { cliReport, loadFiles, openApp, openSample, realPath, runId, waitForRun } from './ui.ts';
 
 afterAll(async () => {
   await stopServer();
@@ -25,20 +25,6 @@ async function rows(page: Page): Promise<{ model: string; usd: string; pricing: 
       usd: e.querySelector('[data-testid="cost-model-usd"]')?.textContent ?? '',
     })),
   );
-}
-
-async function openSample(page: Page, id: string, file: string): Promise<void> {
-  const before = await runId(page);
-  await page.getByTestId('sample-picker').selectOption(id);
-  await page.waitForFunction(
-    (f) => {
-      const el = document.querySelector('[data-testid="load-status"]');
-      return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes(f);
-    },
-    file,
-    { timeout: 60_000 },
-  );
-  await waitForRun(page, before);
 }
 
 describeReal('dollars in the summary bar and the hover', () => {
