@@ -56,6 +56,22 @@ describeReal('dollars in the summary bar and the hover', () => {
       expect(await s.page.getByTestId('side-call-cost').textContent()).toBe(fmtUsd(sides));
       expect(await s.page.getByTestId('summary-bar').textContent()).not.toMatch(/assumed/);
       await screenshot(s.page, 'cost-trace');
+      // the hover of request 13 (its tools changed): that request's dollars
+      const q = report.requests.find((x) => x.thread === 'main' && x.index === 13);
+      if (!q) throw new Error('no request 13');
+      await s.page
+        .locator('[data-testid="cache-timeline"] [data-testid="cache-break"][data-kind="observed"][data-request="13"]')
+        .hover();
+      const card = s.page.getByRole('tooltip');
+      await expect.poll(() => card.textContent()).toMatch(/Request 13/);
+      expect(await card.getByTestId('hover-cost-recorded').textContent()).toBe(
+        fmtUsd(q.costUsd.recorded ?? Number.NaN),
+      );
+      expect(await card.getByTestId('hover-cost-simulated').textContent()).toBe(
+        `≈${fmtUsd(q.costUsd.simulated ?? Number.NaN)}`,
+      );
+      await screenshot(s.page, 'cost-hover-trace');
+      await s.page.mouse.move(5, 5);
       await s.page.getByTestId('summary-bar').screenshot({ path: join(ARTIFACTS, 'cost-summary-bar-trace.png') });
       expect(s.consoleErrors).toEqual([]);
       expect(s.externalRequests).toEqual([]);
