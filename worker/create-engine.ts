@@ -268,6 +268,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       onProgress?.({ phase: 'replaying', fraction: 0.5 });
       const summarizer = summarizerFor(settings.config.summarizer, httpCache);
       const analysis = analyze(loaded.transcript, {
+        withoutPipeline: true,
         config: settings.config,
         preset: settings.preset,
         mode: settings.mode,

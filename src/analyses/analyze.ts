@@ -1,9 +1,10 @@
-// One call that runs everything on a parsed transcript — replay, cache timelines, re-fetches — and
+// One call that runs everything on a parsed transcript — replay, cache timelines, re-fetches, dollars — and
 // assembles the SPEC §8 report. Shared by the CLI and the worker so both always agree. What is kept from one run
 // to the next lives in the AnalysisCache the caller owns (the engine: one per loaded transcript and encoding).
 import type { Transcript } from '../model/transcript.ts';
 import type { Provider } from '../pairing/validate.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
+import { presetConfig } from '../pipeline/presets.ts';
 import { type Summarizer, summarizerFor } from '../pipeline/summarizer.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
 import { type Replay, replayTranscript } from '../replay/transcript.ts';
@@ -11,8 +12,11 @@ import { TokenMeter } from '../tokens/meter.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { AnalysisCache } from './cache.ts';
 import { type ObservedPoint, observedTimeline, type SimulatedPoint, simulatedTimeline } from './cache-timeline.ts';
+import type { CostTotals } from './cost.ts';
 import { type Refetch, refetches } from './refetch.ts';
 import { buildReport, type Report } from './report.ts';
+import { type RunCost, runCost } from './run-cost.ts';
+import { simulatedCost } from './simulated-cost.ts';
 
 export type AnalyzeOptions = {
   config: PipelineConfig;
@@ -27,6 +31,9 @@ export type AnalyzeOptions = {
   reportEvents?: boolean;
   /** Build the report's per-request rows (default true; see ReportInput.rows). */
   reportRows?: boolean;
+  /** Price the recorded inputs without the pipeline, which the preset's saving is measured against (one more
+   *  replay, kept in the cache per `withoutPipelineKey`); absent, the report has none (the minimizer's runs). */
+  withoutPipeline?: boolean;
 };
 
 export type Analysis = {
@@ -34,6 +41,8 @@ export type Analysis = {
   observed: ObservedPoint[];
   simulated: SimulatedPoint[];
   refetches: Refetch[];
+  /** The run's dollars (recorded, simulated, per request, TTL-break advice, re-fetches). */
+  cost: RunCost;
   report: Report;
 };
 
@@ -58,6 +67,8 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
   const observed = observedTimeline(t, o.config, cache.timeline);
   const simulated = simulatedTimeline(t, replay, cache.timeline);
   const found = refetches(t, o.tokenizer, replay, cache.refetch);
+  const cost = runCost(t, replay, observed, simulated, found);
+  if (o.withoutPipeline) cost.report.withoutPipeline = costWithoutPipeline(t, o, cache);
   const report = buildReport({
     transcript: t,
     tokenizer: o.tokenizer,
@@ -66,11 +77,43 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
     observed,
     simulated,
     refetches: found,
+    cost,
     preset: o.preset,
     withEvents: o.reportEvents,
     rows: o.reportRows,
   });
-  return { replay, observed, simulated, refetches: found, report };
+  return { replay, observed, simulated, refetches: found, cost, report };
+}
+
+/** The settings the cost without the pipeline depends on: a kept value was made with the same. */
+export function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>): string {
+  const c = o.config;
+  return JSON.stringify([o.mode, o.provider, c.contextWindow, c.outputReserve, c.cache, c.prices]);
+}
+
+/** The recorded inputs replayed without rewriting (the `none` preset, same window, cache rules and prices),
+ *  priced under the same simulated cache: the preset's saving is this minus the run's simulated cost. Kept in
+ *  the run cache (a threshold drag does not change it). */
+function costWithoutPipeline(t: Transcript, o: AnalyzeOptions, cache: AnalysisCache): CostTotals {
+  const key = withoutPipelineKey(o);
+  const kept = cache.withoutPipeline.get(key);
+  if (kept) return kept;
+  const c = o.config;
+  const config = {
+    ...presetConfig('none'),
+    contextWindow: c.contextWindow,
+    outputReserve: c.outputReserve,
+    cache: c.cache,
+    prices: c.prices,
+  };
+  const replay = replayTranscript(
+    t,
+    { config, mode: o.mode, provider: o.provider, summarizer: summarizerFor('extractive') },
+    cache,
+  );
+  const totals = simulatedCost(t, replay, simulatedTimeline(t, replay, cache.timeline)).totals;
+  cache.withoutPipeline.set(key, totals);
+  return totals;
 }
 
 /** The analysis's report with its per-request rows, made now if the run skipped them (reportRows false). */
@@ -88,6 +131,7 @@ export function withRows(
     observed: a.observed,
     simulated: a.simulated,
     refetches: a.refetches,
+    cost: a.cost,
     preset: o.preset,
     withEvents: o.reportEvents,
   });

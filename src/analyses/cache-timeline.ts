@@ -2,16 +2,30 @@
 // and a break (cache read far below the previous prompt) with its cause — sidechain, model-changed,
 // ttl-expired, agent-compaction, tools-changed / system-changed / history-rewritten@N, below-minimum,
 // unexplained. Simulated: per replayed request, the longest block prefix shared with an earlier output
-// (same thread, or the system+tools prefix of any thread) within TTL and of the same model is read,
-// the rest written; a break is pinned to the pipeline events that rewrote inside the old prefix.
+// (same thread, or the system+tools prefix of any thread) within TTL and of the same model is read under the
+// provider's rules (minimum per model, OpenAI's 128-token steps), the rest written (Anthropic) or sent uncached
+// (OpenAI, Gemini: no write fee); a break is pinned to the pipeline events that rewrote inside the old prefix.
+
+import { getOrInsert } from '../lib/maps.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Message, Request, Thread, Transcript } from '../model/transcript.ts';
+import { cachedPrefix } from '../models/cache-rules.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import type { RequestReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { observedPrompt } from '../tokens/calibration.ts';
+import { cacheApiOf, cacheApiOfModel, type EffectiveRules, rulesFor } from './cache-settings.ts';
 
-export type BreakInfo = { cause: string; tokensLost: number; messageIndex?: number; detail: string; events?: number[] };
+export type BreakInfo = {
+  cause: string;
+  tokensLost: number;
+  messageIndex?: number;
+  detail: string;
+  events?: number[];
+  /** ttl-expired: the gap since the previous response and the TTL it exceeded (ms). */
+  gapMs?: number;
+  ttlMs?: number;
+};
 
 export type ObservedPoint = {
   thread: string;
@@ -45,6 +59,11 @@ function fmtGap(ms: number): string {
   const m = Math.floor(s / 60);
   if (m === 0) return `${s} s`;
   return s % 60 === 0 ? `${m} min` : `${m} min ${s % 60} s`;
+}
+
+/** The minimum cacheable prompt a logged request was judged by: the config's, else its API's for its model. */
+function observedMin(model: string | undefined, config: PipelineConfig): number {
+  return rulesFor(cacheApiOfModel(model), model, config.cache).minCacheable;
 }
 
 function ttlMs(thread: Thread, config: PipelineConfig): number {
@@ -81,7 +100,7 @@ function observedCause(
   r: Request,
   first: boolean,
   config: PipelineConfig,
-): { cause: string; detail: string } {
+): { cause: string; detail: string; gapMs?: number; ttlMs?: number } {
   if (first && t.kind !== 'main')
     return {
       cause: 'sidechain',
@@ -96,6 +115,8 @@ function observedCause(
       return {
         cause: 'ttl-expired',
         detail: `cache expired: ${fmtGap(r.time - gapFrom)} since the previous response; TTL ${fmtGap(ttl)}`,
+        gapMs: r.time - gapFrom,
+        ttlMs: ttl,
       };
     }
   }
@@ -113,10 +134,11 @@ function observedCause(
       return { cause: `history-rewritten@${at}`, detail: `message ${at} of the previous request was rewritten` };
   }
   const refPrompt = ref.observed ? observedPrompt(ref.observed) : 0;
-  if (refPrompt < config.cache.minCacheable)
+  const min = observedMin(ref.model, config);
+  if (refPrompt < min)
     return {
       cause: 'below-minimum',
-      detail: `the previous prompt (${refPrompt} tokens) is below the ${config.cache.minCacheable}-token minimum`,
+      detail: `the previous prompt (${refPrompt} tokens) is below the ${min}-token minimum`,
     };
   return { cause: 'unexplained', detail: 'no recorded change explains the drop' };
 }
@@ -165,7 +187,7 @@ function computeObserved(t: Transcript, config: PipelineConfig): ObservedPoint[]
       let brk: BreakInfo | null = null;
       if (ref?.observed) {
         const refPrompt = observedPrompt(ref.observed);
-        if (isBreak(r.observed.cacheRead, refPrompt, config.cache.minCacheable)) {
+        if (isBreak(r.observed.cacheRead, refPrompt, observedMin(r.model, config))) {
           const c = observedCause(th, ref, refThread, r, first, config);
           brk = { ...c, tokensLost: refPrompt - r.observed.cacheRead };
         }
@@ -258,11 +280,13 @@ function simulatedCause(
   expired: boolean,
   gap: number,
   ttl: number,
-): { cause: string; detail: string; events?: number[]; messageIndex?: number } {
+): Omit<BreakInfo, 'tokensLost'> {
   if (expired)
     return {
       cause: 'ttl-expired',
       detail: `cache expired: ${fmtGap(gap)} since the previous response; TTL ${fmtGap(ttl)}`,
+      gapMs: gap,
+      ttlMs: ttl,
     };
   if (prev.model && rr.model && prev.model !== rr.model)
     return { cause: 'model-changed', detail: `model changed from ${prev.model} to ${rr.model}` };
@@ -311,16 +335,28 @@ export function simulatedTimeline(t: Transcript, replay: Replay, memo = new Time
     }
   });
   const ttl = cfg.cache.ttlSeconds * 1000;
-  const min = cfg.cache.minCacheable;
+  // The API's rules for each request's model (its minimum and step), with the config's overrides.
+  const api = cacheApiOf(replay.options.provider);
+  const rulesByModel = new Map<string | undefined, EffectiveRules>();
+  const rulesOf = (model: string | undefined) =>
+    getOrInsert(rulesByModel, model, () => rulesFor(api, model, cfg.cache));
   const lastByThread = new Int32Array(replay.threads.length).fill(-1);
   // Last use time of each shared prefix (model|tools|system) and tools prefix (model|tools); NaN: never.
   const prefixSeen = new Float64Array(sched.prefixes).fill(Number.NaN);
   const toolsSeen = new Float64Array(sched.tools).fill(Number.NaN);
   const points: SimulatedPoint[] = new Array(rrs.length);
+  const prompts = new Float64Array(rrs.length);
   for (const k of sched.order) {
     const rr = rrs[k];
     const factor = factors[k];
-    const prompt = factor * rr.outputTokens;
+    // The prompt is the calibrated estimate of what would be sent: counted tokens × factor, plus what the log does
+    // not hold (the unlogged system prompt and tool schemas, hidden framing), which sits at the front of every
+    // prompt and so belongs to any prefix it shares.
+    const prompt = Math.max(0, rr.estimateOut);
+    const front = Math.max(0, prompt - factor * rr.outputTokens);
+    prompts[k] = prompt;
+    const rules = rulesOf(rr.model);
+    const min = rules.minCacheable;
     const now = sched.time[k];
     const within = (at: number | undefined) => now === undefined || at === undefined || now - at <= ttl;
     const p = lastByThread[threadOf[k]];
@@ -330,7 +366,7 @@ export function simulatedTimeline(t: Transcript, replay: Replay, memo = new Time
     let gap = 0;
     if (prev && prev.model === rr.model) {
       const at = sched.end[p] ?? sched.time[p];
-      if (within(at)) read = factor * rr.commonTokens;
+      if (within(at) && rr.commonTokens > 0) read = front + factor * rr.commonTokens;
       else {
         expired = true;
         gap = (now ?? 0) - (at ?? 0);
@@ -338,14 +374,17 @@ export function simulatedTimeline(t: Transcript, replay: Replay, memo = new Time
     }
     const seenPrefix = prefixSeen[sched.prefixId[k]];
     const seenTools = toolsSeen[sched.toolsId[k]];
-    if (!Number.isNaN(seenPrefix) && within(seenPrefix)) read = Math.max(read, factor * rr.prefixTokens);
-    else if (!Number.isNaN(seenTools) && within(seenTools)) read = Math.max(read, factor * rr.toolsTokens);
-    if (read < min) read = 0;
+    if (!Number.isNaN(seenPrefix) && within(seenPrefix)) read = Math.max(read, front + factor * rr.prefixTokens);
+    else if (!Number.isNaN(seenTools) && within(seenTools)) read = Math.max(read, front + factor * rr.toolsTokens);
+    read = cachedPrefix(Math.min(read, prompt), min, rules.step);
     const cacheable = prompt >= min;
-    const write = cacheable ? Math.max(0, prompt - read) : 0;
+    // Anthropic bills writing the prompt up to its breakpoint; OpenAI and Gemini cache by themselves and bill the
+    // uncached part as plain input.
+    const explicit = rules.writes === 'explicit';
+    const write = explicit && cacheable ? Math.max(0, prompt - read) : 0;
     let brk: BreakInfo | null = null;
     if (prev) {
-      const prevPrompt = factors[p] * prev.outputTokens;
+      const prevPrompt = prompts[p];
       if (isBreak(read, prevPrompt, min)) {
         const c = simulatedCause(rr, prev, expired, gap, ttl);
         brk = { ...c, tokensLost: Math.max(0, prevPrompt - read) };
@@ -357,7 +396,7 @@ export function simulatedTimeline(t: Transcript, replay: Replay, memo = new Time
       prompt,
       cacheRead: read,
       cacheWrite: write,
-      uncached: cacheable ? 0 : prompt,
+      uncached: explicit ? (cacheable ? 0 : prompt) : Math.max(0, prompt - read),
       hitRate: prompt > 0 ? read / prompt : 0,
       break: brk,
     };

@@ -1,36 +1,214 @@
-// Prompt cost (SPEC §5.2 "Cost"): uncached input × 1, cache reads × readMultiplier, cache writes ×
-// writeMultiplier (1-hour writes × 2), in input-token equivalents; the UI multiplies by a $/Mtok price.
-// Recorded cost comes from observed usage, simulated cost from the replay's simulated cache.
+// Cost in US dollars (SPEC §5.2 "Cost", §5.4), summed per model, per thread and for the session. Each entry is
+// priced at its model's prices at its time (the catalog's, or prices the user typed); a model with neither is
+// counted as "price unknown" and left out of the dollars, never priced as another model. `CostBook` collects the
+// entries of one computation (recorded-cost.ts, simulated-cost.ts) and says what its figures rest on.
 
-import type { ObservedUsage } from '../model/transcript.ts';
-import type { PipelineConfig } from '../pipeline/config.ts';
+import type { BilledResponse, ObservedUsage, Thread } from '../model/transcript.ts';
+import type { CatalogInfo, ModelPrices } from '../models/catalog.ts';
+import {
+  addSplit,
+  type ModelPricing,
+  type PriceSource,
+  priceTokens,
+  pricingOf,
+  type TokenSplit,
+  type UsdSplit,
+  type UserPrices,
+  ZERO_TOKENS,
+  ZERO_USD,
+} from '../models/prices.ts';
 
-export type CostUnits = { input: number; cacheRead: number; cacheWrite: number; total: number };
+/** What an entry is: one of a thread's requests, or a response billed apart from them. */
+export type EntryKind = 'request' | BilledResponse['why'];
 
-export function observedCost(u: ObservedUsage, c: PipelineConfig): CostUnits {
-  const oneHour = u.cacheWrite1h ?? 0;
-  const fiveMin = Math.max(0, u.cacheWrite - oneHour);
-  const cacheWrite = fiveMin * c.cache.writeMultiplier + oneHour * 2;
-  const cacheRead = u.cacheRead * c.cache.readMultiplier;
-  return { input: u.input, cacheRead, cacheWrite, total: u.input + cacheRead + cacheWrite };
-}
+export type ModelCost = {
+  model: string;
+  pricing: PriceSource | 'unknown';
+  /** The catalog entry that priced it (`claude-sonnet-4-5` for `claude-sonnet-4-5-20250929`). */
+  catalogId: string | null;
+  /** Why it has no price (unknown models), or why some of its entries could not be priced. */
+  reason: string | null;
+  /** Entries left out of the dollars: no price for the model, or none for a part they use. */
+  unpriced: number;
+  /** Requests, and responses billed apart from the requests, of this model. */
+  requests: number;
+  apart: number;
+  /** Entries priced at the long-context tier (prompt over the model's threshold). */
+  longContext: number;
+  tokens: TokenSplit;
+  /** Dollars by part; null when the price is unknown. */
+  usd: UsdSplit | null;
+};
 
-export function simulatedCost(
-  p: { uncached: number; cacheRead: number; cacheWrite: number },
-  c: PipelineConfig,
-): CostUnits {
-  const cacheRead = p.cacheRead * c.cache.readMultiplier;
-  const cacheWrite = p.cacheWrite * c.cache.writeMultiplier;
-  return { input: p.uncached, cacheRead, cacheWrite, total: p.uncached + cacheRead + cacheWrite };
-}
+export type ThreadCost = {
+  thread: string;
+  kind: Thread['kind'];
+  requests: number;
+  usd: number;
+  /** Dollars of responses billed apart from the thread's requests (included in `usd`). */
+  apartUsd: number;
+  unpriced: number;
+};
 
-export function addCost(a: CostUnits, b: CostUnits): CostUnits {
+/** A session's cost (SPEC §8 `totals.cost.recorded` / `.simulated`): dollars by part, and where they come from. */
+export type CostTotals = UsdSplit & {
+  /** observed: the log's usage at list prices; estimated: the simulated cache of the replay. */
+  basis: 'observed' | 'estimated';
+  tokens: TokenSplit;
+  /** Entries priced (requests and responses billed apart). */
+  priced: number;
+  /** Dollars of the requests alone (the part the replay can change). */
+  requestsUsd: number;
+  /** Dollars of responses on rewound branches (included in `usd`: they were paid for). */
+  abandonedUsd: number;
+  /** Dollars of calls the log records only by their usage (included in `usd`). */
+  noRequestUsd: number;
+  /** Entries of models without a price: left out of the dollars. */
+  unpriced: { entries: number; models: string[] };
+  byModel: ModelCost[];
+  byThread: ThreadCost[];
+};
+
+export type CostReport = {
+  recorded: CostTotals | null;
+  simulated: CostTotals;
+  /** The simulated cost of the recorded inputs without the pipeline (same cache rules): the preset's saving is
+   *  this minus `simulated`. Absent when the run did not compute it. */
+  withoutPipeline?: CostTotals;
+  catalog: CatalogInfo;
+};
+
+/** Observed usage as billed parts (Anthropic semantics: cache writes split into 5-minute and 1-hour). */
+export function usageTokens(u: ObservedUsage): TokenSplit {
+  const oneHour = Math.min(u.cacheWrite, u.cacheWrite1h ?? 0);
   return {
-    input: a.input + b.input,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-    total: a.total + b.total,
+    input: u.input,
+    output: u.output,
+    cacheRead: u.cacheRead,
+    cacheWrite5m: u.cacheWrite - oneHour,
+    cacheWrite1h: oneHour,
   };
 }
 
-export const ZERO_COST: CostUnits = { input: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+const HOUR = 3_600_000;
+
+/** Collects priced entries; pricing lookups are kept per model and hour for the life of one book. */
+export class CostBook {
+  private readonly models = new Map<string, ModelCost>();
+  private readonly threads = new Map<string, ThreadCost>();
+  private readonly pricings = new Map<string, ModelPricing>();
+  private total: UsdSplit = ZERO_USD;
+  private tokens: TokenSplit = ZERO_TOKENS;
+  private requestsUsd = 0;
+  private abandonedUsd = 0;
+  private noRequestUsd = 0;
+  private priced = 0;
+  private unpriced = 0;
+
+  /** `adjust` rewrites a model's prices before use (the simulation's `cache.*` multipliers). */
+  constructor(
+    private readonly basis: CostTotals['basis'],
+    private readonly user: UserPrices,
+    private readonly adjust?: (p: ModelPrices) => ModelPrices,
+  ) {}
+
+  /** The pricing of a model at a time (its hour: price lists change by date, a few by time of day). */
+  pricing(model: string | undefined, time: number | undefined): ModelPricing {
+    const hour = time === undefined ? undefined : Math.floor(time / HOUR);
+    const key = `${model ?? ''}\u0000${hour ?? 'newest'}`;
+    let p = this.pricings.get(key);
+    if (!p) {
+      p = pricingOf(model, hour === undefined ? undefined : new Date(hour * HOUR + HOUR / 2), this.user);
+      if (p.known && this.adjust) p = { ...p, prices: this.adjust(p.prices) };
+      this.pricings.set(key, p);
+    }
+    return p;
+  }
+
+  /** Add one entry; returns its dollars, or null when its model has no price. */
+  add(e: {
+    thread: Thread;
+    kind: EntryKind;
+    model: string | undefined;
+    time: number | undefined;
+    tokens: TokenSplit;
+  }): number | null {
+    const name = e.model ?? '(no model)';
+    const pricing = this.pricing(e.model, e.time);
+    const m = this.modelRow(name, pricing);
+    const th = this.threadRow(e.thread);
+    if (e.kind === 'request') {
+      m.requests++;
+      th.requests++;
+    } else m.apart++;
+    m.tokens = addSplit(m.tokens, e.tokens);
+    this.tokens = addSplit(this.tokens, e.tokens);
+    const priced = pricing.known ? priceTokens(e.tokens, pricing.prices) : { error: pricing.reason };
+    if ('error' in priced) {
+      m.reason ??= priced.error;
+      m.unpriced++;
+      th.unpriced++;
+      this.unpriced++;
+      return null;
+    }
+    if (priced.longContext) m.longContext++;
+    m.usd = addSplit(m.usd ?? ZERO_USD, priced.usd);
+    this.total = addSplit(this.total, priced.usd);
+    this.priced++;
+    th.usd += priced.usd.usd;
+    if (e.kind === 'request') this.requestsUsd += priced.usd.usd;
+    else {
+      th.apartUsd += priced.usd.usd;
+      if (e.kind === 'abandoned-branch') this.abandonedUsd += priced.usd.usd;
+      else this.noRequestUsd += priced.usd.usd;
+    }
+    return priced.usd.usd;
+  }
+
+  private modelRow(name: string, pricing: ModelPricing): ModelCost {
+    let m = this.models.get(name);
+    if (!m) {
+      m = {
+        model: name,
+        pricing: pricing.known ? pricing.source : 'unknown',
+        catalogId: pricing.known ? pricing.catalogId : null,
+        reason: pricing.known ? null : pricing.reason,
+        unpriced: 0,
+        requests: 0,
+        apart: 0,
+        longContext: 0,
+        tokens: ZERO_TOKENS,
+        usd: pricing.known ? ZERO_USD : null,
+      };
+      this.models.set(name, m);
+    }
+    return m;
+  }
+
+  private threadRow(t: Thread): ThreadCost {
+    let row = this.threads.get(t.id);
+    if (!row) {
+      row = { thread: t.id, kind: t.kind, requests: 0, usd: 0, apartUsd: 0, unpriced: 0 };
+      this.threads.set(t.id, row);
+    }
+    return row;
+  }
+
+  totals(): CostTotals {
+    const byModel = [...this.models.values()].sort(
+      (a, b) => (b.usd?.usd ?? -1) - (a.usd?.usd ?? -1) || a.model.localeCompare(b.model),
+    );
+    return {
+      ...this.total,
+      basis: this.basis,
+      tokens: this.tokens,
+      priced: this.priced,
+      requestsUsd: this.requestsUsd,
+      abandonedUsd: this.abandonedUsd,
+      noRequestUsd: this.noRequestUsd,
+      unpriced: { entries: this.unpriced, models: byModel.filter((m) => m.unpriced > 0).map((m) => m.model) },
+      byModel,
+      byThread: [...this.threads.values()],
+    };
+  }
+}

@@ -7,7 +7,7 @@ import { CATALOG, familyWindows, lookupModel, type ModelLookup } from '../models
 import { type ParsedModelId, parseModelId } from '../models/model-id.ts';
 import { DEFAULT_CONFIG } from '../pipeline/config.ts';
 import { observedPrompt } from '../tokens/calibration.ts';
-import type { LogDefaults, LogModel, ProviderDefault, WindowDefault } from './settings-origin.ts';
+import type { LogDefaults, LogModel, ProviderDefault, TtlDefault, WindowDefault } from './settings-origin.ts';
 
 /** Formats whose logs are Anthropic Messages requests, whatever model answered them. */
 const ANTHROPIC_WIRE: readonly FormatId[] = ['claude-code', 'claude-trace', 'anthropic-request'];
@@ -110,7 +110,30 @@ function windowDefault(t: Transcript, model: LogModel | null, lookup: ModelLooku
   return { ...base, value, from: 'observed', why };
 }
 
-/** The settings a log implies: provider and context window, each with where it came from. Pure. */
+/** 1 hour when at least half the tokens the log wrote to cache were 1-hour writes. */
+function ttlDefault(t: Transcript): TtlDefault {
+  let written = 0;
+  let oneHour = 0;
+  for (const th of t.threads)
+    for (const r of th.requests) {
+      written += r.observed?.cacheWrite ?? 0;
+      oneHour += r.observed?.cacheWrite1h ?? 0;
+    }
+  if (written > 0 && oneHour * 2 >= written)
+    return {
+      value: 3600,
+      why: `${fmt(oneHour)} of the ${fmt(written)} tokens the log wrote to cache were 1-hour writes`,
+    };
+  return {
+    value: null,
+    why:
+      written > 0
+        ? `the log's cache writes are 5-minute writes (${fmt(oneHour)} of ${fmt(written)} tokens for 1 hour)`
+        : 'the log records no cache writes',
+  };
+}
+
+/** The settings a log implies: provider, context window and cache TTL, each with where it came from. Pure. */
 export function logDefaults(t: Transcript): LogDefaults {
   const format = t.format === 'tierscope' ? (t.meta.originalFormat ?? t.format) : t.format;
   const model = logModel(t);
@@ -121,6 +144,7 @@ export function logDefaults(t: Transcript): LogDefaults {
     lookup,
     provider: providerDefault(format, model ? parseModelId(model.id) : null),
     contextWindow: windowDefault(t, model, lookup),
+    cacheTtl: ttlDefault(t),
     catalog: CATALOG,
   };
 }

@@ -12,9 +12,10 @@ import { resultText } from '../tokens/block-text.ts';
 import type { EstimateBasis, RequestEstimate } from '../tokens/calibration.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
-import { addCost, type CostUnits, observedCost, simulatedCost, ZERO_COST } from './cost.ts';
+import type { CostReport } from './cost.ts';
 import { type Counts, transcriptCounts } from './counts.ts';
 import type { Refetch } from './refetch.ts';
+import type { RequestDollars, RunCost } from './run-cost.ts';
 import type { SettingsOrigin } from './settings-origin.ts';
 import { indexToolCalls } from './tool-index.ts';
 
@@ -44,32 +45,46 @@ export type RequestRow = {
   thread: string;
   index: number;
   model: string | null;
+  /** Counted input tokens as recorded, and after the replayed pipeline (input, not the model's output). */
   tokensIn: number;
-  tokensOut: number;
+  tokensAfterPipeline: number;
+  /** Calibrated estimates of the same. */
   estimateIn: number;
-  estimateOut: number;
+  estimateAfterPipeline: number;
   /** How estimateIn was made (calibration.ts): its basis, the request whose usage anchors it, and why it
    *  misses the observed prompt by more than 3% when it does. */
   estimate: { basis: EstimateBasis; anchor: number | null; note: string | null };
-  observed: Pick<ObservedUsage, 'input' | 'cacheRead' | 'cacheWrite'> | null;
+  /** The usage the log recorded for this request (observed), output included. */
+  observed: (Omit<ObservedUsage, 'cacheWrite1h'> & { cacheWrite1h: number }) | null;
   simulated: { cacheRead: number; cacheWrite: number };
+  /** Dollars: recorded = observed usage at list prices, simulated = the simulated cache (estimate); null: no usage
+   *  or no price. */
+  costUsd: { recorded: number | null; simulated: number | null };
   events: ReportEvent[];
   cacheBreak:
     | (Pick<BreakInfo, 'cause' | 'tokensLost' | 'detail'> & {
         messageIndex: number | null;
         /** Indices into this request's `events` of the rewrites inside the old prefix that caused it. */
         events: number[];
+        /** ttl-expired: what a 1-hour cache write would have cost more and saved. */
+        oneHourWrite?: RequestDollars['simulatedOneHour'];
       })
     | null;
-  observedBreak: Pick<BreakInfo, 'cause' | 'tokensLost' | 'detail'> | null;
+  observedBreak:
+    | (Pick<BreakInfo, 'cause' | 'tokensLost' | 'detail'> & { oneHourWrite?: RequestDollars['observedOneHour'] })
+    | null;
 };
 
 export type Totals = {
   tokensIn: number;
-  tokensOut: number;
+  tokensAfterPipeline: number;
   tokensSaved: number;
-  observed: { prompt: number; cacheRead: number; cacheWrite: number; hitRate: number | null; cost: CostUnits } | null;
-  simulated: { prompt: number; cacheRead: number; cacheWrite: number; hitRate: number; cost: CostUnits };
+  observed: { prompt: number; cacheRead: number; cacheWrite: number; hitRate: number | null } | null;
+  simulated: { prompt: number; cacheRead: number; cacheWrite: number; hitRate: number };
+  /** Dollars (SPEC §8): recorded (observed usage), simulated (estimate), and the price list behind them. */
+  cost: CostReport;
+  /** Estimated dollars of the results re-fetched after the pipeline had dropped them (null: none priced). */
+  refetchAfterPipelineUsd: number | null;
   pairingErrors: number;
   pairingWarnings: number;
   refetches: number;
@@ -205,6 +220,7 @@ export type ReportInput = {
   observed: ObservedPoint[];
   simulated: SimulatedPoint[];
   refetches: Refetch[];
+  cost: RunCost;
   preset: string | null;
   /** Copy each request's rewrite events into the report (the CLI's JSON); the UI fetches them apart. */
   withEvents?: boolean;
@@ -219,26 +235,55 @@ function countsOf(t: Transcript, memo: ReportMemo): Counts {
 }
 
 /** A request row's simulated cache break (rounded as the report prints it). */
-export function cacheBreakRow(sim: SimulatedPoint | undefined): RequestRow['cacheBreak'] {
-  return sim?.break
-    ? {
-        cause: sim.break.cause,
-        tokensLost: Math.round(sim.break.tokensLost),
-        detail: sim.break.detail,
-        messageIndex: sim.break.messageIndex ?? null,
-        events: sim.break.events ?? [],
-      }
-    : null;
+export function cacheBreakRow(sim: SimulatedPoint | undefined, usd?: RequestDollars): RequestRow['cacheBreak'] {
+  if (!sim?.break) return null;
+  const row: NonNullable<RequestRow['cacheBreak']> = {
+    cause: sim.break.cause,
+    tokensLost: Math.round(sim.break.tokensLost),
+    detail: sim.break.detail,
+    messageIndex: sim.break.messageIndex ?? null,
+    events: sim.break.events ?? [],
+  };
+  if (usd?.simulatedOneHour) row.oneHourWrite = usd.simulatedOneHour;
+  return row;
 }
 
 /** A request row's observed cache break. */
-export function observedBreakRow(obs: ObservedPoint | undefined): RequestRow['observedBreak'] {
-  return obs?.break ? { cause: obs.break.cause, tokensLost: obs.break.tokensLost, detail: obs.break.detail } : null;
+export function observedBreakRow(obs: ObservedPoint | undefined, usd?: RequestDollars): RequestRow['observedBreak'] {
+  if (!obs?.break) return null;
+  const row: NonNullable<RequestRow['observedBreak']> = {
+    cause: obs.break.cause,
+    tokensLost: obs.break.tokensLost,
+    detail: obs.break.detail,
+  };
+  if (usd?.observedOneHour) row.oneHourWrite = usd.observedOneHour;
+  return row;
+}
+
+/** The usage a row reports: every field, 1-hour writes 0 when the log splits none out. */
+export function observedRow(u: ObservedUsage | undefined): RequestRow['observed'] {
+  if (!u) return null;
+  return {
+    input: u.input,
+    cacheRead: u.cacheRead,
+    cacheWrite: u.cacheWrite,
+    cacheWrite1h: u.cacheWrite1h ?? 0,
+    output: u.output,
+  };
+}
+
+/** Dollars of the after-pipeline re-fetches (null when there are none, or none could be priced). */
+function refetchUsd(found: readonly Refetch[], usd: readonly (number | null)[]): number | null {
+  let sum: number | null = null;
+  found.forEach((f, i) => {
+    const d = usd[i];
+    if (f.kind === 'after-pipeline' && d !== null && d !== undefined) sum = (sum ?? 0) + d;
+  });
+  return sum;
 }
 
 export function buildReport(x: ReportInput): Report {
   const { transcript: t, replay } = x;
-  const cfg = replay.options.config;
   // Both timelines list requests in replay order (threads, then requests; observed only those with usage), so
   // one cursor over each finds a request's point without building keyed maps on every re-run.
   let obsAt = 0;
@@ -246,28 +291,26 @@ export function buildReport(x: ReportInput): Report {
   const isAt = (p: { thread: string; index: number } | undefined, th: string, i: number) =>
     p !== undefined && p.thread === th && p.index === i;
   const requests: RequestRow[] = [];
-  let obsCost = ZERO_COST;
-  let simCost = ZERO_COST;
+  let k = 0;
   const obsTot = { prompt: 0, cacheRead: 0, cacheWrite: 0 };
   const simTot = { prompt: 0, cacheRead: 0, cacheWrite: 0 };
   let tokensIn = 0;
-  let tokensOut = 0;
+  let tokensAfter = 0;
   for (const [ti, tr] of replay.threads.entries()) {
     const thread = t.threads[ti];
     for (const q of tr.requests) {
       const req = thread.requests[q.index];
       const sim = isAt(x.simulated[simAt], tr.thread, q.index) ? x.simulated[simAt++] : undefined;
       const obs = isAt(x.observed[obsAt], tr.thread, q.index) ? x.observed[obsAt++] : undefined;
+      const usd = x.cost.byPoint[k++];
       tokensIn += q.inputTokens;
-      tokensOut += q.outputTokens;
+      tokensAfter += q.outputTokens;
       if (req?.observed) {
-        obsCost = addCost(obsCost, observedCost(req.observed, cfg));
         obsTot.prompt += req.observed.input + req.observed.cacheRead + req.observed.cacheWrite;
         obsTot.cacheRead += req.observed.cacheRead;
         obsTot.cacheWrite += req.observed.cacheWrite;
       }
       if (sim) {
-        simCost = addCost(simCost, simulatedCost(sim, cfg));
         simTot.prompt += sim.prompt;
         simTot.cacheRead += sim.cacheRead;
         simTot.cacheWrite += sim.cacheWrite;
@@ -278,17 +321,16 @@ export function buildReport(x: ReportInput): Report {
         index: q.index,
         model: q.model ?? null,
         tokensIn: q.inputTokens,
-        tokensOut: q.outputTokens,
+        tokensAfterPipeline: q.outputTokens,
         estimateIn: Math.round(q.estimateIn),
-        estimateOut: Math.round(q.estimateOut),
+        estimateAfterPipeline: Math.round(q.estimateOut),
         estimate: estimateRow(tr.calibration.requests[q.index]),
-        observed: req?.observed
-          ? { input: req.observed.input, cacheRead: req.observed.cacheRead, cacheWrite: req.observed.cacheWrite }
-          : null,
+        observed: observedRow(req?.observed),
         simulated: { cacheRead: Math.round(sim?.cacheRead ?? 0), cacheWrite: Math.round(sim?.cacheWrite ?? 0) },
+        costUsd: { recorded: usd?.recorded ?? null, simulated: usd?.simulated ?? null },
         events: x.withEvents === false || q.events.length === 0 ? NO_EVENTS : q.events.map(stripEvent),
-        cacheBreak: cacheBreakRow(sim),
-        observedBreak: observedBreakRow(obs),
+        cacheBreak: cacheBreakRow(sim, usd),
+        observedBreak: observedBreakRow(obs, usd),
       });
     }
   }
@@ -319,10 +361,12 @@ export function buildReport(x: ReportInput): Report {
     refetches: x.refetches,
     totals: {
       tokensIn,
-      tokensOut,
-      tokensSaved: tokensIn - tokensOut,
-      observed: hasObserved ? { ...obsTot, hitRate: obsTot.cacheRead / obsTot.prompt, cost: obsCost } : null,
-      simulated: { ...simTot, hitRate: simTot.prompt > 0 ? simTot.cacheRead / simTot.prompt : 0, cost: simCost },
+      tokensAfterPipeline: tokensAfter,
+      tokensSaved: tokensIn - tokensAfter,
+      observed: hasObserved ? { ...obsTot, hitRate: obsTot.cacheRead / obsTot.prompt } : null,
+      simulated: { ...simTot, hitRate: simTot.prompt > 0 ? simTot.cacheRead / simTot.prompt : 0 },
+      cost: x.cost.report,
+      refetchAfterPipelineUsd: refetchUsd(x.refetches, x.cost.refetchUsd),
       pairingErrors: pairing.filter((v) => v.severity === 'error').length,
       pairingWarnings: pairing.filter((v) => v.severity === 'warning').length,
       refetches: x.refetches.length,

@@ -31,6 +31,10 @@ export type WindowDefault = {
   why: string;
 };
 
+/** The prompt-cache TTL the log implies: 1 hour when most of its cache writes are 1-hour writes (Claude Code
+ *  2.1 writes the main thread's cache for 1 hour), else the preset's. */
+export type TtlDefault = { value: number | null; why: string };
+
 export type LogDefaults = {
   format: FormatId;
   model: LogModel | null;
@@ -38,13 +42,18 @@ export type LogDefaults = {
   lookup: ModelLookup | null;
   provider: ProviderDefault;
   contextWindow: WindowDefault;
+  cacheTtl: TtlDefault;
   catalog: CatalogInfo;
 };
 
-/** A config with the log's window in place of the preset's (unchanged when the log gives none). */
+/** A config with the log's window and cache TTL in place of the preset's (unchanged where the log gives none). */
 export function withLogDefaults(c: PipelineConfig, d: LogDefaults | null | undefined): PipelineConfig {
   const w = d?.contextWindow.value;
-  return w == null || w === c.contextWindow ? c : { ...c, contextWindow: w };
+  const ttl = d?.cacheTtl?.value;
+  let out = c;
+  if (w != null && w !== c.contextWindow) out = { ...out, contextWindow: w };
+  if (ttl != null && ttl !== c.cache.ttlSeconds) out = { ...out, cache: { ...out.cache, ttlSeconds: ttl } };
+  return out;
 }
 
 /** Where a run's provider and window came from: the log, a choice (flag, control, link), or the preset. */
@@ -53,13 +62,14 @@ export type SettingsOrigin = {
   catalog: CatalogInfo;
   provider: { value: Provider; source: 'log' | 'chosen'; log: ProviderDefault };
   contextWindow: { value: Tokens; source: 'log' | 'chosen' | 'preset'; log: WindowDefault };
+  cacheTtl: { value: number; source: 'log' | 'chosen' | 'preset'; log: TtlDefault };
 };
 
 /** Label a run's settings against the log's defaults; `chosen` says which the user set (CLI flags). */
 export function settingsOrigin(
   d: LogDefaults,
-  s: { provider: Provider; contextWindow: Tokens },
-  chosen: { provider: boolean; contextWindow: boolean },
+  s: { provider: Provider; contextWindow: Tokens; ttlSeconds: number },
+  chosen: { provider: boolean; contextWindow: boolean; ttl: boolean },
 ): SettingsOrigin {
   return {
     model: d.model,
@@ -69,6 +79,11 @@ export function settingsOrigin(
       value: s.contextWindow,
       source: chosen.contextWindow ? 'chosen' : d.contextWindow.value === null ? 'preset' : 'log',
       log: d.contextWindow,
+    },
+    cacheTtl: {
+      value: s.ttlSeconds,
+      source: chosen.ttl ? 'chosen' : d.cacheTtl.value === null ? 'preset' : 'log',
+      log: d.cacheTtl,
     },
   };
 }

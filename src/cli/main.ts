@@ -53,8 +53,12 @@ async function load(args: ParsedArgs): Promise<Loaded | string> {
   const settings = settingsFor(flags, defaults);
   const origin = settingsOrigin(
     defaults,
-    { provider: settings.provider, contextWindow: settings.config.contextWindow },
-    { provider: flags.provider !== null, contextWindow: flags.windowChosen },
+    {
+      provider: settings.provider,
+      contextWindow: settings.config.contextWindow,
+      ttlSeconds: settings.config.cache.ttlSeconds,
+    },
+    { provider: flags.provider !== null, contextWindow: flags.windowChosen, ttl: flags.ttlChosen },
   );
   return { transcript: loaded.transcript, settings, origin, tokenizer: await createTokenizer(settings.encoding) };
 }
@@ -160,7 +164,7 @@ async function analyzeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     return 2;
   }
   const { transcript, settings, origin, tokenizer } = loaded;
-  const { report } = analyze(transcript, { ...settings, preset: settings.preset, tokenizer });
+  const { report } = analyze(transcript, { ...settings, preset: settings.preset, tokenizer, withoutPipeline: true });
   report.defaults = origin;
   io.out(args.switches.has('json') ? JSON.stringify(report, null, 2) : formatSummary(transcript, report));
   return 0;

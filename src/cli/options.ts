@@ -1,7 +1,7 @@
 // Resolve analysis settings from CLI flags: --preset, --config file.json, repeatable --set key=value,
 // --mode, --provider, --encoding; and which flags each command (analyze, share, minimize) takes. Every bad
-// value is a UsageError (exit 2) with a one-line reason. The provider and the context window default to the
-// log's own (analyses/log-defaults.ts) unless a flag or the config file sets them.
+// value is a UsageError (exit 2) with a one-line reason. The provider, the context window and the cache TTL
+// default to the log's own (analyses/log-defaults.ts) unless a flag or the config file sets them.
 import { readFileSync } from 'node:fs';
 import { type LogDefaults, withLogDefaults } from '../analyses/settings-origin.ts';
 import { PROVIDERS, type Provider } from '../pairing/validate.ts';
@@ -58,25 +58,35 @@ function oneOf<T extends string, F extends T | null>(
   return value as T;
 }
 
-/** Settings as the flags give them: provider null and `windowChosen` false leave those to the log. */
-export type FlagSettings = Omit<Settings, 'provider'> & { provider: Provider | null; windowChosen: boolean };
+/** Settings as the flags give them: provider null and `windowChosen`/`ttlChosen` false leave those to the log. */
+export type FlagSettings = Omit<Settings, 'provider'> & {
+  provider: Provider | null;
+  windowChosen: boolean;
+  ttlChosen: boolean;
+};
 
-/** The settings of a run: the flags, with the log's provider and window where the flags leave them open. */
+/** The settings of a run: the flags, with the log's provider, window and cache TTL where the flags leave them open. */
 export function settingsFor(f: FlagSettings, d: LogDefaults): Settings {
-  const { windowChosen, provider, config, ...rest } = f;
+  const { windowChosen, ttlChosen, provider, config, ...rest } = f;
+  const log = withLogDefaults(config, d);
   return {
     ...rest,
-    config: windowChosen ? config : withLogDefaults(config, d),
+    config: {
+      ...log,
+      contextWindow: windowChosen ? config.contextWindow : log.contextWindow,
+      cache: { ...log.cache, ttlSeconds: ttlChosen ? config.cache.ttlSeconds : log.cache.ttlSeconds },
+    },
     provider: provider ?? d.provider.value,
   };
 }
 
-const setsWindow = (assignment: string) => assignment.slice(0, assignment.indexOf('=')).trim() === 'contextWindow';
+const setsKey = (assignment: string, key: string) => assignment.slice(0, assignment.indexOf('=')).trim() === key;
 
 export function resolveSettings(args: ParsedArgs): FlagSettings {
   const preset = oneOf('preset', option(args, 'preset'), PRESET_IDS, 'seeds');
   let config = presetConfig(preset);
   let windowChosen = false;
+  let ttlChosen = false;
   try {
     const file = option(args, 'config');
     if (file !== undefined) {
@@ -92,10 +102,15 @@ export function resolveSettings(args: ParsedArgs): FlagSettings {
       }
       config = mergeConfig(config, parsed);
       windowChosen = typeof parsed === 'object' && parsed !== null && 'contextWindow' in parsed;
+      const cache = (parsed as { cache?: unknown }).cache;
+      ttlChosen =
+        (typeof cache === 'object' && cache !== null && 'ttlSeconds' in cache) ||
+        (typeof parsed === 'object' && parsed !== null && 'cache.ttlSeconds' in parsed);
     }
     for (const a of args.options.get('set') ?? []) {
       config = setKey(config, a);
-      windowChosen ||= setsWindow(a);
+      windowChosen ||= setsKey(a, 'contextWindow');
+      ttlChosen ||= setsKey(a, 'cache.ttlSeconds');
     }
   } catch (e) {
     if (e instanceof ConfigError) throw new UsageError(e.message);
@@ -108,5 +123,6 @@ export function resolveSettings(args: ParsedArgs): FlagSettings {
     provider: oneOf('provider', option(args, 'provider'), PROVIDERS, null),
     encoding: oneOf('encoding', option(args, 'encoding'), ENCODINGS, 'o200k_base'),
     windowChosen,
+    ttlChosen,
   };
 }

@@ -4,7 +4,9 @@
 import type { Report } from '../analyses/report.ts';
 import type { SettingsOrigin } from '../analyses/settings-origin.ts';
 import { skipReason } from '../formats/skip-reasons.ts';
+import { fmtUsd } from '../lib/money.ts';
 import type { Transcript } from '../model/transcript.ts';
+import { costLines } from './cost-summary.ts';
 
 export function fmtNum(n: number): string {
   const a = Math.abs(n);
@@ -31,7 +33,14 @@ export function originLines(o: SettingsOrigin): string[] {
       : w.source === 'preset'
         ? `window ${n(w.value)} (the preset's; from the log none: ${w.log.why})`
         : `window ${n(w.value)} (set by --set/--config; the log's default is ${w.log.value === null ? "the preset's" : n(w.log.value)}: ${w.log.why})`;
-  return [provider, window];
+  const t = o.cacheTtl;
+  const ttl =
+    t.source === 'log'
+      ? `cache TTL ${n(t.value)} s (from the log: ${t.log.why})`
+      : t.source === 'preset'
+        ? `cache TTL ${n(t.value)} s (the preset's; ${t.log.why})`
+        : `cache TTL ${n(t.value)} s (set by --set/--config; the log's: ${t.log.value === null ? "the preset's" : n(t.log.value)}, ${t.log.why})`;
+  return [provider, window, ttl];
 }
 
 export function formatSummary(t: Transcript, r: Report): string {
@@ -56,11 +65,10 @@ export function formatSummary(t: Transcript, r: Report): string {
     lines.push(`  side-call ×${sideCalls.length}  ${reqs} requests (titles, quota probes, helpers)`);
   }
   lines.push(
-    `tokens: ${fmtNum(tot.tokensIn)} in → ${fmtNum(tot.tokensOut)} after the pipeline (saved ${fmtNum(tot.tokensSaved)})`,
+    `input tokens: ${fmtNum(tot.tokensIn)} recorded → ${fmtNum(tot.tokensAfterPipeline)} after the pipeline (saved ${fmtNum(tot.tokensSaved)}; counted)`,
   );
-  lines.push(
-    `cache hit rate: observed ${pct(tot.observed?.hitRate)} → simulated ${pct(tot.simulated.hitRate)} · cost (input-token units) ${tot.observed ? fmtNum(tot.observed.cost.total) : 'n/a'} → ${fmtNum(tot.simulated.cost.total)}`,
-  );
+  lines.push(`cache hit rate: observed ${pct(tot.observed?.hitRate)} → simulated ${pct(tot.simulated.hitRate)}`);
+  lines.push(...costLines(tot.cost));
   lines.push(`cache breaks: ${tot.cacheBreaksObserved} observed, ${tot.cacheBreaksSimulated} simulated`);
   const causes = new Map<string, number>();
   for (const q of r.requests)
@@ -71,7 +79,7 @@ export function formatSummary(t: Transcript, r: Report): string {
     `tool results: tier 1 × ${tiers[0]}, tier 2 × ${tiers[1]}, tier 3 × ${tiers[2]}; spilled ${r.toolResults.filter((x) => x.spilled).length}, cleared ${r.toolResults.filter((x) => x.cleared).length}, summarised away ${r.toolResults.filter((x) => x.inSummary).length}, dropped ${r.toolResults.filter((x) => x.dropped).length}`,
   );
   lines.push(
-    `re-fetches: ${tot.refetches} (${tot.refetchesAfterPipeline} after the pipeline dropped the first result, ${fmtNum(tot.refetchTokens)} tokens)`,
+    `re-fetches: ${tot.refetches} (${tot.refetchesAfterPipeline} after the pipeline dropped the first result, ${fmtNum(tot.refetchTokens)} tokens${tot.refetchAfterPipelineUsd !== null ? `, ≈${fmtUsd(tot.refetchAfterPipelineUsd)}` : ''})`,
   );
   lines.push(`pairing (${r.settings.provider}): ${tot.pairingErrors} errors, ${tot.pairingWarnings} warnings`);
   for (const v of r.pairing.slice(0, 5))

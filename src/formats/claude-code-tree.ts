@@ -95,7 +95,7 @@ type Response = { message: Message; request: Request; lines: LineNumber[]; have:
 
 /**
  * Build a thread from a branch (root first). Assistant lines with the same response key become one message and
- * one request (usage: the copy with the largest output, the last on ties); consecutive tool-result lines become
+ * one request (usage: the billed usage its lines carry, claude-code-billing.ts); consecutive tool-result lines become
  * one user message. The first request after a compact boundary or a compaction summary gets `boundary`.
  */
 export function assembleThread(id: string, kind: ThreadKind, items: Iterable<BranchItem>): Thread {
@@ -115,7 +115,7 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
       prior.lines.push(item.line);
       const r = prior.request;
       if (item.time !== undefined) r.responseTime = item.time;
-      if (item.usage && (!r.observed || item.usage.output >= r.observed.output)) r.observed = item.usage;
+      if (item.usage && !r.observed) r.observed = item.usage;
       continue;
     }
     const hasResults = item.blocks.some((b) => b.type === 'tool_result');

@@ -7,9 +7,10 @@ import { addCount, arr, isObject, type JsonObject, obj, str, toEpochMs, tryParse
 import type { Line } from '../lib/lines.ts';
 import type { Block, ParseIssue, Thread, TranscriptMeta } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
-import { anthropicContent, anthropicUsage } from './anthropic-blocks.ts';
+import { anthropicContent } from './anthropic-blocks.ts';
 import { renderAttachment } from './claude-code-attachments.ts';
 import { responseKeyOf, withBatches } from './claude-code-batches.ts';
+import { apartOf, type Billing, billingKey, billingOf } from './claude-code-billing.ts';
 import { assembleThread, type BranchItem, buildTree, pathTo, rootsOf, type Tree } from './claude-code-tree.ts';
 import { type JsonLine, jsonLines, jsonLinesOf } from './jsonl.ts';
 import { bump, makeTranscript } from './thread.ts';
@@ -115,7 +116,7 @@ function checkConversationLine(o: JsonObject, no: LineNumber, warn: (l: LineNumb
 }
 
 /** Normalize a user/assistant entry (or a compact_boundary) into a branch item; undefined when it has no content. */
-function toItem(e: Entry, skipped: Record<string, number>, file?: string): BranchItem | undefined {
+function toItem(e: Entry, skipped: Record<string, number>, billing: Billing, file?: string): BranchItem | undefined {
   if (isBoundary(e)) return { boundary: true };
   if (isAttachment(e)) return attachmentItem(e, skipped, file);
   const m = obj(e.o.message);
@@ -147,7 +148,10 @@ function toItem(e: Entry, skipped: Record<string, number>, file?: string): Branc
   if (responseKey !== undefined) item.responseKey = responseKey;
   const requestId = str(e.o.requestId);
   if (requestId !== undefined) item.requestId = requestId;
-  const usage = anthropicUsage(m?.usage);
+  const key = billingKey(e, file);
+  // A sidechain copy of a parent response (another requestId) is no call of this thread.
+  if (billing.replays.has(key)) item.notRequest = true;
+  const usage = billing.responses.get(key)?.usage;
   if (usage) item.usage = usage;
   return item;
 }
@@ -213,6 +217,7 @@ function branchItems(
   path: number[],
   placed: Set<number>,
   skipped: Record<string, number>,
+  billing: Billing,
   file?: string,
 ) {
   const items: BranchItem[] = [];
@@ -220,7 +225,7 @@ function branchItems(
     const e = r.entries[i];
     if (!isConversation(e) && !isBoundary(e) && !isAttachment(e)) continue;
     placed.add(i);
-    const item = toItem(e, skipped, file);
+    const item = toItem(e, skipped, billing, file);
     if (item) items.push(item);
   }
   return items;
@@ -327,15 +332,13 @@ function subagentMetas(input: ParseInput, ctx: ParseContext): Map<string, string
   return out;
 }
 
-/** Sub-agent files (input.extra): each becomes a sidechain thread; sibling `agent-*.jsonl` only with our sessionId. */
-function readExtras(
-  input: ParseInput,
-  sessionId: string | undefined,
-  ctx: ParseContext,
-  skipped: Record<string, number>,
-) {
-  const sides: Side[] = [];
-  const metas = subagentMetas(input, ctx);
+/** A sub-agent file of this session, read with its tree and active branch (threads are built once billing is
+ *  known); its issues are reported as it is read, its skipped lines are kept for when its thread is built. */
+type ExtraRead = { name: string; r: FileRead; tree: Tree; path: number[]; local: Record<string, number> };
+
+/** Read the sub-agent files (input.extra): `subagents/` files, and sibling `agent-*.jsonl` only with our sessionId. */
+function readExtras(input: ParseInput, sessionId: string | undefined, ctx: ParseContext): ExtraRead[] {
+  const out: ExtraRead[] = [];
   for (const f of input.extra) {
     if (f.name.endsWith('.meta.json')) continue;
     const issues: ParseIssue[] = [];
@@ -345,19 +348,56 @@ function readExtras(
     const nested = /[/\\]subagents[/\\]/.test(f.name);
     if (!nested && (sessionId === undefined || r.sessionId !== sessionId)) continue; // another session's agent
     const tree = treeOf(r, fctx, f.name);
-    const placed = new Set<number>();
     const leaf = pickLeaf(r, () => true);
-    const items = branchItems(r, tree, activePath(r, tree, leaf), placed, local, f.name);
-    countOffBranch(r, placed, local);
-    const agentId = r.agentId ?? /agent-([^/\\]+)\.jsonl$/.exec(f.name)?.[1];
-    const thread = assembleThread(`agent:${agentId ?? f.name}`, 'sidechain', items);
-    const title = metas.get(f.name.replace(/\.jsonl$/, ''));
+    out.push({ name: f.name, r, tree, path: activePath(r, tree, leaf), local });
+    for (const i of issues) ctx.issue(i);
+  }
+  return out;
+}
+
+/** Each sub-agent file becomes a sidechain thread (titled from its `.meta.json`). */
+function extraThreads(
+  extras: readonly ExtraRead[],
+  metas: Map<string, string>,
+  billing: Billing,
+  skipped: Record<string, number>,
+  owners: Owner[],
+): Side[] {
+  const sides: Side[] = [];
+  for (const x of extras) {
+    const placed = new Set<number>();
+    const items = branchItems(x.r, x.tree, x.path, placed, x.local, billing, x.name);
+    countOffBranch(x.r, placed, x.local);
+    const agentId = x.r.agentId ?? /agent-([^/\\]+)\.jsonl$/.exec(x.name)?.[1];
+    const thread = assembleThread(`agent:${agentId ?? x.name}`, 'sidechain', items);
+    const title = metas.get(x.name.replace(/\.jsonl$/, ''));
     if (title) thread.title = title;
     sides.push({ thread, agentId });
-    for (const i of issues) ctx.issue(i);
-    for (const [k, n] of Object.entries(local)) addCount(skipped, k, n);
+    owners.push({ r: x.r, placed, file: x.name, owner: () => thread });
+    for (const [k, n] of Object.entries(x.local)) addCount(skipped, k, n);
   }
   return sides;
+}
+
+/** Which thread a file's off-branch responses belong to, and which of its lines the threads hold. */
+type Owner = { r: FileRead; placed: Set<number>; file?: string; owner: (i: number) => Thread };
+
+/** Billed responses no thread holds (rewound branches), listed on the thread that owns their lines. */
+function attachApart(billing: Billing, owners: readonly Owner[]): void {
+  const held = new Set<string>();
+  for (const o of owners)
+    for (const i of o.placed) if (o.r.entries[i].kind === 'assistant') held.add(billingKey(o.r.entries[i], o.file));
+  const keys = new Map<Thread, string[]>();
+  for (const o of owners)
+    o.r.entries.forEach((e, i) => {
+      if (e.kind !== 'assistant' || o.placed.has(i)) return;
+      const t = o.owner(i);
+      keys.set(t, [...(keys.get(t) ?? []), billingKey(e, o.file)]);
+    });
+  for (const [t, list] of keys) {
+    const apart = apartOf(billing, list, held);
+    if (apart.length > 0) t.billedApart = apart;
+  }
 }
 
 /** Text of a thread's first user message (a sub-agent's prompt). */
@@ -458,8 +498,11 @@ export const claudeCodeParser: FormatParser = {
     const inMain = (e: Entry) => agentFile || !e.sidechain;
     const leaf = pickLeaf(r, inMain);
     const mainPath = activePath(r, tree, leaf);
+    const metas = subagentMetas(input, ctx);
+    const extras = readExtras(input, r.sessionId, ctx);
+    const billing = billingOf([{ lines: r.entries }, ...extras.map((x) => ({ file: x.name, lines: x.r.entries }))]);
     const placed = new Set<number>();
-    const main = assembleThread('main', 'main', branchItems(r, tree, mainPath, placed, skipped));
+    const main = assembleThread('main', 'main', branchItems(r, tree, mainPath, placed, skipped, billing));
     const sides: Side[] = [];
     // Inline sidechains (1.0.x): group by the root of each parentUuid chain; each group's newest line is its leaf.
     // In a sub-agent file the main thread's own chain is not one (its off-branch lines are rewound turns), but
@@ -470,13 +513,18 @@ export const claudeCodeParser: FormatParser = {
     r.entries.forEach((e, i) => {
       if (e.sidechain && isConversation(e) && !placed.has(i) && roots[i] !== mainRoot) groups.set(roots[i], i);
     });
+    const byRoot = new Map<number, Thread>();
     for (const [root, last] of groups) {
-      const items = branchItems(r, tree, activePath(r, tree, last), placed, skipped);
+      const items = branchItems(r, tree, activePath(r, tree, last), placed, skipped, billing);
       const agentId = str(r.entries[root].o.agentId);
-      sides.push({ thread: assembleThread(`sidechain:${r.entries[root].id}`, 'sidechain', items), agentId });
+      const thread = assembleThread(`sidechain:${r.entries[root].id}`, 'sidechain', items);
+      byRoot.set(root, thread);
+      sides.push({ thread, agentId });
     }
     countOffBranch(r, placed, skipped);
-    sides.push(...readExtras(input, r.sessionId, ctx, skipped));
+    const owners: Owner[] = [{ r, placed, owner: (i) => (r.entries[i].sidechain && byRoot.get(roots[i])) || main }];
+    sides.push(...extraThreads(extras, metas, billing, skipped, owners));
+    attachApart(billing, owners);
     linkSidechains(main, sides, agentResultsOf(r, mainPath));
     const ids = new Set(['main']);
     for (const { thread } of sides) {

@@ -6,7 +6,7 @@
 // completed: before the call's items in current rollouts (0.42–0.58: count, items, the same count again), after
 // them in older ones.
 import { isObject, type JsonObject, num, preview, str, toEpochMs, tryParseJson } from '../lib/json.ts';
-import type { Message, Request, Thread, TranscriptMeta } from '../model/transcript.ts';
+import type { BilledResponse, Message, ObservedUsage, Request, Thread, TranscriptMeta } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
 import { codexUsage, ItemGrouper, normalizeItem, usageDelta } from './codex-items.ts';
 import { jsonLines } from './jsonl.ts';
@@ -59,6 +59,9 @@ function markSummary(messages: Message[], summary: string): void {
 type Compaction = { summaryIndex: number; history?: Message[] };
 type EventEcho = { kind: string; text: string; line: LineNumber };
 
+/** A token_count waiting for the model call it was written for. */
+type PendingUsage = { usage: ObservedUsage; line: LineNumber; time: number | undefined; model: string | undefined };
+
 /** One pass over the lines; all state of a parse lives here. */
 class RolloutReader {
   readonly thread: Thread = newThread('main', 'main');
@@ -73,7 +76,7 @@ class RolloutReader {
   private boundaryPending = false;
   private lastTotalKey: string | undefined;
   /** Usage that arrived before the items of its model call (current rollouts): the next request's. */
-  private pendingUsage: Request['observed'];
+  private pendingUsage: PendingUsage | undefined;
   private lastTotal: unknown;
   private sessionMetas = 0;
   private badTimes = { count: 0, first: 0 };
@@ -126,7 +129,7 @@ class RolloutReader {
 
   private envelope(no: LineNumber, type: string, p: JsonObject, time: number | undefined): void {
     if (type === 'response_item') this.item(no, p, time);
-    else if (type === 'event_msg') this.event(no, p);
+    else if (type === 'event_msg') this.event(no, p, time);
     else if (type === 'session_meta') this.sessionMeta(p);
     else if (type === 'compacted') this.compacted(no, p, time);
     else if (type === 'turn_context') {
@@ -170,14 +173,14 @@ class RolloutReader {
     if (m.model !== undefined) r.model = m.model;
     if (this.boundaryPending) r.boundary = 'agent-compaction';
     this.boundaryPending = false;
-    if (this.pendingUsage) r.observed = this.pendingUsage;
+    if (this.pendingUsage) r.observed = this.pendingUsage.usage;
     this.pendingUsage = undefined;
     this.thread.requests.push(r);
   }
 
-  private event(no: LineNumber, p: JsonObject): void {
+  private event(no: LineNumber, p: JsonObject, time: number | undefined): void {
     const kind = str(p.type) ?? 'unknown';
-    if (kind === 'token_count' && this.tokenCount(p)) return;
+    if (kind === 'token_count' && this.tokenCount(p, no, time)) return;
     bump(this.skipped, `event_msg:${kind}`);
     // user_message / agent_message echo response_items; remember them to report echoes of nothing.
     const text = str(p.message)?.trim();
@@ -186,7 +189,7 @@ class RolloutReader {
 
   /** Attach usage to the latest request that has none yet (items written before their count), else keep it for
    *  the next request (count written before its items); false when the event carries nothing new. */
-  private tokenCount(p: JsonObject): boolean {
+  private tokenCount(p: JsonObject, no: LineNumber, time: number | undefined): boolean {
     const info = p.info;
     if (!isObject(info)) return false; // null: a rate-limit-only update
     const total = info.total_token_usage;
@@ -203,7 +206,10 @@ class RolloutReader {
     if (!usage || usage.input + usage.cacheRead + usage.cacheWrite + usage.output === 0) return false;
     const req = this.thread.requests.at(-1);
     if (req && !req.observed) req.observed = usage;
-    else this.pendingUsage = usage;
+    else {
+      this.billApart(); // two counts with no model call between them: the first one's call left no items
+      this.pendingUsage = { usage, line: no, time, model: this.model };
+    }
     this.grouper.close(); // a token_count ends a model call
     return true;
   }
@@ -233,9 +239,8 @@ class RolloutReader {
    */
   private compacted(no: LineNumber, p: JsonObject, time: number | undefined): void {
     this.grouper.close();
-    // A count still waiting for its call was the summarizing call's own: it has no request.
-    if (this.pendingUsage) bump(this.skipped, 'event_msg:token_count');
-    this.pendingUsage = undefined;
+    // A count still waiting for its call was the summarizing call's own: billed, but no request of the thread.
+    this.billApart();
     if (p.message !== undefined && typeof p.message !== 'string')
       this.issue(no, 'warning', 'compacted.message is not a string');
     const summary = str(p.message) ?? '';
@@ -266,8 +271,20 @@ class RolloutReader {
     this.boundaryPending = true;
   }
 
+  /** The pending usage was billed for a model call the rollout has no items of: kept apart from the requests. */
+  private billApart(): void {
+    const p = this.pendingUsage;
+    if (!p) return;
+    this.pendingUsage = undefined;
+    const b: BilledResponse = { why: 'no-request', usage: p.usage, line: p.line };
+    if (p.time !== undefined) b.time = p.time;
+    if (p.model !== undefined) b.model = p.model;
+    this.thread.billedApart = [...(this.thread.billedApart ?? []), b];
+  }
+
   /** Post-pass: exact inputs after compactions, echo and timestamp reports, meta. */
   finish(): Thread {
+    this.billApart();
     this.exactInputs();
     const missing = this.echoes.filter(
       (e) => !this.itemTexts[e.kind === 'user_message' ? 'user' : 'assistant'].has(e.text),

@@ -3,7 +3,8 @@
 // claude-code-attachments.ts) and the other formats' bookkeeping lines. A kind without a reason is shown bare.
 
 const REASONS: Record<string, string> = {
-  'inactive-branch': 'on a rewound or superseded branch: written, but not in the active conversation',
+  'inactive-branch':
+    'on a rewound or superseded branch: written, but not in the active conversation (its API responses were billed: the recorded cost counts them apart)',
   'file-history-snapshot': 'file backup for /rewind; never sent to the model',
   'queue-operation': 'bookkeeping of prompts queued while the agent worked',
   'permission-mode': 'the permission mode the session ran in',

@@ -4,6 +4,7 @@
 // copied with their key order and unknown fields kept, so a valid bundle re-exports byte for byte.
 import { arr, isObject, type JsonObject, num, str } from '../lib/json.ts';
 import type {
+  BilledResponse,
   Block,
   FormatId,
   Message,
@@ -213,8 +214,25 @@ export function narrowThread(v: unknown, i: number, issue: Issue): Thread | unde
   }
   const prefix = narrowPrefix(v.prefix, `${where}.prefix`, issue);
   const t: JsonObject = { ...v, id, kind, messages, requests, prefix };
-  dropWrong(t, { title: isStr, parentToolUseId: isStr }, where, issue);
+  dropWrong(t, { title: isStr, parentToolUseId: isStr, billedApart: Array.isArray }, where, issue);
+  if (t.billedApart !== undefined)
+    t.billedApart = narrowBilled(t.billedApart as unknown[], `${where}.billedApart`, issue);
   return t as Thread;
+}
+
+/** Billed responses apart from the requests: an entry without a reason, usage or line is dropped. */
+function narrowBilled(list: unknown[], where: string, issue: Issue): BilledResponse[] {
+  const out: BilledResponse[] = [];
+  for (const [j, v] of list.entries()) {
+    if (!isObject(v) || !oneOf('abandoned-branch', 'no-request')(v.why) || !isUsage(v.usage) || !isIndex(v.line)) {
+      issue(`${where}[${j}]: not a billed response (needs why, usage and line); dropped`);
+      continue;
+    }
+    const b: JsonObject = { ...v };
+    dropWrong(b, { file: isStr, time: isNum, model: isStr, requestId: isStr }, `${where}[${j}]`, issue);
+    out.push(b as BilledResponse);
+  }
+  return out;
 }
 
 const isPlain = (x: unknown) => typeof x === 'string' || typeof x === 'boolean' || isNum(x);

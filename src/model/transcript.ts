@@ -105,6 +105,22 @@ export type Request = {
 
 export type ThreadPrefix = { system?: Block[]; tools?: ToolDef[] };
 
+/**
+ * An API response that was billed but is none of the thread's requests: on a branch the user rewound
+ * (`abandoned-branch`: Claude Code keeps those lines, off the active branch), or a model call the log records
+ * only by its usage (`no-request`: Codex's compaction call). Recorded cost counts it once, shown apart.
+ */
+export type BilledResponse = {
+  why: 'abandoned-branch' | 'no-request';
+  usage: ObservedUsage;
+  /** Source line holding the usage that was billed (1-based), and its file when not the main one. */
+  line: LineNumber;
+  file?: string;
+  time?: EpochMs;
+  model?: string;
+  requestId?: string;
+};
+
 export type ThreadKind = 'main' | 'sidechain' | 'side-call';
 
 export type Thread = {
@@ -117,6 +133,8 @@ export type Thread = {
   prefix: ThreadPrefix;
   /** For sidechains: the tool_use id (in the main thread) that spawned it, when known. */
   parentToolUseId?: string;
+  /** Billed responses that are none of `requests` (rewound branches, usage-only calls), in log order. */
+  billedApart?: BilledResponse[];
 };
 
 export type IssueSeverity = 'error' | 'warning' | 'info';

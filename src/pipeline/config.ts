@@ -2,7 +2,22 @@
 // schema for the UI editor, and helpers to resolve partial configs and set dotted keys from the CLI
 // (`--set tier3Window=5`). Values are validated here so stages can trust them.
 
+import type { UserPrices } from '../models/prices.ts';
+
 export type SummarizerKind = 'extractive' | 'http' | 'fail';
+
+/** The simulated prompt cache (SPEC §4 `cache.*`). A null value follows the API's own rules for each request's
+ *  model (models/cache-rules.ts) and its catalog prices; a number overrides them for every request. */
+export type CacheConfig = {
+  ttlSeconds: number;
+  minCacheable: number | null;
+  /** Tokens a cache hit is rounded down to past the minimum (OpenAI: 128). */
+  step: number | null;
+  /** Cache read price as a multiple of the input price. */
+  readMultiplier: number | null;
+  /** Cache write price as a multiple of the input price (whatever the TTL). */
+  writeMultiplier: number | null;
+};
 
 export type PipelineConfig = {
   contextWindow: number;
@@ -34,7 +49,9 @@ export type PipelineConfig = {
   summarize: { enabled: boolean; breakerFailures: number; breakerCooldown: number };
   hardcap: { enabled: boolean; minRecentTurns: number; keepLastMessages: number | null };
   summarizer: SummarizerKind;
-  cache: { ttlSeconds: number; minCacheable: number; readMultiplier: number; writeMultiplier: number };
+  cache: CacheConfig;
+  /** Prices typed by the user ($/Mtok) for models the catalog does not list, by model id as the log writes it. */
+  prices: UserPrices;
 };
 
 export const DEFAULT_CONFIG: PipelineConfig = {
@@ -64,7 +81,8 @@ export const DEFAULT_CONFIG: PipelineConfig = {
   summarize: { enabled: true, breakerFailures: 3, breakerCooldown: 5 },
   hardcap: { enabled: true, minRecentTurns: 2, keepLastMessages: null },
   summarizer: 'extractive',
-  cache: { ttlSeconds: 300, minCacheable: 1024, readMultiplier: 0.1, writeMultiplier: 1.25 },
+  cache: { ttlSeconds: 300, minCacheable: null, step: null, readMultiplier: null, writeMultiplier: null },
+  prices: {},
 };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -72,11 +90,13 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 /** Describes every key for the UI (control type, bounds, help) and for validation. */
 export type KeySpec = {
   key: string;
-  kind: 'int' | 'ratio' | 'bool' | 'list' | 'enum' | 'map' | 'int-or-null';
+  kind: 'int' | 'ratio' | 'bool' | 'list' | 'enum' | 'map' | 'int-or-null' | 'ratio-or-null' | 'prices';
   min?: number;
   max?: number;
   options?: string[];
   help: string;
+  /** What null means for an `-or-null` key (shown in place of a number): "off", "per model" … */
+  nullLabel?: string;
 };
 
 export const KEY_SPECS: readonly KeySpec[] = [
@@ -149,11 +169,70 @@ export const KEY_SPECS: readonly KeySpec[] = [
     help: 'keep only the last N messages (sliding window)',
   },
   { key: 'summarizer', kind: 'enum', options: ['extractive', 'http', 'fail'], help: 'summary source' },
-  { key: 'cache.ttlSeconds', kind: 'int', min: 0, max: 86_400, help: 'prompt-cache TTL (s)' },
-  { key: 'cache.minCacheable', kind: 'int', min: 0, max: 1_000_000, help: 'minimum cacheable prefix (tokens)' },
-  { key: 'cache.readMultiplier', kind: 'ratio', min: 0, max: 10, help: 'cache read price × input' },
-  { key: 'cache.writeMultiplier', kind: 'ratio', min: 0, max: 10, help: 'cache write price × input' },
+  {
+    key: 'cache.ttlSeconds',
+    kind: 'int',
+    min: 0,
+    max: 86_400,
+    help: 'prompt-cache TTL (s); over 300 on Anthropic: 1-hour writes',
+  },
+  {
+    key: 'cache.minCacheable',
+    kind: 'int-or-null',
+    min: 0,
+    max: 1_000_000,
+    help: 'minimum cacheable prefix (tokens)',
+    nullLabel: 'per model',
+  },
+  {
+    key: 'cache.step',
+    kind: 'int-or-null',
+    min: 1,
+    max: 100_000,
+    help: 'cache hits rounded down to this many tokens (OpenAI 128)',
+    nullLabel: 'per API',
+  },
+  {
+    key: 'cache.readMultiplier',
+    kind: 'ratio-or-null',
+    min: 0,
+    max: 10,
+    help: 'cache read price × input',
+    nullLabel: 'catalog price',
+  },
+  {
+    key: 'cache.writeMultiplier',
+    kind: 'ratio-or-null',
+    min: 0,
+    max: 10,
+    help: 'cache write price × input',
+    nullLabel: 'catalog price',
+  },
+  { key: 'prices', kind: 'prices', help: 'your prices ($/Mtok) for models without a catalog price' },
 ];
+
+const PRICE_FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h'] as const;
+
+/** User prices: `{ "<model>": { input, output, cacheRead?, cacheWrite5m?, cacheWrite1h? } }` in $/Mtok. */
+function checkPrices(value: unknown, bad: (why: string) => ConfigError): UserPrices {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('must be an object');
+  const out: UserPrices = {};
+  for (const [model, p] of Object.entries(value)) {
+    if (model.trim() === '') throw bad('a model id is empty');
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw bad(`prices of "${model}" must be an object`);
+    const rec = p as Record<string, unknown>;
+    for (const k of Object.keys(rec))
+      if (!(PRICE_FIELDS as readonly string[]).includes(k)) throw bad(`"${model}": unknown price "${k}"`);
+    for (const k of PRICE_FIELDS) {
+      const v = rec[k];
+      if (v === undefined && k !== 'input' && k !== 'output') continue;
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 100_000)
+        throw bad(`"${model}".${k} must be a price in $/Mtok between 0 and 100000`);
+    }
+    out[model] = { ...(rec as UserPrices[string]) };
+  }
+  return out;
+}
 
 const SPEC_BY_KEY = new Map(KEY_SPECS.map((s) => [s.key, s]));
 
@@ -187,10 +266,11 @@ export function checkValue(key: string, value: unknown): unknown {
   switch (spec.kind) {
     case 'int':
     case 'int-or-null':
+    case 'ratio-or-null':
     case 'ratio': {
-      if (value === null && spec.kind === 'int-or-null') return null;
+      if (value === null && spec.kind.endsWith('-or-null')) return null;
       if (typeof value !== 'number' || !Number.isFinite(value)) throw bad('must be a number');
-      if (spec.kind !== 'ratio' && !Number.isInteger(value)) throw bad('must be an integer');
+      if (!spec.kind.startsWith('ratio') && !Number.isInteger(value)) throw bad('must be an integer');
       if (spec.min !== undefined && value < spec.min) throw bad(`must be ≥ ${spec.min}`);
       if (spec.max !== undefined && value > spec.max) throw bad(`must be ≤ ${spec.max}`);
       return value;
@@ -209,6 +289,8 @@ export function checkValue(key: string, value: unknown): unknown {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('must be an object');
       for (const v of Object.values(value)) if (typeof v !== 'number' || v < 0) throw bad('values must be numbers ≥ 0');
       return { ...(value as Record<string, number>) };
+    case 'prices':
+      return checkPrices(value, bad);
   }
 }
 
@@ -285,6 +367,13 @@ export function hardcapTokens(c: PipelineConfig): number {
   return c.contextWindow - c.outputReserve;
 }
 
+const PRICE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['input', 'output'],
+  properties: Object.fromEntries(PRICE_FIELDS.map((k) => [k, { type: 'number', minimum: 0, maximum: 100_000 }])),
+};
+
 /** JSON schema of the config (for the UI's Monaco editor validation). */
 export function configSchema(): Record<string, unknown> {
   const props: Record<string, unknown> = {};
@@ -298,11 +387,20 @@ export function configSchema(): Record<string, unknown> {
             ? { enum: s.options }
             : s.kind === 'map'
               ? { type: 'object', additionalProperties: { type: 'number', minimum: 0 } }
-              : {
-                  type: s.kind === 'int-or-null' ? ['integer', 'null'] : s.kind === 'ratio' ? 'number' : 'integer',
-                  minimum: s.min,
-                  maximum: s.max,
-                };
+              : s.kind === 'prices'
+                ? { type: 'object', additionalProperties: PRICE_SCHEMA }
+                : {
+                    type:
+                      s.kind === 'int-or-null'
+                        ? ['integer', 'null']
+                        : s.kind === 'ratio-or-null'
+                          ? ['number', 'null']
+                          : s.kind === 'ratio'
+                            ? 'number'
+                            : 'integer',
+                    minimum: s.min,
+                    maximum: s.max,
+                  };
     setPath(props, s.key.replace(/\./g, '.properties.'), { ...t, description: s.help });
   }
   const objectify = (o: Record<string, unknown>): Record<string, unknown> => {

@@ -19,8 +19,10 @@ export type TimelinePoint = {
   estimateOut: number;
   estimate: RequestRow['estimate'];
   categories: Record<string, number>;
-  observed: { input: number; cacheRead: number; cacheWrite: number; prompt: number } | null;
+  observed: { input: number; cacheRead: number; cacheWrite: number; output: number; prompt: number } | null;
   simulated: { cacheRead: number; cacheWrite: number; prompt: number };
+  /** Dollars of the request: recorded (observed usage at list prices), simulated (estimate); null: unknown. */
+  costUsd: RequestRow['costUsd'];
   observedBreak: RequestRow['observedBreak'];
   /** The simulated break; its `events` are ids into the run's `events` (the rewrites that caused it). */
   cacheBreak: RequestRow['cacheBreak'];
@@ -39,7 +41,13 @@ export type RunTimeline = { timeline: TimelinePoint[]; events: EventRow[]; full:
 function observedOf(req: Request): TimelinePoint['observed'] {
   const o = req.observed;
   return o
-    ? { input: o.input, cacheRead: o.cacheRead, cacheWrite: o.cacheWrite, prompt: o.input + o.cacheRead + o.cacheWrite }
+    ? {
+        input: o.input,
+        cacheRead: o.cacheRead,
+        cacheWrite: o.cacheWrite,
+        output: o.output,
+        prompt: o.input + o.cacheRead + o.cacheWrite,
+      }
     : null;
 }
 
@@ -76,10 +84,11 @@ export function runTimeline(t: Transcript, analysis: Analysis): RunTimeline {
   for (const [ti, tr] of analysis.replay.threads.entries()) {
     const th = t.threads[ti];
     for (const q of tr.requests) {
+      const usd = analysis.cost.byPoint[k];
       const sim = analysis.simulated[k++];
       const o = analysis.observed[obsAt];
       const obs = o && o.thread === tr.thread && o.index === q.index ? analysis.observed[obsAt++] : undefined;
-      const cacheBreak = cacheBreakRow(sim);
+      const cacheBreak = cacheBreakRow(sim, usd);
       const ids: number[] = [];
       for (const e of q.events) {
         ids.push(events.length);
@@ -104,7 +113,8 @@ export function runTimeline(t: Transcript, analysis: Analysis): RunTimeline {
           cacheWrite: Math.round(sim?.cacheWrite ?? 0),
           prompt: Math.round(q.estimateOut),
         },
-        observedBreak: observedBreakRow(obs),
+        costUsd: { recorded: usd?.recorded ?? null, simulated: usd?.simulated ?? null },
+        observedBreak: observedBreakRow(obs, usd),
         cacheBreak: cacheBreak ? { ...cacheBreak, events: cacheBreak.events.map((x) => ids[x]) } : null,
         eventIds: ids,
         responseMessage: req?.inputEnd ?? 0,

@@ -5,24 +5,9 @@
 import { type AnalyzeOptions, analyze } from '../analyses/analyze.ts';
 import type { Report } from '../analyses/report.ts';
 import type { Transcript } from '../model/transcript.ts';
+import { PAIRING_RULES } from './pairing-rules.ts';
 
-export const PAIRING_RULES: readonly string[] = [
-  'missing-result',
-  'orphan-result',
-  'results-not-first',
-  'result-outside-user',
-  'duplicate-id',
-  'tool-message-without-call',
-  'count-mismatch',
-  'call-turn-order',
-  'ends-with-model-turn',
-  'thinking-modified',
-  'summary-between-pair',
-  'split-batch',
-  'empty-error-result',
-  'mixed-content-turn',
-  'synthetic-result',
-];
+export { PAIRING_RULES };
 
 export type Predicate =
   | { kind: 'pairing'; rule: string; stage?: string; toolUseId?: string }

@@ -35,7 +35,6 @@ export const useStore = create<AppState>()((set, get) => ({
     help: false,
     theme: 'system',
     scrollTo: null,
-    pricePerMtok: 3,
   },
 
   transcriptActions: {
@@ -214,9 +213,6 @@ export const useStore = create<AppState>()((set, get) => ({
     },
     setTheme(t) {
       set((s) => ({ view: { ...s.view, theme: t } }));
-    },
-    setPrice(p) {
-      set((s) => ({ view: { ...s.view, pricePerMtok: p } }));
     },
   },
 }));

@@ -103,8 +103,6 @@ export type ViewState = {
   theme: Theme;
   /** Scroll the transcript to this message (bumped on each request so the same index scrolls again). */
   scrollTo: { index: number; nonce: number } | null;
-  /** Price in $ per million input tokens, for cost figures (an assumption the user can change). */
-  pricePerMtok: number;
 };
 
 export type TranscriptActions = {
@@ -137,7 +135,6 @@ export type ViewActions = {
   setSearch: (s: string) => void;
   toggleHelp: (open?: boolean) => void;
   setTheme: (t: Theme) => void;
-  setPrice: (p: number) => void;
 };
 
 export type AppState = {

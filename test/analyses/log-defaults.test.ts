@@ -164,19 +164,39 @@ describe('context window', () => {
     expect(withLogDefaults(seeds, null)).toBe(seeds);
   });
 
+  it('the cache TTL is 1 hour when most of what the log wrote to cache were 1-hour writes, else the preset’s', () => {
+    const seeds = presetConfig('seeds');
+    const w = (write: number, oneHour: number) => ({
+      model: 'claude-sonnet-4-5-20250929',
+      usage: { input: 3, cacheRead: 0, cacheWrite: write, cacheWrite1h: oneHour, output: 5 },
+    });
+    const hour = logDefaults(tx('claude-code', [w(10_000, 9000), w(2000, 0)]));
+    expect(hour.cacheTtl).toEqual({
+      value: 3600,
+      why: '9,000 of the 12,000 tokens the log wrote to cache were 1-hour writes',
+    });
+    expect(withLogDefaults(seeds, hour).cache.ttlSeconds).toBe(3600);
+    const five = logDefaults(tx('claude-code', [w(10_000, 1000)]));
+    expect(five.cacheTtl.value).toBeNull();
+    expect(withLogDefaults(seeds, five).cache.ttlSeconds).toBe(300);
+  });
+
   it('settingsOrigin labels each setting as the log’s, a choice, or the preset’s', () => {
     const d = logDefaults(tx('swe-agent', [{ model: 'gpt-4o' }]));
     const o = settingsOrigin(
       d,
-      { provider: 'anthropic', contextWindow: 128_000 },
-      { provider: true, contextWindow: false },
+      { provider: 'anthropic', contextWindow: 128_000, ttlSeconds: 300 },
+      { provider: true, contextWindow: false, ttl: false },
     );
     expect(o.provider).toMatchObject({ value: 'anthropic', source: 'chosen', log: { value: 'openai-chat' } });
     expect(o.contextWindow).toMatchObject({ value: 128_000, source: 'log' });
     const none = logDefaults(tx('claude-code', [{}]));
     expect(
-      settingsOrigin(none, { provider: 'anthropic', contextWindow: 200_000 }, { provider: false, contextWindow: false })
-        .contextWindow.source,
+      settingsOrigin(
+        none,
+        { provider: 'anthropic', contextWindow: 200_000, ttlSeconds: 300 },
+        { provider: false, contextWindow: false, ttl: false },
+      ).contextWindow.source,
     ).toBe('preset');
   });
 });

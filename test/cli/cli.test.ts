@@ -2,14 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.ts';
+import { runCapture } from '../helpers/cli.ts';
 
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCapture;
 
 describe('tierscope CLI exit codes and messages', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tierscope-cli-'));

@@ -7,24 +7,19 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyses/analyze.ts';
 import type { Report } from '../../src/analyses/report.ts';
-import { runCli } from '../../src/cli/main.ts';
 import { fileFromText, parseTranscript } from '../../src/formats/index.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { decodeShare } from '../../src/share/codec.ts';
 import { fromShareFile, type ShareState } from '../../src/share/payload.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
+import { runCapture } from '../helpers/cli.ts';
 import { transcript } from '../helpers/dsl.ts';
 import { describeReal, realPath } from '../helpers/fixtures.ts';
 import { loopDsl } from '../helpers/loop.ts';
 import { tokenizer } from '../helpers/replay.ts';
 
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCapture;
 
 async function decoded(link: string): Promise<ShareState & { source: { kind: 'transcript'; transcript: Transcript } }> {
   const d = await decodeShare(link);
@@ -77,7 +72,7 @@ describeReal('tierscope share on real fixtures', () => {
       const cli = await run(['analyze', file, ...flags, '--json']);
       expect(cli.code).toBe(0);
       const state = await decoded(shared.out);
-      const report = analyze(state.source.transcript, { ...state, tokenizer: tok }).report;
+      const report = analyze(state.source.transcript, { ...state, tokenizer: tok, withoutPipeline: true }).report;
       const expected = asJson(JSON.parse(cli.out) as Report);
       expect(asJson(report).toolResults).toEqual(expected.toolResults);
       expect(asJson(report).pairing).toEqual(expected.pairing);

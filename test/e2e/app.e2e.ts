@@ -1,11 +1,12 @@
 // The app shell as a person meets it: the visible file input, a second load replacing the first, paste,
 // an unknown format explained, parse issues with line numbers, the summary bar's "—" for logs without
-// usage and its editable price, the theme switch, the key help and `?src=`.
+// usage (no recorded dollars, a simulated estimate), the theme switch, the key help and `?src=`.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fmtUsd } from '../../src/lib/money.ts';
 import { describeReal } from '../helpers/fixtures.ts';
 import { type Session, stopServer } from './harness.ts';
-import { loadFiles, openApp, realPath, showThread, waitForRun } from './ui.ts';
+import { cliReport, loadFiles, openApp, realPath, showThread, waitForRun } from './ui.ts';
 
 const FE = 'claude-code/ccviewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl';
 const SMALL = 'claude-code/ccviewer-1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl';
@@ -89,19 +90,24 @@ describeReal('app shell', () => {
     await issues.locator('summary').click();
   });
 
-  it('shows "—" with a reason for a log without usage, and re-prices cost in place', async () => {
-    await loadFiles(s.page, [realPath('swe-agent/swe-agent-marshmallow-1867-function-calling-replace.traj')]);
+  it('shows "—" with a reason for a log without usage: no recorded cost, a simulated estimate per model', async () => {
+    const file = realPath('swe-agent/swe-agent-marshmallow-1867-function-calling-replace.traj');
+    await loadFiles(s.page, [file]);
     const obs = s.page.getByTestId('stat-hit-rate-observed');
     expect(await obs.textContent()).toBe('—');
     expect(await obs.getAttribute('title')).toMatch(/no cache usage/);
     expect(await s.page.getByTestId('stat-hit-rate-simulated').textContent()).toMatch(/^≈\d+%$/);
-    const bar = s.page.getByTestId('summary-bar');
-    const cost = async () => /cost\s*(\S+)\s*→\s*≈\$([\d.]+)/.exec((await bar.textContent()) ?? '')?.[2];
-    const before = Number(await cost());
-    await s.page.getByTestId('price-input').fill('6');
-    await expect.poll(async () => Number(await cost())).toBeCloseTo(before * 2, 1);
-    await s.page.getByTestId('price-input').fill('3');
-    expect(await bar.textContent()).toMatch(/calibrated ×\d\.\d\d|uncalibrated/);
+    const recorded = s.page.getByTestId('stat-cost-recorded');
+    expect(await recorded.textContent()).toBe('—');
+    expect(await recorded.getAttribute('title')).toMatch(/records no usage/);
+    const report = await cliReport(file);
+    expect(report.totals.cost.recorded).toBeNull();
+    expect(await s.page.getByTestId('stat-cost-simulated').textContent()).toBe(
+      `≈${fmtUsd(report.totals.cost.simulated.usd)}`,
+    );
+    const row = s.page.locator('[data-testid="cost-model-row"][data-model="gpt-4o"]');
+    expect(await row.getByTestId('cost-model-usd').textContent()).toMatch(/^≈\$0\.\d{4}$/);
+    expect(await s.page.getByTestId('summary-bar').textContent()).toMatch(/calibrated ×\d\.\d\d|uncalibrated/);
   });
 
   it('switches theme (light, dark, follow the OS)', async () => {

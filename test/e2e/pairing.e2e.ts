@@ -7,27 +7,13 @@ import { afterAll, expect, it } from 'vitest';
 import type { Report } from '../../src/analyses/report.ts';
 import { runCli } from '../../src/cli/main.ts';
 import { ROOT, screenshot, stopServer } from './harness.ts';
-import { openApp, runId, waitForRun } from './ui.ts';
+import { openApp, openSample, runId, waitForRun } from './ui.ts';
 
 afterAll(async () => {
   await stopServer();
 });
 
 const SAMPLE = join(ROOT, 'public/samples/pairing-bug.jsonl');
-
-async function openSample(page: Page, id: string, file: string): Promise<void> {
-  const before = await runId(page);
-  await page.getByTestId('sample-picker').selectOption(id);
-  await page.waitForFunction(
-    (f) => {
-      const el = document.querySelector('[data-testid="load-status"]');
-      return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes(f);
-    },
-    file,
-    { timeout: 60_000 },
-  );
-  await waitForRun(page, before);
-}
 
 async function cliPairing(provider: string): Promise<Report['pairing']> {
   const out: string[] = [];

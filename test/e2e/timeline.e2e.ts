@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import { loop } from '../helpers/loop.ts';
 import { screenshot, startServer, stopServer } from './harness.ts';
-import { loadFiles, openApp, runId, waitForRun } from './ui.ts';
+import { loadFiles, openApp, openSample, runId, waitForRun } from './ui.ts';
 
 // Build the bundle people get: vitest sets NODE_ENV=test, which would make Vite bundle React's development
 // build (several times slower) and distort the long-task measurement below.
@@ -26,20 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopServer();
 });
-
-async function openSample(page: Page, id: string, file: string): Promise<void> {
-  const before = await runId(page);
-  await page.getByTestId('sample-picker').selectOption(id);
-  await page.waitForFunction(
-    (f) => {
-      const el = document.querySelector('[data-testid="load-status"]');
-      return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes(f);
-    },
-    file,
-    { timeout: 60_000 },
-  );
-  await waitForRun(page, before);
-}
 
 const marks = (page: Page, kind: 'observed' | 'simulated') =>
   page.locator(`[data-testid="cache-timeline"] [data-testid="cache-break"][data-kind="${kind}"]`);

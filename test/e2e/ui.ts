@@ -72,6 +72,21 @@ export async function loadFiles(page: Page, paths: string[], timeout = 120_000):
   await waitForRun(page, before, timeout);
 }
 
+/** Pick a bundled sample in the sample picker and wait for its load and first run. */
+export async function openSample(page: Page, id: string, file: string): Promise<void> {
+  const before = await runId(page);
+  await page.getByTestId('sample-picker').selectOption(id);
+  await page.waitForFunction(
+    (f) => {
+      const el = document.querySelector('[data-testid="load-status"]');
+      return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes(f);
+    },
+    file,
+    { timeout: 60_000 },
+  );
+  await waitForRun(page, before);
+}
+
 /** Set config keys the way a person does: typing into the config panel's `threshold-<key>` inputs. */
 export async function setConfig(page: Page, values: Record<string, number>): Promise<void> {
   for (const [key, value] of Object.entries(values)) {

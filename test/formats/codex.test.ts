@@ -259,7 +259,7 @@ describe('codex: compaction', () => {
       user('fix it'),
       say('working'),
       usage(5000, 0, 10),
-      usage(5600, 0, 300, 10910), // the summarizing call's own usage: no request of its own, ignored
+      usage(5600, 0, 300, 10910), // the summarizing call's own usage: no request of its own, billed apart
       L('compacted', { message: 'Summary: fixed half.' }),
       ev({ type: 'context_compacted' }),
       user('continue'),
@@ -277,7 +277,11 @@ describe('codex: compaction', () => {
     expect(r0.observed).toEqual({ input: 5000, cacheRead: 0, cacheWrite: 0, output: 10 });
     expect(r1).toMatchObject({ inputEnd: 4, boundary: 'agent-compaction' });
     expect(r1.exactInput).toBeUndefined();
-    expect(t.meta.skipped).toEqual({ 'event_msg:token_count': 1, 'event_msg:context_compacted': 1 });
+    expect(t.meta.skipped).toEqual({ 'event_msg:context_compacted': 1 });
+    // That call was paid for: recorded cost finds it apart from the requests, with the line it was read from.
+    expect(t.threads[0].billedApart).toMatchObject([
+      { why: 'no-request', usage: { input: 5600, cacheRead: 0, cacheWrite: 0, output: 300 }, line: 4 },
+    ]);
   });
 
   it('replacement_history becomes the exact input of every later request', () => {

@@ -70,6 +70,7 @@ const IDENTIFIER_KEYS = new Set([
   'originator',
   'source',
   'exit_status',
+  'why',
 ]);
 const SCHEMA_PROSE = new Set(['description', 'title', 'default', 'examples', 'example', '$comment']);
 

@@ -1,21 +1,19 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
-import { fmtCost, fmtPct, fmtTokens } from '../common/format.ts';
-import { PriceInput } from './PriceInput.tsx';
+import { fmtPct, fmtTokens } from '../common/format.ts';
+import { CostStat } from './CostStat.tsx';
 import { Stat } from './Stat.tsx';
 
-const NO_USAGE =
-  'The log records no cache usage (no usage / cached-token fields), so there is no observed hit rate or cost.';
+const NO_USAGE = 'The log records no cache usage (no usage / cached-token fields), so there is no observed hit rate.';
 
-/** The answer at a glance: tokens before → after the pipeline, hit rates, cost, pairing, re-fetches. */
+/** The answer at a glance: tokens before → after the pipeline, hit rates, dollars by model, pairing, re-fetches. */
 export function SummaryBar() {
-  const { r, requests, status, error, price } = useStore(
+  const { r, requests, status, error } = useStore(
     useShallow((s) => ({
       r: s.run.result,
       requests: s.transcript.summary?.counts.requests,
       status: s.run.status,
       error: s.run.error,
-      price: s.view.pricePerMtok,
     })),
   );
   const t = r?.totals;
@@ -35,7 +33,7 @@ export function SummaryBar() {
             label="tokens"
             title={`Input tokens summed over every request, counted with ${r.settings.encoding}: as recorded → after the pipeline. Saved ${t.tokensSaved.toLocaleString('en-US')}.`}
           >
-            ≈{fmtTokens(t.tokensIn)} → {fmtTokens(t.tokensOut)}
+            ≈{fmtTokens(t.tokensIn)} → {fmtTokens(t.tokensAfterPipeline)}
             <span className="saved">
               {' '}
               saved {fmtTokens(t.tokensSaved)}
@@ -55,15 +53,7 @@ export function SummaryBar() {
               ≈{fmtPct(t.simulated.hitRate)}
             </span>
           </Stat>
-          <Stat
-            label="cost"
-            title={`Prompt cost at the assumed price, observed → simulated (cache reads ×${r.settings.config.cache.readMultiplier}, writes ×${r.settings.config.cache.writeMultiplier})`}
-          >
-            <span title={t.observed ? 'observed' : NO_USAGE}>
-              {t.observed ? fmtCost(t.observed.cost.total, price) : '—'}
-            </span>
-            {' → '}≈{fmtCost(t.simulated.cost.total, price)} <PriceInput />
-          </Stat>
+          <CostStat cost={t.cost} />
           <Stat
             label="pairing"
             title={`Tool-use / tool-result pairing problems ${r.settings.provider} would reject (errors) or flag (warnings), in the recorded input and after each stage`}

@@ -14,12 +14,6 @@ export function fmtPct(x: number | null | undefined): string {
   return `${(x * 100).toFixed(0)}%`;
 }
 
-/** Cost in dollars from input-token units at a $/Mtok price. */
-export function fmtCost(units: number, pricePerMtok: number): string {
-  const d = (units / 1e6) * pricePerMtok;
-  return d >= 100 ? `$${d.toFixed(0)}` : `$${d.toFixed(2)}`;
-}
-
 export function fmtTime(ms: number | undefined): string {
   if (ms === undefined) return '';
   const d = new Date(ms);

@@ -64,6 +64,27 @@ export function windowNote(
   return { text, title: d.why, source: d.from, overridden: false };
 }
 
+/** The label of the cache TTL: 1 hour from the log (its 1-hour writes), the preset's, or an override. */
+export function ttlNote(
+  log: LogDefaults | null,
+  value: number,
+  presetTtl: number,
+  from: SettingsSource | null,
+): DefaultNote | null {
+  if (!log) return null;
+  const d = log.cacheTtl;
+  const expected = d.value ?? presetTtl;
+  if (value !== expected)
+    return {
+      text: `${overrider(from, false)} · the log says ${n(expected)} s`,
+      title: d.why,
+      source: 'override',
+      overridden: true,
+    };
+  if (d.value === null) return { text: `preset's TTL · ${d.why}`, title: d.why, source: 'preset', overridden: false };
+  return { text: 'from the log · 1-hour cache writes', title: d.why, source: 'log', overridden: false };
+}
+
 /** The label of the pairing provider: from the log (its model or format), or an override of it. */
 export function providerNote(
   log: LogDefaults | null,

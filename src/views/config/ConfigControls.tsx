@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { diffKeys, getKey, KEY_SPECS, type KeySpec, type PipelineConfig, presetConfig } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
 import { FromTheLog } from '../common/FromTheLog.tsx';
-import { windowNote } from '../common/log-default-note.ts';
+import { ttlNote, windowNote } from '../common/log-default-note.ts';
 import { KeyControl } from './KeyControl.tsx';
 
 /** Sections in pipeline order; a key no section names lands in "Other" (new keys still get a control). */
@@ -54,7 +54,11 @@ const SECTIONS: { title: string; keys: string[] }[] = [
     keys: ['summarize.enabled', 'summarize.breakerFailures', 'summarize.breakerCooldown', 'summarizer'],
   },
   { title: 'Hard cap', keys: ['hardcap.enabled', 'hardcap.minRecentTurns', 'hardcap.keepLastMessages'] },
-  { title: 'Cache', keys: ['cache.ttlSeconds', 'cache.minCacheable', 'cache.readMultiplier', 'cache.writeMultiplier'] },
+  {
+    title: 'Cache (the provider’s rules; null = per model)',
+    keys: ['cache.ttlSeconds', 'cache.minCacheable', 'cache.step', 'cache.readMultiplier', 'cache.writeMultiplier'],
+  },
+  { title: 'Prices', keys: ['prices'] },
 ];
 
 function sections(): { title: string; specs: KeySpec[] }[] {
@@ -83,6 +87,7 @@ export function ConfigControls({ config, presetCfg }: { config: PipelineConfig; 
     useShallow((s) => ({ log: s.config.log, from: s.config.from, preset: s.config.preset })),
   );
   const windowLabel = windowNote(log, config.contextWindow, presetConfig(preset).contextWindow, from);
+  const ttlLabel = ttlNote(log, config.cache.ttlSeconds, presetConfig(preset).cache.ttlSeconds, from);
   return (
     <div className="cfg-sections">
       {groups.map((g) => (
@@ -96,7 +101,11 @@ export function ConfigControls({ config, presetCfg }: { config: PipelineConfig; 
               presetValue={getKey(presetCfg, s.key)}
               changed={changed.has(s.key)}
               note={
-                s.key === 'contextWindow' ? <FromTheLog note={windowLabel} testId="default-contextWindow" /> : undefined
+                s.key === 'contextWindow' ? (
+                  <FromTheLog note={windowLabel} testId="default-contextWindow" />
+                ) : s.key === 'cache.ttlSeconds' ? (
+                  <FromTheLog note={ttlLabel} testId="default-cache-ttl" />
+                ) : undefined
               }
             />
           ))}

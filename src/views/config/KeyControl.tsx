@@ -99,17 +99,19 @@ export function KeyControl({ spec, value, presetValue, changed, note }: Props) {
       );
       break;
     }
-    case 'int-or-null': {
+    case 'int-or-null':
+    case 'ratio-or-null': {
       const on = value !== null;
+      const step = spec.kind === 'ratio-or-null' ? 0.01 : 1;
+      // Turning a per-model key on starts from a round value: its preset value is null.
+      const start = typeof presetValue === 'number' ? presetValue : spec.kind === 'ratio-or-null' ? 1 : (spec.min ?? 0);
       control = (
         <>
           <input
             type="checkbox"
             aria-label={`use ${spec.key}`}
             checked={on}
-            onChange={(e) =>
-              commit(e.target.checked ? (typeof presetValue === 'number' ? presetValue : (spec.min ?? 0)) : null)
-            }
+            onChange={(e) => commit(e.target.checked ? start : null)}
           />
           <input
             type="number"
@@ -118,8 +120,9 @@ export function KeyControl({ spec, value, presetValue, changed, note }: Props) {
             className="cfg-num cfg-num-wide num"
             min={spec.min}
             max={spec.max}
+            step={step}
             disabled={!on}
-            placeholder="off"
+            placeholder={spec.nullLabel ?? 'off'}
             {...textProps}
             value={on ? text : ''}
             onChange={(e) => {
@@ -171,6 +174,7 @@ export function KeyControl({ spec, value, presetValue, changed, note }: Props) {
       );
       break;
     case 'map':
+    case 'prices':
       control = (
         <input
           type="text"
@@ -185,7 +189,11 @@ export function KeyControl({ spec, value, presetValue, changed, note }: Props) {
             try {
               commit(JSON.parse(e.target.value || '{}'));
             } catch {
-              setError(`${spec.key}: not valid JSON (e.g. {"bash": 30000})`);
+              setError(
+                spec.kind === 'prices'
+                  ? `${spec.key}: not valid JSON (e.g. {"my-model": {"input": 3, "output": 15}})`
+                  : `${spec.key}: not valid JSON (e.g. {"bash": 30000})`,
+              );
             }
           }}
         />

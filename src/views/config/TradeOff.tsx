@@ -1,21 +1,70 @@
 import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { RunResult } from '../../../worker/api.ts';
+import { fmtUsd, type RunResult } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
 import { fmtPct, fmtTokens } from '../common/format.ts';
 
-type Numbers = { saved: number; savedShare: number; risk: number; riskTokens: number; hit: number };
+type Numbers = {
+  saved: number;
+  savedShare: number;
+  /** Dollars (estimates, same cache rules): the requests without the pipeline minus with it (null: not computed). */
+  savedUsd: number | null;
+  withoutUsd: number | null;
+  simulatedUsd: number;
+  /** The recorded bill of the same requests (observed usage at list prices), for reference. */
+  billUsd: number | null;
+  risk: number;
+  riskTokens: number;
+  riskUsd: number | null;
+  hit: number;
+};
 
 function numbersOf(r: RunResult): Numbers {
   const after = r.refetches.filter((x) => x.kind === 'after-pipeline');
-  const saved = r.totals.tokensIn - r.totals.tokensOut;
+  const saved = r.totals.tokensIn - r.totals.tokensAfterPipeline;
+  const rec = r.totals.cost.recorded;
+  const sim = r.totals.cost.simulated;
+  const without = r.totals.cost.withoutPipeline;
   return {
     saved,
     savedShare: r.totals.tokensIn > 0 ? saved / r.totals.tokensIn : 0,
+    billUsd: rec ? rec.requestsUsd : null,
+    simulatedUsd: sim.requestsUsd,
+    withoutUsd: without ? without.requestsUsd : null,
+    savedUsd: without ? without.requestsUsd - sim.requestsUsd : null,
     risk: after.length,
     riskTokens: after.reduce((a, x) => a + x.tokens, 0),
+    riskUsd: r.totals.refetchAfterPipelineUsd,
     hit: r.totals.simulated.hitRate,
   };
+}
+
+/** The preset's saving in dollars: the same requests simulated without the pipeline and with it. */
+function SavedUsd({ n }: { n: Numbers }) {
+  if (n.savedUsd === null || n.withoutUsd === null) return null;
+  const saving = n.savedUsd >= 0;
+  // Under half a hundredth of a cent either way the pipeline changed nothing that is billed.
+  const none = Math.abs(n.savedUsd) < 0.00005;
+  const bill =
+    n.billUsd === null
+      ? 'The log records no usage (no bill to compare with).'
+      : `Recorded bill of these requests: ${fmtUsd(n.billUsd)} (observed usage at list prices).`;
+  return (
+    <span
+      className="num"
+      data-testid="saved-usd"
+      title={`Simulated under the provider's cache rules at list prices (estimates): ≈${fmtUsd(n.withoutUsd)} without the pipeline, ≈${fmtUsd(n.simulatedUsd)} with this preset. ${bill}`}
+    >
+      {none ? (
+        <span className="muted">no change to ≈{fmtUsd(n.withoutUsd)}</span>
+      ) : (
+        <>
+          {saving ? 'saves' : 'costs'} ≈<strong>{fmtUsd(Math.abs(n.savedUsd))}</strong>
+          <span className="muted"> of ≈{fmtUsd(n.withoutUsd)}</span>
+        </>
+      )}
+    </span>
+  );
 }
 
 function Delta({ now, before, good }: { now: number; before: number | undefined; good: 'up' | 'down' }) {
@@ -55,7 +104,7 @@ export function TradeOff() {
           {fmtTokens(n.saved)}
         </strong>{' '}
         <span className="muted num">({fmtPct(n.savedShare)})</span>
-        <Delta now={n.saved} before={before?.saved} good="up" />
+        <Delta now={n.saved} before={before?.saved} good="up" /> <SavedUsd n={n} />
       </span>
       <span
         className={n.risk > 0 ? 'cfg-risk cfg-risk-on' : 'cfg-risk'}
@@ -65,7 +114,15 @@ export function TradeOff() {
         <strong className="num" data-testid="refetch-risk">
           {n.risk} {n.risk === 1 ? 'result' : 'results'}
         </strong>{' '}
-        <span className="muted num">(≈{fmtTokens(n.riskTokens)} tokens)</span>
+        <span className="muted num">
+          (≈{fmtTokens(n.riskTokens)} tokens
+          {n.riskUsd !== null && (
+            <>
+              , ≈<span data-testid="refetch-risk-usd">{fmtUsd(n.riskUsd)}</span>
+            </>
+          )}
+          )
+        </span>
         <Delta now={n.riskTokens} before={before?.riskTokens} good="down" />
       </span>
       <span title="Share of simulated prompt tokens read from cache (estimate)">

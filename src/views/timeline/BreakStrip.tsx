@@ -10,7 +10,8 @@ type Props = {
   breaks: readonly BreakMark[];
   events: readonly EventRow[];
   selectedPos: number | null;
-  minCacheable: number;
+  /** The config's minimum, or null: each model's own (cache-rules.ts). */
+  minCacheable: number | null;
   onPick: (pos: number) => void;
 };
 
@@ -77,7 +78,7 @@ export const BreakStrip = memo(function BreakStrip({
         <span className="muted">
           {reads
             ? 'No cache breaks: every request read the previous prefix from cache.'
-            : `No cache reads and no breaks: no prompt reached the ${minCacheable.toLocaleString('en-US')}-token cacheable minimum.`}
+            : `No cache reads and no breaks: no prompt reached ${minCacheable === null ? "its model's cacheable minimum" : `the ${minCacheable.toLocaleString('en-US')}-token cacheable minimum`}.`}
         </span>
       </div>
     );

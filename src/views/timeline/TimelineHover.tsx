@@ -1,4 +1,4 @@
-import type { EventRow, TimelinePoint } from '../../../worker/api.ts';
+import { type EventRow, fmtUsd, type OneHourAdvice, type TimelinePoint } from '../../../worker/api.ts';
 import { fmtPct, fmtTime, fmtTokens } from '../common/format.ts';
 import { bandColor } from './ColumnSlices.tsx';
 import { type BreakMark, type Column, causeWords, estimateIn, stackOf } from './timeline-model.ts';
@@ -29,12 +29,47 @@ export function eventLine(e: EventRow): string {
   return `${e.stage}${tier} ${e.action} · ${where} · ${fmtTokens(e.charsBefore)} → ${fmtTokens(e.charsAfter)} chars (≈${fmtTokens(e.tokensBefore - e.tokensAfter)} tokens freed)`;
 }
 
-/** Explains the request(s) under the pointer: sizes by category, cache reads, breaks and their rewrites. */
+/** Dollars of the requests of a column: recorded (null when none has a priced usage) and simulated. */
+function columnUsd(
+  points: readonly TimelinePoint[],
+  col: Column,
+): { recorded: number | null; simulated: number | null } {
+  let recorded: number | null = null;
+  let simulated: number | null = null;
+  for (let i = col.from; i < col.to; i++) {
+    const c = points[i].costUsd;
+    if (c.recorded !== null) recorded = (recorded ?? 0) + c.recorded;
+    if (c.simulated !== null) simulated = (simulated ?? 0) + c.simulated;
+  }
+  return { recorded, simulated };
+}
+
+/** What a 1-hour cache write would have changed at a TTL break, in dollars. */
+function OneHour({ a }: { a: OneHourAdvice }) {
+  return (
+    <div className="tl-hc-advice" data-testid="ttl-one-hour" data-helps={String(a.helps)} title={a.why}>
+      {a.extraUsd !== null && a.savedUsd !== null ? (
+        <>
+          1-hour cache write: <span className="num">+{fmtUsd(a.extraUsd)}</span> to write,{' '}
+          <span className="num">−{fmtUsd(a.savedUsd)}</span> here ·{' '}
+          <strong className="num">
+            {a.helps ? 'saves' : 'costs'} ≈{fmtUsd(Math.abs(a.savedUsd - a.extraUsd))}
+          </strong>
+        </>
+      ) : (
+        <>1-hour cache write would not help: {a.why}</>
+      )}
+    </div>
+  );
+}
+
+/** Explains the request(s) under the pointer: sizes by category, cache reads, dollars, breaks and their rewrites. */
 export function TimelineHover({ col, points, breaks, events, map, titles, x, y, containerWidth }: Props) {
   const p = points[col.rep];
   const folded = col.to - col.from;
   const stack = [...stackOf(p, map).entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
   const ein = estimateIn(p);
+  const usd = columnUsd(points, col);
   const left = Math.min(Math.max(8, x + 14), Math.max(8, containerWidth - 380));
   return (
     <div className="tl-hover-card" style={{ left, top: y }} role="tooltip">
@@ -97,6 +132,25 @@ export function TimelineHover({ col, points, breaks, events, map, titles, x, y, 
             <td>write ≈{fmtTokens(col.sim.write)}</td>
             <td>hit ≈{fmtPct(col.sim.prompt > 0 ? col.sim.read / col.sim.prompt : null)}</td>
           </tr>
+          <tr data-testid="hover-cost">
+            <th>cost</th>
+            <td colSpan={3}>
+              <span
+                data-testid="hover-cost-recorded"
+                title="observed usage (output included) at list prices; — when the log records none or the model has no price"
+              >
+                {usd.recorded === null ? '—' : fmtUsd(usd.recorded)}
+              </span>
+              {' → '}
+              <span
+                data-testid="hover-cost-simulated"
+                title="the simulated cache at list prices, with the observed output (estimate)"
+              >
+                {usd.simulated === null ? 'price unknown' : `≈${fmtUsd(usd.simulated)}`}
+              </span>
+              {p.observed && <span className="muted"> · output {fmtTokens(p.observed.output)}</span>}
+            </td>
+          </tr>
         </tbody>
       </table>
       {breaks.slice(0, MAX_BREAKS).map((b) => (
@@ -112,6 +166,7 @@ export function TimelineHover({ col, points, breaks, events, map, titles, x, y, 
             </span>
           </div>
           <div>{b.detail}</div>
+          {oneHourOf(b) && <OneHour a={oneHourOf(b) as OneHourAdvice} />}
           {b.kind === 'simulated' && <BreakEvents point={b.point} events={events} />}
         </div>
       ))}
@@ -123,6 +178,10 @@ export function TimelineHover({ col, points, breaks, events, map, titles, x, y, 
       {breaks.length === 0 && <div className="muted">No cache break here. Click to open this request.</div>}
     </div>
   );
+}
+
+function oneHourOf(b: BreakMark): OneHourAdvice | undefined {
+  return (b.kind === 'observed' ? b.point.observedBreak?.oneHourWrite : b.point.cacheBreak?.oneHourWrite) ?? undefined;
 }
 
 function BreakEvents({ point, events }: { point: TimelinePoint; events: readonly EventRow[] }) {

@@ -31,6 +31,7 @@ function point(i: number, o: Partial<TimelinePoint> = {}): TimelinePoint {
     categories,
     observed: null,
     simulated: { cacheRead: out * 0.9, cacheWrite: out * 0.1, prompt: out * 1.1 },
+    costUsd: { recorded: null, simulated: null },
     observedBreak: null,
     cacheBreak: null,
     eventIds: [],

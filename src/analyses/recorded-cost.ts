@@ -1,0 +1,32 @@
+// Recorded cost (SPEC §5.2 "Cost", §8 `totals.cost.recorded`): every billed response of the log once — each
+// request with observed usage, and the responses billed apart from the requests (rewound branches, usage-only
+// calls) — at its model's list prices at its time. The tokens are observed; the dollars are what ccusage computes
+// from the same lines. Depends on the transcript and the user's prices only.
+import type { Transcript } from '../model/transcript.ts';
+import type { UserPrices } from '../models/prices.ts';
+import { CostBook, type CostTotals, usageTokens } from './cost.ts';
+
+export type RecordedCost = {
+  /** null: the log records no usage at all. */
+  totals: CostTotals | null;
+  /** Dollars of each request, by thread index then request index (null: no usage, or no price). */
+  byRequest: (number | null)[][];
+};
+
+export function recordedCost(t: Transcript, user: UserPrices): RecordedCost {
+  const book = new CostBook('observed', user);
+  let entries = 0;
+  const byRequest = t.threads.map((th) =>
+    th.requests.map((r) => {
+      if (!r.observed) return null;
+      entries++;
+      return book.add({ thread: th, kind: 'request', model: r.model, time: r.time, tokens: usageTokens(r.observed) });
+    }),
+  );
+  for (const th of t.threads)
+    for (const b of th.billedApart ?? []) {
+      entries++;
+      book.add({ thread: th, kind: b.why, model: b.model, time: b.time, tokens: usageTokens(b.usage) });
+    }
+  return { totals: entries > 0 ? book.totals() : null, byRequest };
+}

@@ -1,0 +1,72 @@
+// The dollars of one run (SPEC §8 `totals.cost`, `requests[].costUsd`): the session's recorded and simulated
+// cost, each replayed request's recorded and simulated USD, what a 1-hour write would have changed at each
+// TTL break (observed and simulated), and what each re-fetch cost. Made once per run, so the CLI's report rows
+// and the UI's summary bar and timeline hover show the same figures.
+
+import type { Transcript } from '../model/transcript.ts';
+import { CATALOG } from '../models/catalog.ts';
+import type { Replay } from '../replay/transcript.ts';
+import { cacheApiOf, cacheApiOfModel } from './cache-settings.ts';
+import type { ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
+import type { CostReport } from './cost.ts';
+import { recordedCost } from './recorded-cost.ts';
+import type { Refetch } from './refetch.ts';
+import { simulatedCost } from './simulated-cost.ts';
+import { type OneHourAdvice, oneHourAdvice, priceBook, refetchCost } from './trade-off-cost.ts';
+
+export type RequestDollars = {
+  /** Observed usage at list prices (null: no usage recorded, or no price). */
+  recorded: number | null;
+  /** The simulated cache at the model's prices (an estimate; null: no price). */
+  simulated: number | null;
+  /** At a ttl-expired break: what a 1-hour write would have cost and saved. */
+  observedOneHour: OneHourAdvice | null;
+  simulatedOneHour: OneHourAdvice | null;
+};
+
+export type RunCost = {
+  report: CostReport;
+  /** One per simulated point (replay order). */
+  byPoint: RequestDollars[];
+  /** One per re-fetch (null: no price). */
+  refetchUsd: (number | null)[];
+};
+
+export function runCost(
+  t: Transcript,
+  replay: Replay,
+  observed: readonly ObservedPoint[],
+  simulated: readonly SimulatedPoint[],
+  refetches: readonly Refetch[],
+): RunCost {
+  const cfg = replay.options.config;
+  const rec = recordedCost(t, cfg.prices);
+  const sim = simulatedCost(t, replay, simulated);
+  const book = priceBook(cfg);
+  const api = cacheApiOf(replay.options.provider);
+  const byPoint: RequestDollars[] = [];
+  let k = 0;
+  let obsAt = 0;
+  for (const [ti, tr] of replay.threads.entries()) {
+    for (const q of tr.requests) {
+      const s = simulated[k];
+      const o = observed[obsAt];
+      const obs = o && o.thread === tr.thread && o.index === q.index ? observed[obsAt++] : undefined;
+      const model = q.model;
+      const ttl = (b: typeof s.break, onApi: typeof api) =>
+        b?.cause === 'ttl-expired' ? oneHourAdvice(b, model, q.time, onApi, book) : null;
+      byPoint.push({
+        recorded: rec.byRequest[ti]?.[q.index] ?? null,
+        simulated: sim.byPoint[k] ?? null,
+        observedOneHour: ttl(obs?.break ?? null, cacheApiOfModel(model)),
+        simulatedOneHour: ttl(s?.break ?? null, api),
+      });
+      k++;
+    }
+  }
+  return {
+    report: { recorded: rec.totals, simulated: sim.totals, catalog: CATALOG },
+    byPoint,
+    refetchUsd: refetchCost(refetches, t, cfg, api, book),
+  };
+}

@@ -1,0 +1,65 @@
+// Simulated cost (SPEC §8 `totals.cost.simulated`): each replayed request's simulated cache reads, writes and
+// uncached input (cache-timeline.ts, under the provider's rules) at its model's prices, plus the output the log
+// observed for it — the replay changes what is sent, not what came back. Cache reads and writes cost the config's
+// multiples of the input price where set, else the model's own cache prices; an Anthropic write under a TTL over
+// 5 minutes is a 1-hour write. Every figure is an estimate (calibrated prompt sizes).
+import { getOrInsert } from '../lib/maps.ts';
+import type { Transcript } from '../model/transcript.ts';
+import type { ModelPrices, TokenPrices } from '../models/catalog.ts';
+import type { TokenSplit } from '../models/prices.ts';
+import type { CacheConfig } from '../pipeline/config.ts';
+import type { Replay } from '../replay/transcript.ts';
+import { cacheApiOf, rulesFor } from './cache-settings.ts';
+import type { SimulatedPoint } from './cache-timeline.ts';
+import { CostBook, type CostTotals } from './cost.ts';
+
+export type SimulatedCost = {
+  totals: CostTotals;
+  /** Dollars of each simulated point (replay order; null: no price). */
+  byPoint: (number | null)[];
+};
+
+/** A tier's prices with the config's cache multipliers applied (a null multiplier keeps the listed price). */
+function withMultipliers<T extends TokenPrices>(p: T, c: CacheConfig): T {
+  const write = c.writeMultiplier === null ? null : p.input * c.writeMultiplier;
+  return {
+    ...p,
+    cacheRead: c.readMultiplier === null ? p.cacheRead : p.input * c.readMultiplier,
+    cacheWrite5m: write ?? p.cacheWrite5m,
+    cacheWrite1h: write ?? p.cacheWrite1h,
+  };
+}
+
+/** The prices the simulation pays for a model under the config's `cache.*` multipliers. */
+export function simulationPrices(c: CacheConfig): ((p: ModelPrices) => ModelPrices) | undefined {
+  if (c.readMultiplier === null && c.writeMultiplier === null) return undefined;
+  return (p) => ({ ...withMultipliers(p, c), longContext: p.longContext && withMultipliers(p.longContext, c) });
+}
+
+export function simulatedCost(t: Transcript, replay: Replay, points: readonly SimulatedPoint[]): SimulatedCost {
+  const cfg = replay.options.config;
+  const book = new CostBook('estimated', cfg.prices, simulationPrices(cfg.cache));
+  const api = cacheApiOf(replay.options.provider);
+  const oneHourByModel = new Map<string | undefined, boolean>();
+  const oneHourOf = (model: string | undefined) =>
+    getOrInsert(oneHourByModel, model, () => rulesFor(api, model, cfg.cache).oneHourWrites);
+  const byPoint: (number | null)[] = [];
+  let k = 0;
+  for (const [ti, tr] of replay.threads.entries()) {
+    const thread = t.threads[ti];
+    for (const q of tr.requests) {
+      const p = points[k++];
+      const req = thread.requests[q.index];
+      const oneHour = oneHourOf(q.model);
+      const tokens: TokenSplit = {
+        input: p.uncached,
+        output: req?.observed?.output ?? 0,
+        cacheRead: p.cacheRead,
+        cacheWrite5m: oneHour ? 0 : p.cacheWrite,
+        cacheWrite1h: oneHour ? p.cacheWrite : 0,
+      };
+      byPoint.push(book.add({ thread, kind: 'request', model: q.model, time: q.time, tokens }));
+    }
+  }
+  return { totals: book.totals(), byPoint };
+}

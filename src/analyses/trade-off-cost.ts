@@ -1,0 +1,84 @@
+// Dollars of the trade-offs the UI weighs: at a cache break from an expired TTL, what a 1-hour cache write would
+// have cost more and saved (Anthropic: the lost prefix written at the 1-hour price instead of the 5-minute one,
+// then read at the break instead of written again); and what re-fetched tool results cost (their tokens sent
+// again: written to cache where the API bills writes, plain input where it does not). Estimates at each request's
+// model prices and the run's `cache.*` settings.
+
+import type { Transcript } from '../model/transcript.ts';
+import type { CacheApi } from '../models/cache-rules.ts';
+import { tierFor, writePrice } from '../models/prices.ts';
+import type { PipelineConfig } from '../pipeline/config.ts';
+import { rulesFor } from './cache-settings.ts';
+import type { BreakInfo } from './cache-timeline.ts';
+import { CostBook } from './cost.ts';
+import type { Refetch } from './refetch.ts';
+import { simulationPrices } from './simulated-cost.ts';
+
+export type OneHourAdvice = {
+  /** A 1-hour write would have kept the prefix through the gap and its saving beats its premium. */
+  helps: boolean;
+  /** Extra cost of writing the lost prefix for 1 hour, and what reading it instead of re-writing saves. */
+  extraUsd: number | null;
+  savedUsd: number | null;
+  why: string;
+};
+
+const HOUR_MS = 3_600_000;
+const usd = (x: number) => `$${x < 0.01 ? x.toFixed(4) : x.toFixed(2)}`;
+
+/** A book for price lookups under the run's cache settings (its totals are not used). */
+export function priceBook(c: PipelineConfig): CostBook {
+  return new CostBook('estimated', c.prices, simulationPrices(c.cache));
+}
+
+/** What a 1-hour write would have changed at a ttl-expired break of a request of `model` at `time`; null where the
+ *  API offers no paid longer TTL (OpenAI, Gemini). */
+export function oneHourAdvice(
+  b: Pick<BreakInfo, 'gapMs' | 'ttlMs' | 'tokensLost'>,
+  model: string | undefined,
+  time: number | undefined,
+  api: CacheApi,
+  book: CostBook,
+): OneHourAdvice | null {
+  if (api !== 'anthropic' || b.gapMs === undefined) return null;
+  const none = (why: string): OneHourAdvice => ({ helps: false, extraUsd: null, savedUsd: null, why });
+  if ((b.ttlMs ?? 0) >= HOUR_MS) return none('the prefix was already cached for 1 hour');
+  if (b.gapMs > HOUR_MS)
+    return none(
+      `the gap of ${Math.round(b.gapMs / 60_000)} min is over an hour: a 1-hour write would have expired too`,
+    );
+  const pricing = book.pricing(model, time);
+  if (!pricing.known) return none(`price unknown for ${model ?? 'this request'}: ${pricing.reason}`);
+  const p = tierFor(pricing.prices, b.tokensLost);
+  if (p.cacheRead === null) return none(`no cache-read price for ${model}`);
+  const extra = (b.tokensLost * (writePrice(p, true) - writePrice(p, false))) / 1e6;
+  const saved = (b.tokensLost * (writePrice(p, false) - p.cacheRead)) / 1e6;
+  return {
+    helps: saved > extra,
+    extraUsd: extra,
+    savedUsd: saved,
+    why: `writing the ${Math.round(b.tokensLost).toLocaleString('en-US')} lost tokens for 1 hour costs ${usd(extra)} more; reading them here instead of writing them again saves ${usd(saved)}`,
+  };
+}
+
+/** Dollars of each re-fetched result (null: no price), priced at the request that sent it again. */
+export function refetchCost(
+  found: readonly Refetch[],
+  t: Transcript,
+  c: PipelineConfig,
+  api: CacheApi,
+  book: CostBook,
+): (number | null)[] {
+  const threads = new Map(t.threads.map((th) => [th.id, th]));
+  return found.map((f) => {
+    const th = threads.get(f.thread);
+    const req = th?.requests.find((r) => r.inputEnd > f.repeatMessageIndex);
+    if (!req) return null;
+    const pricing = book.pricing(req.model, req.time);
+    if (!pricing.known) return null;
+    const rules = rulesFor(api, req.model, c.cache);
+    const p = pricing.prices;
+    const rate = rules.writes === 'explicit' ? writePrice(p, rules.oneHourWrites) : p.input;
+    return (f.tokens * rate) / 1e6;
+  });
+}

@@ -1,0 +1,92 @@
+// Which API responses of a Claude Code session were billed, and for what usage. One response is written over
+// several lines (same message.id + requestId), and the lines often carry streamed usage snapshots (output_tokens
+// 1, 5, 25 …): the billed usage is the copy with the most tokens (input + output + cache read + cache write),
+// the first on ties — the rule ccusage applies, so both read the same dollars from a file. A sidechain line that
+// replays a parent response (same message.id, another requestId) is not billed again. Responses no thread's
+// branch holds (rewound turns) were still paid for: `apartOf` lists them for the thread that owns their lines.
+import { obj, str, toEpochMs } from '../lib/json.ts';
+import type { BilledResponse, ObservedUsage } from '../model/transcript.ts';
+import type { LineNumber } from '../model/units.ts';
+import { anthropicUsage } from './anthropic-blocks.ts';
+import { responseKeyOf } from './claude-code-batches.ts';
+
+/** What billing needs of a line: its number, kind, chain and JSON. */
+export type BillingLine = { no: LineNumber; kind: string; sidechain: boolean; o: Record<string, unknown> };
+
+/** One billed response: the usage it was billed for and the line that holds that usage. */
+export type Billed = Omit<BilledResponse, 'why'> & { sidechain: boolean };
+
+export type Billing = {
+  /** Billed responses by key (`responseKeyOf`, or `<file>#<line>` for a line without ids). */
+  responses: Map<string, Billed>;
+  /** Keys of sidechain lines that replay another file's or chain's response: not billed again. */
+  replays: Set<string>;
+};
+
+const total = (u: ObservedUsage) => u.input + u.output + u.cacheRead + u.cacheWrite;
+
+/** The key a line is billed under. */
+export function billingKey(l: BillingLine, file?: string): string {
+  return responseKeyOf(l.o) ?? `${file ?? ''}#${l.no}`;
+}
+
+/** The usage of an assistant line that reports one (Claude Code's own `<synthetic>` messages are no API call). */
+function usageLine(l: BillingLine, file?: string): Billed | undefined {
+  if (l.kind !== 'assistant') return undefined;
+  const m = obj(l.o.message);
+  const model = str(m?.model);
+  if (model === '<synthetic>') return undefined;
+  const usage = anthropicUsage(m?.usage);
+  if (!usage) return undefined;
+  const b: Billed = { usage, line: l.no, sidechain: l.sidechain };
+  if (file !== undefined) b.file = file;
+  const time = toEpochMs(l.o.timestamp);
+  if (time !== undefined) b.time = time;
+  if (model !== undefined) b.model = model;
+  const requestId = str(l.o.requestId);
+  if (requestId !== undefined) b.requestId = requestId;
+  return b;
+}
+
+/** The billed responses of a session's files (the main file first, then its sub-agent files). */
+export function billingOf(files: readonly { file?: string; lines: readonly BillingLine[] }[]): Billing {
+  const responses = new Map<string, Billed>();
+  /** message.id → keys seen with it, to find sidechain replays under another requestId. */
+  const byMessage = new Map<string, string[]>();
+  for (const { file, lines } of files) {
+    for (const l of lines) {
+      const b = usageLine(l, file);
+      if (!b) continue;
+      const key = billingKey(l, file);
+      const prior = responses.get(key);
+      if (prior === undefined) {
+        responses.set(key, b);
+        const id = str(obj(l.o.message)?.id);
+        if (id !== undefined) byMessage.set(id, [...(byMessage.get(id) ?? []), key]);
+      } else if (total(b.usage) > total(prior.usage)) {
+        responses.set(key, { ...b, sidechain: prior.sidechain && b.sidechain });
+      } else if (!b.sidechain && prior.sidechain) prior.sidechain = false;
+    }
+  }
+  const replays = new Set<string>();
+  for (const keys of byMessage.values()) {
+    if (keys.length < 2) continue;
+    const parent = keys.find((k) => !responses.get(k)?.sidechain);
+    if (parent === undefined) continue;
+    for (const k of keys) if (k !== parent && responses.get(k)?.sidechain) replays.add(k);
+  }
+  for (const k of replays) responses.delete(k);
+  return { responses, replays };
+}
+
+/** Billed responses whose key no thread holds, as `abandoned-branch` entries in log order. */
+export function apartOf(billing: Billing, keys: Iterable<string>, held: ReadonlySet<string>): BilledResponse[] {
+  const out: BilledResponse[] = [];
+  for (const k of new Set(keys)) {
+    const b = billing.responses.get(k);
+    if (!b || held.has(k)) continue;
+    const { sidechain: _s, ...rest } = b;
+    out.push({ why: 'abandoned-branch', ...rest });
+  }
+  return out.sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || a.line - b.line);
+}
