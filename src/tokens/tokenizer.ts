@@ -3,6 +3,7 @@
 // makes re-runs never re-tokenize unchanged text (SPEC §2).
 import { hashKey } from '../lib/hash.ts';
 import { BpeCounter, type RankFile } from './bpe.ts';
+import { forEachLineUnit } from './line-units.ts';
 
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 export const ENCODINGS: readonly EncodingName[] = ['o200k_base', 'cl100k_base'];
@@ -36,9 +37,18 @@ export async function loadCounter(encoding: EncodingName = 'o200k_base'): Promis
   return c;
 }
 
-/** A tokenizer whose counts are cached by content hash; texts under 24 chars skip the hash. */
+/** Texts at least this long are counted line by line (line-units.ts), each line through `lines`. */
+const BY_LINES = 1024;
+/** Lines kept before that memo starts over (each entry is a short key and a number). */
+const LINES_LIMIT = 500_000;
+
+/** A tokenizer whose counts are cached by content hash; texts under 24 chars skip the hash. Owned by the engine
+ *  (one per encoding), so its memos live as long as the engine and are valid for any transcript. */
 export class CachedTokenizer implements Tokenizer {
+  /** Content hash → count of a whole text (counted here or primed by the counting pool). Unbounded. */
   private cache = new Map<string, number>();
+  /** Content hash → count of one line of a long text (line-units.ts). Bound: LINES_LIMIT, then cleared. */
+  private lines = new Map<string, number>();
   hits = 0;
   misses = 0;
   constructor(
@@ -55,8 +65,28 @@ export class CachedTokenizer implements Tokenizer {
       return c;
     }
     this.misses++;
-    const n = this.counter.count(text);
+    const n = text.length >= BY_LINES ? this.countLines(text) : this.counter.count(text);
     this.cache.set(key, n);
+    return n;
+  }
+
+  /** The sum of the counts of the text's line units, each looked up or counted once. */
+  private countLines(text: string): number {
+    let n = 0;
+    forEachLineUnit(text, (part) => {
+      if (part.length < 24) {
+        n += this.counter.count(part);
+        return;
+      }
+      const key = hashKey(part);
+      let k = this.lines.get(key);
+      if (k === undefined) {
+        k = this.counter.count(part);
+        if (this.lines.size >= LINES_LIMIT) this.lines = new Map();
+        this.lines.set(key, k);
+      }
+      n += k;
+    });
     return n;
   }
 

@@ -20,7 +20,7 @@ export function wildPath(rel: string): string {
   return join(WILD_DIR, rel);
 }
 
-function loadAt(p: string, rel: string, options: LoadOptions): LoadOk['transcript'] {
+export function loadAt(p: string, rel: string, options: LoadOptions = {}): LoadOk['transcript'] {
   const r = parseTranscript(fileFromPath(p), companionFiles(p), options);
   if (!r.ok) throw new Error(`fixture ${rel} did not load: ${r.error}`);
   return r.transcript;

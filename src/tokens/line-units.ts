@@ -1,0 +1,35 @@
+// Where a text may be cut so that its token count is the sum of its parts' counts: right after a "\n" whose
+// next character is neither whitespace nor "/". In both encodings' pre-tokenizer patterns (o200k_base,
+// cl100k_base) no piece runs across such a point — a letter piece cannot start with "\n", newline runs and the
+// optional newlines after punctuation stop at a non-whitespace character other than "/", and no alternative looks
+// behind — and BPE merges stay inside pieces. So a long text is counted line by line, each line once
+// (tokenizer.ts): the texts the pipeline makes from log text (truncations, summaries) share most of their lines.
+
+/** JavaScript's `\s` (the patterns' whitespace class). */
+function isWhitespace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x20 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** Calls `unit` with each part of `text` between safe cuts, in order (their concatenation is `text`). */
+export function forEachLineUnit(text: string, unit: (part: string) => void): void {
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
+    const next = text.charCodeAt(i + 1);
+    if (isWhitespace(next) || next === 0x2f) continue;
+    unit(text.slice(start, i + 1));
+    start = i + 1;
+  }
+  unit(start === 0 ? text : text.slice(start));
+}
