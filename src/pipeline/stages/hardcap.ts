@@ -80,11 +80,15 @@ function shrink(b: Block, ratio: number): Block | undefined {
 }
 
 /** Last resort (the recent turns alone are too big): shorten the largest blocks until the request fits.
- *  Each step must save tokens, so the loop ends; it stops when no block can shrink any further. */
+ *  Each step must save tokens, so the loop ends; it stops when no block can shrink any further. The targets are
+ *  listed and sorted once; a shortened block moves to its new place (ties keep message order), so each round
+ *  costs a scan, not a sort. */
 function truncateToFit(work: Working, state: HardcapState, ctx: StageContext): void {
+  const targets = truncatable(work, ctx);
   for (let round = 0; round < 500 && overBy(ctx) > 0; round++) {
     let progressed = false;
-    for (const t of truncatable(work, ctx)) {
+    for (let k = 0; k < targets.length; k++) {
+      const t = targets[k];
       const b = work.at(t.pos).blocks[t.j];
       const excess = overBy(ctx) / ctx.factor;
       const next = shrink(b, Math.max(0, 1 - excess / Math.max(1, t.tokens)) * 0.9);
@@ -92,11 +96,23 @@ function truncateToFit(work: Working, state: HardcapState, ctx: StageContext): v
       if (!emitRewrite(work, ctx, t.pos, t.j, next, 'truncate', { detail: 'last resort: the request must fit' }))
         continue;
       if (b.type === 'tool_result') state.dropped.delete(b.toolUseId);
+      t.tokens = ctx.meter.block(work.at(t.pos).blocks[t.j]);
+      let at = k;
+      while (at + 1 < targets.length && before(targets[at + 1], t)) {
+        targets[at] = targets[at + 1];
+        at++;
+      }
+      targets[at] = t;
       progressed = true;
       break;
     }
     if (!progressed) return;
   }
+}
+
+/** The order of `truncatable`: larger first, then message order. */
+function before(a: Target, b: Target): boolean {
+  return a.tokens > b.tokens || (a.tokens === b.tokens && (a.pos < b.pos || (a.pos === b.pos && a.j < b.j)));
 }
 
 export const hardcapStage: PipelineStage<HardcapState> = {
