@@ -67,7 +67,7 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
   const observed = observedTimeline(t, o.config, cache.timeline);
   const simulated = simulatedTimeline(t, replay, cache.timeline);
   const found = refetches(t, o.tokenizer, replay, cache.refetch);
-  const cost = runCost(t, replay, observed, simulated, found);
+  const cost = runCost(t, replay, observed, simulated, found, cache.cost);
   if (o.withoutPipeline) cost.report.withoutPipeline = costWithoutPipeline(t, o, cache);
   const report = buildReport({
     transcript: t,
@@ -111,7 +111,7 @@ function costWithoutPipeline(t: Transcript, o: AnalyzeOptions, cache: AnalysisCa
     { config, mode: o.mode, provider: o.provider, summarizer: summarizerFor('extractive') },
     cache,
   );
-  const totals = simulatedCost(t, replay, simulatedTimeline(t, replay, cache.timeline)).totals;
+  const totals = simulatedCost(t, replay, simulatedTimeline(t, replay, cache.timeline), cache.cost).totals;
   cache.withoutPipeline.set(key, totals);
   return totals;
 }

@@ -7,7 +7,7 @@ import { ReplayCache } from '../replay/cache.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { TimelineMemo } from './cache-timeline.ts';
-import type { CostTotals } from './cost.ts';
+import { CostMemo, type CostTotals } from './cost.ts';
 import { RefetchMemo } from './refetch.ts';
 import { ReportMemo } from './report.ts';
 
@@ -15,6 +15,8 @@ export class AnalysisCache extends ReplayCache {
   readonly report: ReportMemo;
   readonly refetch: RefetchMemo;
   readonly timeline = new TimelineMemo();
+  /** Price lookups and the recorded cost (cost.ts). */
+  readonly cost = new CostMemo();
   /** withoutPipelineKey → the simulated cost of the recorded inputs without the pipeline (analyze.ts): it
    *  depends on the window, cache rules and prices, not on the thresholds a drag moves. Bound: one per key. */
   readonly withoutPipeline = new Map<string, CostTotals>();

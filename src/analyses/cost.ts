@@ -92,7 +92,18 @@ export function usageTokens(u: ObservedUsage): TokenSplit {
 
 const HOUR = 3_600_000;
 
-/** Collects priced entries; pricing lookups are kept per model and hour for the life of one book. */
+/** What the dollars keep from one run to the next of one transcript (the engine's AnalysisCache): prices do not
+ *  move with the thresholds a drag changes. */
+export class CostMemo {
+  /** (user prices, model, hour) → its pricing before the simulation's multipliers. Assumes the catalog does not
+   *  change while the engine lives. Bound: models × hours of the log × price settings tried. */
+  readonly pricings = new Map<string, ModelPricing>();
+  /** The recorded cost for the user prices it was made with (it depends on nothing else). Bound: one. */
+  recorded: { key: string; value: unknown } | undefined;
+}
+
+/** Collects priced entries; pricing lookups are kept per model and hour for the life of one book, and across
+ *  books in `memo` when one is given. */
 export class CostBook {
   private readonly models = new Map<string, ModelCost>();
   private readonly threads = new Map<string, ThreadCost>();
@@ -106,11 +117,15 @@ export class CostBook {
   private unpriced = 0;
 
   /** `adjust` rewrites a model's prices before use (the simulation's `cache.*` multipliers). */
+  private readonly userKey: string;
   constructor(
     private readonly basis: CostTotals['basis'],
     private readonly user: UserPrices,
     private readonly adjust?: (p: ModelPrices) => ModelPrices,
-  ) {}
+    private readonly memo?: CostMemo,
+  ) {
+    this.userKey = memo ? JSON.stringify(user) : '';
+  }
 
   /** The pricing of a model at a time (its hour: price lists change by date, a few by time of day). */
   pricing(model: string | undefined, time: number | undefined): ModelPricing {
@@ -118,7 +133,14 @@ export class CostBook {
     const key = `${model ?? ''}\u0000${hour ?? 'newest'}`;
     let p = this.pricings.get(key);
     if (!p) {
-      p = pricingOf(model, hour === undefined ? undefined : new Date(hour * HOUR + HOUR / 2), this.user);
+      const at = hour === undefined ? undefined : new Date(hour * HOUR + HOUR / 2);
+      const memo = this.memo?.pricings;
+      const shared = `${this.userKey}\u0000${key}`;
+      p = memo?.get(shared);
+      if (!p) {
+        p = pricingOf(model, at, this.user);
+        memo?.set(shared, p);
+      }
       if (p.known && this.adjust) p = { ...p, prices: this.adjust(p.prices) };
       this.pricings.set(key, p);
     }

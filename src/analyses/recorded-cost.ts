@@ -4,7 +4,7 @@
 // from the same lines. Depends on the transcript and the user's prices only.
 import type { Transcript } from '../model/transcript.ts';
 import type { UserPrices } from '../models/prices.ts';
-import { CostBook, type CostTotals, usageTokens } from './cost.ts';
+import { CostBook, type CostMemo, type CostTotals, usageTokens } from './cost.ts';
 
 export type RecordedCost = {
   /** null: the log records no usage at all. */
@@ -13,8 +13,11 @@ export type RecordedCost = {
   byRequest: (number | null)[][];
 };
 
-export function recordedCost(t: Transcript, user: UserPrices): RecordedCost {
-  const book = new CostBook('observed', user);
+/** `memo` (the run cache's): the cost is kept for the prices it was made with, and price lookups are shared. */
+export function recordedCost(t: Transcript, user: UserPrices, memo?: CostMemo): RecordedCost {
+  const key = JSON.stringify(user);
+  if (memo?.recorded?.key === key) return memo.recorded.value as RecordedCost;
+  const book = new CostBook('observed', user, undefined, memo);
   let entries = 0;
   const byRequest = t.threads.map((th) =>
     th.requests.map((r) => {
@@ -28,5 +31,7 @@ export function recordedCost(t: Transcript, user: UserPrices): RecordedCost {
       entries++;
       book.add({ thread: th, kind: b.why, model: b.model, time: b.time, tokens: usageTokens(b.usage) });
     }
-  return { totals: entries > 0 ? book.totals() : null, byRequest };
+  const value = { totals: entries > 0 ? book.totals() : null, byRequest };
+  if (memo) memo.recorded = { key, value };
+  return value;
 }

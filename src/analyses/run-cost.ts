@@ -8,7 +8,7 @@ import { CATALOG } from '../models/catalog.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { cacheApiOf, cacheApiOfModel } from './cache-settings.ts';
 import type { ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
-import type { CostReport } from './cost.ts';
+import type { CostMemo, CostReport } from './cost.ts';
 import { recordedCost } from './recorded-cost.ts';
 import type { Refetch } from './refetch.ts';
 import { simulatedCost } from './simulated-cost.ts';
@@ -38,11 +38,12 @@ export function runCost(
   observed: readonly ObservedPoint[],
   simulated: readonly SimulatedPoint[],
   refetches: readonly Refetch[],
+  memo?: CostMemo,
 ): RunCost {
   const cfg = replay.options.config;
-  const rec = recordedCost(t, cfg.prices);
-  const sim = simulatedCost(t, replay, simulated);
-  const book = priceBook(cfg);
+  const rec = recordedCost(t, cfg.prices, memo);
+  const sim = simulatedCost(t, replay, simulated, memo);
+  const book = priceBook(cfg, memo);
   const api = cacheApiOf(replay.options.provider);
   const byPoint: RequestDollars[] = [];
   let k = 0;

@@ -11,7 +11,7 @@ import type { CacheConfig } from '../pipeline/config.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { cacheApiOf, rulesFor } from './cache-settings.ts';
 import type { SimulatedPoint } from './cache-timeline.ts';
-import { CostBook, type CostTotals } from './cost.ts';
+import { CostBook, type CostMemo, type CostTotals } from './cost.ts';
 
 export type SimulatedCost = {
   totals: CostTotals;
@@ -36,9 +36,14 @@ export function simulationPrices(c: CacheConfig): ((p: ModelPrices) => ModelPric
   return (p) => ({ ...withMultipliers(p, c), longContext: p.longContext && withMultipliers(p.longContext, c) });
 }
 
-export function simulatedCost(t: Transcript, replay: Replay, points: readonly SimulatedPoint[]): SimulatedCost {
+export function simulatedCost(
+  t: Transcript,
+  replay: Replay,
+  points: readonly SimulatedPoint[],
+  memo?: CostMemo,
+): SimulatedCost {
   const cfg = replay.options.config;
-  const book = new CostBook('estimated', cfg.prices, simulationPrices(cfg.cache));
+  const book = new CostBook('estimated', cfg.prices, simulationPrices(cfg.cache), memo);
   const api = cacheApiOf(replay.options.provider);
   const oneHourByModel = new Map<string | undefined, boolean>();
   const oneHourOf = (model: string | undefined) =>

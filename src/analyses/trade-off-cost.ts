@@ -4,13 +4,14 @@
 // again: written to cache where the API bills writes, plain input where it does not). Estimates at each request's
 // model prices and the run's `cache.*` settings.
 
+import { firstIndex } from '../lib/search.ts';
 import type { Transcript } from '../model/transcript.ts';
 import type { CacheApi } from '../models/cache-rules.ts';
 import { tierFor, writePrice } from '../models/prices.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import { rulesFor } from './cache-settings.ts';
 import type { BreakInfo } from './cache-timeline.ts';
-import { CostBook } from './cost.ts';
+import { CostBook, type CostMemo } from './cost.ts';
 import type { Refetch } from './refetch.ts';
 import { simulationPrices } from './simulated-cost.ts';
 
@@ -27,8 +28,8 @@ const HOUR_MS = 3_600_000;
 const usd = (x: number) => `$${x < 0.01 ? x.toFixed(4) : x.toFixed(2)}`;
 
 /** A book for price lookups under the run's cache settings (its totals are not used). */
-export function priceBook(c: PipelineConfig): CostBook {
-  return new CostBook('estimated', c.prices, simulationPrices(c.cache));
+export function priceBook(c: PipelineConfig, memo?: CostMemo): CostBook {
+  return new CostBook('estimated', c.prices, simulationPrices(c.cache), memo);
 }
 
 /** What a 1-hour write would have changed at a ttl-expired break of a request of `model` at `time`; null where the
@@ -72,7 +73,10 @@ export function refetchCost(
   const threads = new Map(t.threads.map((th) => [th.id, th]));
   return found.map((f) => {
     const th = threads.get(f.thread);
-    const req = th?.requests.find((r) => r.inputEnd > f.repeatMessageIndex);
+    // The first request whose input holds the repeat (inputEnd grows with the request index in a thread).
+    const reqs = th?.requests ?? [];
+    const at = firstIndex(reqs.length, (i) => reqs[i].inputEnd > f.repeatMessageIndex);
+    const req = at < reqs.length ? reqs[at] : undefined;
     if (!req) return null;
     const pricing = book.pricing(req.model, req.time);
     if (!pricing.known) return null;
