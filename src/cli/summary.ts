@@ -5,6 +5,7 @@ import type { Report } from '../analyses/report.ts';
 import type { SettingsOrigin } from '../analyses/settings-origin.ts';
 import { skipReason } from '../formats/skip-reasons.ts';
 import type { Transcript } from '../model/transcript.ts';
+import { terminalLine } from './terminal.ts';
 
 export function fmtNum(n: number): string {
   const a = Math.abs(n);
@@ -89,5 +90,6 @@ export function formatSummary(t: Transcript, r: Report): string {
     }
     if (skipped.length > 12) lines.push(`  … ${skipped.length - 12} more kinds`);
   }
-  return lines.join('\n');
+  // Titles, ids, file names and quoted lines come from the log: each line stays one inert line.
+  return lines.map(terminalLine).join('\n');
 }
