@@ -18,6 +18,7 @@ import { option, type ParsedArgs, parseArgs, UsageError } from './args.ts';
 import { companionFiles, fileFromPath } from './node-input.ts';
 import { ALL_FLAGS, COMMANDS, positiveInt, resolveSettings, type Settings, settingsFor } from './options.ts';
 import { formatSummary } from './summary.ts';
+import { terminalJson, terminalText } from './terminal.ts';
 
 const USAGE = [
   'usage: tierscope analyze <file> [--preset P] [--config file.json] [--set key=value]… [--mode recorded|raw]',
@@ -31,6 +32,16 @@ const USAGE = [
 ].join('\n');
 
 export type CliIo = { out: (s: string) => void; err: (s: string) => void };
+/** The io the commands write through: text escaped for a terminal (terminal.ts); `json` for JSON output. */
+type TermIo = CliIo & { json: (s: string) => void };
+
+function termIo(io: CliIo): TermIo {
+  return {
+    out: (s) => io.out(terminalText(s)),
+    err: (s) => io.err(terminalText(s)),
+    json: (s) => io.out(terminalJson(s)),
+  };
+}
 
 type Loaded = { transcript: Transcript; settings: Settings; origin: SettingsOrigin; tokenizer: CachedTokenizer };
 
@@ -100,7 +111,7 @@ function redactionLine(p: Prepared): string | null {
   return `redacted ${r.counts.strings} strings (${r.counts.chars} chars), ${r.counts.secrets} secret-looking strings replaced, ${r.counts.keptPaths} paths kept${tokens}`;
 }
 
-async function prepare(args: ParsedArgs, io: CliIo, predicate: Predicate | undefined, redact: boolean) {
+async function prepare(args: ParsedArgs, io: TermIo, predicate: Predicate | undefined, redact: boolean) {
   const loaded = await load(args);
   if (typeof loaded === 'string') return loaded;
   const { transcript, settings, tokenizer } = loaded;
@@ -115,7 +126,7 @@ async function prepare(args: ParsedArgs, io: CliIo, predicate: Predicate | undef
   return prepared;
 }
 
-async function shareCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+async function shareCommand(args: ParsedArgs, io: TermIo): Promise<number> {
   const predicate = predicateOf(option(args, 'minimize'), 'minimize');
   const base = baseUrlOf(args);
   if (args.switches.has('redact-paths') && !args.switches.has('redact'))
@@ -132,7 +143,7 @@ async function shareCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   return 0;
 }
 
-async function minimizeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+async function minimizeCommand(args: ParsedArgs, io: TermIo): Promise<number> {
   const spec = option(args, 'predicate');
   if (spec === undefined) throw new UsageError('minimize needs --predicate <predicate>');
   const predicate = predicateOf(spec, 'predicate');
@@ -144,7 +155,7 @@ async function minimizeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const text = toShareFile(prepared.state);
   const out = option(args, 'out');
   if (out === undefined) {
-    io.out(text);
+    io.json(text);
     return 0;
   }
   try {
@@ -157,7 +168,7 @@ async function minimizeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   return 0;
 }
 
-async function analyzeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+async function analyzeCommand(args: ParsedArgs, io: TermIo): Promise<number> {
   const loaded = await load(args);
   if (typeof loaded === 'string') {
     io.err(`tierscope: ${loaded}`);
@@ -166,12 +177,14 @@ async function analyzeCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const { transcript, settings, origin, tokenizer } = loaded;
   const { report } = analyze(transcript, { ...settings, preset: settings.preset, tokenizer, withoutPipeline: true });
   report.defaults = origin;
-  io.out(args.switches.has('json') ? JSON.stringify(report, null, 2) : formatSummary(transcript, report));
+  if (args.switches.has('json')) io.json(JSON.stringify(report, null, 2));
+  else io.out(formatSummary(transcript, report));
   return 0;
 }
 
 /** Run the CLI; returns the exit code. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], raw: CliIo): Promise<number> {
+  const io = termIo(raw);
   try {
     const first = parseArgs(argv, ALL_FLAGS.valued, ALL_FLAGS.booleans);
     if (first.switches.has('help')) {

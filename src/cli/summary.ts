@@ -7,6 +7,7 @@ import { skipReason } from '../formats/skip-reasons.ts';
 import { fmtUsd } from '../lib/money.ts';
 import type { Transcript } from '../model/transcript.ts';
 import { costLines } from './cost-summary.ts';
+import { terminalLine } from './terminal.ts';
 
 export function fmtNum(n: number): string {
   const a = Math.abs(n);
@@ -97,5 +98,6 @@ export function formatSummary(t: Transcript, r: Report): string {
     }
     if (skipped.length > 12) lines.push(`  … ${skipped.length - 12} more kinds`);
   }
-  return lines.join('\n');
+  // Titles, ids, file names and quoted lines come from the log: each line stays one inert line.
+  return lines.map(terminalLine).join('\n');
 }

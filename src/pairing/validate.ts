@@ -25,6 +25,15 @@ const CHECKS: Record<Provider, ProviderCheck> = {
   bedrock: checkBedrock,
 };
 
+/** Whether the provider's rules flag a repeated id (duplicate-id); Gemini matches calls by name and order. */
+export const FLAGS_DUPLICATES: Readonly<Record<Provider, boolean>> = {
+  anthropic: true,
+  'openai-chat': true,
+  'openai-responses': true,
+  gemini: false,
+  bedrock: true,
+};
+
 /** Validate one request's messages for one provider; [] when the provider would accept it unflagged.
  *  Pure and deterministic; violations are ordered by message, errors first, then block. */
 export function validatePairing(messages: readonly Message[], ctx: PairingContext): PairingViolation[] {
@@ -178,7 +187,7 @@ function sharedWarnings(
     for (const b of m.blocks) {
       if (b.type !== 'tool_use') continue;
       uses++;
-      const r = resultsAt.get(b.id)?.find((i) => i > a);
+      const r = firstAfter(resultsAt.get(b.id), a);
       if (r === undefined) {
         odd ??= b.id;
         continue;
@@ -199,7 +208,9 @@ function sharedWarnings(
       }
     }
     if (uses < 2 || places.length === 0 || odd === undefined) continue;
-    const missing = m.blocks.filter((b) => b.type === 'tool_use' && !resultsAt.get(b.id)?.some((i) => i > a)).length;
+    const missing = m.blocks.filter(
+      (b) => b.type === 'tool_use' && firstAfter(resultsAt.get(b.id), a) === undefined,
+    ).length;
     const w = wireIndexOf(units, a);
     report({
       rule: 'split-batch',
@@ -210,6 +221,20 @@ function sharedWarnings(
       error: `${label}.${w}: the ${uses} parallel tool calls of this message are answered in ${places.length} message(s)${missing > 0 ? `, ${missing} not at all` : ''}; a batch should be kept or dropped as one unit.`,
     });
   }
+}
+
+/** The first entry of ascending `list` greater than `a` (binary search: an id reused by thousands of calls,
+ *  as local OpenAI-compatible servers do with `call_0`, must not make every lookup a scan). */
+function firstAfter(list: readonly number[] | undefined, a: number): number | undefined {
+  if (list === undefined) return undefined;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < list.length ? list[lo] : undefined;
 }
 
 type ThinkingSeverity = 'error' | 'warning';

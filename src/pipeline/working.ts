@@ -277,8 +277,8 @@ export class Working {
     const end = start + deleteCount;
     const removed = this.messages.slice(start, end);
     const itemsHaveTools = items.some((m) => m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
-    if (itemsHaveTools || this.pairs.duplicateUses > 0 || this.pairs.duplicateResults > 0) {
-      // Rare: inserted tool blocks or repeated ids need the first-occurrence indexes rebuilt from scratch.
+    if (itemsHaveTools) {
+      // Rare: inserted tool blocks need every index rebuilt from scratch.
       const next = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
       const firstChange = Math.min(this.firstChange, start);
       const carried = this.carried;
@@ -309,6 +309,9 @@ export class Working {
       (p) => this.messages[p],
       (p) => this.refs[p],
     );
+    // Repeated ids (local servers reuse `call_0` every round): a removed first occurrence hands its place to a
+    // later one, so the pair index is made afresh from the kept refs — one pass, nothing re-measured.
+    if (this.pairs.duplicateUses > 0 || this.pairs.duplicateResults > 0) this.reindexPairs();
     for (let i = start; i < start + items.length; i++) this.addCategories(i, 1);
     this.epoch++;
     this.resultSplices.push({ epoch: this.epoch, lo, removed: removedResults });
@@ -316,6 +319,13 @@ export class Working {
     this.firstChange = Math.min(this.firstChange, start);
     this.structural = true;
     return removed;
+  }
+
+  /** A fresh pair index over the current messages and their tool id numbers. */
+  private reindexPairs(): void {
+    const pairs = new PairIndex(this.ids);
+    for (let p = 0; p < this.messages.length; p++) pairs.add(this.messages[p], p, this.refs[p]);
+    this.pairs = pairs;
   }
 
   /** The splice that made `epoch` (where it cut and how many messages it inserted), when that was a splice

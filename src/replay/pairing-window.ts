@@ -2,7 +2,9 @@
 // local (a message and its neighbours), so only a window around the appended messages is checked. A
 // window starts on an assistant message where it can (else it may show artifacts at its very start: a result
 // whose use lies before it), and only violations at or after the last old message count; when there is one (or a tool_use id repeats — the one global
-// rule), the full input is validated so the error carries the provider's real messages.N index.
+// rule), the full input is validated so the error carries the provider's real messages.N index. A repeat the
+// replay has reported already (local servers reuse `call_0` in every round) is not news: InputRepeats tracks
+// the input's ids across requests so such a request stays a window check (linear, not quadratic, in rounds).
 
 import type { Message } from '../model/transcript.ts';
 import { type PairingContext, type PairingViolation, thinkingModified, validatePairing } from '../pairing/validate.ts';
@@ -10,12 +12,14 @@ import type { InputView } from './inputs.ts';
 
 const CONTEXT = 3;
 
-/** Violations the appended messages (positions ≥ from, relative to view.start) cause or reveal. */
+/** Violations the appended messages (positions ≥ from, relative to view.start) cause or reveal. `reported`:
+ *  the caller has reported this violation already (its repeat changes nothing), so the window may ignore it. */
 export function validateAppended(
   view: InputView,
   from: number,
   ctx: PairingContext,
   forceFull: boolean,
+  reported?: (v: PairingViolation) => boolean,
 ): PairingViolation[] {
   const keepFrom = Math.max(0, from - 1);
   if (!forceFull) {
@@ -29,11 +33,52 @@ export function validateAppended(
       }
     }
     const window = view.array.slice(view.start + windowStart, view.end);
-    const local = validatePairing(window, ctx).filter((v) => v.messageIndex + windowStart >= keepFrom);
+    const local = validatePairing(window, ctx).filter(
+      (v) => v.messageIndex + windowStart >= keepFrom && !reported?.(v),
+    );
     if (local.length === 0) return [];
   }
   const full = view.array.slice(view.start, view.end);
   return validatePairing(full, ctx).filter((v) => v.messageIndex >= keepFrom || v.rule === 'duplicate-id');
+}
+
+/**
+ * The tool ids of a recorded input as it grows request by request (reset with it), and the repeated ids
+ * (a tool_use id used again, a result id answered again: a superset of what any provider flags as
+ * duplicate-id) whose duplicate-id violation the replay has not reported yet. While there is none, a
+ * duplicate-id anywhere in the input is one the replay reported before, so an appended repeat needs no
+ * full check: the window, ignoring reported duplicates, decides (validateAppended's `reported`).
+ */
+export class InputRepeats {
+  private uses = new Set<string>();
+  private results = new Set<string>();
+  private pending = new Set<string>();
+
+  /** Start over with a whole input (a reset). */
+  reset(messages: readonly Message[], reported: (id: string) => boolean): void {
+    this.uses = new Set();
+    this.results = new Set();
+    this.pending = new Set();
+    this.append(messages, reported);
+  }
+
+  /** Add appended messages; a repeat whose duplicate-id is not reported yet becomes pending. */
+  append(messages: readonly Message[], reported: (id: string) => boolean): void {
+    for (const m of messages)
+      for (const b of m.blocks) {
+        const [seen, id] =
+          b.type === 'tool_use' ? [this.uses, b.id] : b.type === 'tool_result' ? [this.results, b.toolUseId] : [];
+        if (!seen || id === undefined) continue;
+        if (seen.has(id) && !reported(id)) this.pending.add(id);
+        seen.add(id);
+      }
+  }
+
+  /** Whether every repeated id of the input has its duplicate-id reported (drops the ones that now have). */
+  settled(reported: (id: string) => boolean): boolean {
+    for (const id of this.pending) if (reported(id)) this.pending.delete(id);
+    return this.pending.size === 0;
+  }
 }
 
 /**

@@ -7,7 +7,7 @@
 import { firstIndex } from '../lib/search.ts';
 
 import type { Block, Message, Thread } from '../model/transcript.ts';
-import { newViolations, type PairingViolation, validatePairing } from '../pairing/validate.ts';
+import { FLAGS_DUPLICATES, newViolations, type PairingViolation, validatePairing } from '../pairing/validate.ts';
 import { LOSSY, resultFates } from '../pipeline/fates.ts';
 import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
 import { STAGES, stageStates } from '../pipeline/stages/index.ts';
@@ -16,7 +16,7 @@ import { grownTo } from '../pipeline/tool-ids.ts';
 import { Working } from '../pipeline/working.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { ReplayCache } from './cache.ts';
-import { spliceMayBreak, validateAppended } from './pairing-window.ts';
+import { InputRepeats, spliceMayBreak, validateAppended } from './pairing-window.ts';
 import { type RequestPlan, threadPlan } from './plan.ts';
 import { type ConfigReads, trackedConfig } from './reuse.ts';
 import type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
@@ -36,7 +36,12 @@ const NO_VIOLATIONS: PairingViolation[] = Object.freeze([]) as unknown as Pairin
  *  changed. Keys are made once per thread replay. */
 function checkKeys(opts: ReplayOptions) {
   const k = `${opts.provider}|`; // the plan is the mode's already
-  return { appendFull: `${k}append|true`, append: `${k}append|false`, reset: `${k}reset` };
+  return {
+    appendFull: `${k}append|true`,
+    append: `${k}append|false`,
+    appendSettled: `${k}append|settled`,
+    reset: `${k}reset`,
+  };
 }
 function cachedCheck(plan: RequestPlan, key: string): PairingViolation[] | undefined {
   return plan.checks?.get(key);
@@ -119,6 +124,15 @@ export function replayThread(
   const losses: (PipelineEvent | undefined)[] = [];
   const requestOf = requestIndexer(thread, cache.requestTables);
   const reported = new Set<string>();
+  const reportKey = (v: PairingViolation, messageIndex: number) =>
+    `${v.stage}|${v.rule}|${v.toolUseId ?? ''}|${v.toolUseId ? '' : messageIndex}`;
+  // The recorded input's repeated tool ids (pairing-window.ts): a repeat reported before is no news.
+  const repeats = new InputRepeats();
+  const inputDuplicateReported = FLAGS_DUPLICATES[opts.provider]
+    ? (id: string) => reported.has(`input|duplicate-id|${id}|`)
+    : () => true;
+  const knownDuplicate = (v: PairingViolation) =>
+    v.rule === 'duplicate-id' && v.toolUseId !== undefined && reported.has(reportKey(v, -1));
   const out: RequestReplay[] = [];
   let prevToolsKey = '';
   let prevSystemKey = '';
@@ -135,7 +149,7 @@ export function replayThread(
     for (const v of list) {
       const position = v.messageIndex;
       const messageIndex = validated[offset + position]?.index ?? -1;
-      const key = `${v.stage}|${v.rule}|${v.toolUseId ?? ''}|${v.toolUseId ? '' : messageIndex}`;
+      const key = reportKey(v, messageIndex);
       if (reported.has(key)) continue;
       reported.add(key);
       if (into === NO_VIOLATIONS) into = [];
@@ -202,10 +216,20 @@ export function replayThread(
     if (delta.kind === 'append') {
       freshFrom = work.length;
       work.append(plan.messages, plan.known);
+      repeats.append(plan.messages, inputDuplicateReported);
       const full = work.duplicateUses > dupBefore;
-      const key = full ? keys.appendFull : keys.append;
+      // Every repeated id reported already: a window check that ignores those repeats says the same as the
+      // full check would (what it adds are duplicates reported before), at the cost of the appended part.
+      // (Whether it is settled is the same on every re-run: input checks do not depend on the config.)
+      const settled = repeats.settled(inputDuplicateReported);
+      const key = settled ? keys.appendSettled : full ? keys.appendFull : keys.append;
       const found =
-        cachedCheck(plan, key) ?? keepCheck(plan, key, validateAppended(view, delta.from, pctx('input'), full));
+        cachedCheck(plan, key) ??
+        keepCheck(
+          plan,
+          key,
+          validateAppended(view, delta.from, pctx('input'), full && !settled, settled ? knownDuplicate : undefined),
+        );
       if (found.length > 0) pairing = report(found, pairing, view.array, view.start);
     } else {
       oldOutput = work.messages;
@@ -214,6 +238,7 @@ export function replayThread(
       freshFrom = 0;
       const found = cachedCheck(plan, keys.reset) ?? keepCheck(plan, keys.reset, validatePairing(raw, pctx('input')));
       pairing = report(found, pairing, raw);
+      repeats.reset(raw, inputDuplicateReported);
     }
 
     task = undefined;
@@ -242,11 +267,12 @@ export function replayThread(
       if (work.epoch !== epoch) {
         const stageCtx = pctx(stage.id);
         const uniqueUses = work.duplicateUses === 0;
-        // One splice (a summary, a drop): a window around its junction shows whether anything can be new.
+        // One splice (a summary, a drop): a window around its junction shows whether anything can be new. A
+        // splice (it inserts no tool block) cannot make a use repeat, so the window skips that global check.
         const one = work.epoch === epoch + 1 ? work.spliceAt(work.epoch) : undefined;
         const checked =
           one === undefined ||
-          spliceMayBreak(work.messages, one.start, one.inserted, { ...stageCtx, before, uniqueUses });
+          spliceMayBreak(work.messages, one.start, one.inserted, { ...stageCtx, before, uniqueUses: true });
         const now = checked ? validatePairing(work.messages, { ...stageCtx, before, uniqueUses }) : NO_VIOLATIONS;
         // Only when the output has violations is the input checked, to keep what the stage introduced.
         if (now.length > 0)
