@@ -1,8 +1,9 @@
 // Bench phase: re-run latency the way a slider is dragged (issue 14, SPEC §9): every timed run uses a value of
-// its key that no earlier run of the session has used (first-seen), sweeping tier3Window, tier2Cap,
-// triggerRatio and contextWindow in turn, then the same with the microcompact-on `claude-code` preset.
-// Repeats of already-seen values are timed beside, never instead. Exactly what the worker does when a slider
-// moves (engine.run: replay, timelines, report, the view's timeline). Prints JSON.
+// its key that no earlier run of the session has used (first-seen), stepping away from the preset's value —
+// tier3Window, tier2Cap, triggerRatio and contextWindow with `seeds`, then the window, the trigger buffer and
+// microcompact's keepRecent with the microcompact-on `claude-code` preset. Repeats of seen values and two jumps
+// (a click far along a slider, on a fresh cache) are reported beside, never instead. Exactly what the worker does
+// when a slider moves (engine.run: replay, timelines, report, the view's timeline). Prints JSON.
 import type { PipelineConfig } from '../src/pipeline/config.ts';
 import { type PresetId, presetConfig } from '../src/pipeline/presets.ts';
 import type { RunResult } from '../worker/api.ts';
@@ -17,6 +18,7 @@ const loaded = await loadLog(engine, file);
 
 let runId = 0;
 async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<number> {
+  // set: a change from the preset's values (a drag starts from them)
   const t0 = performance.now();
   const r = (await engine.run(++runId, {
     preset,
@@ -29,28 +31,58 @@ async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<numb
   return performance.now() - t0;
 }
 
-/** n first-seen values per key, as a drag would produce them (neighbouring, never repeated). */
+/** A slider dragged from the preset's value: n first-seen neighbouring values, never repeated, moving toward
+ *  more compaction where there is a direction (smaller window, lower trigger). */
 const n = Number(perKey);
-const sweeps: [keyof PipelineConfig, (i: number) => number][] = [
-  ['tier3Window', (i) => 4 + i],
-  ['tier2Cap', (i) => 150 + 25 * i],
-  ['triggerRatio', (i) => 0.5 + 0.02 * i],
-  // Windows of real models and the range between (a drag across the slider): 64k to 196k.
-  ['contextWindow', (i) => 64_000 + 12_000 * i],
+type Sweep = { key: string; set: (c: PipelineConfig, i: number) => Partial<PipelineConfig> };
+const SWEEPS: Record<string, Sweep[]> = {
+  seeds: [
+    { key: 'tier3Window', set: (c, i) => ({ tier3Window: c.tier3Window + 1 + i }) },
+    { key: 'tier2Cap', set: (c, i) => ({ tier2Cap: c.tier2Cap + 25 * (i + 1) }) },
+    { key: 'triggerRatio', set: (c, i) => ({ triggerRatio: c.triggerRatio - 0.02 * (i + 1) }) },
+    { key: 'contextWindow', set: (c, i) => ({ contextWindow: c.contextWindow - 12_000 * (i + 1) }) },
+  ],
+  // Microcompact on, tiers off: the keys that move it.
+  'claude-code': [
+    { key: 'contextWindow', set: (c, i) => ({ contextWindow: c.contextWindow - 12_000 * (i + 1) }) },
+    {
+      key: 'triggerBufferTokens',
+      set: (c, i) => ({ triggerBufferTokens: (c.triggerBufferTokens ?? 0) + 3_000 * (i + 1) }),
+    },
+    {
+      key: 'microcompact.keepRecent',
+      set: (c, i) => ({ microcompact: { ...c.microcompact, keepRecent: c.microcompact.keepRecent + 1 + i } }),
+    },
+  ],
+};
+/** A click far along a slider instead of a drag, on a cache that has seen only the preset: reported, not gated. */
+const JUMPS: [PresetId, Partial<PipelineConfig>][] = [
+  ['seeds', { triggerRatio: 0.5 }],
+  ['seeds', { contextWindow: 64_000 }],
 ];
 
+// The jumps first, while nothing but the preset's own run is in the cache.
+const jumps: Record<string, number> = {};
+if (!only) {
+  for (const [preset, set] of JUMPS) {
+    await run(preset, {});
+    jumps[`${preset}.${JSON.stringify(set)}`] = Math.round(await run(preset, set));
+  }
+}
 const first: number[] = [];
 const repeats: number[] = [];
 const byKey: Record<string, number[]> = {};
 for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
-  await run(preset, {}); // the preset's first run: a load, not a re-run
-  for (const [key, value] of sweeps) {
-    if (only && only !== `${preset}.${key}`) continue;
+  const base = presetConfig(preset);
+  await run(preset, {}); // the preset's own run: a load or a preset change, not a drag
+  for (const sweep of SWEEPS[preset]) {
+    if (only && only !== `${preset}.${sweep.key}`) continue;
     const times: number[] = [];
-    for (let i = 0; i < n; i++) times.push(await run(preset, { [key]: value(i) }));
-    byKey[`${preset}.${key}`] = times;
+    for (let i = 0; i < n; i++) times.push(await run(preset, sweep.set(base, i)));
+    byKey[`${preset}.${sweep.key}`] = times;
     first.push(...times);
-    for (let i = 0; i < 3; i++) repeats.push(await run(preset, { [key]: value(i) }));
+    for (let i = 0; i < 3; i++) repeats.push(await run(preset, sweep.set(base, i)));
+    await run(preset, {}); // the slider let go back at the preset's value
   }
 }
 /** Nearest-rank percentile: the smallest sample with at least p of the samples at or below it. */
@@ -67,6 +99,7 @@ console.log(
     ...(process.env.SWEEP_TIMES
       ? { byKeyMs: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, xs.map(Math.round)])) }
       : {}),
+    jumpsMs: jumps,
     byKeyP95Ms: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, Math.round(q(xs, 0.95))])),
     repeatP50Ms: Math.round(q(repeats, 0.5)),
     repeatP95Ms: Math.round(q(repeats, 0.95)),

@@ -9,8 +9,8 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const STEERING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 /** The same, line feeds and carriage returns included: for a value that must stay on its line. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const STEERING_OR_BREAK =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 const hex = (c: string, width: number) => c.charCodeAt(0).toString(16).padStart(width, '0');
