@@ -6,6 +6,9 @@
 // few pure values it shares with the engine (config schema and presets, the share-link codec, formatters) are
 // re-exported below, so src/state and src/views import nothing else outside themselves.
 
+import type { CompactionRow } from '../src/analyses/audit.ts';
+import type { CompactionTexts } from '../src/analyses/compaction-audit.ts';
+import type { PresetTaskTable } from '../src/analyses/preset-tasks.ts';
 import type { Refetch } from '../src/analyses/refetch.ts';
 import type { Report, ToolResultRow } from '../src/analyses/report.ts';
 import type { LogDefaults } from '../src/analyses/settings-origin.ts';
@@ -23,10 +26,18 @@ import type { Witness } from '../src/share/predicate.ts';
 import type { RedactionChange, RedactionPreview } from '../src/share/redact.ts';
 import type { EncodingName } from '../src/tokens/tokenizer.ts';
 
+export type { CompactionRow } from '../src/analyses/audit.ts';
+export type { CompactionTexts } from '../src/analyses/compaction-audit.ts';
+export type { RefetchAfter } from '../src/analyses/compaction-refetch.ts';
 export type { CostReport, CostTotals, ModelCost } from '../src/analyses/cost.ts';
+export type { Ledger, LedgerItem } from '../src/analyses/ledger.ts';
+export type { PresetTaskRow, PresetTaskTable } from '../src/analyses/preset-tasks.ts';
+export type { ProbeItem, ProbeKind, Probes } from '../src/analyses/probes.ts';
+export { PROBE_KINDS, PROBE_TYPES } from '../src/analyses/probes.ts';
 export type { ToolResultRow } from '../src/analyses/report.ts';
 export type { LogDefaults } from '../src/analyses/settings-origin.ts';
 export { withLogDefaults } from '../src/analyses/settings-origin.ts';
+export type { TaskRow, TaskTotals } from '../src/analyses/tasks.ts';
 export type { OneHourAdvice } from '../src/analyses/trade-off-cost.ts';
 export { formatBytes } from '../src/lib/bytes.ts';
 export { fmtUsd } from '../src/lib/money.ts';
@@ -123,6 +134,10 @@ export type RunResult = {
   events: EventRow[];
   pairing: PairingViolation[];
   refetches: Refetch[];
+  /** Every compaction audited (agent and pipeline), and tokens per task (SPEC §5.5, §8). */
+  compactions: CompactionRow[];
+  tasks: Report['tasks'] & {};
+  taskTotals: Report['taskTotals'] & {};
   /** Set when the http summarizer still has calls to make (the UI may fetch and re-run). */
   pendingSummaries: number;
 };
@@ -141,6 +156,9 @@ export type MessageDetail = {
 };
 
 export type DiffResult = { before: string; after: string; title: string };
+
+/** One compaction of the last run with its texts (clipped for display), for the compaction view. */
+export type CompactionDetail = { row: CompactionRow } & CompactionTexts & { clipped: boolean };
 
 /** Background counting status after a load. */
 export type CountStatus = { done: boolean; fraction: number; ms?: number; pooled?: boolean };
@@ -213,6 +231,10 @@ export interface EngineApi {
   detail(thread: string, messageIndex: number): Promise<MessageDetail | null>;
   diff(eventId: number): Promise<DiffResult | null>;
   report(): Promise<Report | null>;
+  /** A compaction of the last run by id, with its summary, Tierscope's anchored summary and its ledger. */
+  compaction(id: string): Promise<CompactionDetail | null>;
+  /** Tokens per task of the recording and of every preset under the last run's settings (six replays, kept). */
+  presetTasks(): Promise<PresetTaskTable | null>;
   exportBundle(): Promise<string | null>;
   /** A share link for the loaded transcript (or the last reproduction) with these settings and view. */
   share(req: ShareRequest): Promise<ShareReply>;

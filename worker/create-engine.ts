@@ -5,6 +5,7 @@
 import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
 import { AnalysisCache } from '../src/analyses/cache.ts';
 import { logDefaults } from '../src/analyses/log-defaults.ts';
+import { tasksByPreset } from '../src/analyses/preset-tasks.ts';
 import { fileFromBytes, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
 import { skipReason } from '../src/formats/skip-reasons.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
@@ -25,6 +26,7 @@ import {
   type Tokenizer,
 } from '../src/tokens/tokenizer.ts';
 import type {
+  CompactionDetail,
   CountStatus,
   DiffResult,
   EngineApi,
@@ -98,6 +100,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         preset: string | null;
         tokenizer: Tokenizer;
         cache: AnalysisCache;
+        settings: RunSettings;
       }
     | undefined;
   let latestRun = 0;
@@ -281,7 +284,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       });
       const report = analysis.report;
       const { timeline, events, full } = runTimeline(loaded.transcript, analysis);
-      last = { analysis, events, full, preset: settings.preset, tokenizer: meter.tokenizer, cache };
+      last = { analysis, events, full, preset: settings.preset, tokenizer: meter.tokenizer, cache, settings };
       const c = settings.config;
       pendingCalls = summarizer instanceof CachedHttpSummarizer ? summarizer.pending.slice() : [];
       const pending = pendingCalls.length;
@@ -302,6 +305,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         events,
         pairing: analysis.replay.threads.flatMap((tr) => tr.requests.flatMap((q) => q.pairing)),
         refetches: report.refetches,
+        compactions: analysis.audit.compactions,
+        tasks: analysis.audit.tasks,
+        taskTotals: analysis.audit.taskTotals,
         pendingSummaries: pending,
       };
     },
@@ -348,6 +354,31 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         cache: last.cache,
         reportEvents: false,
       });
+    },
+
+    async compaction(id: string): Promise<CompactionDetail | null> {
+      const row = last?.analysis.audit.compactions.find((c) => c.id === id);
+      const texts = last?.analysis.audit.texts.get(id);
+      if (!row || !texts) return null;
+      const summary = clipText(texts.summary);
+      const anchored = clipText(texts.anchored);
+      return {
+        row,
+        summary,
+        anchored,
+        ledger: texts.ledger,
+        clipped: summary.length < texts.summary.length || anchored.length < texts.anchored.length,
+      };
+    },
+
+    async presetTasks() {
+      if (!last || !loaded) return null;
+      const s = last.settings;
+      return tasksByPreset(
+        loaded.transcript,
+        { config: s.config, mode: s.mode, provider: s.provider, tokenizer: last.tokenizer },
+        last.cache,
+      );
     },
 
     async exportBundle() {

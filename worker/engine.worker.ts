@@ -27,7 +27,7 @@ const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency 
 // about half a core, so a 50 ms frame took 100 ms of wall time while counting (SPEC §9's long-task limit).
 const engine = createEngine({ endpoints: () => browserEndpoints(Math.max(1, Math.min(4, cores - 1))) });
 
-const RUN_ARRAYS = ['timeline', 'toolResults', 'events', 'pairing', 'refetches'] as const;
+const RUN_ARRAYS = ['timeline', 'toolResults', 'events', 'pairing', 'refetches', 'compactions', 'tasks'] as const;
 let nextReply = 1;
 const replies = new Map<number, string[]>();
 

@@ -10,6 +10,7 @@ import type { ReplayMode } from '../replay/inputs.ts';
 import { type Replay, replayTranscript } from '../replay/transcript.ts';
 import { TokenMeter } from '../tokens/meter.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
+import { auditRun, type RunAudit } from './audit.ts';
 import { AnalysisCache } from './cache.ts';
 import { type ObservedPoint, observedTimeline, type SimulatedPoint, simulatedTimeline } from './cache-timeline.ts';
 import type { CostTotals } from './cost.ts';
@@ -43,6 +44,8 @@ export type Analysis = {
   refetches: Refetch[];
   /** The run's dollars (recorded, simulated, per request, TTL-break advice, re-fetches). */
   cost: RunCost;
+  /** Every compaction audited and tokens per task (audit.ts); the report carries its rows. */
+  audit: RunAudit;
   report: Report;
 };
 
@@ -82,7 +85,24 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
     withEvents: o.reportEvents,
     rows: o.reportRows,
   });
-  return { replay, observed, simulated, refetches: found, cost, report };
+  const audit = auditOf(t, o, replay, found, cost, cache);
+  report.compactions = audit.compactions;
+  report.tasks = audit.tasks;
+  report.taskTotals = audit.taskTotals;
+  return { replay, observed, simulated, refetches: found, cost, audit, report };
+}
+
+function auditOf(t: Transcript, o: AnalyzeOptions, replay: Replay, found: Refetch[], cost: RunCost, c: AnalysisCache) {
+  return auditRun({
+    transcript: t,
+    tokenizer: o.tokenizer,
+    replay,
+    refetches: found,
+    refetchUsd: cost.refetchUsd,
+    dollars: cost.byPoint,
+    memo: c.audit,
+    cost: c.cost,
+  });
 }
 
 /** The settings the cost without the pipeline depends on: a kept value was made with the same. */
@@ -135,5 +155,8 @@ export function withRows(
     preset: o.preset,
     withEvents: o.reportEvents,
   });
+  a.report.compactions = a.audit.compactions;
+  a.report.tasks = a.audit.tasks;
+  a.report.taskTotals = a.audit.taskTotals;
   return a.report;
 }

@@ -7,19 +7,26 @@ import { ReplayCache } from '../replay/cache.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { TimelineMemo } from './cache-timeline.ts';
+import { AuditMemo } from './compaction-audit.ts';
 import { CostMemo, type CostTotals } from './cost.ts';
 import { RefetchMemo } from './refetch.ts';
 import { ReportMemo } from './report.ts';
+import type { PresetTaskTable } from './tasks.ts';
 
 export class AnalysisCache extends ReplayCache {
   readonly report: ReportMemo;
   readonly refetch: RefetchMemo;
   readonly timeline = new TimelineMemo();
+  /** The agent's compactions audited per thread, the pipeline's per thread replay (compaction-audit.ts). */
+  readonly audit = new AuditMemo();
   /** Price lookups and the recorded cost (cost.ts). */
   readonly cost = new CostMemo();
   /** withoutPipelineKey → the simulated cost of the recorded inputs without the pipeline (analyze.ts): it
    *  depends on the window, cache rules and prices, not on the thresholds a drag moves. Bound: one per key. */
   readonly withoutPipeline = new Map<string, CostTotals>();
+  /** withoutPipelineKey → tokens per task of the recording and every preset (preset-tasks.ts): made on demand,
+   *  independent of the thresholds a drag moves. Bound: one per key. */
+  readonly presetTasks = new Map<string, PresetTaskTable>();
 
   constructor(transcript: Transcript, meter: TokenMeter, calibrations?: Map<string, Calibration>) {
     super(transcript, meter, calibrations);

@@ -11,12 +11,14 @@ import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import type { EstimateBasis, RequestEstimate } from '../tokens/calibration.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
+import type { CompactionRow } from './audit.ts';
 import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
 import type { CostReport } from './cost.ts';
 import { type Counts, transcriptCounts } from './counts.ts';
 import type { Refetch } from './refetch.ts';
 import type { RequestDollars, RunCost } from './run-cost.ts';
 import type { SettingsOrigin } from './settings-origin.ts';
+import type { TaskRow, TaskTotals } from './tasks.ts';
 import { indexToolCalls } from './tool-index.ts';
 
 export type ToolResultRow = {
@@ -111,6 +113,10 @@ export type Report = {
   totals: Totals;
   /** Where the provider and the context window came from (the log's defaults or a choice); set by the CLI. */
   defaults?: SettingsOrigin;
+  /** Every compaction audited, and tokens per task (audit.ts); set by analyze.ts. */
+  compactions?: CompactionRow[];
+  tasks?: TaskRow[];
+  taskTotals?: TaskTotals;
 };
 
 type StaticRow = Pick<ToolResultRow, 'thread' | 'toolUseId' | 'tool' | 'messageIndex' | 'chars' | 'tokens' | 'isError'>;

@@ -64,7 +64,7 @@ export function oneHourAdvice(
 
 /** Dollars of each re-fetched result (null: no price), priced at the request that sent it again. */
 export function refetchCost(
-  found: readonly Refetch[],
+  found: readonly Pick<Refetch, 'thread' | 'repeatMessageIndex' | 'tokens'>[],
   t: Transcript,
   c: PipelineConfig,
   api: CacheApi,

@@ -2,7 +2,7 @@
 // parent, walk the active branch from a leaf back to its root, group lines by root, and assemble a thread
 // from a branch — merging one API response split over several lines (same response key) into one message
 // and parallel tool results written one per line into one user message, as the API saw them.
-import type { Block, Message, ObservedUsage, Request, Thread, ThreadKind } from '../model/transcript.ts';
+import type { Block, CompactedFrom, Message, ObservedUsage, Request, Thread, ThreadKind } from '../model/transcript.ts';
 import type { EpochMs, LineNumber } from '../model/units.ts';
 import { newThread } from './thread.ts';
 
@@ -67,7 +67,7 @@ export function rootsOf(tree: Tree): number[] {
 
 /** One line of a branch, already normalized; `boundary` marks the agent's compact_boundary line. */
 export type BranchItem =
-  | { boundary: true }
+  | { boundary: true; meta: CompactedFrom }
   | {
       boundary?: false;
       line: LineNumber;
@@ -104,9 +104,12 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
   const lines = new Map<Message, LineNumber[]>();
   let lastIsResults = false;
   let pendingBoundary = false;
+  // What the last compact_boundary recorded, for the compaction summary that follows it.
+  let boundaryMeta: CompactedFrom | undefined;
   for (const item of items) {
     if (item.boundary) {
       pendingBoundary = true;
+      boundaryMeta = item.meta;
       continue;
     }
     const prior = item.responseKey !== undefined ? byKey.get(item.responseKey) : undefined;
@@ -148,8 +151,10 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
     if (item.synthetic) message.synthetic = true;
     if (item.compactSummary) {
       message.compaction = 'summary';
+      if (boundaryMeta) message.compactedFrom = boundaryMeta;
       pendingBoundary = true;
     }
+    boundaryMeta = undefined;
     thread.messages.push(message);
     lines.set(message, [item.line]);
     lastIsResults = item.role === 'user' && hasResults;

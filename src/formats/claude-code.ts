@@ -5,7 +5,7 @@
 
 import { addCount, arr, isObject, type JsonObject, obj, str, toEpochMs, tryParseJson } from '../lib/json.ts';
 import type { Line } from '../lib/lines.ts';
-import type { Block, ParseIssue, Thread, TranscriptMeta } from '../model/transcript.ts';
+import type { Block, CompactedFrom, ParseIssue, Thread, TranscriptMeta } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
 import { anthropicContent } from './anthropic-blocks.ts';
 import { renderAttachment } from './claude-code-attachments.ts';
@@ -117,7 +117,7 @@ function checkConversationLine(o: JsonObject, no: LineNumber, warn: (l: LineNumb
 
 /** Normalize a user/assistant entry (or a compact_boundary) into a branch item; undefined when it has no content. */
 function toItem(e: Entry, skipped: Record<string, number>, billing: Billing, file?: string): BranchItem | undefined {
-  if (isBoundary(e)) return { boundary: true };
+  if (isBoundary(e)) return { boundary: true, meta: boundaryMeta(e) };
   if (isAttachment(e)) return attachmentItem(e, skipped, file);
   const m = obj(e.o.message);
   const blocks = m ? anthropicContent(m.content) : [];
@@ -154,6 +154,17 @@ function toItem(e: Entry, skipped: Record<string, number>, billing: Billing, fil
   const usage = billing.responses.get(key)?.usage;
   if (usage) item.usage = usage;
   return item;
+}
+
+/** What a compact_boundary line recorded: its trigger (auto/manual) and the prompt tokens before compacting. */
+function boundaryMeta(e: Entry): CompactedFrom {
+  const c = obj(e.o.compactMetadata);
+  const meta: CompactedFrom = { line: e.no };
+  const trigger = str(c?.trigger);
+  if (trigger !== undefined) meta.trigger = trigger;
+  const pre = c?.preTokens;
+  if (typeof pre === 'number' && Number.isFinite(pre) && pre >= 0) meta.preTokens = pre;
+  return meta;
 }
 
 /** An attachment line: the reminder Claude Code sent for it (a meta user item), or a count of what it dropped. */

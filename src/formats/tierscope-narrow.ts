@@ -47,6 +47,12 @@ export const FORMATS = new Set<FormatId>([
 
 const isStr: Check = (v) => typeof v === 'string';
 const isNum: Check = (v) => num(v) !== undefined;
+/** An agent compaction's boundary record: every field optional, each of its type. */
+const isCompactedFrom: Check = (v) =>
+  isObject(v) &&
+  (v.trigger === undefined || isStr(v.trigger)) &&
+  (v.preTokens === undefined || isNum(v.preTokens)) &&
+  (v.line === undefined || isNum(v.line));
 const isBool: Check = (v) => typeof v === 'boolean';
 const isIndex: Check = (v) => Number.isInteger(v) && (v as number) >= 0;
 const oneOf =
@@ -122,6 +128,7 @@ export function narrowMessage(
     time: isNum,
     model: isStr,
     compaction: oneOf('summary', 'boundary'),
+    compactedFrom: isCompactedFrom,
     meta: isBool,
     synthetic: isBool,
   };

@@ -62,11 +62,16 @@ export type Message = {
   model?: string;
   /** Set on messages the agent itself produced when compacting: its summary, or a boundary marker. */
   compaction?: 'summary' | 'boundary';
+  /** On an agent's compaction summary: what its boundary recorded (Claude Code `compactMetadata`: `auto` or
+   *  `manual`, the prompt tokens before compacting) and the boundary's source line. */
+  compactedFrom?: CompactedFrom;
   /** Injected, not typed by the user (slash-command expansion, caveats, reminders). */
   meta?: boolean;
   /** A tool result the harness synthesised (interrupted run, repair) rather than a real tool output. */
   synthetic?: boolean;
 };
+
+export type CompactedFrom = { trigger?: string; preTokens?: Tokens; line?: LineNumber };
 
 export type ToolDef = { name: string; description?: string; inputSchema?: unknown };
 

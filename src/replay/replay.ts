@@ -341,6 +341,7 @@ export function replayThread(
     calibration,
     requests: out,
     fates: resultFates(memo.sites.of(thread), stageStates(states), { lastChars, losses }),
+    folded: (states[SUMMARIZE] as SummarizeState).folded.slice(),
     output: capture ? work.snapshot() : undefined,
     reads,
   };

@@ -59,6 +59,9 @@ export type ThreadReplay = {
   requests: RequestReplay[];
   /** What the pipeline did to each tool result, by tool_use id in thread order (pipeline/fates.ts). */
   fates: ReadonlyMap<string, ResultFate>;
+  /** By thread message index: the request whose pipeline summary folded that message in (sparse; the
+   *  compaction audit reads the span of each summary from it). */
+  folded: readonly (number | undefined)[];
   /** Output of the last replayed request (only when `capture` was asked). */
   output?: Message[];
   /** The config keys this replay read, with their values (see reuse.ts). */

@@ -15,6 +15,8 @@ type Client = Pick<
   | 'detail'
   | 'diff'
   | 'report'
+  | 'compaction'
+  | 'presetTasks'
   | 'exportBundle'
   | 'share'
   | 'shareFile'
@@ -66,6 +68,8 @@ export function engine(): Client {
       detail: (thread, index) => remote.detail(thread, index),
       diff: (id) => remote.diff(id),
       report: () => remote.report(),
+      compaction: (id) => remote.compaction(id),
+      presetTasks: () => remote.presetTasks(),
       exportBundle: () => remote.exportBundle(),
       share: (req) => remote.share(req),
       shareFile: (req) => remote.shareFile(req),

@@ -35,6 +35,7 @@ export const useStore = create<AppState>()((set, get) => ({
     help: false,
     theme: 'system',
     scrollTo: null,
+    compaction: null,
   },
 
   transcriptActions: {
@@ -89,7 +90,7 @@ export const useStore = create<AppState>()((set, get) => ({
             rows: {},
           },
           run: { ...s.run, result: undefined, status: 'idle' },
-          view: { ...s.view, message: null, request: null, event: null },
+          view: { ...s.view, message: null, request: null, event: null, compaction: null },
         }));
       }
     },
@@ -214,6 +215,9 @@ export const useStore = create<AppState>()((set, get) => ({
     setTheme(t) {
       set((s) => ({ view: { ...s.view, theme: t } }));
     },
+    openCompaction(id) {
+      set((s) => ({ view: { ...s.view, compaction: id } }));
+    },
   },
 }));
 
@@ -266,7 +270,7 @@ async function loadBuffers(
       },
       // Nothing is shown of the previous file once a load fails (the error says what happened).
       run: { ...s.run, result: undefined, status: 'idle' },
-      view: { ...s.view, message: null, request: null, event: null },
+      view: { ...s.view, message: null, request: null, event: null, compaction: null },
     }));
     return;
   }
@@ -323,7 +327,7 @@ function failLoad(error: string): void {
       progress: undefined,
     },
     run: { ...s.run, result: undefined, status: 'idle' },
-    view: { ...s.view, message: null, request: null, event: null },
+    view: { ...s.view, message: null, request: null, event: null, compaction: null },
   }));
 }
 

@@ -103,6 +103,8 @@ export type ViewState = {
   theme: Theme;
   /** Scroll the transcript to this message (bumped on each request so the same index scrolls again). */
   scrollTo: { index: number; nonce: number } | null;
+  /** The compaction whose view is open (a CompactionRow id of the last run), or null. */
+  compaction: string | null;
 };
 
 export type TranscriptActions = {
@@ -135,6 +137,7 @@ export type ViewActions = {
   setSearch: (s: string) => void;
   toggleHelp: (open?: boolean) => void;
   setTheme: (t: Theme) => void;
+  openCompaction: (id: string | null) => void;
 };
 
 export type AppState = {

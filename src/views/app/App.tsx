@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useStore } from '../../state/store.ts';
+import { CompactionView } from '../compaction/CompactionView.tsx';
 import { ConfigPanel } from '../config/ConfigPanel.tsx';
 import { PairingPanel } from '../pairing/PairingPanel.tsx';
 import { CacheTimeline } from '../timeline/CacheTimeline.tsx';
@@ -23,6 +24,7 @@ export function App() {
   const theme = useStore((s) => s.view.theme);
   const dock = useLayout((s) => s.dock);
   const failed = useStore((s) => s.transcript.status === 'error');
+  const compaction = useStore((s) => s.view.compaction);
   useStartup();
   useKeys();
   useEffect(() => {
@@ -53,6 +55,7 @@ export function App() {
         </div>
       </div>
       <HelpOverlay />
+      {compaction !== null && <CompactionView key={compaction} id={compaction} />}
     </DropZone>
   );
 }

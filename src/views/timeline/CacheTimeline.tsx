@@ -5,7 +5,15 @@ import { BreakStrip } from './BreakStrip.tsx';
 import { HEIGHT, TimelineChart, useGeometry } from './TimelineChart.tsx';
 import { TimelineHover } from './TimelineHover.tsx';
 import { TimelineLegend } from './TimelineLegend.tsx';
-import { type BreakMark, breaksOf, columnOfPos, groupCategories, type Scope, shownPoints } from './timeline-model.ts';
+import {
+  type BreakMark,
+  breaksOf,
+  columnOfPos,
+  compactionMarks,
+  groupCategories,
+  type Scope,
+  shownPoints,
+} from './timeline-model.ts';
 import { useWidth } from './use-width.ts';
 import './timeline.css';
 
@@ -41,6 +49,7 @@ export function CacheTimeline() {
   const points = useMemo(() => (timeline ? shownPoints(timeline, scope, thread) : []), [timeline, scope, thread]);
   const { order, map } = useMemo(() => groupCategories(points), [points]);
   const breaks = useMemo(() => breaksOf(points), [points]);
+  const compactions = useMemo(() => compactionMarks(result?.compactions ?? [], points), [result, points]);
   const lines = result?.lines ?? { window: 0, trigger: 0, landing: 0, hardcap: 0 };
   const geo = useGeometry(points, result?.lines ?? lines, width);
   const hasObserved = useMemo(() => points.some((p) => p.observed), [points]);
@@ -124,6 +133,7 @@ export function CacheTimeline() {
             scope={scope}
             hasObserved={hasObserved}
             breaks={breaks}
+            compactions={compactions}
             selectedPos={selectedPos}
             hoverCol={hover?.col ?? null}
             onPick={onPick}

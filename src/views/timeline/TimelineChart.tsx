@@ -2,10 +2,12 @@ import { type MouseEvent, memo, useMemo } from 'react';
 import type { RunResult, TimelinePoint } from '../../../worker/api.ts';
 import { fmtTime, fmtTokens } from '../common/format.ts';
 import { BandSlices, CacheRowSlices } from './ColumnSlices.tsx';
+import { CompactionMarkers } from './CompactionMarkers.tsx';
 import { AXIS, CH, HEIGHT, LANE, PAD_L, PAD_R, ROW, Y_OBS, Y_SIM } from './chart-layout.ts';
 import {
   type BreakMark,
   type Column,
+  type CompactionMark,
   columnOfPos,
   columnsOf,
   type LineKey,
@@ -247,6 +249,7 @@ const Markers = memo(function Markers({ breaks, geo, n, onPick, onHover }: Marke
 });
 
 type ChartProps = StaticProps & {
+  compactions: readonly CompactionMark[];
   selectedPos: number | null;
   hoverCol: number | null;
   onPick: (pos: number) => void;
@@ -305,6 +308,7 @@ export function TimelineChart(props: ChartProps) {
         />
         <Markers breaks={props.breaks} geo={geo} n={n} onPick={props.onPick} onHover={props.onHoverBreak} />
       </svg>
+      <CompactionMarkers marks={props.compactions} cols={geo.cols} n={n} />
       {/* Selection and hover sit above the chart in their own elements, so moving them never repaints it. */}
       {sel && (
         <div

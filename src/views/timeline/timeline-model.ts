@@ -2,7 +2,7 @@
 // thread by time), how categories are grouped (small tools merged), how requests fold into pixel columns
 // when there are more requests than pixels (the tallest request of a column stands for it, cache sums
 // are pooled), the y scale with its reference lines, and the break markers with their causes in words.
-import type { RunResult, TimelinePoint } from '../../../worker/api.ts';
+import type { CompactionRow, RunResult, TimelinePoint } from '../../../worker/api.ts';
 
 export type Scope = 'thread' | 'all';
 export type BreakKind = 'observed' | 'simulated';
@@ -160,6 +160,31 @@ export function estimateIn(p: TimelinePoint): number {
 }
 
 /** Every observed and simulated break among the shown points. */
+/** A compaction on the chart: the compaction and the shown position of the first request that sent its summary. */
+export type CompactionMark = { pos: number; row: CompactionRow; lost: number; kept: number };
+
+/** The compactions whose first request is shown, in shown order. */
+export function compactionMarks(rows: readonly CompactionRow[], points: readonly TimelinePoint[]): CompactionMark[] {
+  if (rows.length === 0) return [];
+  const at = new Map<string, number>();
+  points.forEach((p, pos) => {
+    at.set(`${p.thread}\u0000${p.index}`, pos);
+  });
+  const out: CompactionMark[] = [];
+  for (const row of rows) {
+    const pos = row.request === null ? undefined : at.get(`${row.thread}\u0000${row.request}`);
+    if (pos === undefined) continue;
+    let lost = 0;
+    let kept = 0;
+    for (const k of Object.values(row.probes)) {
+      lost += k.lost.length;
+      kept += k.kept.length;
+    }
+    out.push({ pos, row, lost, kept });
+  }
+  return out.sort((a, b) => a.pos - b.pos);
+}
+
 export function breaksOf(points: readonly TimelinePoint[]): BreakMark[] {
   const out: BreakMark[] = [];
   points.forEach((p, pos) => {

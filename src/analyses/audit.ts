@@ -1,0 +1,57 @@
+// The compaction audit of one run (issue 17, SPEC §8 `compactions` and `tasks`): every compaction with its probes
+// and the re-fetches that followed, and tokens per task with and without re-fetches. analyze.ts calls it once per
+// run; the worker keeps the texts (summaries, ledgers) for the compaction view and sends the rows.
+import type { Transcript } from '../model/transcript.ts';
+import type { Replay } from '../replay/transcript.ts';
+import type { Tokenizer } from '../tokens/tokenizer.ts';
+import { cacheApiOf } from './cache-settings.ts';
+import { type AuditedCompaction, type AuditMemo, auditCompactions, type CompactionTexts } from './compaction-audit.ts';
+import { type RefetchesAfter, refetchesAfter } from './compaction-refetch.ts';
+import type { CostMemo } from './cost.ts';
+import type { Refetch } from './refetch.ts';
+import type { RequestDollars } from './run-cost.ts';
+import { lossRefetches, type TaskRow, type TaskTotals, taskRows, taskTotals } from './tasks.ts';
+import { priceBook, refetchCost } from './trade-off-cost.ts';
+
+/** A compaction as the report has it: the audit and its after-effects. */
+export type CompactionRow = AuditedCompaction & { refetchesAfter: RefetchesAfter };
+
+export type RunAudit = {
+  compactions: CompactionRow[];
+  /** By compaction id: the summary, Tierscope's anchored summary and the ledger (the compaction view). */
+  texts: Map<string, CompactionTexts>;
+  tasks: TaskRow[];
+  taskTotals: TaskTotals;
+};
+
+export type AuditInput = {
+  transcript: Transcript;
+  tokenizer: Tokenizer;
+  replay: Replay;
+  refetches: readonly Refetch[];
+  /** The run's dollars of each re-fetch (run-cost.ts refetchUsd) and of each request in replay order. */
+  refetchUsd: readonly (number | null)[];
+  dollars: readonly RequestDollars[];
+  memo: AuditMemo;
+  cost?: CostMemo;
+};
+
+export function auditRun(x: AuditInput): RunAudit {
+  const { transcript: t, replay } = x;
+  const audited = auditCompactions(t, x.tokenizer, replay.threads, x.memo);
+  const cfg = replay.options.config;
+  const book = priceBook(cfg, x.cost);
+  const api = cacheApiOf(replay.options.provider);
+  const rows = audited.map((a) => a.row);
+  const after = refetchesAfter(t, x.tokenizer, rows, replay.threads, x.refetches, (items) =>
+    refetchCost(items, t, cfg, api, book),
+  );
+  const compactions = rows.map((r, i) => ({ ...r, refetchesAfter: after[i] }));
+  const tasks = taskRows(t, replay, x.dollars, lossRefetches(x.refetches, x.refetchUsd, rows, after));
+  return {
+    compactions,
+    texts: new Map(audited.map((a) => [a.row.id, a.texts])),
+    tasks,
+    taskTotals: taskTotals(tasks),
+  };
+}

@@ -1,0 +1,218 @@
+// Every compaction of a run, audited (issue 17, SPEC §5.5 and §8 `compactions`): the agent's own (Claude Code
+// compact_boundary + isCompactSummary, Codex `compacted`) and the pipeline's `summarize` alike. For each: the
+// ledger of the span it folds, the probes of its summary and of Tierscope's anchored summary of the same span,
+// and the re-fetches that followed (compaction-refetch.ts). The agent's side depends only on the transcript and
+// is kept per thread in the AuditMemo; the pipeline's per thread replay.
+import { firstIndex } from '../lib/search.ts';
+import type { Message, Thread, Transcript } from '../model/transcript.ts';
+import { Contributions, emptyIndex, indexMessage, renderSections } from '../pipeline/artifacts.ts';
+import { STAGES } from '../pipeline/stages/index.ts';
+import type { ThreadReplay } from '../replay/types.ts';
+import { blockText } from '../tokens/block-text.ts';
+import type { Tokenizer } from '../tokens/tokenizer.ts';
+import { buildLedger, type Ledger } from './ledger.ts';
+import { type Probes, probeSummary } from './probes.ts';
+
+export type CompactionSource = 'agent' | 'pipeline';
+
+/** How preTokens was known: the boundary recorded it, the last observed prompt before it, or counted. */
+export type PreTokensBasis = 'recorded' | 'observed-prompt' | 'counted';
+
+/** One compaction without its after-effects (which depend on the run's prices and re-fetches). */
+export type AuditedCompaction = {
+  /** `<thread>/<source>/<n>`: stable across runs of the same settings. */
+  id: string;
+  thread: string;
+  source: CompactionSource;
+  /** The first request that sent the summary; null when no request followed it. */
+  request: number | null;
+  /** `auto` / `manual` as the agent recorded it; null when the log does not say (and for the pipeline). */
+  trigger: string | null;
+  /** The summary message (agent) in the thread; null for the pipeline's (it is not a message of the log). */
+  messageIndex: number | null;
+  line: number | null;
+  /** Messages [from, to) the compaction folded, and their first and last request. */
+  span: { from: number; to: number; firstRequest: number; lastRequest: number };
+  preTokens: number | null;
+  preTokensBasis: PreTokensBasis | null;
+  /** Counted tokens of the summary and of Tierscope's anchored summary of the same span. */
+  summaryTokens: number;
+  anchoredTokens: number;
+  probes: Probes;
+  anchoredProbes: Probes;
+};
+
+/** The texts the compaction view shows beside the probes. */
+export type CompactionTexts = { summary: string; anchored: string; ledger: Ledger };
+
+type Audited = { row: AuditedCompaction; texts: CompactionTexts };
+
+/** What the audit keeps from one run to the next of one transcript and tokenizer (the engine's AnalysisCache). */
+export class AuditMemo {
+  /** Thread → its agent compactions audited (independent of the run). Bound: one list per thread. */
+  readonly agent = new WeakMap<Thread, Audited[]>();
+  /** Thread replay → its pipeline compactions audited (a reused replay audits the same). Bound: replays alive. */
+  readonly pipeline = new WeakMap<ThreadReplay, Audited[]>();
+}
+
+/** The request that first sends message `mi` (the first whose input reaches past it); null when none does. */
+export function requestSending(thread: Thread, mi: number): number | null {
+  const reqs = thread.requests;
+  const at = firstIndex(reqs.length, (i) => reqs[i].inputEnd > mi);
+  return at < reqs.length ? at : null;
+}
+
+/** The request whose input ends at or before message `mi` last (the one that produced it); 0 before any. */
+function requestOf(thread: Thread, mi: number): number {
+  const reqs = thread.requests;
+  return Math.max(0, firstIndex(reqs.length, (i) => reqs[i].inputEnd > mi) - 1);
+}
+
+function textOf(m: Message): string {
+  return m.blocks.map(blockText).join('\n');
+}
+
+/** Tierscope's anchored summary of messages [from, to): the artifact index the `summarize` stage builds. */
+function anchoredOf(thread: Thread, from: number, to: number): string {
+  const index = emptyIndex();
+  const contributions = new Contributions();
+  for (let i = from; i < to; i++) {
+    const m = thread.messages[i];
+    if (!m.compaction) indexMessage(index, contributions.of(m), requestOf(thread, i));
+  }
+  return `[Tierscope anchored summary of messages ${from}–${to - 1}]\n${renderSections(index)}`;
+}
+
+function audit(
+  base: Omit<AuditedCompaction, 'probes' | 'anchoredProbes' | 'summaryTokens' | 'anchoredTokens'>,
+  summary: string,
+  thread: Thread,
+  tok: Tokenizer,
+): Audited {
+  const ledger = buildLedger(thread, base.span.from, base.span.to);
+  const anchored = anchoredOf(thread, base.span.from, base.span.to);
+  return {
+    row: {
+      ...base,
+      summaryTokens: tok.count(summary),
+      anchoredTokens: tok.count(anchored),
+      probes: probeSummary(summary, ledger),
+      anchoredProbes: probeSummary(anchored, ledger),
+    },
+    texts: { summary, anchored, ledger },
+  };
+}
+
+/** The agent's compactions of a thread: each summary against the messages since the previous one. */
+function agentCompactions(thread: Thread, tok: Tokenizer): Audited[] {
+  const out: Audited[] = [];
+  let from = 0;
+  for (const m of thread.messages) {
+    if (m.compaction !== 'summary') continue;
+    const before = requestOf(thread, m.index);
+    const rec = m.compactedFrom?.preTokens;
+    let preTokens: number | null = rec ?? null;
+    let basis: PreTokensBasis | null = rec !== undefined ? 'recorded' : null;
+    if (preTokens === null) {
+      // The last observed prompt before the summary: what the context held when the agent compacted.
+      for (let r = thread.requests.length - 1; r >= 0; r--) {
+        const q = thread.requests[r];
+        if (q.inputEnd > m.index || !q.observed) continue;
+        preTokens = q.observed.input + q.observed.cacheRead + q.observed.cacheWrite;
+        basis = 'observed-prompt';
+        break;
+      }
+    }
+    out.push(
+      audit(
+        {
+          id: `${thread.id}/agent/${out.length}`,
+          thread: thread.id,
+          source: 'agent',
+          request: requestSending(thread, m.index),
+          trigger: m.compactedFrom?.trigger ?? null,
+          messageIndex: m.index,
+          line: m.compactedFrom?.line ?? m.source.line,
+          span: { from, to: m.index, firstRequest: requestOf(thread, from), lastRequest: before },
+          preTokens,
+          preTokensBasis: basis,
+        },
+        textOf(m),
+        thread,
+        tok,
+      ),
+    );
+    from = m.index + 1;
+  }
+  return out;
+}
+
+const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
+
+/** The pipeline's summaries in a thread's replay: each against the messages it newly folded. */
+function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer): Audited[] {
+  const out: Audited[] = [];
+  const spans = new Map<number, { from: number; to: number }>();
+  tr.folded.forEach((r, mi) => {
+    if (r === undefined) return;
+    const s = spans.get(r);
+    if (s) {
+      s.from = Math.min(s.from, mi);
+      s.to = Math.max(s.to, mi + 1);
+    } else spans.set(r, { from: mi, to: mi + 1 });
+  });
+  for (const q of tr.requests) {
+    for (const e of q.events) {
+      if (e.stage !== 'summarize' || e.action !== 'summarize') continue;
+      const span = spans.get(q.index);
+      if (!span || !e.after) continue;
+      out.push(
+        audit(
+          {
+            id: `${thread.id}/pipeline/${out.length}`,
+            thread: thread.id,
+            source: 'pipeline',
+            request: q.index,
+            trigger: null,
+            messageIndex: null,
+            line: null,
+            span: { ...span, firstRequest: requestOf(thread, span.from), lastRequest: requestOf(thread, span.to - 1) },
+            preTokens: SUMMARIZE > 0 ? (q.stageTokens[SUMMARIZE - 1] ?? null) : null,
+            preTokensBasis: 'counted',
+          },
+          blockText(e.after),
+          thread,
+          tok,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/** Every compaction of every thread (agent ones first in each thread, then the pipeline's), with its texts. */
+export function auditCompactions(
+  t: Transcript,
+  tok: Tokenizer,
+  replay: readonly ThreadReplay[] | undefined,
+  memo: AuditMemo,
+): Audited[] {
+  const out: Audited[] = [];
+  for (const [ti, thread] of t.threads.entries()) {
+    let agent = memo.agent.get(thread);
+    if (!agent) {
+      agent = agentCompactions(thread, tok);
+      memo.agent.set(thread, agent);
+    }
+    out.push(...agent);
+    const tr = replay?.[ti];
+    if (!tr) continue;
+    let pipe = memo.pipeline.get(tr);
+    if (!pipe) {
+      pipe = pipelineCompactions(thread, tr, tok);
+      memo.pipeline.set(tr, pipe);
+    }
+    out.push(...pipe);
+  }
+  return out;
+}

@@ -1,0 +1,222 @@
+// The artifact ledger of a span of a thread (issue 17, SPEC §5.5): what a compaction folds — files read and
+// modified (paths from tool inputs, canonical tool names), commands run, exact error strings of error results,
+// identifiers declared by edits, the open todo list and the latest user instructions — each item with the
+// message and source line it came from. Deterministic and exact: nothing here is inferred from prose.
+import { headRunes, runeCount } from '../lib/runes.ts';
+import type { Block, Message, Thread } from '../model/transcript.ts';
+import { canonicalTool } from '../pipeline/aliases.ts';
+import { inputPaths } from '../pipeline/artifacts.ts';
+import { resultText } from '../tokens/block-text.ts';
+
+export type LedgerKind =
+  | 'filesModified'
+  | 'filesRead'
+  | 'commands'
+  | 'errors'
+  | 'identifiers'
+  | 'todos'
+  | 'instructions';
+
+/** One thing the span holds, and where it came from (the last message that named it). */
+export type LedgerItem = {
+  text: string;
+  messageIndex: number;
+  /** 1-based source line of that message (0 when not line-based). */
+  line: number;
+  /** The tool that named it (raw name), and its call, when a tool did. */
+  tool?: string;
+  toolUseId?: string;
+  /** How many times the span named it. */
+  times: number;
+};
+
+export type Ledger = Record<LedgerKind, LedgerItem[]> & {
+  thread: string;
+  /** Messages [from, to) of the thread. */
+  from: number;
+  to: number;
+};
+
+export const LEDGER_KINDS: readonly LedgerKind[] = [
+  'filesModified',
+  'filesRead',
+  'commands',
+  'errors',
+  'identifiers',
+  'todos',
+  'instructions',
+];
+
+/** Latest user instructions the ledger keeps (the newest last). */
+const MAX_INSTRUCTIONS = 3;
+const MAX_IDENTIFIERS = 60;
+const MIN_INSTRUCTION = 12;
+
+function clip(s: string, n: number): string {
+  return runeCount(s) > n ? `${headRunes(s, n)}…` : s;
+}
+
+/** Names a code edit declares (functions, classes, constants, types) — the identifiers the skill asks to keep. */
+const DECLARATION =
+  /\b(?:function|class|interface|type|enum|const|let|var|def|fn|func|struct|trait)\s+([A-Za-z_$][\w$]{2,})/g;
+
+/** A name distinctive enough to probe for (a case hump or an underscore: `generateSpeech`, `MAX_SIZE`), not a
+ *  word a summary would contain anyway (`url`, `data`). */
+const DISTINCT = /[a-z][A-Z]|[A-Za-z]_[A-Za-z]/;
+
+/** The new text an edit or write puts in a file (Edit new_string, MultiEdit edits, Write content, a patch). */
+function editedText(input: unknown): string {
+  if (typeof input === 'string') return input;
+  if (typeof input !== 'object' || input === null) return '';
+  const o = input as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const k of ['new_string', 'content', 'input', 'new_str', 'file_text'])
+    if (typeof o[k] === 'string') parts.push(o[k] as string);
+  if (Array.isArray(o.edits))
+    for (const e of o.edits)
+      if (e && typeof e === 'object' && typeof (e as Record<string, unknown>).new_string === 'string')
+        parts.push((e as Record<string, string>).new_string);
+  return parts.join('\n');
+}
+
+/** Open items of a todo/plan tool call (Claude Code TodoWrite `todos`, Codex update_plan `plan`); null: not one. */
+export function openTodos(name: string, input: unknown): string[] | null {
+  if (typeof input !== 'object' || input === null) return null;
+  const o = input as Record<string, unknown>;
+  const list = name === 'TodoWrite' ? o.todos : name === 'update_plan' ? o.plan : undefined;
+  if (!Array.isArray(list)) return null;
+  const out: string[] = [];
+  for (const t of list) {
+    if (!t || typeof t !== 'object') continue;
+    const r = t as Record<string, unknown>;
+    const text = typeof r.content === 'string' ? r.content : typeof r.step === 'string' ? r.step : undefined;
+    if (text !== undefined && r.status !== 'completed') out.push(text);
+  }
+  return out;
+}
+
+/** The first non-empty line of an error result: the exact string the agent saw (clipped at 300 runes). */
+function errorString(b: Block): string | null {
+  const line = resultText(b)
+    .slice(0, 8000)
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
+  return line ? clip(line, 300) : null;
+}
+
+/** A user message a person typed (not injected, not results, not a compaction summary, not a local command echo). */
+export function instructionText(m: Message): string | null {
+  if (m.role !== 'user' || m.meta || m.compaction) return null;
+  const text = m.blocks
+    .filter((b): b is Extract<Block, { type: 'text' }> => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
+  if (text === '' || /^<(command-|local-command-)/.test(text) || /^Caveat: The messages below/.test(text)) return null;
+  return text;
+}
+
+class Items {
+  readonly list: LedgerItem[] = [];
+  private readonly at = new Map<string, LedgerItem>();
+  add(text: string, m: Message, extra?: { tool: string; toolUseId: string }): void {
+    const seen = this.at.get(text);
+    const where = { messageIndex: m.index, line: m.source.line, ...extra };
+    if (seen) {
+      seen.times++;
+      Object.assign(seen, where);
+      return;
+    }
+    const item: LedgerItem = { text, ...where, times: 1 };
+    this.at.set(text, item);
+    this.list.push(item);
+  }
+  has(text: string): boolean {
+    return this.at.has(text);
+  }
+}
+
+/**
+ * The ledger of messages [from, to) of a thread. The todo list is the state at `to`: the newest todo/plan call
+ * before it, even one before `from` (a list written earlier is still open).
+ */
+export function buildLedger(thread: Thread, from: number, to: number): Ledger {
+  const modified = new Items();
+  const read = new Items();
+  const commands = new Items();
+  const errors = new Items();
+  const identifiers = new Items();
+  const instructions: LedgerItem[] = [];
+  const names = new Map<string, string>();
+  for (let i = from; i < to && i < thread.messages.length; i++) {
+    const m = thread.messages[i];
+    if (m.compaction) continue;
+    const said = instructionText(m);
+    // A short reply ("ja", "ok", "Hallo?") carries no instruction a summary could be probed for.
+    if (said !== null && runeCount(said) >= MIN_INSTRUCTION)
+      instructions.push({ text: clip(said, 600), messageIndex: m.index, line: m.source.line, times: 1 });
+    for (const b of m.blocks) {
+      if (b.type === 'tool_use') {
+        names.set(b.id, b.name);
+        const canon = canonicalTool(b.name);
+        const at = { tool: b.name, toolUseId: b.id };
+        const paths = inputPaths(b.name, b.input);
+        if (canon === 'file_edit' || canon === 'file_write') {
+          for (const p of paths) modified.add(p, m, at);
+          for (const d of editedText(b.input).matchAll(DECLARATION))
+            if (identifiers.list.length < MAX_IDENTIFIERS && DISTINCT.test(d[1])) identifiers.add(d[1], m, at);
+        } else if (canon === 'file_read') for (const p of paths) read.add(p, m, at);
+        else if (canon === 'bash') {
+          const o = b.input as Record<string, unknown> | null;
+          const cmd = typeof b.input === 'string' ? b.input : o && typeof o === 'object' ? o.command : undefined;
+          const text = Array.isArray(cmd) ? cmd.join(' ') : typeof cmd === 'string' ? cmd : '';
+          const first = text
+            .split('\n')
+            .find((l) => l.trim() !== '')
+            ?.trim();
+          if (first) commands.add(clip(first, 200), m, at);
+        }
+      } else if (b.type === 'tool_result' && b.isError && !m.synthetic) {
+        const e = errorString(b);
+        if (e) errors.add(e, m, { tool: names.get(b.toolUseId) ?? 'unknown', toolUseId: b.toolUseId });
+      }
+    }
+  }
+  return {
+    thread: thread.id,
+    from,
+    to,
+    filesModified: modified.list,
+    // Read but not modified (the skill's "read but unchanged" files; a modified file is listed once, above).
+    filesRead: read.list.filter((x) => !modified.has(x.text)),
+    commands: commands.list,
+    errors: errors.list,
+    identifiers: identifiers.list,
+    todos: todosAt(thread, to),
+    instructions: instructions.slice(-MAX_INSTRUCTIONS),
+  };
+}
+
+/** The open items of the newest todo/plan call before message `to`. */
+function todosAt(thread: Thread, to: number): LedgerItem[] {
+  for (let i = Math.min(to, thread.messages.length) - 1; i >= 0; i--) {
+    const m = thread.messages[i];
+    if (m.role !== 'assistant') continue;
+    for (let j = m.blocks.length - 1; j >= 0; j--) {
+      const b = m.blocks[j];
+      if (b.type !== 'tool_use') continue;
+      const open = openTodos(b.name, b.input);
+      if (open === null) continue;
+      return open.map((text) => ({
+        text,
+        messageIndex: m.index,
+        line: m.source.line,
+        tool: b.name,
+        toolUseId: b.id,
+        times: 1,
+      }));
+    }
+  }
+  return [];
+}

@@ -1,0 +1,134 @@
+// Deterministic probes of a compaction summary against the ledger of the span it folds (issue 17, the seeds'
+// context-compression skill): which modified and read files, error strings, identifiers, open todos and latest
+// instructions the summary still names. A match is exact (the item's text verbatim), normalized (case, spacing and
+// quotes folded; a path by a suffix of two or more segments, or `~` for the home directory), basename (a path's
+// last segment, only when no other ledger path shares it) or prefix (the first 40 folded characters of a long
+// error or instruction). Anything else is lost. Probe types: recall, artifact, continuation, decision.
+import type { Ledger, LedgerItem, LedgerKind } from './ledger.ts';
+
+export type ProbeKind = Exclude<LedgerKind, 'commands'>;
+export type MatchKind = 'exact' | 'normalized' | 'basename' | 'prefix';
+export type ProbeItem = Omit<LedgerItem, 'times'> & { match: MatchKind | null };
+export type ProbeResult = { kept: ProbeItem[]; lost: ProbeItem[] };
+export type Probes = Record<ProbeKind, ProbeResult>;
+
+export const PROBE_KINDS: readonly ProbeKind[] = [
+  'filesModified',
+  'filesRead',
+  'errors',
+  'identifiers',
+  'todos',
+  'instructions',
+];
+
+/** The skill's four probe types and the ledger kinds that answer each deterministically. Decisions have no
+ *  exact anchor in a log (they are prose): only a model probe can ask about them. */
+export const PROBE_TYPES: Readonly<Record<'recall' | 'artifact' | 'continuation' | 'decision', readonly ProbeKind[]>> =
+  {
+    recall: ['errors', 'identifiers'],
+    artifact: ['filesModified', 'filesRead'],
+    continuation: ['todos', 'instructions'],
+    decision: [],
+  };
+
+const PREFIX = 40;
+
+/** Case, whitespace, quotes and backticks folded; backslashes as slashes. */
+export function fold(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/\\/g, '/')
+    .replace(/[`"'“”‘’«»*]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const PATH_CHAR = /[\w.\-~/]/;
+
+/** `needle` in `hay` at path boundaries (not inside a longer name). */
+function atBoundary(hay: string, needle: string): boolean {
+  let at = hay.indexOf(needle);
+  while (at >= 0) {
+    const before = at === 0 ? '' : hay[at - 1];
+    const after = hay[at + needle.length] ?? '';
+    const okBefore = before === '' || before === '/' || !PATH_CHAR.test(before);
+    const okAfter =
+      after === '' || !/[\w-]/.test(after) || (after === '.' && !/[\w]/.test(hay[at + needle.length + 1] ?? ''));
+    if (okBefore && okAfter) return true;
+    at = hay.indexOf(needle, at + 1);
+  }
+  return false;
+}
+
+/** The home-relative form of an absolute path (`/Users/x/a` or `/home/x/a` → `~/a`), when it has one. */
+function tildeForm(p: string): string | null {
+  const m = /^\/(?:Users|home)\/[^/]+(\/.*)$/.exec(p);
+  return m ? `~${m[1]}` : null;
+}
+
+function matchPath(text: string, folded: string, p: string, unique: boolean): MatchKind | null {
+  if (atBoundary(text, p)) return 'exact';
+  const fp = fold(p);
+  const tilde = tildeForm(fp);
+  if (atBoundary(folded, fp) || (tilde !== null && atBoundary(folded, tilde))) return 'normalized';
+  const segs = fp.split('/').filter((s) => s !== '');
+  for (let k = segs.length - 1; k >= 2; k--) {
+    const suffix = segs.slice(segs.length - k).join('/');
+    if (atBoundary(folded, suffix)) return 'normalized';
+  }
+  const base = segs.at(-1);
+  if (unique && base && base.length >= 4 && atBoundary(folded, base)) return 'basename';
+  return null;
+}
+
+function matchText(text: string, folded: string, item: string, prefix: boolean): MatchKind | null {
+  if (text.includes(item)) return 'exact';
+  const f = fold(item.replace(/…$/, ''));
+  if (f === '') return null;
+  if (folded.includes(f)) return 'normalized';
+  if (prefix && f.length > PREFIX + 10 && folded.includes(f.slice(0, PREFIX))) return 'prefix';
+  return null;
+}
+
+function matchIdentifier(text: string, id: string): MatchKind | null {
+  return new RegExp(`(?<![\\w$])${id.replace(/\$/g, '\\$')}(?![\\w$])`).test(text) ? 'exact' : null;
+}
+
+/** Probe `summary` against `ledger`: per kind, the items it kept (with how it matched) and those it lost. */
+export function probeSummary(summary: string, ledger: Ledger): Probes {
+  const folded = fold(summary);
+  const bases = new Map<string, number>();
+  for (const it of [...ledger.filesModified, ...ledger.filesRead]) {
+    const b = fold(it.text).split('/').at(-1) ?? '';
+    bases.set(b, (bases.get(b) ?? 0) + 1);
+  }
+  const probe = (items: readonly LedgerItem[], how: (it: LedgerItem) => MatchKind | null): ProbeResult => {
+    const out: ProbeResult = { kept: [], lost: [] };
+    for (const { times: _t, ...it } of items) {
+      const match = how({ ...it, times: 1 });
+      (match ? out.kept : out.lost).push({ ...it, match });
+    }
+    return out;
+  };
+  const path = (it: LedgerItem) =>
+    matchPath(summary, folded, it.text, bases.get(fold(it.text).split('/').at(-1) ?? '') === 1);
+  return {
+    filesModified: probe(ledger.filesModified, path),
+    filesRead: probe(ledger.filesRead, path),
+    errors: probe(ledger.errors, (it) => matchText(summary, folded, it.text, true)),
+    identifiers: probe(ledger.identifiers, (it) => matchIdentifier(summary, it.text)),
+    todos: probe(ledger.todos, (it) => matchText(summary, folded, it.text, true)),
+    instructions: probe(ledger.instructions, (it) => matchText(summary, folded, it.text, true)),
+  };
+}
+
+/** Items kept and lost over every probe kind. */
+export function probeTotals(p: Probes): { kept: number; lost: number } {
+  let kept = 0;
+  let lost = 0;
+  for (const k of PROBE_KINDS) {
+    kept += p[k].kept.length;
+    lost += p[k].lost.length;
+  }
+  return { kept, lost };
+}

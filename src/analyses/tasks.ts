@@ -1,0 +1,204 @@
+// Tokens per task (issue 17, the seeds' skill: optimise tokens per task, re-fetches included, not per request).
+// A task is a request a person typed, up to the next one, in its thread: the requests whose latest typed user
+// message is it. Per task: the recording's tokens (observed prompt + output) and this run's (the replay's
+// calibrated estimate of what the pipeline would send + the observed output), each with the tokens and dollars of
+// the results fetched again because a compaction or a lossy rewrite lost them.
+import { headRunes, runeCount } from '../lib/runes.ts';
+import type { Thread, Transcript } from '../model/transcript.ts';
+import type { Replay } from '../replay/transcript.ts';
+import type { AuditedCompaction } from './compaction-audit.ts';
+import type { RefetchesAfter } from './compaction-refetch.ts';
+import { instructionText } from './ledger.ts';
+import type { Refetch } from './refetch.ts';
+import type { RequestDollars } from './run-cost.ts';
+
+/** Re-fetched results counted once: their tokens and dollars. */
+type Refetched = { thread: string; toolUseId: string; messageIndex: number; tokens: number; usd: number | null };
+
+export type TaskRow = {
+  thread: string;
+  /** The typed message that opened it (null: the thread's requests before any typed message). */
+  messageIndex: number | null;
+  instruction: string;
+  firstRequest: number;
+  lastRequest: number;
+  requests: number;
+  /** This run (estimated): what the pipeline would send, calibrated, plus the observed output. */
+  tokens: number;
+  /** Of which: results fetched again after the agent's compactions or this run's lossy rewrites (counted). */
+  refetchTokens: number;
+  /** Simulated dollars of the run's requests (estimate); null when one of them has no price. */
+  usd: number | null;
+  refetchUsd: number | null;
+  /** The recording (observed): prompt + output tokens of its requests with usage (null: none has usage), the
+   *  results it fetched again after the agent's compactions, and its recorded dollars (null when a request with
+   *  usage has no price); `unobserved`: its requests without usage. */
+  recorded: { tokens: number | null; refetchTokens: number; usd: number | null; unobserved: number };
+};
+
+export type TaskTotals = {
+  tasks: number;
+  tokens: number;
+  refetchTokens: number;
+  usd: number | null;
+  /** Means per task. */
+  tokensPerTask: number;
+  tokensPerTaskWithoutRefetch: number;
+};
+
+/** Tokens per task of one preset's replay, or of the recording (preset-tasks.ts). */
+export type PresetTaskRow = TaskTotals & {
+  /** A preset id, or `recording` (the log as it was: observed tokens and the agent's own re-fetches). */
+  preset: string;
+  /** How its tokens were known: observed usage, or the replay's calibrated estimate. */
+  basis: 'observed' | 'estimated';
+};
+
+export type PresetTaskTable = { rows: PresetTaskRow[]; summarizer: string };
+
+function addUsd(a: number | null, b: number | null | undefined): number | null {
+  return b === null || b === undefined ? a : (a ?? 0) + b;
+}
+
+/** Typed-message starts of a thread's tasks: [message index, text]. */
+function taskStarts(thread: Thread): { mi: number; text: string }[] {
+  const out: { mi: number; text: string }[] = [];
+  for (const m of thread.messages) {
+    const t = instructionText(m);
+    if (t !== null) out.push({ mi: m.index, text: t.replace(/\s+/g, ' ') });
+  }
+  return out;
+}
+
+/** Re-fetches caused by loss: the agent's (after its compactions) and the run's (after the pipeline's rewrites). */
+export function lossRefetches(
+  found: readonly Refetch[],
+  foundUsd: readonly (number | null)[],
+  compactions: readonly AuditedCompaction[],
+  after: readonly RefetchesAfter[],
+): { agent: Refetched[]; run: Refetched[] } {
+  const agent = new Map<string, Refetched>();
+  const run = new Map<string, Refetched>();
+  found.forEach((f, i) => {
+    if (f.kind !== 'after-agent-compaction' && f.kind !== 'after-pipeline') return;
+    const r = { thread: f.thread, toolUseId: f.repeatToolUseId, messageIndex: f.repeatMessageIndex, tokens: f.tokens };
+    const x = { ...r, usd: foundUsd[i] ?? null };
+    if (f.kind === 'after-agent-compaction') agent.set(`${f.thread}\u0000${f.repeatToolUseId}`, x);
+    run.set(`${f.thread}\u0000${f.repeatToolUseId}`, x);
+  });
+  compactions.forEach((c, i) => {
+    for (const it of after[i]?.items ?? []) {
+      const key = `${c.thread}\u0000${it.toolUseId}`;
+      const x = {
+        thread: c.thread,
+        toolUseId: it.toolUseId,
+        messageIndex: it.messageIndex,
+        tokens: it.tokens,
+        usd: it.usd,
+      };
+      if (c.source === 'agent' && !agent.has(key)) agent.set(key, x);
+      if (!run.has(key)) run.set(key, x);
+    }
+  });
+  return { agent: [...agent.values()], run: [...run.values()] };
+}
+
+/** The tasks of every thread with their tokens and dollars. `dollars`: the run's, one per request in replay order. */
+export function taskRows(
+  t: Transcript,
+  replay: Replay,
+  dollars: readonly RequestDollars[],
+  refetched: { agent: readonly Refetched[]; run: readonly Refetched[] },
+): TaskRow[] {
+  const rows: TaskRow[] = [];
+  let k = 0;
+  for (const [ti, tr] of replay.threads.entries()) {
+    const thread = t.threads[ti];
+    const starts = taskStarts(thread);
+    const ofMessage = (mi: number) => {
+      let at = -1;
+      for (let i = 0; i < starts.length && starts[i].mi <= mi; i++) at = i;
+      return at;
+    };
+    const byTask = new Map<number, TaskRow>();
+    // Rows with a request that has no price (their dollars are unknown, not a partial sum).
+    const unpriced = new Set<TaskRow>();
+    const unrecorded = new Set<TaskRow>();
+    for (const q of tr.requests) {
+      const usd = dollars[k++];
+      const req = thread.requests[q.index];
+      const task = ofMessage((req?.inputEnd ?? 1) - 1);
+      let row = byTask.get(task);
+      if (!row) {
+        const s = starts[task];
+        row = {
+          thread: thread.id,
+          messageIndex: s ? s.mi : null,
+          instruction: s
+            ? runeCount(s.text) > 160
+              ? `${headRunes(s.text, 160)}…`
+              : s.text
+            : '(before any typed request)',
+          firstRequest: q.index,
+          lastRequest: q.index,
+          requests: 0,
+          tokens: 0,
+          refetchTokens: 0,
+          usd: null,
+          refetchUsd: null,
+          recorded: { tokens: null, refetchTokens: 0, usd: null, unobserved: 0 },
+        };
+        byTask.set(task, row);
+        rows.push(row);
+      }
+      row.lastRequest = q.index;
+      row.requests++;
+      const o = req?.observed;
+      row.tokens += Math.round(q.estimateOut) + (o?.output ?? 0);
+      row.usd = addUsd(row.usd, usd?.simulated);
+      if (usd?.simulated === null || usd?.simulated === undefined) unpriced.add(row);
+      if (o && (usd?.recorded === null || usd?.recorded === undefined)) unrecorded.add(row);
+      if (o) row.recorded.tokens = (row.recorded.tokens ?? 0) + o.input + o.cacheRead + o.cacheWrite + o.output;
+      else row.recorded.unobserved++;
+      row.recorded.usd = addUsd(row.recorded.usd, usd?.recorded);
+    }
+    for (const row of unpriced) row.usd = null;
+    for (const row of unrecorded) row.recorded.usd = null;
+    const place = (list: readonly Refetched[], add: (row: TaskRow, r: Refetched) => void) => {
+      for (const r of list) {
+        if (r.thread !== thread.id) continue;
+        const row = byTask.get(ofMessage(r.messageIndex));
+        if (row) add(row, r);
+      }
+    };
+    place(refetched.run, (row, r) => {
+      row.refetchTokens += r.tokens;
+      row.refetchUsd = addUsd(row.refetchUsd, r.usd);
+    });
+    place(refetched.agent, (row, r) => {
+      row.recorded.refetchTokens += r.tokens;
+    });
+  }
+  return rows;
+}
+
+/** Totals and means per task of this run's rows. */
+export function taskTotals(rows: readonly TaskRow[]): TaskTotals {
+  let tokens = 0;
+  let refetchTokens = 0;
+  let usd: number | null = null;
+  for (const r of rows) {
+    tokens += r.tokens;
+    refetchTokens += r.refetchTokens;
+    usd = addUsd(usd, r.usd);
+  }
+  const n = Math.max(1, rows.length);
+  return {
+    tasks: rows.length,
+    tokens,
+    refetchTokens,
+    usd,
+    tokensPerTask: Math.round(tokens / n),
+    tokensPerTaskWithoutRefetch: Math.round((tokens - refetchTokens) / n),
+  };
+}

@@ -1,0 +1,171 @@
+import { useEffect, useRef, useState } from 'react';
+import type { CompactionDetail, CompactionRow, Probes } from '../../../worker/api.ts';
+import { PROBE_KINDS } from '../../../worker/api.ts';
+import { engine } from '../../state/engine-client.ts';
+import { useStore } from '../../state/store.ts';
+import { fmtTokens } from '../common/format.ts';
+import { ProbeList } from './ProbeList.tsx';
+import { RefetchesAfter } from './RefetchesAfter.tsx';
+import { TaskTokens } from './TaskTokens.tsx';
+import './compaction.css';
+
+function totals(p: Probes): { kept: number; lost: number } {
+  let kept = 0;
+  let lost = 0;
+  for (const k of PROBE_KINDS) {
+    kept += p[k].kept.length;
+    lost += p[k].lost.length;
+  }
+  return { kept, lost };
+}
+
+const BASIS: Record<string, string> = {
+  recorded: 'recorded by the agent',
+  'observed-prompt': 'observed prompt of the last request before it',
+  counted: 'counted before the summarize stage',
+};
+
+function title(row: CompactionRow): string {
+  const who = row.source === 'agent' ? 'The agent’s compaction' : 'Tierscope’s summarize stage';
+  const trig = row.trigger ? ` (${row.trigger})` : '';
+  const at = row.request === null ? 'no request followed it' : `request ${row.request}`;
+  return `${who}${trig} · ${at} · thread ${row.thread}`;
+}
+
+/** The compaction view (SPEC §6): a compaction's summary beside Tierscope's anchored summary of the same span,
+ *  what each kept and lost against the span's ledger, the re-fetches that followed, and tokens per task. */
+export function CompactionView({ id }: { id: string }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const close = useStore((s) => s.viewActions.openCompaction);
+  const tasks = useStore((s) => s.run.result?.tasks);
+  const [detail, setDetail] = useState<CompactionDetail | null | 'loading'>('loading');
+
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+  useEffect(() => {
+    let live = true;
+    setDetail('loading');
+    engine()
+      .compaction(id)
+      .then((x) => live && setDetail(x))
+      .catch(() => live && setDetail(null));
+    return () => {
+      live = false;
+    };
+  }, [id]);
+
+  const row = detail !== null && detail !== 'loading' ? detail.row : undefined;
+  const goTo = (messageIndex: number) => {
+    if (!row) return;
+    const va = useStore.getState().viewActions;
+    ref.current?.close();
+    if (useStore.getState().view.thread !== row.thread) va.setThread(row.thread);
+    va.selectMessage(messageIndex, true);
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      className="compaction-view"
+      data-testid="compaction-view"
+      data-compaction={id}
+      aria-labelledby="cv-title"
+      onClose={() => close(null)}
+    >
+      <div className="cv-head">
+        <div className="dialog-title" id="cv-title">
+          {row ? title(row) : 'Compaction'}
+        </div>
+        <button
+          type="button"
+          className="icon"
+          aria-label="Close"
+          title="Close (Esc)"
+          onClick={() => ref.current?.close()}
+        >
+          ×
+        </button>
+      </div>
+      {detail === 'loading' && <p className="muted">Reading the compaction…</p>}
+      {detail === null && (
+        <p className="error-text" role="alert">
+          This compaction is not in the last run (the settings changed): close and pick its marker again.
+        </p>
+      )}
+      {row && detail !== null && detail !== 'loading' && (
+        <>
+          <p className="cv-facts num" data-testid="compaction-facts">
+            Folded messages {row.span.from}–{row.span.to - 1} (requests {row.span.firstRequest}–{row.span.lastRequest})
+            {' · '}
+            {row.preTokens === null
+              ? 'context before: unknown'
+              : `context before ${row.preTokens.toLocaleString('en-US')} tokens (${BASIS[row.preTokensBasis ?? ''] ?? 'unknown basis'})`}
+            {' · '}summary {row.summaryTokens.toLocaleString('en-US')} tokens (counted) · anchored summary of the same
+            span {row.anchoredTokens.toLocaleString('en-US')} tokens (counted)
+          </p>
+          <p className="muted cv-note">
+            Probes are exact: an item counts as kept when the summary names it verbatim or normalized (case, quotes, a
+            path by its last segments, ~ for the home directory); everything else is lost. Click m<i>N</i> to see where
+            an item came from.
+          </p>
+          <div className="cv-columns">
+            <SummaryColumn
+              side="summary"
+              heading={row.source === 'agent' ? 'The agent’s summary' : 'The pipeline’s summary'}
+              tokens={row.summaryTokens}
+              probes={row.probes}
+              text={detail.summary}
+              onGo={goTo}
+            />
+            <SummaryColumn
+              side="anchored"
+              heading="Tierscope’s anchored summary of the same span"
+              tokens={row.anchoredTokens}
+              probes={row.anchoredProbes}
+              text={detail.anchored}
+              onGo={goTo}
+            />
+          </div>
+          {detail.clipped && (
+            <p className="muted cv-note">A summary is clipped in the viewer; the probes read it whole.</p>
+          )}
+          <RefetchesAfter row={row} onGo={goTo} />
+          <TaskTokens tasks={tasks ?? []} thread={row.thread} around={row.request} />
+        </>
+      )}
+    </dialog>
+  );
+}
+
+type ColumnProps = {
+  side: 'summary' | 'anchored';
+  heading: string;
+  tokens: number;
+  probes: Probes;
+  text: string;
+  onGo: (messageIndex: number) => void;
+};
+
+function SummaryColumn({ side, heading, tokens, probes, text, onGo }: ColumnProps) {
+  const t = totals(probes);
+  return (
+    <section className="cv-column" data-testid={`compaction-${side}`}>
+      <div className="cv-section-title">
+        {heading}{' '}
+        <span className="num muted">
+          · {fmtTokens(tokens)} tokens · kept {t.kept}
+          {t.lost > 0 ? <span className="cv-lost-count"> · lost {t.lost}</span> : ' · lost 0'}
+        </span>
+      </div>
+      <ProbeList probes={probes} side={side} onGo={onGo} />
+      <details className="cv-text-box">
+        <summary>Full text</summary>
+        <pre className="mono" data-testid={`compaction-${side}-text`}>
+          {text}
+        </pre>
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+import type { ProbeItem, ProbeKind, Probes } from '../../../worker/api.ts';
+import { PROBE_TYPES } from '../../../worker/api.ts';
+
+export const KIND_LABEL: Record<ProbeKind, string> = {
+  filesModified: 'Files modified',
+  filesRead: 'Files read',
+  errors: 'Error strings',
+  identifiers: 'Identifiers',
+  todos: 'Open todos',
+  instructions: 'Latest instructions',
+};
+
+const TYPE_LABEL: Record<keyof typeof PROBE_TYPES, string> = {
+  artifact: 'Artifact',
+  recall: 'Recall',
+  continuation: 'Continuation',
+  decision: 'Decision',
+};
+
+const MATCH_LABEL: Record<string, string> = {
+  exact: 'verbatim',
+  normalized: 'normalized (case, quotes, ~ or a path suffix)',
+  basename: 'by file name only (no other file of the span has it)',
+  prefix: 'its first 40 characters',
+};
+
+type Props = {
+  probes: Probes;
+  side: 'summary' | 'anchored';
+  onGo: (messageIndex: number) => void;
+};
+
+/** What one summary kept and lost, per probe type of the seeds' skill; lost items first, each linked to its message. */
+export function ProbeList({ probes, side, onGo }: Props) {
+  return (
+    <div className="cv-probes">
+      {(Object.keys(PROBE_TYPES) as (keyof typeof PROBE_TYPES)[]).map((type) => (
+        <div key={type} className="cv-type">
+          <div className="cv-type-title">{TYPE_LABEL[type]}</div>
+          {PROBE_TYPES[type].length === 0 && (
+            <div className="muted cv-none">
+              Decisions have no exact anchor in a log: not probed deterministically (a model probe could ask).
+            </div>
+          )}
+          {PROBE_TYPES[type].map((kind) => (
+            <KindBlock key={kind} kind={kind} probes={probes} side={side} onGo={onGo} />
+          ))}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function KindBlock({ kind, probes, side, onGo }: { kind: ProbeKind } & Props) {
+  const { kept, lost } = probes[kind];
+  const total = kept.length + lost.length;
+  return (
+    <div className="cv-kind" data-testid="probe-kind" data-kind={kind} data-side={side}>
+      <div className="cv-kind-head">
+        <span>{KIND_LABEL[kind]}</span>
+        <span className="num muted">
+          {total === 0 ? 'none in the span' : `kept ${kept.length} of ${total}`}
+          {lost.length > 0 && <span className="cv-lost-count"> · lost {lost.length}</span>}
+        </span>
+      </div>
+      {total > 0 && (
+        <ul className="cv-items">
+          {lost.map((it) => (
+            <Item key={`l-${it.text}-${it.messageIndex}`} item={it} kind={kind} kept={false} side={side} onGo={onGo} />
+          ))}
+          {kept.map((it) => (
+            <Item key={`k-${it.text}-${it.messageIndex}`} item={it} kind={kind} kept side={side} onGo={onGo} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function Item({
+  item,
+  kind,
+  kept,
+  side,
+  onGo,
+}: {
+  item: ProbeItem;
+  kind: ProbeKind;
+  kept: boolean;
+  side: string;
+  onGo: (i: number) => void;
+}) {
+  const where = `message ${item.messageIndex}${item.line > 0 ? ` · line ${item.line}` : ''}${item.tool ? ` · ${item.tool}` : ''}`;
+  return (
+    <li
+      className={`cv-item ${kept ? 'cv-kept' : 'cv-lost'}`}
+      data-testid="probe-item"
+      data-kind={kind}
+      data-kept={String(kept)}
+      data-side={side}
+    >
+      <span className="cv-mark" aria-hidden="true">
+        {kept ? '✓' : '✗'}
+      </span>
+      <span className="cv-text mono" title={item.text}>
+        {item.text}
+      </span>
+      {kept && item.match && item.match !== 'exact' && (
+        <span className="cv-match muted" title={MATCH_LABEL[item.match]}>
+          {item.match}
+        </span>
+      )}
+      <button
+        type="button"
+        className="link cv-where num"
+        title={`Show where it came from: ${where}`}
+        onClick={() => onGo(item.messageIndex)}
+      >
+        m{item.messageIndex}
+      </button>
+    </li>
+  );
+}
