@@ -21,12 +21,13 @@ export const PROBE_KINDS: readonly ProbeKind[] = [
   'instructions',
 ];
 
-/** The skill's four probe types and the ledger kinds that answer each deterministically. Decisions have no
- *  exact anchor in a log (they are prose): only a model probe can ask about them. */
-export const PROBE_TYPES: Readonly<Record<'recall' | 'artifact' | 'continuation' | 'decision', readonly ProbeKind[]>> =
+/** The skill's four probe types and the ledger kinds that answer each deterministically, artifacts first (a lost
+ *  file being edited is the 37.1 failure). Decisions have no exact anchor in a log (they are prose): only a model
+ *  probe can ask about them. */
+export const PROBE_TYPES: Readonly<Record<'artifact' | 'recall' | 'continuation' | 'decision', readonly ProbeKind[]>> =
   {
-    recall: ['errors', 'identifiers'],
     artifact: ['filesModified', 'filesRead'],
+    recall: ['errors', 'identifiers'],
     continuation: ['todos', 'instructions'],
     decision: [],
   };

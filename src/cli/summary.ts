@@ -6,6 +6,7 @@ import type { SettingsOrigin } from '../analyses/settings-origin.ts';
 import { skipReason } from '../formats/skip-reasons.ts';
 import { fmtUsd } from '../lib/money.ts';
 import type { Transcript } from '../model/transcript.ts';
+import { compactionLines } from './compaction-summary.ts';
 import { costLines } from './cost-summary.ts';
 import { terminalLine } from './terminal.ts';
 
@@ -82,6 +83,7 @@ export function formatSummary(t: Transcript, r: Report): string {
   lines.push(
     `re-fetches: ${tot.refetches} (${tot.refetchesAfterPipeline} after the pipeline dropped the first result, ${fmtNum(tot.refetchTokens)} tokens${tot.refetchAfterPipelineUsd !== null ? `, ≈${fmtUsd(tot.refetchAfterPipelineUsd)}` : ''})`,
   );
+  lines.push(...compactionLines(r, fmtNum));
   lines.push(`pairing (${r.settings.provider}): ${tot.pairingErrors} errors, ${tot.pairingWarnings} warnings`);
   for (const v of r.pairing.slice(0, 5))
     lines.push(`  ${v.thread} req ${v.request} [${v.stage}] ${v.severity}: ${v.error}`);

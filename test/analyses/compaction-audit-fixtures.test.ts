@@ -9,6 +9,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { analyze } from '../../src/analyses/analyze.ts';
 import { logDefaults } from '../../src/analyses/log-defaults.ts';
 import { withLogDefaults } from '../../src/analyses/settings-origin.ts';
+import { formatSummary } from '../../src/cli/summary.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
@@ -20,7 +21,8 @@ beforeAll(async () => {
   tk = await tokenizer();
 });
 
-const REL = 'claude-code/projects/paismart--Users-pretor-Documents-PAI---TPOS/24a90d02-9724-4548-9f4f-97bcb9f93ef3.jsonl';
+const REL =
+  'claude-code/projects/paismart--Users-pretor-Documents-PAI---TPOS/24a90d02-9724-4548-9f4f-97bcb9f93ef3.jsonl';
 const HOME = '/Users/pretor/.claude';
 
 function audit(t: Transcript) {
@@ -39,7 +41,13 @@ describeWild('compaction audit on 24a90d02 (one auto compaction, hand-checked)',
     const a = audit(loadWild(REL));
     expect(a.report.compactions?.map((c) => c.source)).toEqual(['agent']);
     const c = a.report.compactions?.[0];
-    expect(c).toMatchObject({ thread: 'main', trigger: 'auto', preTokens: 126389, preTokensBasis: 'recorded', line: 346 });
+    expect(c).toMatchObject({
+      thread: 'main',
+      trigger: 'auto',
+      preTokens: 126389,
+      preTokensBasis: 'recorded',
+      line: 346,
+    });
     expect(c?.span).toMatchObject({ from: 0, firstRequest: 0 });
     expect(c?.summaryTokens).toBeGreaterThan(2000);
   });
@@ -103,11 +111,21 @@ describeWild('compaction audit on 24a90d02 (one auto compaction, hand-checked)',
     const tasks = a.report.tasks ?? [];
     expect(tasks).toHaveLength(17);
     const observed = t.threads[0].requests.reduce(
-      (n, r) => n + (r.observed ? r.observed.input + r.observed.cacheRead + r.observed.cacheWrite + r.observed.output : 0),
+      (n, r) =>
+        n + (r.observed ? r.observed.input + r.observed.cacheRead + r.observed.cacheWrite + r.observed.output : 0),
       0,
     );
     expect(tasks.reduce((n, x) => n + (x.recorded.tokens ?? 0), 0)).toBe(observed);
     expect(tasks.every((x) => x.recorded.unobserved === 0)).toBe(true);
+  });
+
+  it('the CLI summary names the compaction, what it lost and what was re-fetched', () => {
+    const t = loadWild(REL);
+    const text = formatSummary(t, audit(t).report);
+    expect(text).toContain('main req 89 [agent auto] 126.4k tokens before (recorded)');
+    expect(text).toContain('kept: files modified 3/3, files read 0/5, errors 0/1');
+    expect(text).toContain('lost errors: Shell 49a4cf is not running, so cannot be killed (status: killed)');
+    expect(text).toMatch(/re-fetched after: 3 \(3327 tokens, ≈\$0\.0208\)/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { ProbeItem, ProbeKind, Probes } from '../../../worker/api.ts';
 import { PROBE_TYPES } from '../../../worker/api.ts';
 
@@ -51,9 +52,15 @@ export function ProbeList({ probes, side, onGo }: Props) {
   );
 }
 
+/** Items shown per kind before "show all". */
+const SHOWN = 8;
+
 function KindBlock({ kind, probes, side, onGo }: { kind: ProbeKind } & Props) {
   const { kept, lost } = probes[kind];
   const total = kept.length + lost.length;
+  const [all, setAll] = useState(false);
+  const items = [...lost.map((it) => ({ it, kept: false })), ...kept.map((it) => ({ it, kept: true }))];
+  const shown = all ? items : items.slice(0, SHOWN);
   return (
     <div className="cv-kind" data-testid="probe-kind" data-kind={kind} data-side={side}>
       <div className="cv-kind-head">
@@ -65,12 +72,16 @@ function KindBlock({ kind, probes, side, onGo }: { kind: ProbeKind } & Props) {
       </div>
       {total > 0 && (
         <ul className="cv-items">
-          {lost.map((it) => (
-            <Item key={`l-${it.text}-${it.messageIndex}`} item={it} kind={kind} kept={false} side={side} onGo={onGo} />
+          {shown.map(({ it, kept: k }) => (
+            <Item key={`${k}-${it.text}-${it.messageIndex}`} item={it} kind={kind} kept={k} side={side} onGo={onGo} />
           ))}
-          {kept.map((it) => (
-            <Item key={`k-${it.text}-${it.messageIndex}`} item={it} kind={kind} kept side={side} onGo={onGo} />
-          ))}
+          {items.length > SHOWN && (
+            <li>
+              <button type="button" className="link cv-more" onClick={() => setAll(!all)}>
+                {all ? 'show fewer' : `show all ${items.length} (${items.length - SHOWN} more)`}
+              </button>
+            </li>
+          )}
         </ul>
       )}
     </div>

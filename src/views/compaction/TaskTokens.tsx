@@ -102,7 +102,10 @@ export function TaskTokens({ tasks, thread, around }: { tasks: TaskRow[]; thread
                     {r.basis === 'estimated' ? '≈ ' : ''}
                     {fmtTokens(r.tokensPerTask)}
                   </td>
-                  <td className="num">{fmtTokens(r.tokensPerTaskWithoutRefetch)}</td>
+                  <td className="num">
+                    {r.basis === 'estimated' ? '≈ ' : ''}
+                    {fmtTokens(r.tokensPerTaskWithoutRefetch)}
+                  </td>
                   <td className="num">{fmtTokens(r.refetchTokens)}</td>
                   <td className="num">
                     {r.basis === 'estimated' && r.usd !== null ? '≈ ' : ''}
