@@ -35,7 +35,7 @@ function b64ToByteString(s: string): string {
 }
 
 /** UTF-8 bytes of `s` as a byte string (lone surrogates become U+FFFD, as TextEncoder does). */
-export function utf8ByteString(s: string): string {
+function utf8ByteString(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
