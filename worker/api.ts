@@ -8,10 +8,10 @@
 
 import type { CompactionRow } from '../src/analyses/audit.ts';
 import type { CompactionTexts } from '../src/analyses/compaction-audit.ts';
-import type { PresetTaskTable } from '../src/analyses/preset-tasks.ts';
 import type { Refetch } from '../src/analyses/refetch.ts';
 import type { Report, ToolResultRow } from '../src/analyses/report.ts';
 import type { LogDefaults } from '../src/analyses/settings-origin.ts';
+import type { PresetTaskTable } from '../src/analyses/tasks.ts';
 import type { LoadLimits } from '../src/formats/index.ts';
 import type { FormatId, ParseIssue, ThreadKind } from '../src/model/transcript.ts';
 import type { PairingViolation, Provider } from '../src/pairing/validate.ts';
@@ -27,17 +27,13 @@ import type { RedactionChange, RedactionPreview } from '../src/share/redact.ts';
 import type { EncodingName } from '../src/tokens/tokenizer.ts';
 
 export type { CompactionRow } from '../src/analyses/audit.ts';
-export type { CompactionTexts } from '../src/analyses/compaction-audit.ts';
-export type { RefetchAfter } from '../src/analyses/compaction-refetch.ts';
 export type { CostReport, CostTotals, ModelCost } from '../src/analyses/cost.ts';
-export type { Ledger, LedgerItem } from '../src/analyses/ledger.ts';
-export type { PresetTaskRow, PresetTaskTable } from '../src/analyses/preset-tasks.ts';
 export type { ProbeItem, ProbeKind, Probes } from '../src/analyses/probes.ts';
 export { PROBE_KINDS, PROBE_TYPES } from '../src/analyses/probes.ts';
 export type { ToolResultRow } from '../src/analyses/report.ts';
 export type { LogDefaults } from '../src/analyses/settings-origin.ts';
 export { withLogDefaults } from '../src/analyses/settings-origin.ts';
-export type { TaskRow, TaskTotals } from '../src/analyses/tasks.ts';
+export type { PresetTaskTable, TaskRow } from '../src/analyses/tasks.ts';
 export type { OneHourAdvice } from '../src/analyses/trade-off-cost.ts';
 export { formatBytes } from '../src/lib/bytes.ts';
 export { fmtUsd } from '../src/lib/money.ts';

@@ -106,7 +106,7 @@ function auditOf(t: Transcript, o: AnalyzeOptions, replay: Replay, found: Refetc
 }
 
 /** The settings the cost without the pipeline depends on: a kept value was made with the same. */
-function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>): string {
+export function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>): string {
   const c = o.config;
   return JSON.stringify([o.mode, o.provider, c.contextWindow, c.outputReserve, c.cache, c.prices]);
 }

@@ -13,10 +13,10 @@ import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { buildLedger, type Ledger } from './ledger.ts';
 import { type Probes, probeSummary } from './probes.ts';
 
-export type CompactionSource = 'agent' | 'pipeline';
+type CompactionSource = 'agent' | 'pipeline';
 
 /** How preTokens was known: the boundary recorded it, the last observed prompt before it, or counted. */
-export type PreTokensBasis = 'recorded' | 'observed-prompt' | 'counted';
+type PreTokensBasis = 'recorded' | 'observed-prompt' | 'counted';
 
 /** One compaction without its after-effects (which depend on the run's prices and re-fetches). */
 export type AuditedCompaction = {
@@ -56,7 +56,7 @@ export class AuditMemo {
 }
 
 /** The request that first sends message `mi` (the first whose input reaches past it); null when none does. */
-export function requestSending(thread: Thread, mi: number): number | null {
+function requestSending(thread: Thread, mi: number): number | null {
   const reqs = thread.requests;
   const at = firstIndex(reqs.length, (i) => reqs[i].inputEnd > mi);
   return at < reqs.length ? at : null;

@@ -13,7 +13,7 @@ import type { AuditedCompaction } from './compaction-audit.ts';
 import { normalizedArgs, type Refetch } from './refetch.ts';
 
 /** One call after a compaction that fetched again what it folded. */
-export type RefetchAfter = {
+type RefetchAfter = {
   tool: string;
   args: string;
   toolUseId: string;

@@ -37,16 +37,6 @@ export type Ledger = Record<LedgerKind, LedgerItem[]> & {
   to: number;
 };
 
-export const LEDGER_KINDS: readonly LedgerKind[] = [
-  'filesModified',
-  'filesRead',
-  'commands',
-  'errors',
-  'identifiers',
-  'todos',
-  'instructions',
-];
-
 /** Latest user instructions the ledger keeps (the newest last). */
 const MAX_INSTRUCTIONS = 3;
 const MAX_IDENTIFIERS = 60;
@@ -80,7 +70,7 @@ function editedText(input: unknown): string {
 }
 
 /** Open items of a todo/plan tool call (Claude Code TodoWrite `todos`, Codex update_plan `plan`); null: not one. */
-export function openTodos(name: string, input: unknown): string[] | null {
+function openTodos(name: string, input: unknown): string[] | null {
   if (typeof input !== 'object' || input === null) return null;
   const o = input as Record<string, unknown>;
   const list = name === 'TodoWrite' ? o.todos : name === 'update_plan' ? o.plan : undefined;

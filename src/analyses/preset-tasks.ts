@@ -9,8 +9,6 @@ import { type AnalyzeOptions, analyze, withoutPipelineKey } from './analyze.ts';
 import type { AnalysisCache } from './cache.ts';
 import type { PresetTaskRow, PresetTaskTable, TaskRow } from './tasks.ts';
 
-export type { PresetTaskRow, PresetTaskTable } from './tasks.ts';
-
 /** The recording's totals from a run's task rows (observed; tasks with no usage at all add nothing). */
 function recordingRow(rows: readonly TaskRow[]): PresetTaskRow {
   let tokens = 0;

@@ -7,9 +7,9 @@
 import type { Ledger, LedgerItem, LedgerKind } from './ledger.ts';
 
 export type ProbeKind = Exclude<LedgerKind, 'commands'>;
-export type MatchKind = 'exact' | 'normalized' | 'basename' | 'prefix';
+type MatchKind = 'exact' | 'normalized' | 'basename' | 'prefix';
 export type ProbeItem = Omit<LedgerItem, 'times'> & { match: MatchKind | null };
-export type ProbeResult = { kept: ProbeItem[]; lost: ProbeItem[] };
+type ProbeResult = { kept: ProbeItem[]; lost: ProbeItem[] };
 export type Probes = Record<ProbeKind, ProbeResult>;
 
 export const PROBE_KINDS: readonly ProbeKind[] = [
@@ -121,15 +121,4 @@ export function probeSummary(summary: string, ledger: Ledger): Probes {
     todos: probe(ledger.todos, (it) => matchText(summary, folded, it.text, true)),
     instructions: probe(ledger.instructions, (it) => matchText(summary, folded, it.text, true)),
   };
-}
-
-/** Items kept and lost over every probe kind. */
-export function probeTotals(p: Probes): { kept: number; lost: number } {
-  let kept = 0;
-  let lost = 0;
-  for (const k of PROBE_KINDS) {
-    kept += p[k].kept.length;
-    lost += p[k].lost.length;
-  }
-  return { kept, lost };
 }

@@ -29,7 +29,7 @@ export type Refetch = {
 };
 
 /** Stable JSON with sorted keys (so argument order does not matter). */
-function normalizedArgs(input: unknown): string {
+export function normalizedArgs(input: unknown): string {
   const norm = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(norm);
     if (v && typeof v === 'object') {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ProbeItem, ProbeKind, Probes } from '../../../worker/api.ts';
 import { PROBE_TYPES } from '../../../worker/api.ts';
 
-export const KIND_LABEL: Record<ProbeKind, string> = {
+const KIND_LABEL: Record<ProbeKind, string> = {
   filesModified: 'Files modified',
   filesRead: 'Files read',
   errors: 'Error strings',
