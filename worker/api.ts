@@ -8,6 +8,7 @@
 
 import type { CompactionRow } from '../src/analyses/audit.ts';
 import type { CompactionTexts } from '../src/analyses/compaction-audit.ts';
+import type { ModelProbeCall, ModelProbeResult } from '../src/analyses/model-probes.ts';
 import type { Refetch } from '../src/analyses/refetch.ts';
 import type { Report, ToolResultRow } from '../src/analyses/report.ts';
 import type { LogDefaults } from '../src/analyses/settings-origin.ts';
@@ -28,6 +29,8 @@ import type { EncodingName } from '../src/tokens/tokenizer.ts';
 
 export type { CompactionRow } from '../src/analyses/audit.ts';
 export type { CostReport, CostTotals, ModelCost } from '../src/analyses/cost.ts';
+export type { ModelProbeCall, ModelProbeResult } from '../src/analyses/model-probes.ts';
+export { MODEL_PROBE_SYSTEM } from '../src/analyses/model-probes.ts';
 export type { ProbeItem, ProbeKind, Probes } from '../src/analyses/probes.ts';
 export { PROBE_KINDS, PROBE_TYPES } from '../src/analyses/probes.ts';
 export type { ToolResultRow } from '../src/analyses/report.ts';
@@ -231,6 +234,11 @@ export interface EngineApi {
   compaction(id: string): Promise<CompactionDetail | null>;
   /** Tokens per task of the recording and of every preset under the last run's settings (six replays, kept). */
   presetTasks(): Promise<PresetTaskTable | null>;
+  /** The four model probes (recall, artifact, continuation, decision) of a compaction's summary: prompts only —
+   *  the page makes the calls with the user's endpoint and key, after the user asks. */
+  modelProbes(id: string): Promise<ModelProbeCall[] | null>;
+  /** Their answers graded against the compaction's ledger (by call key). */
+  gradeModelProbes(id: string, answers: SummaryAnswer[]): Promise<ModelProbeResult[] | null>;
   exportBundle(): Promise<string | null>;
   /** A share link for the loaded transcript (or the last reproduction) with these settings and view. */
   share(req: ShareRequest): Promise<ShareReply>;

@@ -5,6 +5,7 @@
 import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
 import { AnalysisCache } from '../src/analyses/cache.ts';
 import { logDefaults } from '../src/analyses/log-defaults.ts';
+import { gradeModelProbes, modelProbeCalls } from '../src/analyses/model-probes.ts';
 import { tasksByPreset } from '../src/analyses/preset-tasks.ts';
 import { fileFromBytes, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
 import { skipReason } from '../src/formats/skip-reasons.ts';
@@ -369,6 +370,18 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         ledger: texts.ledger,
         clipped: summary.length < texts.summary.length || anchored.length < texts.anchored.length,
       };
+    },
+
+    async modelProbes(id: string) {
+      const texts = last?.analysis.audit.texts.get(id);
+      return texts ? modelProbeCalls(id, texts.summary) : null;
+    },
+
+    async gradeModelProbes(id: string, answers: SummaryAnswer[]) {
+      const texts = last?.analysis.audit.texts.get(id);
+      if (!texts) return null;
+      const byKey = new Map(answers.map((a) => [a.key, a.outcome]));
+      return gradeModelProbes(modelProbeCalls(id, texts.summary), byKey, texts.ledger);
     },
 
     async presetTasks() {

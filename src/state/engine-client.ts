@@ -17,6 +17,8 @@ type Client = Pick<
   | 'report'
   | 'compaction'
   | 'presetTasks'
+  | 'modelProbes'
+  | 'gradeModelProbes'
   | 'exportBundle'
   | 'share'
   | 'shareFile'
@@ -70,6 +72,8 @@ export function engine(): Client {
       report: () => remote.report(),
       compaction: (id) => remote.compaction(id),
       presetTasks: () => remote.presetTasks(),
+      modelProbes: (id) => remote.modelProbes(id),
+      gradeModelProbes: (id, answers) => remote.gradeModelProbes(id, answers),
       exportBundle: () => remote.exportBundle(),
       share: (req) => remote.share(req),
       shareFile: (req) => remote.shareFile(req),

@@ -9,8 +9,10 @@
 // exports are built from the store), never in localStorage, sessionStorage or IndexedDB, never in the URL,
 // never logged; any error text that echoes it is scrubbed. Reloading the page forgets it.
 import { create } from 'zustand';
-import type { HttpCall, RunResult, SummaryAnswer, SummaryOutcome } from '../../worker/api.ts';
+import type { HttpCall, ModelProbeCall, RunResult, SummaryAnswer, SummaryOutcome } from '../../worker/api.ts';
+import { MODEL_PROBE_SYSTEM } from '../../worker/api.ts';
 import { type ApiKind, allowedOrigin, type EndpointSettings, endpointOrigin, storedEndpoint } from './csp.ts';
+import { callEndpoint } from './endpoint-call.ts';
 import { engine, onEngineStopped } from './engine-client.ts';
 import { useStore } from './store.ts';
 
@@ -23,7 +25,6 @@ const SYSTEM =
   'You summarise parts of an AI agent’s working context for the agent itself. Reply with the summary text only: exact paths, identifiers, numbers and error strings; no preamble.';
 const MAX_TOKENS = { result: 300, turns: 1500 } as const;
 const CONCURRENCY = 4;
-const TIMEOUT_MS = 90_000;
 /** Re-runs in a row driven by new answers before the loop stops and says so. */
 const MAX_ROUNDS = 30;
 
@@ -78,127 +79,6 @@ function noteError(text: string): void {
   setStatus({ errors: errors.slice(0, 5) });
 }
 
-/** The HTTP request for one summarizer call (pure; the key goes in a header, never in the URL). */
-function buildRequest(
-  s: EndpointSettings,
-  key: string,
-  call: Pick<HttpCall, 'kind' | 'prompt'>,
-): { url: string; init: RequestInit } {
-  const maxTokens = MAX_TOKENS[call.kind];
-  const common: RequestInit = {
-    method: 'POST',
-    mode: 'cors',
-    credentials: 'omit',
-    cache: 'no-store',
-    redirect: 'error',
-    referrerPolicy: 'no-referrer',
-  };
-  if (s.kind === 'anthropic') {
-    return {
-      url: s.endpoint,
-      init: {
-        ...common,
-        headers: {
-          'content-type': 'application/json',
-          'x-api-key': key,
-          'anthropic-version': '2023-06-01',
-          'anthropic-dangerous-direct-browser-access': 'true',
-        },
-        body: JSON.stringify({
-          model: s.model,
-          max_tokens: maxTokens,
-          system: SYSTEM,
-          messages: [{ role: 'user', content: call.prompt }],
-        }),
-      },
-    };
-  }
-  return {
-    url: s.endpoint,
-    init: {
-      ...common,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      body: JSON.stringify({
-        model: s.model,
-        max_tokens: maxTokens,
-        temperature: 0,
-        messages: [
-          { role: 'system', content: SYSTEM },
-          { role: 'user', content: call.prompt },
-        ],
-      }),
-    },
-  };
-}
-
-function textParts(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (!Array.isArray(v)) return '';
-  return v
-    .map((p) =>
-      p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
-        ? (p as { text: string }).text
-        : '',
-    )
-    .join('');
-}
-
-/** The summary text in a 2xx reply body, or why there is none (pure). */
-function parseReply(kind: ApiKind, body: unknown): SummaryOutcome {
-  const o = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  let text = '';
-  if (kind === 'anthropic') text = textParts(o.content);
-  else {
-    const choice = Array.isArray(o.choices) ? (o.choices[0] as Record<string, unknown> | undefined) : undefined;
-    const message = choice?.message as Record<string, unknown> | undefined;
-    text = textParts(message?.content);
-  }
-  text = text.trim();
-  if (text) return { ok: true, text };
-  return {
-    ok: false,
-    error:
-      kind === 'anthropic'
-        ? 'the reply has no text content (expected an Anthropic Messages response)'
-        : 'the reply has no choices[0].message.content (expected a Chat Completions response)',
-  };
-}
-
-/** A plain error for a non-2xx reply: status and the provider's message when it gave one. */
-function errorOf(status: number, statusText: string, body: string): string {
-  let detail = '';
-  try {
-    const j = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
-    const m = typeof j.error === 'string' ? j.error : (j.error?.message ?? j.message);
-    if (typeof m === 'string') detail = m;
-  } catch {
-    detail = body.replace(/\s+/g, ' ').trim();
-  }
-  if (detail.length > 200) detail = `${detail.slice(0, 200)}…`;
-  return `HTTP ${status}${statusText ? ` ${statusText}` : ''}${detail ? `: ${detail}` : ''}`;
-}
-
-async function callOnce(s: EndpointSettings, key: string, call: HttpCall): Promise<SummaryOutcome> {
-  const { url, init } = buildRequest(s, key, call);
-  let res: Response;
-  try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (e) {
-    const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    return {
-      ok: false,
-      error: `could not reach ${new URL(url).origin} (${why}; blocked by CORS, offline, or timed out)`,
-    };
-  }
-  const body = await res.text().catch(() => '');
-  if (!res.ok) return { ok: false, error: errorOf(res.status, res.statusText, body) };
-  try {
-    return parseReply(s.kind, JSON.parse(body));
-  } catch {
-    return { ok: false, error: 'the reply is not JSON' };
-  }
-}
-
 /** Where the summarizer stands for these settings (what the user must do before calls can be made). */
 function readiness(): SummarizerPhase | null {
   const s = useSummarizer.getState().settings;
@@ -217,7 +97,7 @@ async function makeCalls(calls: HttpCall[], s: EndpointSettings, key: string): P
     while (next < calls.length) {
       const call = calls[next++];
       setStatus({ inFlight: useSummarizer.getState().inFlight + 1 });
-      const out = await callOnce(s, key, call);
+      const out = await callEndpoint(s, key, { prompt: call.prompt, system: SYSTEM, maxTokens: MAX_TOKENS[call.kind] });
       const outcome: SummaryOutcome = out.ok ? out : { ok: false, error: `http summarizer: ${scrub(out.error)}` };
       tried.add(call.key);
       if (outcome.ok) setStatus({ ok: useSummarizer.getState().ok + 1 });
@@ -321,6 +201,28 @@ export function setEndpointSettings(s: EndpointSettings | null): void {
 /** Make the failed calls again (after the endpoint recovered). */
 export function retryFailed(): void {
   void restart(true);
+}
+
+/** Why model probes cannot be asked now (the endpoint, the page's policy or the key is missing), or null. */
+export function modelProbesBlocked(): SummarizerPhase | null {
+  return readiness();
+}
+
+/**
+ * Ask the compaction view's model probes (issue 17) with this tab's endpoint and key — only when the user presses
+ * Ask after consenting; a failed call is an answer with its error (key scrubbed).
+ */
+export async function askModelProbes(calls: readonly ModelProbeCall[]): Promise<SummaryAnswer[]> {
+  const s = useSummarizer.getState().settings;
+  const key = apiKey;
+  if (readiness() !== null || !s || !key) throw new Error('the summarizer endpoint and key are not set');
+  return Promise.all(
+    calls.map(async (c) => {
+      const out = await callEndpoint(s, key, { prompt: c.prompt, system: MODEL_PROBE_SYSTEM, maxTokens: 600 });
+      const outcome: SummaryOutcome = out.ok ? out : { ok: false, error: scrub(out.error) };
+      return { key: c.key, outcome };
+    }),
+  );
 }
 
 let started = false;

@@ -67,6 +67,9 @@ describeWild('the compaction view on 24a90d02 (one auto compaction)', () => {
     expect(await after.count()).toBe(3);
     expect(await view.locator('[data-testid="refetch-after"][data-lost="true"]').count()).toBe(3);
     expect(await view.getByTestId('task-row').count()).toBe(17);
+    // Model probes need the user's own endpoint and key: none is set, so nothing can be sent.
+    expect(await view.getByTestId('model-probes-off').textContent()).toContain('Nothing is sent without your endpoint');
+    expect(await view.getByTestId('ask-model').count()).toBe(0);
     await screenshot(s.page, 'compaction-view');
   });
 

@@ -4,6 +4,7 @@ import { PROBE_KINDS } from '../../../worker/api.ts';
 import { engine } from '../../state/engine-client.ts';
 import { useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
+import { ModelProbes } from './ModelProbes.tsx';
 import { ProbeList } from './ProbeList.tsx';
 import { RefetchesAfter } from './RefetchesAfter.tsx';
 import { TaskTokens } from './TaskTokens.tsx';
@@ -132,6 +133,7 @@ export function CompactionView({ id }: { id: string }) {
             <p className="muted cv-note">A summary is clipped in the viewer; the probes read it whole.</p>
           )}
           <RefetchesAfter row={row} onGo={goTo} />
+          <ModelProbes id={row.id} summaryTokens={row.summaryTokens} />
           <TaskTokens tasks={tasks ?? []} thread={row.thread} around={row.request} />
         </>
       )}
