@@ -7,7 +7,7 @@ import { hashKey } from '../lib/hash.ts';
 import type { Ledger } from './ledger.ts';
 import { PROBE_TYPES, type ProbeKind, type Probes, probeSummary } from './probes.ts';
 
-export type ProbeType = keyof typeof PROBE_TYPES;
+type ProbeType = keyof typeof PROBE_TYPES;
 
 export const MODEL_PROBE_SYSTEM =
   'You are an AI coding agent resuming work after your context was compacted. All you remember is the summary you are given. Answer only from it, with exact file paths, error strings and names; say "unknown" when the summary does not say.';
