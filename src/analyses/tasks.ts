@@ -4,6 +4,7 @@
 // calibrated estimate of what the pipeline would send + the observed output), each with the tokens and dollars of
 // the results fetched again because a compaction or a lossy rewrite lost them.
 import { headRunes, runeCount } from '../lib/runes.ts';
+import { firstIndex } from '../lib/search.ts';
 import type { Thread, Transcript } from '../model/transcript.ts';
 import type { Replay } from '../replay/transcript.ts';
 import type { AuditedCompaction } from './compaction-audit.ts';
@@ -115,11 +116,8 @@ export function taskRows(
   for (const [ti, tr] of replay.threads.entries()) {
     const thread = t.threads[ti];
     const starts = taskStarts(thread);
-    const ofMessage = (mi: number) => {
-      let at = -1;
-      for (let i = 0; i < starts.length && starts[i].mi <= mi; i++) at = i;
-      return at;
-    };
+    // The task a message belongs to: the last start at or before it (−1: before any).
+    const ofMessage = (mi: number) => firstIndex(starts.length, (i) => starts[i].mi > mi) - 1;
     const byTask = new Map<number, TaskRow>();
     // Rows with a request that has no price (their dollars are unknown, not a partial sum).
     const unpriced = new Set<TaskRow>();
