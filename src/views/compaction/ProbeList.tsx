@@ -25,6 +25,11 @@ const MATCH_LABEL: Record<string, string> = {
   prefix: 'its first 40 characters',
 };
 
+/** A long path with its middle elided, so the file name stays readable (the title has it whole). */
+function middle(p: string): string {
+  return p.length <= 72 ? p : `${p.slice(0, 22)}…${p.slice(-49)}`;
+}
+
 type Props = {
   probes: Probes;
   side: 'summary' | 'anchored';
@@ -114,7 +119,7 @@ function Item({
         {kept ? '✓' : '✗'}
       </span>
       <span className="cv-text mono" title={item.text}>
-        {item.text}
+        {kind === 'filesModified' || kind === 'filesRead' ? middle(item.text) : item.text}
       </span>
       {kept && item.match && item.match !== 'exact' && (
         <span className="cv-match muted" title={MATCH_LABEL[item.match]}>
