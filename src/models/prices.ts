@@ -60,14 +60,9 @@ export function addTokens(a: TokenSplit, b: TokenSplit): TokenSplit {
 
 /** The sum of two dollar splits (a new object). */
 export function addUsd(a: UsdSplit, b: UsdSplit): UsdSplit {
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite5m: a.cacheWrite5m + b.cacheWrite5m,
-    cacheWrite1h: a.cacheWrite1h + b.cacheWrite1h,
-    usd: a.usd + b.usd,
-  };
+  const sum = addTokens(a, b) as UsdSplit;
+  sum.usd = a.usd + b.usd;
+  return sum;
 }
 
 function userPrices(p: UserPrice): ModelPrices {
