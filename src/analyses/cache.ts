@@ -22,10 +22,11 @@ export class AnalysisCache extends ReplayCache {
   /** Price lookups and the recorded cost (cost.ts). */
   readonly cost = new CostMemo();
   /** withoutPipelineKey → the simulated cost of the recorded inputs without the pipeline (analyze.ts): it
-   *  depends on the window, cache rules and prices, not on the thresholds a drag moves. Bound: one per key. */
+   *  depends on the mode, provider, cache rules and prices, not on the window or the thresholds a drag moves.
+   *  Bound: one per key. */
   readonly withoutPipeline = new Map<string, CostTotals>();
-  /** withoutPipelineKey → tokens per task of the recording and every preset (preset-tasks.ts): made on demand,
-   *  independent of the thresholds a drag moves. Bound: one per key. */
+  /** presetTasksKey (mode, provider, window, reserve, cache rules, prices) → tokens per task of the recording and
+   *  every preset (preset-tasks.ts): made on demand, independent of the thresholds a drag moves. Bound: one per key. */
   readonly presetTasks = new Map<string, PresetTaskTable>();
 
   constructor(transcript: Transcript, meter: TokenMeter, calibrations?: Map<string, Calibration>) {

@@ -5,7 +5,7 @@
 import type { Transcript } from '../model/transcript.ts';
 import { PRESET_IDS, presetConfig } from '../pipeline/presets.ts';
 import { summarizerFor } from '../pipeline/summarizer.ts';
-import { type AnalyzeOptions, analyze, withoutPipelineKey } from './analyze.ts';
+import { type AnalyzeOptions, analyze } from './analyze.ts';
 import type { AnalysisCache } from './cache.ts';
 import type { PresetTaskRow, PresetTaskTable, TaskRow } from './tasks.ts';
 
@@ -32,6 +32,12 @@ function recordingRow(rows: readonly TaskRow[]): PresetTaskRow {
   };
 }
 
+/** What the table depends on besides the transcript: the settings every preset is replayed with. */
+function presetTasksKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>): string {
+  const c = o.config;
+  return JSON.stringify([o.mode, o.provider, c.contextWindow, c.outputReserve, c.cache, c.prices]);
+}
+
 /**
  * Tokens per task of the recording and of every preset under the run's window, cache rules, prices, mode and
  * provider. The presets' summaries use the extractive summarizer (a model summarizer would need a call per
@@ -42,7 +48,7 @@ export function tasksByPreset(
   o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider' | 'tokenizer'>,
   cache: AnalysisCache,
 ): PresetTaskTable {
-  const key = withoutPipelineKey(o);
+  const key = presetTasksKey(o);
   const kept = cache.presetTasks.get(key);
   if (kept) return kept;
   const rows: PresetTaskRow[] = [];
