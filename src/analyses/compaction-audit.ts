@@ -38,6 +38,9 @@ export type AuditedCompaction = {
   /** Counted tokens of the summary and of Tierscope's anchored summary of the same span. */
   summaryTokens: number;
   anchoredTokens: number;
+  /** The summary cannot be read (a Codex remote compaction keeps it encrypted, or the log has no text for it): its
+   *  probes are empty — what it kept is unknown, not lost. */
+  opaque: boolean;
   probes: Probes;
   anchoredProbes: Probes;
 };
@@ -96,10 +99,24 @@ function audit(
       ...base,
       summaryTokens: tok.count(summary),
       anchoredTokens: tok.count(anchored),
-      probes: probeSummary(summary, ledger),
+      probes: base.opaque ? probeSummary(summary, emptyLedger(ledger)) : probeSummary(summary, ledger),
       anchoredProbes: probeSummary(anchored, ledger),
     },
     texts: { summary, anchored, ledger },
+  };
+}
+
+/** A ledger with no items (an opaque summary is probed against nothing). */
+function emptyLedger(l: Ledger): Ledger {
+  return {
+    ...l,
+    filesModified: [],
+    filesRead: [],
+    commands: [],
+    errors: [],
+    identifiers: [],
+    todos: [],
+    instructions: [],
   };
 }
 
@@ -136,6 +153,7 @@ function agentCompactions(thread: Thread, tok: Tokenizer): Audited[] {
           span: { from, to: m.index, firstRequest: requestOf(thread, from), lastRequest: before },
           preTokens,
           preTokensBasis: basis,
+          opaque: m.blocks.some((b) => b.type === 'other' && b.kind === 'compaction') || textOf(m).trim() === '',
         },
         textOf(m),
         thread,
@@ -179,6 +197,7 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer): 
             span: { ...span, firstRequest: requestOf(thread, span.from), lastRequest: requestOf(thread, span.to - 1) },
             preTokens: SUMMARIZE > 0 ? (q.stageTokens[SUMMARIZE - 1] ?? null) : null,
             preTokensBasis: 'counted',
+            opaque: false,
           },
           blockText(e.after),
           thread,

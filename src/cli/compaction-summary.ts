@@ -23,6 +23,8 @@ export function compactionLines(r: Report, num: (n: number) => string): string[]
     out.push(
       `  ${c.thread} req ${c.request ?? '—'} [${who}] ${pre} → summary ${num(c.summaryTokens)} tokens (counted)`,
     );
+    if (c.opaque)
+      out.push('    the summary has no readable text (encrypted or empty): what it kept is unknown (not probed)');
     const kinds = Object.entries(c.probes)
       .filter(([, p]) => p.kept.length + p.lost.length > 0)
       .map(([k, p]) => `${KIND[k] ?? k} ${p.kept.length}/${p.kept.length + p.lost.length}`);

@@ -130,9 +130,20 @@ describeWild('compaction audit on 24a90d02 (one auto compaction, hand-checked)',
 });
 
 describeReal('compaction audit on the real Codex and Claude Code line-type fixtures', () => {
-  it('every Codex `compacted` line is one agent compaction', () => {
+  it('every Codex `compacted` line is one agent compaction; one with no summary text is unknown, not lost', () => {
     const a = audit(loadReal('codex/synthetic-agentsessions-codex-itemtypes.jsonl'));
-    expect(a.report.compactions?.filter((c) => c.source === 'agent')).toHaveLength(6);
+    const cs = a.report.compactions ?? [];
+    expect(cs.map((c) => [c.source, c.line, c.opaque])).toEqual([
+      ['agent', 26, true],
+      ['agent', 47, false],
+      ['agent', 69, false],
+      ['agent', 81, false],
+      ['agent', 89, false],
+      ['agent', 111, false],
+    ]);
+    // Line 26 has `message: ""`: nothing to probe, so nothing is called lost.
+    expect(Object.values(cs[0].probes).every((p) => p.kept.length + p.lost.length === 0)).toBe(true);
+    expect(cs[0].anchoredProbes.instructions.kept.length + cs[0].anchoredProbes.instructions.lost.length).toBe(1);
   });
   it('the Claude Code line-type fixture: a summary off its boundary’s branch says unknown, never a guess', () => {
     // Line 22 is an isCompactSummary line of a sidechain; the boundary (line 21) is on another branch and the

@@ -106,6 +106,12 @@ export function CompactionView({ id }: { id: string }) {
             {' · '}summary {row.summaryTokens.toLocaleString('en-US')} tokens (counted) · anchored summary of the same
             span {row.anchoredTokens.toLocaleString('en-US')} tokens (counted)
           </p>
+          {row.opaque && (
+            <p className="cv-note" data-testid="compaction-opaque">
+              The agent’s summary has no readable text (encrypted by a remote compaction, or empty in the log): what it
+              kept is unknown — not lost. Tierscope’s anchored summary of the same span is probed beside it.
+            </p>
+          )}
           <p className="muted cv-note">
             Probes are exact: an item counts as kept when the summary names it verbatim or normalized (case, quotes, a
             path by its last segments, ~ for the home directory); everything else is lost. Click m<i>N</i> to see where
