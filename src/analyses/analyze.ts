@@ -89,7 +89,7 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
 }
 
 /** The settings the cost without the pipeline depends on: a kept value was made with the same. */
-export function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>): string {
+function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>): string {
   const c = o.config;
   return JSON.stringify([o.mode, o.provider, c.contextWindow, c.outputReserve, c.cache, c.prices]);
 }

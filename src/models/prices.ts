@@ -47,7 +47,7 @@ export const ZERO_TOKENS: TokenSplit = Object.freeze({
 
 export const ZERO_USD: UsdSplit = Object.freeze({ ...ZERO_TOKENS, usd: 0 });
 
-export const TOKEN_PARTS = ['input', 'output', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h'] as const;
+const TOKEN_PARTS = ['input', 'output', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h'] as const;
 
 export function addSplit<T extends TokenSplit>(a: T, b: T): T {
   const out = { ...a };
