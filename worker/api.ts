@@ -23,7 +23,7 @@ import type { Witness } from '../src/share/predicate.ts';
 import type { RedactionChange, RedactionPreview } from '../src/share/redact.ts';
 import type { EncodingName } from '../src/tokens/tokenizer.ts';
 
-export type { CacheAdvice, CacheFindings, CachePattern } from '../src/analyses/cache-patterns.ts';
+export type { CacheFindings, CachePattern } from '../src/analyses/cache-patterns.ts';
 export type { CostReport, CostTotals, ModelCost } from '../src/analyses/cost.ts';
 export type { ToolResultRow } from '../src/analyses/report.ts';
 export type { LogDefaults } from '../src/analyses/settings-origin.ts';

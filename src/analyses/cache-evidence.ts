@@ -10,7 +10,7 @@ import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
 import type { Divergence } from './cache-divergence.ts';
 
 /** Anthropic looks back at most this many blocks from a breakpoint for an earlier cache entry. */
-export const LOOKBACK_BLOCKS = 20;
+const LOOKBACK_BLOCKS = 20;
 /** Memory files the agents send at the start of every conversation (Claude Code, Codex). */
 const MEMORY_FILE = /(^|[/\\])(CLAUDE(\.local)?|AGENTS)\.md$/i;
 const EDIT_TOOLS = /^(Edit|MultiEdit|Write|NotebookEdit|file_edit|file_write|str_replace_based_edit_tool)$/;

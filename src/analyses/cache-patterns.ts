@@ -37,7 +37,7 @@ export type CachePattern = {
   text: string;
 };
 
-export type CacheAdvice = {
+type CacheAdvice = {
   kind: 'one-hour-ttl' | 'recurring-rewrite' | 'stable-prefix';
   text: string;
   /** What following it would have saved (estimate at list prices; null: no price). */
@@ -84,7 +84,7 @@ function median(xs: number[]): number {
 }
 
 /** Breaks that recur at one divergence point, ranked by dollars (then tokens). */
-export function cachePatterns(breaks: readonly BreakRecord[]): CachePattern[] {
+function cachePatterns(breaks: readonly BreakRecord[]): CachePattern[] {
   const groups: BreakRecord[][] = [];
   for (const b of breaks) {
     if (!REWRITE.test(b.brk.cause) || !b.brk.divergence) continue;
@@ -121,7 +121,7 @@ export function cachePatterns(breaks: readonly BreakRecord[]): CachePattern[] {
 }
 
 /** Advice with its dollar effect, from the breaks and their patterns (largest first). */
-export function cacheAdvice(breaks: readonly BreakRecord[], patterns: readonly CachePattern[]): CacheAdvice[] {
+function cacheAdvice(breaks: readonly BreakRecord[], patterns: readonly CachePattern[]): CacheAdvice[] {
   const out: CacheAdvice[] = [];
   const ttl = breaks.filter((b) => b.brk.cause === 'ttl-expired');
   const helps = ttl.filter((b) => b.oneHour?.helps && b.oneHour.savedUsd !== null && b.oneHour.extraUsd !== null);

@@ -257,7 +257,7 @@ export function cacheBreakRow(sim: SimulatedPoint | undefined, usd?: RequestDoll
 }
 
 /** The report's divergence point (SPEC §8), with the region it lies in. */
-export type ObservedDivergence = Pick<
+type ObservedDivergence = Pick<
   Divergence,
   'messageIndex' | 'blockIndex' | 'tokens' | 'uncertaintyTokens' | 'region' | 'unloggedTokens'
 >;
