@@ -18,6 +18,13 @@ const DEFERRED_TOOLS = 'The following deferred tools are now available';
 
 export const fmtTok = (n: number) => Math.round(n).toLocaleString('en-US');
 const at = (m: Message) => `line ${m.source.line}`;
+
+/** The source line of block `j` of `m`: split responses (Claude Code) hold one block per line; else the range. */
+function blockAt(m: Message, j: number): string {
+  const all = [m.source.line, ...(m.source.lines ?? [])];
+  if (all.length === m.blocks.length) return `line ${all[j]}`;
+  return all.length > 1 ? `lines ${all[0]}–${all[all.length - 1]}` : at(m);
+}
 const lineOf = (r: Request) => (r.line !== undefined ? ` (line ${r.line})` : '');
 
 export type SessionCause = { cause: string; detail: string; evidence: string[] };
@@ -33,16 +40,18 @@ type Facts = {
   newPrompt?: Message;
 };
 
+/** A memory file an edit of `m` changed (not an edit that failed), with the line of that edit. */
 function editedPath(m: Message, results: Map<string, boolean>): string | undefined {
-  for (const b of m.blocks) {
+  for (const [j, b] of m.blocks.entries()) {
     if (b.type !== 'tool_use' || results.get(b.id) === true) continue;
     const input = b.input as { file_path?: unknown; path?: unknown; input?: unknown } | null;
     const path = typeof input?.file_path === 'string' ? input.file_path : input?.path;
-    if (EDIT_TOOLS.test(b.name) && typeof path === 'string' && MEMORY_FILE.test(path)) return path;
+    if (EDIT_TOOLS.test(b.name) && typeof path === 'string' && MEMORY_FILE.test(path))
+      return `${path} edited at ${blockAt(m, j)}`;
     // Codex's apply_patch names the files in its patch text.
     const patch = typeof input?.input === 'string' ? input.input : typeof b.input === 'string' ? b.input : '';
     const hit = /\*\*\* (?:Add|Update) File: (\S*(?:CLAUDE|AGENTS)\.md)/i.exec(patch);
-    if (b.name === 'apply_patch' && hit) return hit[1];
+    if (b.name === 'apply_patch' && hit) return `${hit[1]} edited at ${blockAt(m, j)}`;
   }
   return undefined;
 }
@@ -74,7 +83,7 @@ function factsBetween(t: Thread, ref: Request, r: Request): Facts {
   const memoryEdits: string[] = [];
   for (const m of t.messages.slice(scanFrom, r.inputEnd)) {
     const p = editedPath(m, errors);
-    if (p) memoryEdits.push(`${p} edited at ${at(m)}`);
+    if (p) memoryEdits.push(p);
   }
   const toolLoads: string[] = [];
   for (const m of appended) {
@@ -203,7 +212,7 @@ export function sessionCause(x: SessionBreak): SessionCause {
   }
   if (front && facts.dates) {
     evidence.push(
-      `the UTC date changed between the requests (${facts.dates[0]} → ${facts.dates[1]}); Claude Code's context states today's date before the first message`,
+      `the UTC date changed between the requests (${facts.dates[0]} → ${facts.dates[1]}); Claude Code's context states today's date before the first message (in the user's time zone, which the log does not record: a UTC change is where that date changes for a user in UTC)`,
     );
     return {
       cause: 'date-changed',

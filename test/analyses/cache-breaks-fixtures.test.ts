@@ -95,7 +95,7 @@ describeWild('9e953218: the recurring stop at ≈14.6k tokens', () => {
 });
 
 describe('the hand-checked breaks', () => {
-  it('JSSoundRecorder request 16 names the CLAUDE.md edits at lines 71 and 78', () => {
+  it('JSSoundRecorder request 16 names the CLAUDE.md edits (lines 73 and 80 in the raw file) by their messages', () => {
     const r = reportOf(
       wildPath(
         'claude-code/projects/ccl--Users-dain-workspace-JSSoundRecorder/7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl',
@@ -103,6 +103,6 @@ describe('the hand-checked breaks', () => {
     ) as Report;
     const b = r.requests.find((q) => q.thread === 'main' && q.index === 16)?.observedBreak;
     expect(b?.cause).toBe('memory-file-edited');
-    expect(b?.evidence.join('\n')).toMatch(/CLAUDE\.md edited at line 71; .*CLAUDE\.md edited at line 78/);
+    expect(b?.evidence.join('\n')).toMatch(/CLAUDE\.md edited at lines 71–74; .*CLAUDE\.md edited at lines 78–80/);
   });
 });
