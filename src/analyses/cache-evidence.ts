@@ -167,7 +167,7 @@ export function sessionCause(x: SessionBreak): SessionCause {
       );
       return {
         cause: 'not-served',
-        detail: `prefix unchanged in the log but only ${fmtTok(read)} of ${fmtTok(refPrompt)} tokens served (best-effort cache)`,
+        detail: `prefix unchanged in the log (only items appended; sizes match, estimated) but only ${fmtTok(read)} of ${fmtTok(refPrompt)} tokens served (best-effort cache)`,
         evidence,
       };
     }

@@ -130,7 +130,7 @@ function cacheAdvice(breaks: readonly BreakRecord[], patterns: readonly CachePat
     const gaps = helps.map((b) => Math.round((b.brk.gapMs ?? 0) / 60_000));
     out.push({
       kind: 'one-hour-ttl',
-      text: `use a 1-hour cache TTL: ${helps.length} of the ${ttl.length} expiries came after pauses of ${Math.min(...gaps)}–${Math.max(...gaps)} min (under an hour); writing those prefixes for 1 hour would have saved ${usdText(net)} net of the 1-hour write premium at those breaks`,
+      text: `use a 1-hour cache TTL: ${helps.length} of the ${ttl.length} expiries came after pauses of ${Math.min(...gaps) === Math.max(...gaps) ? Math.min(...gaps) : `${Math.min(...gaps)}–${Math.max(...gaps)}`} min (under an hour); writing those prefixes for 1 hour would have saved ${usdText(net)} net of the 1-hour write premium at those breaks`,
       usd: net,
       breaks: helps.map((b) => ({ thread: b.thread, index: b.index })),
     });

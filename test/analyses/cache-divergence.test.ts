@@ -111,8 +111,15 @@ describe('divergence and cause on session logs (no exact input)', () => {
     for (const [i, r] of th.requests.entries()) r.time = (i < 3 ? i * 30 : 400 + i * 30) * 1000;
     for (const r of th.requests) r.responseTime = r.time;
     withUsage(t, { 3: { read: 0 } });
-    const b = breakAt(report(t), 3);
+    const r = report(t);
+    const b = breakAt(r, 3);
     expect(b.cause).toBe('ttl-expired');
+    // The advice: a 1-hour TTL, with the dollars of that break's own 1-hour estimate (saved − premium).
+    const one = b.oneHourWrite;
+    const advice = r.cacheFindings.advice.find((a) => a.kind === 'one-hour-ttl');
+    expect(one?.helps).toBe(true);
+    expect(advice?.usd).toBeCloseTo((one?.savedUsd ?? 0) - (one?.extraUsd ?? 0), 12);
+    expect(advice?.text).toMatch(/1 of the 1 expiries came after pauses of 7 min/);
     expect(b.detail).toBe('cache expired: 7 min 10 s since the previous response; TTL 5 min');
     expect(b.evidence.join('\n')).toMatch(/7 min 10 s apart/);
     expect(b.divergence).toMatchObject({ region: 'unlogged-prefix', tokens: 0 });
