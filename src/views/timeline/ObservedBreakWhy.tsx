@@ -16,11 +16,17 @@ export function ObservedBreakWhy({ brk, pattern }: { brk: Brk; pattern: CachePat
     <>
       {d && (
         <div className="num" data-testid="break-divergence" data-message-index={d.messageIndex}>
-          Cache matched through {d.tokens.toLocaleString('en-US')} tokens (observed), stopping{' '}
-          {d.region === 'unlogged-prefix'
-            ? `before message ${d.messageIndex}'s logged content`
-            : `in message ${d.messageIndex}, block ${d.blockIndex}`}{' '}
-          <span className="muted">±{fmtTokens(d.uncertaintyTokens)} (estimated)</span>; re-written after it:{' '}
+          {d.tokens === 0 ? (
+            'Nothing was read from cache (observed); re-written: '
+          ) : (
+            <>
+              Cache matched through {d.tokens.toLocaleString('en-US')} tokens (observed), stopping{' '}
+              {d.region === 'unlogged-prefix'
+                ? `before message ${d.messageIndex}'s logged content`
+                : `in message ${d.messageIndex}, block ${d.blockIndex}`}{' '}
+              <span className="muted">±{fmtTokens(d.uncertaintyTokens)} (estimated)</span>; re-written after it:{' '}
+            </>
+          )}
           {brk.tokensLost.toLocaleString('en-US')} tokens{brk.usd !== null ? `, ≈${fmtUsd(brk.usd)}` : ''}.
         </div>
       )}
