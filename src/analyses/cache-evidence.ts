@@ -8,6 +8,7 @@ import type { Message, Request, Thread } from '../model/transcript.ts';
 import type { CacheApi } from '../models/cache-rules.ts';
 import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
 import type { Divergence } from './cache-divergence.ts';
+import { firstDifference } from './observed-cause.ts';
 
 /** Anthropic looks back at most this many blocks from a breakpoint for an earlier cache entry. */
 const LOOKBACK_BLOCKS = 20;
@@ -162,14 +163,24 @@ export function sessionCause(x: SessionBreak): SessionCause {
     // Best-effort caches (OpenAI, Gemini): a miss is the provider's unless the log shows the prefix changed.
     if (shape?.unexplained) return rewritten(d, evidence, shape);
     if (shape && !shape.unexplained) {
+      const provider = x.api === 'openai' ? 'OpenAI' : 'Gemini';
+      // "Not served" only where the exact input proves the prefix unchanged (SPEC §5.4, issue 16): a request log
+      // that holds both inputs, the later one starting with every message of the earlier one.
+      const exact = ref.exactInput && r.exactInput ? firstDifference(ref.exactInput, r.exactInput) : -1;
+      if (ref.exactInput && exact === ref.exactInput.length) {
+        evidence.push(
+          `the exact input of this request starts with all ${ref.exactInput.length} messages of request ${ref.index}'s, unchanged; ${provider} caches best effort (requests are routed by a hash of the prompt's start; another machine has no entry)`,
+        );
+        return {
+          cause: 'not-served',
+          detail: `prefix unchanged (exact input) but only ${fmtTok(read)} of ${fmtTok(refPrompt)} tokens served (best-effort cache)`,
+          evidence,
+        };
+      }
       evidence.push(
-        `${x.api === 'openai' ? 'OpenAI' : 'Gemini'} caches best effort (requests are routed by a hash of the prompt's start; another machine has no entry): the log's input is the previous one plus appended items and no earlier content changed size, so the prefix was unchanged but not served`,
+        `the log's input is the previous one plus appended items and no earlier content changed size (estimated): consistent with ${provider}'s best-effort cache not serving an unchanged prefix, but the log does not hold the exact request, so the prefix cannot be shown unchanged`,
       );
-      return {
-        cause: 'not-served',
-        detail: `prefix unchanged in the log (only items appended; sizes match, estimated) but only ${fmtTok(read)} of ${fmtTok(refPrompt)} tokens served (best-effort cache)`,
-        evidence,
-      };
+      return unexplained(evidence);
     }
     return unexplained(evidence);
   }

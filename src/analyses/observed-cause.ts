@@ -44,7 +44,8 @@ function compactionLine(t: Thread, a: Request, b: Request): number | undefined {
   return b.boundary === 'agent-compaction' ? (b.line ?? 0) : undefined;
 }
 
-function firstDifference(a: readonly Message[], b: readonly Message[]): number {
+/** The first message of `a` that `b` does not repeat (a.length when b starts with all of a). */
+export function firstDifference(a: readonly Message[], b: readonly Message[]): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++)
     if (a[i] !== b[i] && JSON.stringify(a[i].blocks) !== JSON.stringify(b[i].blocks)) return i;

@@ -125,19 +125,33 @@ describe('divergence and cause on session logs (no exact input)', () => {
     expect(b.divergence).toMatchObject({ region: 'unlogged-prefix', tokens: 0 });
   });
 
-  it('OpenAI: a partial hit at a 128-token step with the input only appended is a best-effort miss', () => {
+  it('OpenAI: a partial hit at a 128-token step, input only appended, no exact input: unexplained, with the evidence', () => {
     const t = session(8, GPT);
     const k = 5;
     const u = withUsage(t);
     const read = Math.floor((u.starts[k] + 200) / 128) * 128;
     const { prompts } = withUsage(t, { 6: { read } });
     const b = breakAt(report(t), 6);
-    expect(b.cause).toBe('not-served');
+    // Sizes match (estimated) but nothing proves the prefix unchanged: never a guess.
+    expect(b.cause).toBe('unexplained');
+    expect(b.evidence.join('\n')).toMatch(/does not hold the exact request/);
     expect(Math.abs((b.divergence?.messageIndex ?? -9) - k)).toBeLessThanOrEqual(1);
     expect(b.divergence?.uncertaintyTokens).toBeGreaterThanOrEqual(128);
     expect(b.tokensLost).toBe(prompts[5] - read);
     expect(b.evidence.join('\n')).toMatch(/multiple of the 128-token step/);
     expect(b.evidence.join('\n')).toMatch(/no earlier content changed size/);
+  });
+
+  it('OpenAI: the same stop where the exact inputs prove the prefix unchanged is a best-effort miss', () => {
+    const t = session(8, GPT);
+    const th = t.threads[0];
+    for (const r of th.requests) r.exactInput = th.messages.slice(0, r.inputEnd);
+    const u = withUsage(t);
+    const read = Math.floor((u.starts[5] + 200) / 128) * 128;
+    withUsage(t, { 6: { read } });
+    const b = breakAt(report(t), 6);
+    expect(b.cause).toBe('not-served');
+    expect(b.evidence.join('\n')).toMatch(/exact input of this request starts with all \d+ messages/);
   });
 
   it('OpenAI: the same stop with a prompt that changed size is not called a provider miss', () => {
