@@ -28,6 +28,7 @@ import type { RedactionChange, RedactionPreview } from '../src/share/redact.ts';
 import type { EncodingName } from '../src/tokens/tokenizer.ts';
 
 export type { CompactionRow } from '../src/analyses/audit.ts';
+export type { CacheFindings, CachePattern } from '../src/analyses/cache-patterns.ts';
 export type { CostReport, CostTotals, ModelCost } from '../src/analyses/cost.ts';
 export type { ModelProbeCall, ModelProbeResult } from '../src/analyses/model-probes.ts';
 export { MODEL_PROBE_SYSTEM } from '../src/analyses/model-probes.ts';
@@ -126,6 +127,8 @@ export type RunResult = {
   ms: number;
   settings: RunSettings;
   totals: Report['totals'];
+  /** Recurring divergence points of observed cache breaks and advice with its dollars (report.cacheFindings). */
+  cacheFindings: Report['cacheFindings'];
   calibration: Report['calibration'];
   lines: { window: number; trigger: number; landing: number; hardcap: number };
   toolResults: ToolResultRow[];
