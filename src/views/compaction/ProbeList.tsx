@@ -27,7 +27,7 @@ const MATCH_LABEL: Record<string, string> = {
 
 /** A long path with its middle elided, so the file name stays readable (the title has it whole). */
 function middle(p: string): string {
-  return p.length <= 72 ? p : `${p.slice(0, 22)}…${p.slice(-49)}`;
+  return p.length <= 58 ? p : `${p.slice(0, 16)}…${p.slice(-41)}`;
 }
 
 type Props = {
