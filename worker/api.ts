@@ -29,6 +29,7 @@ export type { LogDefaults } from '../src/analyses/settings-origin.ts';
 export { withLogDefaults } from '../src/analyses/settings-origin.ts';
 export type { OneHourAdvice } from '../src/analyses/trade-off-cost.ts';
 export { formatBytes } from '../src/lib/bytes.ts';
+export { fullPolicy, STATIC_POLICY } from '../src/lib/csp.ts';
 export { fmtUsd } from '../src/lib/money.ts';
 export type { ParseIssue } from '../src/model/transcript.ts';
 export type { UserPrice } from '../src/models/prices.ts';
