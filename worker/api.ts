@@ -63,7 +63,9 @@ export type { LinkSize } from '../src/share/size.ts';
 export { classifyLink } from '../src/share/size.ts';
 export type { EncodingName } from '../src/tokens/tokenizer.ts';
 
-export type LoadFile = { name: string; buffer: ArrayBuffer };
+/** A file for the engine: bytes (share links), a File or Blob the worker reads slice by slice (picker, drop,
+ *  paste), or a same-origin URL the worker fetches (?src=, samples). The page never reads a file whole. */
+export type LoadFile = import('./blob-input.ts').InputFile;
 
 export type LoadProgress = {
   phase: 'reading' | 'parsing' | 'counting' | 'replaying';

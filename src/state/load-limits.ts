@@ -1,7 +1,7 @@
 // Load limits for this tab (SPEC §1.3: files over the configured limit, default 2 GB; lines over 256 MB;
 // and the thread count), set in the config panel's Limits tab and handed to the engine with every load.
-// The file-size limit is also checked here before a file is read, so a file too big for the page's memory
-// is refused with a message instead of failing inside arrayBuffer().
+// The file-size limit is also checked here before a picked, dropped or pasted file is handed to the engine (which
+// checks every input path again, ?src= included, and reads files slice by slice: the page never reads them).
 import { create } from 'zustand';
 import { formatBytes } from '../../worker/api.ts';
 
