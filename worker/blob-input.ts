@@ -4,6 +4,7 @@
 // their slices the same way. A gzip file is undone with the platform's DecompressionStream into a Blob (Chromium
 // keeps big blobs on disk), stopped at the file-size limit so a small .gz cannot expand without bound.
 import type { SourceFile } from '../src/formats/types.ts';
+import { formatBytes } from '../src/lib/bytes.ts';
 
 /** A SourceFile that can also read any byte range (for raw-line views). */
 export type ByteSource = SourceFile & { read: (start: number, end: number) => Uint8Array };
@@ -95,8 +96,6 @@ async function isGzip(blob: Blob): Promise<boolean> {
   return head.length === 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 8;
 }
 
-const mb = (n: number) => `${(n / 1024 ** 2).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
-
 /** Turn what the page sent into a re-readable source under `maxBytes` (the file-size limit), gzip undone. */
 export async function prepareInput(
   f: InputFile,
@@ -117,17 +116,23 @@ export async function prepareInput(
     const length = Number(res.headers.get('content-length') ?? Number.NaN);
     if (length > maxBytes) {
       await res.body?.cancel().catch(() => {});
-      return { ok: false, error: `${name} is ${mb(length)}, over the ${mb(maxBytes)} file-size limit.` };
+      return {
+        ok: false,
+        error: `${name} is ${formatBytes(length)}, over the ${formatBytes(maxBytes)} file-size limit.`,
+      };
     }
     if (!res.body) return { ok: false, error: `Could not fetch ${name}: the response has no body` };
     const got = await spool(res.body, maxBytes, (n) => length > 0 && onFraction?.(n / length));
-    if (!got.ok) return { ok: false, error: `${name} is over the ${mb(maxBytes)} file-size limit.` };
+    if (!got.ok) return { ok: false, error: `${name} is over the ${formatBytes(maxBytes)} file-size limit.` };
     if (got.error) return { ok: false, error: `Could not fetch ${name}: ${got.error}` };
     blob = got.blob;
   } else {
     blob = f.blob;
     if (blob.size > maxBytes)
-      return { ok: false, error: `${name} is ${mb(blob.size)}, over the ${mb(maxBytes)} file-size limit.` };
+      return {
+        ok: false,
+        error: `${name} is ${formatBytes(blob.size)}, over the ${formatBytes(maxBytes)} file-size limit.`,
+      };
   }
   let outName = f.name;
   let issue: string | undefined;
@@ -139,7 +144,7 @@ export async function prepareInput(
     if (!got.ok)
       return {
         ok: false,
-        error: `${name} is gzip-compressed and decompresses to more than the ${mb(maxBytes)} file-size limit.`,
+        error: `${name} is gzip-compressed and decompresses to more than the ${formatBytes(maxBytes)} file-size limit.`,
       };
     if (got.error) issue = `the gzip stream ended early (${got.error}); the lines before that point are loaded`;
     blob = got.blob;

@@ -237,7 +237,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       const share = t.format === 'tierscope' ? shareInFile(main) : undefined;
       return {
         ok: true,
-        fileName: main.name,
+        fileName: files[0].name,
         format: t.format,
         originalFormat: t.meta.originalFormat,
         version: t.meta.version,

@@ -39,7 +39,7 @@ export const useStore = create<AppState>()((set, get) => ({
   transcriptActions: {
     async loadFiles(files: File[], source?: LoadSource) {
       const src = source ?? { kind: 'file', name: files[0]?.name ?? 'file' };
-      rememberInput(() => get().transcriptActions.loadFiles(files, src));
+      rememberInput(() => get().transcriptActions.loadFiles(files, src), files[0]?.size ?? null);
       // Over the limit: refused before anything is read (the engine checks again, for every input path).
       const tooBig = files[0] ? fileTooBig(files[0].name, files[0].size) : null;
       if (tooBig) {
@@ -53,8 +53,8 @@ export const useStore = create<AppState>()((set, get) => ({
       );
     },
     async loadText(name: string, text: string, source?: LoadSource) {
-      rememberInput(() => get().transcriptActions.loadText(name, text, source));
       const blob = new Blob([text], { type: 'text/plain' });
+      rememberInput(() => get().transcriptActions.loadText(name, text, source), blob.size);
       const src = source ?? { kind: 'paste', name };
       const tooBig = fileTooBig(name, blob.size);
       if (tooBig) {
