@@ -5,7 +5,7 @@
 import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
 import { AnalysisCache } from '../src/analyses/cache.ts';
 import { logDefaults } from '../src/analyses/log-defaults.ts';
-import { DEFAULT_LIMITS, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
+import { APP_MAX_FILE_BYTES, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
 import { skipReason } from '../src/formats/skip-reasons.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
 import type { Block, FormatId, Thread, Transcript } from '../src/model/transcript.ts';
@@ -193,7 +193,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       if (files.length === 0) return { ok: false, error: 'No file given.', issues: [] };
       // Every input path (picker, drop, paste, ?src=, share file) is checked against the file-size limit here,
       // before anything is parsed; gzip is undone on the way in.
-      const maxBytes = limits?.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes;
+      const maxBytes = limits?.maxFileBytes ?? APP_MAX_FILE_BYTES;
       onProgress?.({ phase: 'reading', fraction: 0 });
       const prepared = [];
       for (const f of files) {

@@ -97,6 +97,10 @@ function predicateOf(spec: string | undefined, flag: string): Predicate | undefi
 
 function baseUrlOf(args: ParsedArgs): string {
   const base = option(args, 'base-url') ?? DEFAULT_BASE_URL;
+  // URL parsing drops tabs and line breaks silently; a base that holds one is a mistake, not a link to print.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+  if (/[\u0000-\u0020\u007f-\u009f\u2028\u2029]/.test(base))
+    throw new UsageError('--base-url holds a space, line break or control character');
   let url: URL;
   try {
     url = new URL(base);

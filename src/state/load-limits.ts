@@ -7,10 +7,11 @@ import { formatBytes } from '../../worker/api.ts';
 
 export type LoadLimitValues = { maxFileBytes: number; maxLineBytes: number; maxThreads: number };
 
-/** The engine's defaults (src/formats/index.ts DEFAULT_LIMITS; a unit test keeps them equal — importing
- *  that module here would bundle every parser into the page). */
+/** The engine's defaults (src/formats/index.ts APP_MAX_FILE_BYTES and DEFAULT_LIMITS; a unit test keeps them
+ *  equal — importing that module here would bundle every parser into the page). The file limit is what one tab
+ *  was measured to hold (see APP_MAX_FILE_BYTES). */
 export const DEFAULT_LOAD_LIMITS: LoadLimitValues = {
-  maxFileBytes: 2 * 1024 ** 3,
+  maxFileBytes: 384 * 1024 ** 2,
   maxLineBytes: 256 * 1024 ** 2,
   maxThreads: 10_000,
 };

@@ -52,7 +52,7 @@ describe('CLI inputs', () => {
     const writer = spawn('sh', ['-c', `cat "${SAMPLE}" > "${fifo}"`]);
     expect((await counts(['analyze', fifo])).counts).toEqual(base.counts);
     await new Promise((r) => writer.on('close', r));
-  });
+  }, 180_000);
 
   it('a truncated gzip loads what decompressed and says where it stopped', async () => {
     const whole = gzipSync(plain);
@@ -88,5 +88,22 @@ describe('CLI inputs', () => {
       1024 * 1024,
     );
     expect(over).toBe('stdin is over the 1 MB file-size limit');
+  });
+
+  it('--config naming a FIFO is refused at once instead of blocking forever', async () => {
+    const fifo = join(dir, 'config-fifo');
+    execFileSync('mkfifo', [fifo]);
+    const r = await run(['analyze', SAMPLE, '--config', fifo]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`cannot read config ${fifo}: not a regular file`);
+  });
+
+  it('--base-url with a line break, tab or space is refused (it would otherwise end up in the link)', async () => {
+    for (const base of ['http://127.0.0.1:5173/\nInjected: yes', 'http://127.0.0.1:5173/\t', 'http://a b/']) {
+      const r = await run(['share', SAMPLE, '--base-url', base]);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain('--base-url holds a space, line break or control character');
+      expect(r.out).toBe('');
+    }
   });
 });
