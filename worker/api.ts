@@ -177,7 +177,7 @@ export type ShareLink = {
 
 export type ShareReply = ({ ok: true } & ShareLink) | { ok: false; error: string };
 
-export type MinimizeRequest = Omit<ShareRequest, 'sample' | 'minimized'> & {
+type MinimizeRequest = Omit<ShareRequest, 'sample' | 'minimized'> & {
   /** `pairing:<rule>[@stage][#id]`, `tier:<id>=<1|2|3|null>` or `break:[observed:|simulated:]<cause>`. */
   predicate: string;
   maxEvaluations?: number;

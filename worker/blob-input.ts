@@ -21,7 +21,7 @@ const CHUNK = 1 << 20;
 /** Parts of a stream are folded into one Blob every this many bytes (a Blob of Blobs copies nothing). */
 const FOLD = 16 << 20;
 
-export function sourceFromBytes(name: string, bytes: Uint8Array): ByteSource {
+function sourceFromBytes(name: string, bytes: Uint8Array): ByteSource {
   return {
     name,
     size: bytes.length,
@@ -40,7 +40,7 @@ function syncReader(): SyncReader | null {
 }
 
 /** A Blob read slice by slice, synchronously (workers only: FileReaderSync). */
-export function sourceFromBlob(name: string, blob: Blob, reader: SyncReader): ByteSource {
+function sourceFromBlob(name: string, blob: Blob, reader: SyncReader): ByteSource {
   const read = (a: number, b: number) => new Uint8Array(reader.readAsArrayBuffer(blob.slice(a, b)));
   return {
     name,

@@ -85,10 +85,11 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
   return { replay, observed, simulated, refetches: found, cost, report };
 }
 
-/** The settings the cost without the pipeline depends on: a kept value was made with the same. */
-export function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>): string {
+/** The settings the cost without the pipeline depends on: a kept value was made with the same. Not the window:
+ *  with every stage off (`none`) nothing reads it, so dragging the window reuses this replay. */
+function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>): string {
   const c = o.config;
-  return JSON.stringify([o.mode, o.provider, c.contextWindow, c.outputReserve, c.cache, c.prices]);
+  return JSON.stringify([o.mode, o.provider, c.cache, c.prices]);
 }
 
 /** The recorded inputs replayed without rewriting (the `none` preset, same window, cache rules and prices),
@@ -99,13 +100,7 @@ function costWithoutPipeline(t: Transcript, o: AnalyzeOptions, cache: AnalysisCa
   const kept = cache.withoutPipeline.get(key);
   if (kept) return kept;
   const c = o.config;
-  const config = {
-    ...presetConfig('none'),
-    contextWindow: c.contextWindow,
-    outputReserve: c.outputReserve,
-    cache: c.cache,
-    prices: c.prices,
-  };
+  const config = { ...presetConfig('none'), cache: c.cache, prices: c.prices };
   const replay = replayTranscript(
     t,
     { config, mode: o.mode, provider: o.provider, summarizer: summarizerFor('extractive') },

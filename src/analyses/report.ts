@@ -39,7 +39,7 @@ export type ToolResultRow = {
   finalChars: number;
 };
 
-export type ReportEvent = Omit<PipelineEvent, 'before' | 'after' | 'thread' | 'request'>;
+type ReportEvent = Omit<PipelineEvent, 'before' | 'after' | 'thread' | 'request'>;
 
 export type RequestRow = {
   thread: string;
@@ -75,7 +75,7 @@ export type RequestRow = {
     | null;
 };
 
-export type Totals = {
+type Totals = {
   tokensIn: number;
   tokensAfterPipeline: number;
   tokensSaved: number;
@@ -156,12 +156,7 @@ function staticRowsOf(t: Transcript, tok: Tokenizer, memo: ReportMemo): StaticRo
 }
 
 /** Per tool result: size, tokens, and what the pipeline did to it. `memo`: the run's (a fresh one when absent). */
-export function toolResultRows(
-  t: Transcript,
-  tok: Tokenizer,
-  replay: Replay | undefined,
-  memo: ReportMemo,
-): ToolResultRow[] {
+function toolResultRows(t: Transcript, tok: Tokenizer, replay: Replay | undefined, memo: ReportMemo): ToolResultRow[] {
   const rows: ToolResultRow[] = [];
   const statics = staticRowsOf(t, tok, memo);
   for (const [ti] of t.threads.entries()) {
@@ -261,7 +256,7 @@ export function observedBreakRow(obs: ObservedPoint | undefined, usd?: RequestDo
 }
 
 /** The usage a row reports: every field, 1-hour writes 0 when the log splits none out. */
-export function observedRow(u: ObservedUsage | undefined): RequestRow['observed'] {
+function observedRow(u: ObservedUsage | undefined): RequestRow['observed'] {
   if (!u) return null;
   return {
     input: u.input,

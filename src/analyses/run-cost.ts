@@ -3,7 +3,9 @@
 // TTL break (observed and simulated), and what each re-fetch cost. Made once per run, so the CLI's report rows
 // and the UI's summary bar and timeline hover show the same figures.
 
+import { getOrInsert } from '../lib/maps.ts';
 import type { Transcript } from '../model/transcript.ts';
+import type { CacheApi } from '../models/cache-rules.ts';
 import { CATALOG } from '../models/catalog.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { cacheApiOf, cacheApiOfModel } from './cache-settings.ts';
@@ -46,6 +48,8 @@ export function runCost(
   const book = priceBook(cfg, memo);
   const api = cacheApiOf(replay.options.provider);
   const byPoint: RequestDollars[] = [];
+  // A request's API follows from its model: looked up once per model of the log, not per request.
+  const apiOfModel = new Map<string | undefined, CacheApi>();
   let k = 0;
   let obsAt = 0;
   for (const [ti, tr] of replay.threads.entries()) {
@@ -59,7 +63,12 @@ export function runCost(
       byPoint.push({
         recorded: rec.byRequest[ti]?.[q.index] ?? null,
         simulated: sim.byPoint[k] ?? null,
-        observedOneHour: ttl(obs?.break ?? null, cacheApiOfModel(model)),
+        observedOneHour: obs?.break
+          ? ttl(
+              obs.break,
+              getOrInsert(apiOfModel, model, () => cacheApiOfModel(model)),
+            )
+          : null,
         simulatedOneHour: ttl(s?.break ?? null, api),
       });
       k++;

@@ -29,6 +29,7 @@ const USAGE = [
   '                         writes the smallest .tierscope.json that still reproduces the predicate',
   '  predicates: pairing:<rule>[@<stage>][#<toolUseId>]   tier:<toolUseId>=<1|2|3|null>',
   '              break:[observed:|simulated:]<cause>     e.g. pairing:orphan-result@summarize, break:ttl-expired',
+  '  <file>: a log, a .gz of one, a pipe, or - for stdin',
 ].join('\n');
 
 export type CliIo = {
@@ -99,8 +100,8 @@ function baseUrlOf(args: ParsedArgs): string {
   const base = option(args, 'base-url') ?? DEFAULT_BASE_URL;
   // URL parsing drops tabs and line breaks silently; a base that holds one is a mistake, not a link to print.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-  if (/[\u0000-\u0020\u007f-\u009f\u2028\u2029]/.test(base))
-    throw new UsageError('--base-url holds a space, line break or control character');
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(base))
+    throw new UsageError('--base-url holds a line break or control character');
   let url: URL;
   try {
     url = new URL(base);

@@ -9,7 +9,7 @@ import type { Transcript } from '../model/transcript.ts';
 import { costLines } from './cost-summary.ts';
 import { terminalLine } from './terminal.ts';
 
-export function fmtNum(n: number): string {
+function fmtNum(n: number): string {
   const a = Math.abs(n);
   if (a >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
   if (a >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
@@ -21,7 +21,7 @@ const pct = (x: number | null | undefined) => (x === null || x === undefined ? '
 const n = (x: number) => x.toLocaleString('en-US');
 
 /** Where the provider and the window came from: the log (and why), a flag, or the preset. */
-export function originLines(o: SettingsOrigin): string[] {
+function originLines(o: SettingsOrigin): string[] {
   const p = o.provider;
   const w = o.contextWindow;
   const provider =

@@ -67,7 +67,7 @@ export const DEFAULT_LIMITS: LoadLimits = {
 export const APP_MAX_FILE_BYTES = 384 * 1024 ** 2;
 
 export type LoadOk = { ok: true; transcript: Transcript };
-export type LoadError = { ok: false; error: string; issues: ParseIssue[] };
+type LoadError = { ok: false; error: string; issues: ParseIssue[] };
 export type LoadResult = LoadOk | LoadError;
 
 export type LoadOptions = {

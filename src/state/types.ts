@@ -38,7 +38,7 @@ export type Restore = {
   sample?: SampleSettings & { id: string };
 };
 
-export type TranscriptState = {
+type TranscriptState = {
   status: 'idle' | 'loading' | 'ready' | 'error';
   source?: LoadSource;
   summary?: LoadSummary;
@@ -52,7 +52,7 @@ export type TranscriptState = {
   linkWarnings?: readonly string[];
 };
 
-export type RunState = {
+type RunState = {
   status: 'idle' | 'running' | 'ready' | 'error';
   result?: RunResult;
   error?: string;
@@ -105,7 +105,7 @@ export type ViewState = {
   scrollTo: { index: number; nonce: number } | null;
 };
 
-export type TranscriptActions = {
+type TranscriptActions = {
   loadFiles: (files: File[], source?: LoadSource) => Promise<void>;
   loadText: (name: string, text: string, source?: LoadSource) => Promise<void>;
   loadUrl: (url: string, source?: LoadSource, restore?: Restore) => Promise<void>;
@@ -115,9 +115,9 @@ export type TranscriptActions = {
   ensureRows: (thread: string) => Promise<void>;
 };
 
-export type RunActions = { requestRun: () => void };
+type RunActions = { requestRun: () => void };
 
-export type ConfigActions = {
+type ConfigActions = {
   setPreset: (p: PresetId) => void;
   setKey: (key: string, value: unknown) => string | null;
   setConfig: (c: PipelineConfig) => void;
@@ -126,7 +126,7 @@ export type ConfigActions = {
   setEncoding: (e: EncodingName) => void;
 };
 
-export type ViewActions = {
+type ViewActions = {
   setThread: (id: string) => void;
   selectMessage: (index: number | null, scroll?: boolean) => void;
   selectRequest: (index: number | null) => void;

@@ -1,6 +1,6 @@
 // CLI inputs (issue 19, items 3 and 10): gzip logs (node:zlib), stdin as `-` (plain or gzip), a FIFO, a truncated
 // gzip that keeps what decompressed, a directory named as such, and a gzip that expands past the limit refused.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,7 @@ async function counts(argv: string[], stdin?: Uint8Array) {
 }
 
 describe('CLI inputs', () => {
-  it('a gzip log, stdin, gzip on stdin and a FIFO give the same analysis as the plain file', async () => {
+  it('a gzip log, stdin and gzip on stdin give the same analysis as the plain file', async () => {
     const base = await counts(['analyze', SAMPLE]);
     expect(base.format).toBe('claude-code');
     const gz = join(dir, 'cache-break.jsonl.gz');
@@ -47,12 +47,25 @@ describe('CLI inputs', () => {
     expect((await counts(['analyze', gz])).counts).toEqual(base.counts);
     expect((await counts(['analyze', '-'], plain)).counts).toEqual(base.counts);
     expect((await counts(['analyze', '-'], gzipSync(plain))).counts).toEqual(base.counts);
+  });
+
+  it('the real binary reads a FIFO and a gzip piped to stdin (child processes: a blocked open cannot stall the suite)', async () => {
+    const base = await counts(['analyze', SAMPLE]);
+    const bin = join(REPO_ROOT, 'bin/tierscope.mjs');
     const fifo = join(dir, 'fifo');
     execFileSync('mkfifo', [fifo]);
     const writer = spawn('sh', ['-c', `cat "${SAMPLE}" > "${fifo}"`]);
-    expect((await counts(['analyze', fifo])).counts).toEqual(base.counts);
-    await new Promise((r) => writer.on('close', r));
-  }, 180_000);
+    const fromFifo = spawnSync(process.execPath, [bin, 'analyze', fifo, '--json'], { timeout: 120_000 });
+    writer.kill();
+    expect(fromFifo.stderr.toString()).toBe('');
+    expect(JSON.parse(fromFifo.stdout.toString()).counts).toEqual(base.counts);
+    const piped = spawnSync(process.execPath, [bin, 'analyze', '-', '--json'], {
+      input: gzipSync(plain),
+      timeout: 120_000,
+    });
+    expect(piped.stderr.toString()).toBe('');
+    expect(JSON.parse(piped.stdout.toString()).counts).toEqual(base.counts);
+  }, 300_000);
 
   it('a truncated gzip loads what decompressed and says where it stopped', async () => {
     const whole = gzipSync(plain);
@@ -98,11 +111,15 @@ describe('CLI inputs', () => {
     expect(r.err).toContain(`cannot read config ${fifo}: not a regular file`);
   });
 
-  it('--base-url with a line break, tab or space is refused (it would otherwise end up in the link)', async () => {
-    for (const base of ['http://127.0.0.1:5173/\nInjected: yes', 'http://127.0.0.1:5173/\t', 'http://a b/']) {
+  it('--base-url with a line break, tab or control character is refused (it would otherwise end up in the link)', async () => {
+    for (const base of [
+      'http://127.0.0.1:5173/\nInjected: yes',
+      'http://127.0.0.1:5173/\t',
+      'http://x/\u001b]52;c;eA==\u0007',
+    ]) {
       const r = await run(['share', SAMPLE, '--base-url', base]);
       expect(r.code).toBe(2);
-      expect(r.err).toContain('--base-url holds a space, line break or control character');
+      expect(r.err).toContain('--base-url holds a line break or control character');
       expect(r.out).toBe('');
     }
   });

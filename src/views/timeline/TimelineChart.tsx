@@ -14,7 +14,7 @@ import {
   yRange,
 } from './timeline-model.ts';
 
-export { HEIGHT, PAD_L, PAD_R } from './chart-layout.ts';
+export { HEIGHT } from './chart-layout.ts';
 
 const LINE_ORDER: LineKey[] = ['window', 'hardcap', 'trigger', 'landing'];
 /** Individual markers up to this many breaks; beyond, one merged path (still hoverable by column). */

@@ -5,7 +5,7 @@
 import type { RunResult, TimelinePoint } from '../../../worker/api.ts';
 
 export type Scope = 'thread' | 'all';
-export type BreakKind = 'observed' | 'simulated';
+type BreakKind = 'observed' | 'simulated';
 
 export type BreakMark = {
   kind: BreakKind;
