@@ -12,7 +12,8 @@ export type EngineStatus = {
   /** Why the engine stopped; null while it runs. */
   stopped: string | null;
   restarting: boolean;
-  /** When it stopped while loading: the input's size (bytes, when known) and a smaller file-size limit to try. */
+  /** When it stopped while loading, counting or first running an input: its size (bytes, when known) and a
+   *  smaller file-size limit to try. */
   whileLoading: { bytes: number | null; suggestedLimit: number } | null;
 };
 
@@ -34,7 +35,13 @@ export function startEngineStatus(): void {
   if (started) return;
   started = true;
   onEngineStopped((e) => {
-    const loading = useStore.getState().transcript.status === 'loading';
+    // Working on the input: loading it, counting it, or its first run not shown yet (a big file's memory peaks
+    // anywhere in there; a stop after the first run is not blamed on the file's size).
+    const st = useStore.getState();
+    const loading =
+      st.transcript.status === 'loading' ||
+      st.transcript.progress !== undefined ||
+      (st.transcript.status === 'ready' && st.run.result === undefined);
     const bytes = lastInputBytes();
     useEngineStatus.setState({
       stopped: e.reason,

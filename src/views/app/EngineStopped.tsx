@@ -17,10 +17,11 @@ export function EngineStopped() {
       </span>
       {whileLoading && suggested !== undefined && (
         <span data-testid="engine-stopped-suggestion">
-          It stopped while loading {whileLoading.bytes !== null ? `a ${limitBytes(whileLoading.bytes)} file` : 'a file'}
-          : this browser tab may not hold it. Try a smaller file-size limit ({limitBytes(suggested)}; now{' '}
-          {limitBytes(limit)}) so files this big are refused before they are read, or analyze it with the CLI (
-          <code>tierscope analyze &lt;file&gt;</code>), which has no tab to run out of.{' '}
+          It stopped while working on{' '}
+          {whileLoading.bytes !== null ? `a ${limitBytes(whileLoading.bytes)} file` : 'a file'}: this browser tab may
+          not hold it. Try a smaller file-size limit ({limitBytes(suggested)}; now {limitBytes(limit)}) so files this
+          big are refused before they are read, or analyze it with the CLI (<code>tierscope analyze &lt;file&gt;</code>
+          ), which has no tab to run out of.{' '}
           {limit > suggested && (
             <button
               type="button"
