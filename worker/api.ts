@@ -23,6 +23,7 @@ import type { Witness } from '../src/share/predicate.ts';
 import type { RedactionChange, RedactionPreview } from '../src/share/redact.ts';
 import type { EncodingName } from '../src/tokens/tokenizer.ts';
 
+export type { CacheFindings, CachePattern } from '../src/analyses/cache-patterns.ts';
 export type { CostReport, CostTotals, ModelCost } from '../src/analyses/cost.ts';
 export type { ToolResultRow } from '../src/analyses/report.ts';
 export type { LogDefaults } from '../src/analyses/settings-origin.ts';
@@ -119,6 +120,8 @@ export type RunResult = {
   ms: number;
   settings: RunSettings;
   totals: Report['totals'];
+  /** Recurring divergence points of observed cache breaks and advice with its dollars (report.cacheFindings). */
+  cacheFindings: Report['cacheFindings'];
   calibration: Report['calibration'];
   lines: { window: number; trigger: number; landing: number; hardcap: number };
   toolResults: ToolResultRow[];

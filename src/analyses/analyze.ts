@@ -7,7 +7,7 @@ import type { PipelineConfig } from '../pipeline/config.ts';
 import { presetConfig } from '../pipeline/presets.ts';
 import { type Summarizer, summarizerFor } from '../pipeline/summarizer.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
-import { type Replay, replayTranscript } from '../replay/transcript.ts';
+import { calibrateTranscript, type Replay, replayTranscript } from '../replay/transcript.ts';
 import { TokenMeter } from '../tokens/meter.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { AnalysisCache } from './cache.ts';
@@ -64,7 +64,10 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
     },
     cache,
   );
-  const observed = observedTimeline(t, o.config, cache.timeline);
+  const observed = observedTimeline(t, o.config, cache.timeline, {
+    meter: cache.meter,
+    calibrations: cache.calibrations(calibrateTranscript),
+  });
   const simulated = simulatedTimeline(t, replay, cache.timeline);
   const found = refetches(t, o.tokenizer, replay, cache.refetch);
   const cost = runCost(t, replay, observed, simulated, found, cache.cost);

@@ -14,7 +14,7 @@ import type { CostMemo, CostReport } from './cost.ts';
 import { recordedCost } from './recorded-cost.ts';
 import type { Refetch } from './refetch.ts';
 import { simulatedCost } from './simulated-cost.ts';
-import { type OneHourAdvice, oneHourAdvice, priceBook, refetchCost } from './trade-off-cost.ts';
+import { breakUsd, type OneHourAdvice, oneHourAdvice, priceBook, refetchCost } from './trade-off-cost.ts';
 
 export type RequestDollars = {
   /** Observed usage at list prices (null: no usage recorded, or no price). */
@@ -24,6 +24,8 @@ export type RequestDollars = {
   /** At a ttl-expired break: what a 1-hour write would have cost and saved. */
   observedOneHour: OneHourAdvice | null;
   simulatedOneHour: OneHourAdvice | null;
+  /** At an observed break: the lost tokens billed again instead of read (estimate at list prices; null: none). */
+  observedBreakUsd: number | null;
 };
 
 export type RunCost = {
@@ -70,6 +72,16 @@ export function runCost(
             )
           : null,
         simulatedOneHour: ttl(s?.break ?? null, api),
+        observedBreakUsd: obs?.break
+          ? breakUsd(
+              obs.break.tokensLost,
+              model,
+              q.time,
+              cacheApiOfModel(model),
+              (t.threads[ti]?.requests[q.index]?.observed?.cacheWrite1h ?? 0) > 0,
+              book,
+            )
+          : null,
       });
       k++;
     }

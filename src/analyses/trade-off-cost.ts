@@ -63,6 +63,25 @@ export function oneHourAdvice(
   };
 }
 
+/** Dollars an observed break cost: the lost tokens billed again (written where the API bills writes — at the
+ *  1-hour price when the request wrote 1-hour entries — plain input elsewhere) instead of read from cache. An
+ *  estimate at list prices; null without a price. */
+export function breakUsd(
+  tokensLost: number,
+  model: string | undefined,
+  time: number | undefined,
+  api: CacheApi,
+  oneHour: boolean,
+  book: CostBook,
+): number | null {
+  const pricing = book.pricing(model, time);
+  if (!pricing.known || tokensLost <= 0) return null;
+  const p = tierFor(pricing.prices, tokensLost);
+  if (p.cacheRead === null) return null;
+  const rate = api === 'anthropic' ? writePrice(p, oneHour) : p.input;
+  return (tokensLost * (rate - p.cacheRead)) / 1e6;
+}
+
 /** Dollars of each re-fetched result (null: no price), priced at the request that sent it again. */
 export function refetchCost(
   found: readonly Refetch[],

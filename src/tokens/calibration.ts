@@ -43,7 +43,7 @@ export type RequestEstimate = {
 };
 
 /** Relative miss from which a request's estimate explains itself (the accuracy target is ±3%). */
-const NOTE_AT = 0.03;
+export const NOTE_AT = 0.03;
 
 export type Calibration = {
   factor: number;
