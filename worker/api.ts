@@ -40,6 +40,7 @@ export { withLogDefaults } from '../src/analyses/settings-origin.ts';
 export type { PresetTaskTable, TaskRow } from '../src/analyses/tasks.ts';
 export type { OneHourAdvice } from '../src/analyses/trade-off-cost.ts';
 export { formatBytes } from '../src/lib/bytes.ts';
+export { fullPolicy, STATIC_POLICY } from '../src/lib/csp.ts';
 export { fmtUsd } from '../src/lib/money.ts';
 export type { ParseIssue } from '../src/model/transcript.ts';
 export type { UserPrice } from '../src/models/prices.ts';
@@ -73,7 +74,9 @@ export type { LinkSize } from '../src/share/size.ts';
 export { classifyLink } from '../src/share/size.ts';
 export type { EncodingName } from '../src/tokens/tokenizer.ts';
 
-export type LoadFile = { name: string; buffer: ArrayBuffer };
+/** A file for the engine: bytes (share links), a File or Blob the worker reads slice by slice (picker, drop,
+ *  paste), or a same-origin URL the worker fetches (?src=, samples). The page never reads a file whole. */
+export type LoadFile = import('./blob-input.ts').InputFile;
 
 export type LoadProgress = {
   phase: 'reading' | 'parsing' | 'counting' | 'replaying';

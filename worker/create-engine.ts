@@ -7,7 +7,7 @@ import { AnalysisCache } from '../src/analyses/cache.ts';
 import { logDefaults } from '../src/analyses/log-defaults.ts';
 import { gradeModelProbes, modelProbeCalls } from '../src/analyses/model-probes.ts';
 import { tasksByPreset } from '../src/analyses/preset-tasks.ts';
-import { fileFromBytes, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
+import { APP_MAX_FILE_BYTES, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
 import { skipReason } from '../src/formats/skip-reasons.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
 import type { Block, FormatId, Thread, Transcript } from '../src/model/transcript.ts';
@@ -43,14 +43,16 @@ import type {
   StaleRun,
   SummaryAnswer,
 } from './api.ts';
+import { type ByteSource, prepareInput } from './blob-input.ts';
 import { clippedJson, clipText } from './clip.ts';
 import { createShareMethods, shareInFile } from './share-engine.ts';
 
 type Loaded = {
   transcript: Transcript;
-  files: Map<string, Uint8Array>;
+  /** The loaded files, read again slice by slice for raw-line views (never held whole when they came as Blobs). */
+  files: Map<string, ByteSource>;
   mainName: string;
-  lineStarts: Map<string, Uint32Array>;
+  lineStarts: Map<string, Float64Array>;
 };
 
 /** Why each skipped line kind was left out of the conversation, for the load status tooltip. */
@@ -63,14 +65,18 @@ function reasonsFor(skipped: Record<string, number>): Record<string, string> {
   return out;
 }
 
-function lineStartsOf(bytes: Uint8Array): Uint32Array {
+function lineStartsOf(source: ByteSource): Float64Array {
   const starts = [0];
-  let i = bytes.indexOf(10);
-  while (i !== -1) {
-    starts.push(i + 1);
-    i = bytes.indexOf(10, i + 1);
+  let base = 0;
+  for (const chunk of source.chunks()) {
+    let i = chunk.indexOf(10);
+    while (i !== -1) {
+      starts.push(base + i + 1);
+      i = chunk.indexOf(10, i + 1);
+    }
+    base += chunk.length;
   }
-  return Uint32Array.from(starts);
+  return Float64Array.from(starts);
 }
 
 function blockJson(b: Block | undefined): string {
@@ -151,11 +157,11 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
 
   function rawLines(file: string, lines: number[]): string | null {
     if (!loaded) return null;
-    const bytes = loaded.files.get(file);
-    if (!bytes) return null;
+    const source = loaded.files.get(file);
+    if (!source) return null;
     let starts = loaded.lineStarts.get(file);
     if (!starts) {
-      starts = lineStartsOf(bytes);
+      starts = lineStartsOf(source);
       loaded.lineStarts.set(file, starts);
     }
     const dec = new TextDecoder();
@@ -163,8 +169,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     for (const ln of lines) {
       if (ln < 1 || ln > starts.length) continue;
       const a = starts[ln - 1];
-      const b = ln < starts.length ? starts[ln] - 1 : bytes.length;
-      const text = dec.decode(bytes.subarray(a, b)).replace(/\r$/, '');
+      const b = ln < starts.length ? starts[ln] - 1 : source.size;
+      const text = dec.decode(source.read(a, b)).replace(/\r$/, '');
       try {
         out.push(clippedJson(JSON.parse(text)));
       } catch {
@@ -189,18 +195,31 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     ): Promise<LoadSummary | LoadFailure> {
       const t0 = performance.now();
       if (files.length === 0) return { ok: false, error: 'No file given.', issues: [] };
-      const [main, ...extra] = files.map((f) => ({ name: f.name, bytes: new Uint8Array(f.buffer) }));
+      // Every input path (picker, drop, paste, ?src=, share file) is checked against the file-size limit here,
+      // before anything is parsed; gzip is undone on the way in.
+      const maxBytes = limits?.maxFileBytes ?? APP_MAX_FILE_BYTES;
+      onProgress?.({ phase: 'reading', fraction: 0 });
+      const prepared = [];
+      for (const f of files) {
+        const p = await prepareInput(f, maxBytes, (fraction) => onProgress?.({ phase: 'reading', fraction }));
+        if (!p.ok) {
+          if (prepared.length === 0) return { ok: false, error: p.error, issues: [] };
+          continue; // a companion file: the main file still loads (parseTranscript reports missing companions)
+        }
+        prepared.push(p);
+      }
+      const [main, ...extra] = prepared.map((p) => p.source);
       onProgress?.({ phase: 'parsing', fraction: 0 });
-      const r = parseTranscript(
-        fileFromBytes(main.name, main.bytes),
-        extra.map((e) => fileFromBytes(e.name, e.bytes)),
-        { format, limits, progress: (f) => onProgress?.({ phase: 'parsing', fraction: f }) },
-      );
+      const r = parseTranscript(main, extra, {
+        format,
+        limits,
+        progress: (f) => onProgress?.({ phase: 'parsing', fraction: f }),
+      });
       if (!r.ok) return { ok: false, error: r.error, issues: r.issues };
-      const fileMap = new Map<string, Uint8Array>([
-        [main.name, main.bytes],
-        ...extra.map((e) => [e.name, e.bytes] as [string, Uint8Array]),
-      ]);
+      for (const p of prepared)
+        if (p.issue)
+          r.transcript.parseIssues.unshift({ line: 0, severity: 'warning', message: p.issue, file: p.source.name });
+      const fileMap = new Map<string, ByteSource>(prepared.map((p) => [p.source.name, p.source]));
       loaded = { transcript: r.transcript, files: fileMap, mainName: main.name, lineStarts: new Map() };
       last = undefined;
       caches.clear();
@@ -219,15 +238,15 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
             else if (b.type === 'tool_result') toolResults++;
           }
       }
-      const share = t.format === 'tierscope' ? shareInFile(main.bytes) : undefined;
+      const share = t.format === 'tierscope' ? shareInFile(main) : undefined;
       return {
         ok: true,
-        fileName: main.name,
+        fileName: files[0].name,
         format: t.format,
         originalFormat: t.meta.originalFormat,
         version: t.meta.version,
         title: t.meta.title,
-        bytes: main.bytes.length,
+        bytes: main.size,
         threads: t.threads.map((th) => ({
           id: th.id,
           kind: th.kind,

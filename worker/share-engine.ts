@@ -33,6 +33,7 @@ import type {
   ShareReply,
   ShareRequest,
 } from './api.ts';
+import type { ByteSource } from './blob-input.ts';
 
 /** What the share methods need from the engine. */
 export type ShareHost = {
@@ -60,12 +61,12 @@ const SHARE_TAIL = 64 * 1024;
 
 /** Settings and view of a `.tierscope.json` share file (undefined when the bundle carries none). Only a file
  *  whose tail holds a `share` part is parsed again, so plain bundles cost nothing extra. */
-export function shareInFile(bytes: Uint8Array): SharedSettings | undefined {
-  const tail = new TextDecoder().decode(bytes.subarray(Math.max(0, bytes.length - SHARE_TAIL)));
+export function shareInFile(source: ByteSource): SharedSettings | undefined {
+  const tail = new TextDecoder().decode(source.read(Math.max(0, source.size - SHARE_TAIL), source.size));
   if (!tail.includes('"share":{"v":')) return undefined;
   let doc: unknown;
   try {
-    doc = JSON.parse(new TextDecoder().decode(bytes));
+    doc = JSON.parse(new TextDecoder().decode(source.read(0, source.size)));
   } catch {
     return undefined;
   }

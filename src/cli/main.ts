@@ -2,11 +2,11 @@
 // a readable summary, or with --json the full report; `share` prints a share link (optionally minimized and
 // redacted); `minimize` writes the smallest bundle that still reproduces a predicate. Exit 0 on success
 // (even with parse issues), 2 on unusable input or arguments, with a one-line reason on stderr.
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { analyze } from '../analyses/analyze.ts';
 import { logDefaults } from '../analyses/log-defaults.ts';
 import { type SettingsOrigin, settingsOrigin } from '../analyses/settings-origin.ts';
-import { FORMAT_IDS, parseTranscript } from '../formats/index.ts';
+import { DEFAULT_LIMITS, FORMAT_IDS, parseTranscript } from '../formats/index.ts';
 import type { FormatId, Transcript } from '../model/transcript.ts';
 import { DEFAULT_BASE_URL, shareLink } from '../share/codec.ts';
 import { toShareFile } from '../share/payload.ts';
@@ -15,7 +15,7 @@ import { type Prepared, prepareShare } from '../share/prepare.ts';
 import { classifyLink } from '../share/size.ts';
 import { type CachedTokenizer, createTokenizer } from '../tokens/tokenizer.ts';
 import { option, type ParsedArgs, parseArgs, UsageError } from './args.ts';
-import { companionFiles, fileFromPath } from './node-input.ts';
+import { openInput } from './node-input.ts';
 import { ALL_FLAGS, COMMANDS, positiveInt, resolveSettings, type Settings, settingsFor } from './options.ts';
 import { formatSummary } from './summary.ts';
 import { terminalJson, terminalText } from './terminal.ts';
@@ -29,9 +29,15 @@ const USAGE = [
   '                         writes the smallest .tierscope.json that still reproduces the predicate',
   '  predicates: pairing:<rule>[@<stage>][#<toolUseId>]   tier:<toolUseId>=<1|2|3|null>',
   '              break:[observed:|simulated:]<cause>     e.g. pairing:orphan-result@summarize, break:ttl-expired',
+  '  <file>: a log, a .gz of one, a pipe, or - for stdin',
 ].join('\n');
 
-export type CliIo = { out: (s: string) => void; err: (s: string) => void };
+export type CliIo = {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** What `-` reads (process.stdin when not given). */
+  stdin?: () => AsyncIterable<Uint8Array>;
+};
 /** The io the commands write through: text escaped for a terminal (terminal.ts); `json` for JSON output. */
 type TermIo = CliIo & { json: (s: string) => void };
 
@@ -40,25 +46,31 @@ function termIo(io: CliIo): TermIo {
     out: (s) => io.out(terminalText(s)),
     err: (s) => io.err(terminalText(s)),
     json: (s) => io.out(terminalJson(s)),
+    stdin: io.stdin ?? (() => process.stdin),
   };
 }
 
 type Loaded = { transcript: Transcript; settings: Settings; origin: SettingsOrigin; tokenizer: CachedTokenizer };
 
 /** The file argument, format and settings of any command, parsed and loaded; a string is a load error. */
-async function load(args: ParsedArgs): Promise<Loaded | string> {
+async function load(args: ParsedArgs, stdin: () => AsyncIterable<Uint8Array>): Promise<Loaded | string> {
   const file = args.positional[0];
   if (!file) throw new UsageError(`${args.command} needs a file`);
-  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no such file: ${file}`);
   const format = option(args, 'format');
   if (format !== undefined && !FORMAT_IDS.includes(format as FormatId)) {
     throw new UsageError(`unknown format "${format}" (one of ${FORMAT_IDS.join(', ')})`);
   }
   const flags = resolveSettings(args);
-  const loaded = parseTranscript(fileFromPath(file), companionFiles(file), {
-    format: format as FormatId | undefined,
-  });
+  const input = await openInput(file, stdin, DEFAULT_LIMITS.maxFileBytes);
+  if (typeof input === 'string') throw new UsageError(input);
+  let loaded: ReturnType<typeof parseTranscript>;
+  try {
+    loaded = parseTranscript(input.main, input.companions, { format: format as FormatId | undefined });
+  } finally {
+    input.cleanup();
+  }
   if (!loaded.ok) return loaded.error;
+  for (const message of input.notes) loaded.transcript.parseIssues.unshift({ line: 0, severity: 'warning', message });
   // The provider and window the flags leave open come from the log (SPEC §1.1), as in the app.
   const defaults = logDefaults(loaded.transcript);
   const settings = settingsFor(flags, defaults);
@@ -86,6 +98,10 @@ function predicateOf(spec: string | undefined, flag: string): Predicate | undefi
 
 function baseUrlOf(args: ParsedArgs): string {
   const base = option(args, 'base-url') ?? DEFAULT_BASE_URL;
+  // URL parsing drops tabs and line breaks silently; a base that holds one is a mistake, not a link to print.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(base))
+    throw new UsageError('--base-url holds a line break or control character');
   let url: URL;
   try {
     url = new URL(base);
@@ -112,7 +128,7 @@ function redactionLine(p: Prepared): string | null {
 }
 
 async function prepare(args: ParsedArgs, io: TermIo, predicate: Predicate | undefined, redact: boolean) {
-  const loaded = await load(args);
+  const loaded = await load(args, io.stdin ?? (() => process.stdin));
   if (typeof loaded === 'string') return loaded;
   const { transcript, settings, tokenizer } = loaded;
   const prepared = await prepareShare(transcript, settings, tokenizer, {
@@ -169,7 +185,7 @@ async function minimizeCommand(args: ParsedArgs, io: TermIo): Promise<number> {
 }
 
 async function analyzeCommand(args: ParsedArgs, io: TermIo): Promise<number> {
-  const loaded = await load(args);
+  const loaded = await load(args, io.stdin ?? (() => process.stdin));
   if (typeof loaded === 'string') {
     io.err(`tierscope: ${loaded}`);
     return 2;

@@ -1,8 +1,22 @@
-// Node-side input: stream a file from disk in chunks (no whole-file string) and discover the
-// companion files a Claude Code session may have (2.x sub-agent files) next to it.
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+// Node-side input: stream a file from disk in chunks (no whole-file string), discover the companion files a
+// Claude Code session may have (2.x sub-agent files) next to it, and take stdin, pipes and gzip files.
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { createGunzip } from 'node:zlib';
 import type { SourceFile } from '../formats/types.ts';
+import { formatBytes } from '../lib/bytes.ts';
 
 /** A SourceFile that reads `path` in `chunkSize` chunks each time it is iterated. */
 export function fileFromPath(path: string, chunkSize = 1 << 20): SourceFile {
@@ -51,4 +65,97 @@ export function companionFiles(path: string): SourceFile[] {
     ...fileFromPath(p),
     name: p.startsWith(sub) ? `${id}/subagents/${basename(p)}` : basename(p),
   }));
+}
+
+/** What `openInput` hands the parser: the main file, its companions, notes for the parse issues, and a cleanup. */
+export type OpenedInput = { main: SourceFile; companions: SourceFile[]; notes: string[]; cleanup: () => void };
+
+const GZ_NAME = /\.(gz|gzip)$/i;
+
+/** Copy a byte stream to `path`, stopping past `cap` bytes; a stream that fails mid-way keeps what arrived. */
+async function spoolTo(
+  source: AsyncIterable<Uint8Array>,
+  path: string,
+  cap: number,
+): Promise<{ bytes: number; over: boolean; error?: string }> {
+  const fh = await open(path, 'w');
+  let bytes = 0;
+  try {
+    for await (const chunk of source) {
+      bytes += chunk.length;
+      if (bytes > cap) return { bytes, over: true };
+      await fh.write(chunk);
+    }
+  } catch (e) {
+    return { bytes, over: false, error: e instanceof Error ? e.message : String(e) };
+  } finally {
+    await fh.close();
+  }
+  return { bytes, over: false };
+}
+
+function isGzipFile(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = new Uint8Array(3);
+    return readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 8;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The CLI's input (issue 19, items 3 and 10): a file, `-` for stdin, or a pipe/FIFO; stdin and pipes are copied to
+ * a temporary file (the parsers read their input more than once), a gzip file is undone through node:zlib into
+ * one, each stopped past `maxBytes`. A string is the reason the input cannot be used.
+ */
+export async function openInput(
+  arg: string,
+  stdin: () => AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<OpenedInput | string> {
+  let tmp: string | null = null;
+  const temp = () => {
+    tmp ??= mkdtempSync(join(tmpdir(), 'tierscope-input-'));
+    return tmp;
+  };
+  const cleanup = () => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  };
+  const fail = (why: string) => {
+    cleanup();
+    return why;
+  };
+  const notes: string[] = [];
+  let path = arg;
+  let name = arg === '-' ? 'stdin' : basename(arg);
+  let regular = false;
+  if (arg !== '-') {
+    if (!existsSync(arg)) return `no such file: ${arg}`;
+    const st = statSync(arg);
+    if (st.isDirectory()) return `${arg} is a directory: give one session file`;
+    regular = st.isFile();
+    if (!regular && !st.isFIFO() && !st.isCharacterDevice() && !st.isSocket())
+      return `${arg} is not a file, a pipe or stdin`;
+  }
+  if (!regular) {
+    path = join(temp(), 'input');
+    const got = await spoolTo(arg === '-' ? stdin() : createReadStream(arg), path, maxBytes);
+    if (got.over) return fail(`${name} is over the ${formatBytes(maxBytes)} file-size limit`);
+    if (got.error) notes.push(`reading ${name} failed after ${got.bytes} bytes (${got.error}); what arrived is loaded`);
+  }
+  if (statSync(path).size > 0 && isGzipFile(path)) {
+    const out = join(temp(), 'gunzipped');
+    const got = await spoolTo(createReadStream(path).pipe(createGunzip()), out, maxBytes);
+    if (got.over)
+      return fail(
+        `${name} is gzip-compressed and decompresses to more than the ${formatBytes(maxBytes)} file-size limit`,
+      );
+    if (got.error) notes.push(`the gzip stream ended early (${got.error}); the lines before that point are loaded`);
+    path = out;
+    name = name.replace(GZ_NAME, '');
+    regular = false;
+  }
+  const main = { ...fileFromPath(path), name };
+  return { main, companions: regular ? companionFiles(path) : [], notes, cleanup };
 }

@@ -2,7 +2,7 @@
 // --mode, --provider, --encoding; and which flags each command (analyze, share, minimize) takes. Every bad
 // value is a UsageError (exit 2) with a one-line reason. The provider, the context window and the cache TTL
 // default to the log's own (analyses/log-defaults.ts) unless a flag or the config file sets them.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { type LogDefaults, withLogDefaults } from '../analyses/settings-origin.ts';
 import { PROVIDERS, type Provider } from '../pairing/validate.ts';
 import { ConfigError, mergeConfig, type PipelineConfig, setKey } from '../pipeline/config.ts';
@@ -91,6 +91,9 @@ export function resolveSettings(args: ParsedArgs): FlagSettings {
     const file = option(args, 'config');
     if (file !== undefined) {
       let parsed: unknown;
+      // Only a regular file: a FIFO or a device would block the read forever (issue 19, item 10).
+      if (!existsSync(file) || !statSync(file).isFile())
+        throw new UsageError(`cannot read config ${file}: ${existsSync(file) ? 'not a regular file' : 'no such file'}`);
       try {
         parsed = JSON.parse(readFileSync(file, 'utf8'));
       } catch (e) {

@@ -6,8 +6,8 @@
 import { formatBytes } from '../lib/bytes.ts';
 import { preview, tryParseJson } from '../lib/json.ts';
 import { chunksOf, DEFAULT_MAX_LINE_BYTES, decodeAll, type Line, readLines } from '../lib/lines.ts';
-import { looksBinary } from '../lib/utf8.ts';
-import type { FormatId, ParseIssue, Thread, Transcript } from '../model/transcript.ts';
+import { encodingHint, looksBinary } from '../lib/utf8.ts';
+import type { FormatId, ObservedUsage, ParseIssue, Thread, Transcript } from '../model/transcript.ts';
 import { anthropicRequestParser } from './anthropic-request.ts';
 import { claudeCodeParser } from './claude-code.ts';
 import { claudeTraceParser } from './claude-trace.ts';
@@ -56,6 +56,15 @@ export const DEFAULT_LIMITS: LoadLimits = {
   maxIssues: 10_000,
   maxDocumentBytes: 500 * 1024 ** 2,
 };
+
+/**
+ * The app's file-size limit (issue 19, item 3): what one browser tab holds, measured with
+ * bench/big-file-chromium.ts in headless Chromium on a generated Claude Code log of 364 MB: structure in 17 s,
+ * exact counts and the first run in 63 s, 2.2 GB peak RSS across the whole browser (95 MB: 1.3 GB; on a busier
+ * machine a 351 MB log took 51 s and 181 s at 2.0 GB). Past it the worker's heap, which V8 caps at 4 GB and whose exhaustion takes the whole tab
+ * down, is the limit. The CLI keeps DEFAULT_LIMITS.maxFileBytes: Node has no tab to lose.
+ */
+export const APP_MAX_FILE_BYTES = 384 * 1024 ** 2;
 
 export type LoadOk = { ok: true; transcript: Transcript };
 type LoadError = { ok: false; error: string; issues: ParseIssue[] };
@@ -162,6 +171,13 @@ function safeSniff(p: FormatParser, head: SniffHead): boolean {
   }
 }
 
+/** Lines skipped for being over the line-size limit (read again only when nothing else was found). */
+function countLongLines(input: ParseInput): number {
+  let n = 0;
+  for (const line of input.lines()) if (line.tooLong) n++;
+  return n;
+}
+
 /** A file name as messages quote it: on one line, whatever it holds. */
 const nameOf = (f: SourceFile) => f.name.replace(/[\r\n\u2028\u2029]+/g, ' ');
 
@@ -186,6 +202,9 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
   }
   const headBytes = firstBytes(main, 8192);
   const archive = isZip(headBytes);
+  const hint = archive ? null : encodingHint(headBytes);
+  if (hint)
+    return { ok: false, error: `${name} is ${hint.what}, not a JSON or JSONL transcript: ${hint.fix}.`, issues: [] };
   if (!archive && looksBinary(headBytes)) {
     return {
       ok: false,
@@ -203,7 +222,15 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
   const input = makeInput(main, companions, limits, archive);
   const head = archive ? archiveHead(input) : sniffHead(input);
   if (!archive && head.lines.length === 0) {
-    return { ok: false, error: `${name} holds only blank lines (or lines over the size limit).`, issues: [] };
+    const tooLong = countLongLines(input);
+    return {
+      ok: false,
+      error:
+        tooLong > 0
+          ? `${name} has no line under the ${formatBytes(limits.maxLineBytes)} line-size limit: ${tooLong === 1 ? 'its one line is' : `${tooLong} lines are`} longer, and the rest are blank.`
+          : `${name} holds only blank lines.`,
+      issues: [],
+    };
   }
   const parser = options.format
     ? PARSERS.find((p) => p.id === options.format)
@@ -237,6 +264,7 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
   };
   try {
     const transcript = parser.parse(reporting, ctx);
+    dropImpossibleUsage(transcript.threads, issues);
     const all = dedupeIssues([...issues, ...transcript.parseIssues]);
     transcript.threads = limitThreads(transcript.threads, limits.maxThreads, all);
     transcript.parseIssues = limitIssues(all, limits.maxIssues, unkept);
@@ -246,6 +274,51 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
     // Parsers do not throw (the fuzz suites hold them to it); this is the last line of defence.
     const message = preview(e instanceof Error ? e.message : String(e), 200);
     return { ok: false, error: `The ${parser.id} parser failed on ${name}: ${message}`, issues: issues.slice(0, 100) };
+  }
+}
+
+/** The most tokens one response can plausibly report; more (or a negative or fractional count) is not a count. */
+const MAX_USAGE_TOKENS = 1e12;
+const USAGE_KEYS = ['input', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'output'] as const;
+
+/** The first field of `u` that is not a token count (negative, fractional or past 10^12), or null. */
+function impossibleUsage(u: ObservedUsage): string | null {
+  for (const k of USAGE_KEYS) {
+    const v = u[k];
+    if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v <= MAX_USAGE_TOKENS)) return `${k} ${v}`;
+  }
+  return null;
+}
+
+/** Usage that is not a token count (issue 19, item 10: negative or 2^53 figures were taken as they were) is
+ *  dropped from the request or billed response, with a parse issue at the line that holds it; the rest loads. */
+function dropImpossibleUsage(threads: Thread[], issues: ParseIssue[]): void {
+  for (const t of threads) {
+    for (const r of t.requests) {
+      const bad = r.observed && impossibleUsage(r.observed);
+      if (!bad) continue;
+      r.observed = undefined;
+      const m = t.messages[r.inputEnd] ?? t.messages[r.inputEnd - 1];
+      issues.push({
+        line: m?.source.line ?? 0,
+        ...(m?.source.file ? { file: m.source.file } : {}),
+        severity: 'warning',
+        message: `usage ${bad} is not a token count (negative, fractional or over 10^12): request ${r.index} of thread ${t.id} is treated as having no observed usage`,
+      });
+    }
+    if (t.billedApart) {
+      t.billedApart = t.billedApart.filter((b) => {
+        const bad = impossibleUsage(b.usage);
+        if (bad)
+          issues.push({
+            line: b.line,
+            ...(b.file ? { file: b.file } : {}),
+            severity: 'warning',
+            message: `usage ${bad} is not a token count (negative, fractional or over 10^12): this billed response is not counted`,
+          });
+        return !bad;
+      });
+    }
   }
 }
 

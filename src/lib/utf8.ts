@@ -47,3 +47,18 @@ export function looksBinary(head: Uint8Array): boolean {
   }
   return control / n > 0.1;
 }
+
+/** Container and encoding signatures a transcript can arrive in but is not (issue 19, item 10): what it is and
+ *  how to make it readable, or null. gzip is read directly by the app and the CLI; the rest are named. */
+export function encodingHint(head: Uint8Array): { what: string; fix: string } | null {
+  const at = (i: number, ...bytes: number[]) => bytes.every((b, k) => head[i + k] === b);
+  if (at(0, 0x1f, 0x8b)) return { what: 'gzip-compressed', fix: 'gunzip it first' };
+  if (at(0, 0x42, 0x5a, 0x68)) return { what: 'bzip2-compressed', fix: 'decompress it first (bunzip2 -k)' };
+  if (at(0, 0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) return { what: 'xz-compressed', fix: 'decompress it first (unxz -k)' };
+  if (at(0, 0x28, 0xb5, 0x2f, 0xfd)) return { what: 'zstd-compressed', fix: 'decompress it first (unzstd)' };
+  if (at(0, 0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c))
+    return { what: 'a 7-Zip archive', fix: 'extract the log from it first' };
+  if (at(0, 0xff, 0xfe) || at(0, 0xfe, 0xff) || (head.length >= 4 && head[1] === 0 && head[3] === 0 && head[0] !== 0))
+    return { what: 'UTF-16 text', fix: 'convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)' };
+  return null;
+}

@@ -1,18 +1,32 @@
 // What the UI knows about the engine worker itself: running, or stopped (crashed, out of memory, closed;
 // see engine-watch.ts). A stop turns a load or run in progress into a plain error instead of a spinner that
-// never ends, and Retry starts a fresh worker and loads the last input again.
+// never ends, and Retry starts a fresh worker and loads the last input again. A stop during a load (a file too big
+// for this browser's memory) comes with a smaller file-size limit to try, so the next try is refused, not crashed.
 import { create } from 'zustand';
 import { onEngineStopped, resetEngine } from './engine-client.ts';
-import { lastInput } from './last-input.ts';
+import { lastInput, lastInputBytes } from './last-input.ts';
+import { useLoadLimits } from './load-limits.ts';
 import { useStore } from './store.ts';
 
 export type EngineStatus = {
   /** Why the engine stopped; null while it runs. */
   stopped: string | null;
   restarting: boolean;
+  /** When it stopped while loading, counting or first running an input: its size (bytes, when known) and a
+   *  smaller file-size limit to try. */
+  whileLoading: { bytes: number | null; suggestedLimit: number } | null;
 };
 
-export const useEngineStatus = create<EngineStatus>()(() => ({ stopped: null, restarting: false }));
+export const useEngineStatus = create<EngineStatus>()(() => ({ stopped: null, restarting: false, whileLoading: null }));
+
+const MB = 1024 * 1024;
+
+/** A file-size limit under which an input that stopped the engine is refused before it is read: half its size
+ *  (or of the current limit when its size is unknown), in whole MB, never above the current limit. */
+export function smallerLimit(bytes: number | null, current: number): number {
+  const half = Math.floor((bytes ?? current) / 2 / MB) * MB;
+  return Math.max(MB, Math.min(current, half));
+}
 
 let started = false;
 
@@ -21,7 +35,20 @@ export function startEngineStatus(): void {
   if (started) return;
   started = true;
   onEngineStopped((e) => {
-    useEngineStatus.setState({ stopped: e.reason });
+    // Working on the input: loading it, counting it, or its first run not shown yet (a big file's memory peaks
+    // anywhere in there; a stop after the first run is not blamed on the file's size).
+    const st = useStore.getState();
+    const loading =
+      st.transcript.status === 'loading' ||
+      st.transcript.progress !== undefined ||
+      (st.transcript.status === 'ready' && st.run.result === undefined);
+    const bytes = lastInputBytes();
+    useEngineStatus.setState({
+      stopped: e.reason,
+      whileLoading: loading
+        ? { bytes, suggestedLimit: smallerLimit(bytes, useLoadLimits.getState().maxFileBytes) }
+        : null,
+    });
     useStore.setState((s) => ({
       transcript:
         s.transcript.status === 'loading'
@@ -37,7 +64,7 @@ export async function restartEngine(): Promise<void> {
   if (useEngineStatus.getState().restarting) return;
   useEngineStatus.setState({ restarting: true });
   resetEngine();
-  useEngineStatus.setState({ stopped: null });
+  useEngineStatus.setState({ stopped: null, whileLoading: null });
   // Rows and results belonged to the old worker (event ids, held replies): drop them before reloading.
   useStore.setState((s) => ({
     transcript: { ...s.transcript, rows: {} },

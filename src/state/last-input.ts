@@ -3,10 +3,17 @@
 // all of it in this tab's memory only.
 
 let reload: (() => Promise<unknown>) | null = null;
+let size: number | null = null;
 
-/** Remember how to load the current input again. */
-export function rememberInput(again: () => Promise<unknown>): void {
+/** Remember how to load the current input again, and its size in bytes when known (a URL's is not). */
+export function rememberInput(again: () => Promise<unknown>, bytes: number | null = null): void {
   reload = again;
+  size = bytes;
+}
+
+/** The size of the last input in bytes, when known. */
+export function lastInputBytes(): number | null {
+  return size;
 }
 
 /** How to load the last input again (null when nothing was loaded). */

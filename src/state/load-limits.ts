@@ -1,16 +1,17 @@
 // Load limits for this tab (SPEC §1.3: files over the configured limit, default 2 GB; lines over 256 MB;
 // and the thread count), set in the config panel's Limits tab and handed to the engine with every load.
-// The file-size limit is also checked here before a file is read, so a file too big for the page's memory
-// is refused with a message instead of failing inside arrayBuffer().
+// The file-size limit is also checked here before a picked, dropped or pasted file is handed to the engine (which
+// checks every input path again, ?src= included, and reads files slice by slice: the page never reads them).
 import { create } from 'zustand';
 import { formatBytes } from '../../worker/api.ts';
 
 export type LoadLimitValues = { maxFileBytes: number; maxLineBytes: number; maxThreads: number };
 
-/** The engine's defaults (src/formats/index.ts DEFAULT_LIMITS; a unit test keeps them equal — importing
- *  that module here would bundle every parser into the page). */
+/** The engine's defaults (src/formats/index.ts APP_MAX_FILE_BYTES and DEFAULT_LIMITS; a unit test keeps them
+ *  equal — importing that module here would bundle every parser into the page). The file limit is what one tab
+ *  was measured to hold (see APP_MAX_FILE_BYTES). */
 export const DEFAULT_LOAD_LIMITS: LoadLimitValues = {
-  maxFileBytes: 2 * 1024 ** 3,
+  maxFileBytes: 384 * 1024 ** 2,
   maxLineBytes: 256 * 1024 ** 2,
   maxThreads: 10_000,
 };

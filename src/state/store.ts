@@ -1,9 +1,8 @@
 // The one zustand store, composed from slices (transcript, run, config, view). Loading and running go
 // through the engine client; every config change schedules a debounced re-run whose stale replies are
 // dropped, so the UI stays responsive while the worker computes.
-import { transfer } from 'comlink';
 import { create } from 'zustand';
-import type { LoadSummary, Row } from '../../worker/api.ts';
+import type { LoadFile, LoadSummary, Row } from '../../worker/api.ts';
 import { ConfigError, checkValue, type PipelineConfig } from '../../worker/api.ts';
 import { engine, progressProxy } from './engine-client.ts';
 import { rememberInput } from './last-input.ts';
@@ -41,58 +40,39 @@ export const useStore = create<AppState>()((set, get) => ({
   transcriptActions: {
     async loadFiles(files: File[], source?: LoadSource) {
       const src = source ?? { kind: 'file', name: files[0]?.name ?? 'file' };
-      rememberInput(() => get().transcriptActions.loadFiles(files, src));
-      // Over the limit: refused before reading (a file too big for memory would fail in arrayBuffer()).
+      rememberInput(() => get().transcriptActions.loadFiles(files, src), files[0]?.size ?? null);
+      // Over the limit: refused before anything is read (the engine checks again, for every input path).
       const tooBig = files[0] ? fileTooBig(files[0].name, files[0].size) : null;
-      let buffers: { name: string; buffer: ArrayBuffer }[] = [];
-      try {
-        if (!tooBig)
-          buffers = await Promise.all(files.map(async (f) => ({ name: f.name, buffer: await f.arrayBuffer() })));
-      } catch (e) {
-        set((s) => ({ transcript: { ...s.transcript, source: src } }));
-        return failLoad(`Could not read ${src.name}: ${e instanceof Error ? e.message : String(e)}`);
-      }
       if (tooBig) {
         set((s) => ({ transcript: { ...s.transcript, source: src } }));
         return failLoad(tooBig);
       }
-      await loadBuffers(buffers, src);
+      // The Files themselves go to the worker, which reads them slice by slice: the page never reads them.
+      await loadInputs(
+        files.map((f) => ({ name: f.name, blob: f })),
+        src,
+      );
     },
     async loadText(name: string, text: string, source?: LoadSource) {
-      rememberInput(() => get().transcriptActions.loadText(name, text, source));
-      const buffer = new TextEncoder().encode(text).buffer as ArrayBuffer;
-      await loadBuffers([{ name, buffer }], source ?? { kind: 'paste', name });
+      const blob = new Blob([text], { type: 'text/plain' });
+      rememberInput(() => get().transcriptActions.loadText(name, text, source), blob.size);
+      const src = source ?? { kind: 'paste', name };
+      const tooBig = fileTooBig(name, blob.size);
+      if (tooBig) {
+        set((s) => ({ transcript: { ...s.transcript, source: src } }));
+        return failLoad(tooBig);
+      }
+      await loadInputs([{ name, blob }], src);
     },
     async loadUrl(url: string, source?: LoadSource, restore?: Restore) {
       rememberInput(() => get().transcriptActions.loadUrl(url, source, restore));
-      set((s) => ({
-        transcript: {
-          ...s.transcript,
-          status: 'loading',
-          progress: { phase: 'reading', fraction: 0 },
-          error: undefined,
-        },
-      }));
-      try {
-        const res = await fetch(url);
-        if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-        const buffer = await res.arrayBuffer();
-        const name = decodeURIComponent(url.split('/').pop() ?? url);
-        await loadBuffers([{ name, buffer }], source ?? { kind: 'url', name }, restore);
-      } catch (e) {
-        set((s) => ({
-          transcript: {
-            ...s.transcript,
-            status: 'error',
-            error: `Could not fetch ${url}: ${e instanceof Error ? e.message : String(e)}`,
-            issues: [],
-            summary: undefined,
-            rows: {},
-          },
-          run: { ...s.run, result: undefined, status: 'idle' },
-          view: { ...s.view, message: null, request: null, event: null, compaction: null },
-        }));
-      }
+      // The worker fetches it (same origin only), streaming, under the file-size limit.
+      const name = decodeURIComponent(url.split(/[?#]/, 1)[0].split('/').pop() || url);
+      await loadInputs(
+        [{ name, url: new URL(url, window.location.href).href }],
+        source ?? { kind: 'url', name },
+        restore,
+      );
     },
     async openLink(href: string) {
       rememberInput(() => get().transcriptActions.openLink(href));
@@ -227,11 +207,7 @@ export function threadRows(s: AppState, thread = s.view.thread): readonly Row[] 
   return Object.hasOwn(s.transcript.rows, thread) ? s.transcript.rows[thread] : undefined;
 }
 
-async function loadBuffers(
-  buffers: { name: string; buffer: ArrayBuffer }[],
-  source: LoadSource,
-  restore?: Restore,
-): Promise<void> {
+async function loadInputs(inputs: LoadFile[], source: LoadSource, restore?: Restore): Promise<void> {
   const set = useStore.setState;
   set((s) => ({
     transcript: {
@@ -245,17 +221,9 @@ async function loadBuffers(
   const onProgress = loadProgress();
   let summary: Awaited<ReturnType<ReturnType<typeof engine>['load']>>;
   try {
-    summary = await engine().load(
-      transfer(
-        buffers,
-        buffers.map((b) => b.buffer),
-      ),
-      undefined,
-      onProgress,
-      useLoadLimits.getState(),
-    );
+    summary = await engine().load(inputs, undefined, onProgress, useLoadLimits.getState());
   } catch (e) {
-    // The engine stopped while loading (engine-status.ts offers a retry), or the buffers could not be sent.
+    // The engine stopped while loading (engine-status.ts offers a retry), or the input could not be sent.
     return failLoad(e instanceof Error ? e.message : String(e));
   }
   if (!summary.ok) {

@@ -8,6 +8,10 @@
 // The API key lives in this module's memory only, for this tab: never in the store (share links, URL state and
 // exports are built from the store), never in localStorage, sessionStorage or IndexedDB, never in the URL,
 // never logged; any error text that echoes it is scrubbed. Reloading the page forgets it.
+//
+// A share link or share file that brings `summarizer: http` is someone else's choice: no call is made for it
+// until the user says yes (`needs-consent`), since the calls would send the link's text to the user's endpoint
+// with the user's key, as many times as the link's attempt budget allows (issue 19, item 8).
 import { create } from 'zustand';
 import type { HttpCall, ModelProbeCall, RunResult, SummaryAnswer, SummaryOutcome } from '../../worker/api.ts';
 import { MODEL_PROBE_SYSTEM } from '../../worker/api.ts';
@@ -28,7 +32,24 @@ const CONCURRENCY = 4;
 /** Re-runs in a row driven by new answers before the loop stops and says so. */
 const MAX_ROUNDS = 30;
 
-export type SummarizerPhase = 'off' | 'needs-endpoint' | 'needs-reload' | 'needs-key' | 'calling' | 'done' | 'stopped';
+export type SummarizerPhase =
+  | 'off'
+  | 'needs-consent'
+  | 'needs-endpoint'
+  | 'needs-reload'
+  | 'needs-key'
+  | 'calling'
+  | 'done'
+  | 'stopped';
+
+/** What a share link or file asks of the summarizer, shown before any call is made for it. */
+type ConsentRequest = {
+  /** `share link` or the share file's name. */
+  source: string;
+  attemptsPerPass: number;
+  /** The endpoint the calls would go to (this tab's), or null when none is set yet. */
+  endpoint: string | null;
+};
 
 export type SummarizerStatus = {
   phase: SummarizerPhase;
@@ -43,6 +64,8 @@ export type SummarizerStatus = {
   note?: string;
   hasKey: boolean;
   settings: EndpointSettings | null;
+  /** Set while a loaded link's or share file's `http` summarizer waits for the user's yes. */
+  consent: ConsentRequest | null;
 };
 
 export const useSummarizer = create<SummarizerStatus>()(() => ({
@@ -54,6 +77,7 @@ export const useSummarizer = create<SummarizerStatus>()(() => ({
   errors: [],
   hasKey: false,
   settings: storedEndpoint(),
+  consent: null,
 }));
 
 let apiKey: string | null = null;
@@ -62,6 +86,16 @@ let rounds = 0;
 let lastSettings = '';
 const tried = new Set<string>();
 const failedKeys = new Set<string>();
+/** The load (its summary object) whose link-chosen http summarizer waits for consent; null when none does. */
+let awaitingConsent: object | null = null;
+
+/** Whether settings restored from somewhere else turn on a summarizer that calls out (pure). */
+export function needsConsent(
+  from: { kind: 'link' | 'share-file' | 'sample' } | null,
+  summarizer: string,
+): from is { kind: 'link' | 'share-file' } {
+  return from !== null && (from.kind === 'link' || from.kind === 'share-file') && summarizer === 'http';
+}
 
 function scrub(text: string): string {
   return apiKey && apiKey.length >= 4 ? text.split(apiKey).join('••••') : text;
@@ -130,6 +164,10 @@ async function onRunResult(result: RunResult | undefined): Promise<void> {
   if (result.pendingSummaries === 0) {
     rounds = 0;
     setStatus({ phase: 'done', note: undefined });
+    return;
+  }
+  if (awaitingConsent !== null && awaitingConsent === useStore.getState().transcript.summary) {
+    setStatus({ phase: 'needs-consent' });
     return;
   }
   const blocked = readiness();
@@ -225,6 +263,39 @@ export async function askModelProbes(calls: readonly ModelProbeCall[]): Promise<
   );
 }
 
+/** The user said yes to the link's http summarizer: calls may be made for this load. */
+export function allowLinkSummarizer(): void {
+  awaitingConsent = null;
+  setStatus({ consent: null });
+  void onRunResult(useStore.getState().run.result);
+}
+
+/** The user said no: this load runs with the local extractive summarizer instead; nothing is called. */
+export function declineLinkSummarizer(): void {
+  awaitingConsent = null;
+  setStatus({ consent: null });
+  useStore.getState().configActions.setKey('summarizer', 'extractive');
+}
+
+/** A new load: ask first when its settings came from a link or share file and turn on `http`. */
+function onLoaded(summary: object | undefined): void {
+  const { from, config } = useStore.getState().config;
+  if (summary && needsConsent(from, config.summarizer)) {
+    awaitingConsent = summary;
+    setStatus({
+      phase: 'needs-consent',
+      consent: {
+        source: from.name,
+        attemptsPerPass: config.summaryAttemptsPerPass,
+        endpoint: useSummarizer.getState().settings?.endpoint ?? null,
+      },
+    });
+    return;
+  }
+  awaitingConsent = null;
+  if (useSummarizer.getState().consent) setStatus({ consent: null });
+}
+
 let started = false;
 
 /** Follow the store's runs (called once by main.tsx). */
@@ -238,6 +309,7 @@ export function startSummarizerClient(): void {
     busy = false;
   });
   useStore.subscribe((s, prev) => {
+    if (s.transcript.summary !== prev.transcript.summary) onLoaded(s.transcript.summary);
     if (s.run.result !== prev.run.result) void onRunResult(s.run.result);
   });
 }

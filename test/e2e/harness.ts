@@ -40,6 +40,13 @@ export type Session = {
 let server: PreviewServer | undefined;
 let baseUrl = '';
 let outDir: string | undefined;
+let servedDir: string | undefined;
+
+/** The folder the preview server serves (a test may add files to it, to open them with `?src=`). */
+export function servedFolder(): string {
+  if (!servedDir) throw new Error('the server is not started');
+  return servedDir;
+}
 
 /** Build (once) and start the preview server; returns its base URL. */
 export async function startServer(): Promise<string> {
@@ -63,6 +70,7 @@ export async function startServer(): Promise<string> {
       process.env.NODE_ENV = env;
     }
   }
+  servedDir = dist;
   server = await preview({
     root: ROOT,
     logLevel: 'warn',
@@ -84,7 +92,7 @@ export async function stopServer(): Promise<void> {
 
 /** A fresh Chromium profile with the offline guard and error collectors installed. */
 export async function openSession(
-  opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
+  opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; args?: string[] } = {},
 ): Promise<Session> {
   const url = await startServer();
   const dir = mkdtempSync(join(tmpdir(), 'tierscope-chromium-'));
@@ -92,7 +100,7 @@ export async function openSession(
     executablePath: CHROMIUM_PATH,
     headless: true,
     chromiumSandbox: false,
-    args: ARGS,
+    args: [...ARGS, ...(opts.args ?? [])],
     viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
     colorScheme: opts.colorScheme ?? 'light',
     timeout: 60_000,

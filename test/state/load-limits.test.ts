@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/formats/index.ts';
+import { APP_MAX_FILE_BYTES, DEFAULT_LIMITS } from '../../src/formats/index.ts';
 import { DEFAULT_LOAD_LIMITS, fileTooBig, limitBytes, useLoadLimits } from '../../src/state/load-limits.ts';
 
 describe('load limits of the page', () => {
   it('start at the engine defaults', () => {
     expect(DEFAULT_LOAD_LIMITS).toEqual({
-      maxFileBytes: DEFAULT_LIMITS.maxFileBytes,
+      maxFileBytes: APP_MAX_FILE_BYTES,
       maxLineBytes: DEFAULT_LIMITS.maxLineBytes,
       maxThreads: DEFAULT_LIMITS.maxThreads,
     });
@@ -15,8 +15,8 @@ describe('load limits of the page', () => {
     expect(limitBytes(512)).toBe('512 bytes');
     expect(limitBytes(1.5 * 1024 ** 2)).toBe('1.5 MB');
     expect(limitBytes(2 * 1024 ** 3)).toBe('2 GB');
-    expect(fileTooBig('a.jsonl', 2 * 1024 ** 3)).toBeNull();
-    expect(fileTooBig('a.jsonl', 2 * 1024 ** 3 + 1)).toBe('a.jsonl is 2 GB, over the 2 GB file-size limit.');
+    expect(fileTooBig('a.jsonl', 384 * 1024 ** 2)).toBeNull();
+    expect(fileTooBig('a.jsonl', 1.9 * 1024 ** 3)).toBe('a.jsonl is 1.9 GB, over the 384 MB file-size limit.');
     useLoadLimits.setState({ maxFileBytes: 1024 ** 2 });
     try {
       expect(fileTooBig('two\nlines.json', 3 * 1024 ** 2)).toBe(

@@ -1,6 +1,7 @@
 import { useStore } from '../../state/store.ts';
 import { LinkWarnings } from '../share/LinkWarnings.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
+import { SummarizerConsent } from '../share/SummarizerConsent.tsx';
 import { FileInput } from './FileInput.tsx';
 import { LoadStatus } from './LoadStatus.tsx';
 import { PasteDialog } from './PasteDialog.tsx';
@@ -15,6 +16,7 @@ export function Header() {
       <strong className="brand">Tierscope</strong>
       <LoadStatus />
       <LinkWarnings />
+      <SummarizerConsent />
       <div className="header-actions">
         <FileInput />
         <PasteDialog />

@@ -19,6 +19,7 @@ const KINDS: { id: ApiKind; label: string }[] = [
 
 const PHASE: Record<SummarizerPhase, string> = {
   off: 'Not in use: the summarizer config key is not http.',
+  'needs-consent': 'Waiting for your yes: the loaded share link chose the http summarizer (see the notice at the top).',
   'needs-endpoint': 'Waiting for an endpoint: type one above and allow it.',
   'needs-reload': 'The endpoint is not allowed yet: press Allow & reload.',
   'needs-key': 'Waiting for the API key.',
