@@ -14,7 +14,7 @@ import { toShareFile } from '../share/payload.ts';
 import { type Predicate, PredicateError, parsePredicate } from '../share/predicate.ts';
 import { type Prepared, prepareShare } from '../share/prepare.ts';
 import { classifyLink } from '../share/size.ts';
-import { type CachedTokenizer, createTokenizer } from '../tokens/tokenizer.ts';
+import { type CachedTokenizer, createTokenizer, type RankLoader } from '../tokens/tokenizer.ts';
 import { option, type ParsedArgs, parseArgs, UsageError } from './args.ts';
 import { companionFiles, fileFromPath } from './node-input.ts';
 import { ALL_FLAGS, COMMANDS, positiveInt, resolveSettings, type Settings, settingsFor } from './options.ts';
@@ -35,7 +35,12 @@ const USAGE = [
   '                         one row per session of a folder (Claude Code projects, Codex sessions, Inspect logs)',
 ].join('\n');
 
-export type CliIo = { out: (s: string) => void; err: (s: string) => void };
+export type CliIo = {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** Packed rank tables the built CLI ships (entry.ts); absent, the tokenizer decodes js-tiktoken's. */
+  ranks?: RankLoader;
+};
 /** The io the commands write through: text escaped for a terminal (terminal.ts); `json` for JSON output. */
 type TermIo = CliIo & { json: (s: string) => void };
 
@@ -44,13 +49,14 @@ function termIo(io: CliIo): TermIo {
     out: (s) => io.out(terminalText(s)),
     err: (s) => io.err(terminalText(s)),
     json: (s) => io.out(terminalJson(s)),
+    ranks: io.ranks,
   };
 }
 
 type Loaded = { transcript: Transcript; settings: Settings; origin: SettingsOrigin; tokenizer: CachedTokenizer };
 
 /** The file argument, format and settings of any command, parsed and loaded; a string is a load error. */
-async function load(args: ParsedArgs): Promise<Loaded | string> {
+async function load(args: ParsedArgs, ranks?: RankLoader): Promise<Loaded | string> {
   const file = args.positional[0];
   if (!file) throw new UsageError(`${args.command} needs a file`);
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no such file: ${file}`);
@@ -75,7 +81,12 @@ async function load(args: ParsedArgs): Promise<Loaded | string> {
     },
     { provider: flags.provider !== null, contextWindow: flags.windowChosen, ttl: flags.ttlChosen },
   );
-  return { transcript: loaded.transcript, settings, origin, tokenizer: await createTokenizer(settings.encoding) };
+  return {
+    transcript: loaded.transcript,
+    settings,
+    origin,
+    tokenizer: await createTokenizer(settings.encoding, ranks),
+  };
 }
 
 function predicateOf(spec: string | undefined, flag: string): Predicate | undefined {
@@ -116,7 +127,7 @@ function redactionLine(p: Prepared): string | null {
 }
 
 async function prepare(args: ParsedArgs, io: TermIo, predicate: Predicate | undefined, redact: boolean) {
-  const loaded = await load(args);
+  const loaded = await load(args, io.ranks);
   if (typeof loaded === 'string') return loaded;
   const { transcript, settings, tokenizer } = loaded;
   const prepared = await prepareShare(transcript, settings, tokenizer, {
@@ -173,7 +184,7 @@ async function minimizeCommand(args: ParsedArgs, io: TermIo): Promise<number> {
 }
 
 async function analyzeCommand(args: ParsedArgs, io: TermIo): Promise<number> {
-  const loaded = await load(args);
+  const loaded = await load(args, io.ranks);
   if (typeof loaded === 'string') {
     io.err(`tierscope: ${loaded}`);
     return 2;
