@@ -41,6 +41,7 @@ import type {
   SummaryAnswer,
 } from './api.ts';
 import { clippedJson, clipText } from './clip.ts';
+import { createFolderMethods } from './folder-engine.ts';
 import { createShareMethods, shareInFile } from './share-engine.ts';
 
 type Loaded = {
@@ -369,6 +370,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     },
 
     ...shareMethods,
+    ...createFolderMethods(),
   };
   return engine;
 }

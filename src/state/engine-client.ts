@@ -24,6 +24,9 @@ type Client = Pick<
   | 'summaryCalls'
   | 'fillSummaries'
   | 'clearSummaries'
+  | 'scanFolder'
+  | 'cancelScan'
+  | 'sessions'
 >;
 
 let client: Client | undefined;
@@ -75,6 +78,10 @@ export function engine(): Client {
       summaryCalls: () => remote.summaryCalls(),
       fillSummaries: (answers) => remote.fillSummaries(answers),
       clearSummaries: (onlyFailures) => remote.clearSummaries(onlyFailures),
+      scanFolder: (token, files, root, onProgress) =>
+        remote.scanFolder(token, files, root, onProgress ? proxy(onProgress) : undefined),
+      cancelScan: (token) => remote.cancelScan(token),
+      sessions: (query) => remote.sessions(query),
     };
   }
   return client;
