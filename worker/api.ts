@@ -32,6 +32,7 @@ export type { LogDefaults } from '../src/analyses/settings-origin.ts';
 export { withLogDefaults } from '../src/analyses/settings-origin.ts';
 export type { OneHourAdvice } from '../src/analyses/trade-off-cost.ts';
 export { formatBytes } from '../src/lib/bytes.ts';
+export { fullPolicy, STATIC_POLICY } from '../src/lib/csp.ts';
 export { fmtUsd } from '../src/lib/money.ts';
 export type { ParseIssue } from '../src/model/transcript.ts';
 export type { UserPrice } from '../src/models/prices.ts';
@@ -69,8 +70,9 @@ export type { LinkSize } from '../src/share/size.ts';
 export { classifyLink } from '../src/share/size.ts';
 export type { EncodingName } from '../src/tokens/tokenizer.ts';
 
-/** One file of an opened folder: its path relative to the folder ('/'-separated) and its bytes, unread. */
-export type FolderFile = { path: string; file: Blob };
+/** One file of an opened folder: its path relative to the folder ('/'-separated), its size, and where its bytes
+ *  are — a Blob (picked or dropped folder; unread until needed) or a same-origin URL (`tierscope serve`). */
+export type FolderFile = { path: string; size: number; file?: Blob; url?: string };
 
 export type ScanProgressInfo = ScanProgress & { token: number };
 

@@ -7,6 +7,17 @@ import { dayTotals, filterRows, type SortKey, sortRows } from '../src/sessions/r
 import { type ScanResult, scanSessions } from '../src/sessions/scan.ts';
 import type { FolderFile, ScanProgressInfo, ScanReply, SessionsQuery, SessionsView } from './api.ts';
 
+/** A folder file's bytes: its Blob, or its same-origin URL fetched (nothing leaves the origin: the worker's fetch
+ *  is bound to it). A file that cannot be read counts as empty, which the scan reports as not a session. */
+async function bytesOf(f: FolderFile | undefined): Promise<Uint8Array> {
+  if (f?.file) return new Uint8Array(await f.file.arrayBuffer());
+  if (f?.url) {
+    const res = await fetch(f.url);
+    if (res.ok) return new Uint8Array(await res.arrayBuffer());
+  }
+  return new Uint8Array();
+}
+
 export function createFolderMethods() {
   let latest = 0;
   let stopped = -1;
@@ -20,16 +31,12 @@ export function createFolderMethods() {
       onProgress?: (p: ScanProgressInfo) => void,
     ): Promise<ScanReply> {
       latest = token;
-      const blobs = new Map(files.map((f) => [f.path, f.file]));
+      const byPath = new Map(files.map((f) => [f.path, f]));
       const result = await scanSessions(
-        files.map((f) => ({ path: f.path, size: f.file.size })),
+        files.map((f) => ({ path: f.path, size: f.size })),
         {
           rootName,
-          open: async (path, name) => {
-            const blob = blobs.get(path);
-            const bytes = blob ? new Uint8Array(await blob.arrayBuffer()) : new Uint8Array();
-            return fileFromBytes(name, bytes);
-          },
+          open: async (path, name) => fileFromBytes(name, await bytesOf(byPath.get(path))),
           progress: (p) => onProgress?.({ token, ...p }),
           cancelled: () => latest !== token || stopped === token,
         },

@@ -1,7 +1,7 @@
 // The tierscope CLI (SPEC §8): `analyze` replays a transcript through the compaction pipeline and prints
 // a readable summary, or with --json the full report; `share` prints a share link (optionally minimized and
 // redacted); `minimize` writes the smallest bundle that still reproduces a predicate; `scan` lists the sessions
-// of a folder (scan.ts). Exit 0 on success
+// of a folder (scan.ts); `serve` serves the app and a folder on 127.0.0.1 (serve.ts). Exit 0 on success
 // (even with parse issues), 2 on unusable input or arguments, with a one-line reason on stderr.
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { analyze } from '../analyses/analyze.ts';
@@ -19,6 +19,7 @@ import { option, type ParsedArgs, parseArgs, UsageError } from './args.ts';
 import { companionFiles, fileFromPath } from './node-input.ts';
 import { ALL_FLAGS, COMMANDS, positiveInt, resolveSettings, type Settings, settingsFor } from './options.ts';
 import { scanCommand } from './scan.ts';
+import { serveCommand } from './serve.ts';
 import { formatSummary } from './summary.ts';
 import { terminalJson, terminalText } from './terminal.ts';
 
@@ -33,6 +34,7 @@ const USAGE = [
   '              break:[observed:|simulated:]<cause>     e.g. pairing:orphan-result@summarize, break:ttl-expired',
   '       tierscope scan <dir> [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json|--ndjson|--csv]',
   '                         one row per session of a folder (Claude Code projects, Codex sessions, Inspect logs)',
+  '       tierscope serve [dir] [--port N]   the app and a folder (default ~/.claude/projects), read-only, on 127.0.0.1',
 ].join('\n');
 
 export type CliIo = {
@@ -208,10 +210,11 @@ export async function runCli(argv: string[], raw: CliIo): Promise<number> {
     }
     if (first.command === undefined) throw new UsageError('no command given');
     const command = first.command;
-    if (command !== 'analyze' && command !== 'share' && command !== 'minimize' && command !== 'scan')
-      throw new UsageError(`unknown command "${command}"`);
-    const args = parseArgs(argv, COMMANDS[command].valued, COMMANDS[command].booleans);
+    if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command "${command}"`);
+    const flags = COMMANDS[command as keyof typeof COMMANDS];
+    const args = parseArgs(argv, flags.valued, flags.booleans);
     if (command === 'scan') return await scanCommand(args, io);
+    if (command === 'serve') return await serveCommand(args, io);
     if (command === 'share') return await shareCommand(args, io);
     if (command === 'minimize') return await minimizeCommand(args, io);
     return await analyzeCommand(args, io);

@@ -16,7 +16,12 @@
 //   never the key) and reloads, so the new document starts with a policy naming that origin only.
 // - The summarizer's calls are made from the page (src/state/summarizer-client.ts), never from a worker: a
 //   worker loaded from a same-origin URL does not inherit a <meta> CSP (verified in Chromium), so only the
-//   page is bound by this policy.
+//   page is bound by this policy. The workers get theirs from the server's response headers instead (the policy
+//   texts and the header set live in src/lib/csp.ts, shared with vite.config.ts and `tierscope serve`).
+
+import { fullPolicy } from '../../worker/api.ts';
+
+export { fullPolicy, STATIC_POLICY } from '../../worker/api.ts';
 
 export type ApiKind = 'openai' | 'anthropic';
 
@@ -24,34 +29,6 @@ export type ApiKind = 'openai' | 'anthropic';
 export type EndpointSettings = { endpoint: string; kind: ApiKind; model: string };
 
 const STORAGE_KEY = 'tierscope.summarizer-endpoint';
-
-/** Fetch directives shared by both policies: this origin only (data:/blob: for images, fonts and workers). */
-const SHARED: [string, string][] = [
-  ['script-src', "'self'"],
-  ['style-src', "'self' 'unsafe-inline'"], // Monaco injects <style> elements; no remote stylesheet is allowed
-  ['img-src', "'self' data: blob:"],
-  ['font-src', "'self' data:"],
-  ['media-src', "'none'"],
-  ['frame-src', "'none'"],
-  ['worker-src', "'self' blob:"],
-  ['manifest-src', "'self'"],
-  ['object-src', "'none'"],
-  ['base-uri', "'none'"],
-  ['form-action', "'none'"],
-];
-
-function join(d: [string, string][]): string {
-  return d.map(([k, v]) => `${k} ${v}`).join('; ');
-}
-
-/** The policy written in index.html: everything except default-src and connect-src. */
-export const STATIC_POLICY = join(SHARED);
-
-/** The full policy the page runs under: connections to this origin and, when given, one endpoint origin. */
-export function fullPolicy(endpointOrigin: string | null): string {
-  const connect = endpointOrigin ? `'self' ${endpointOrigin}` : "'self'";
-  return join([['default-src', "'self'"], ...SHARED, ['connect-src', connect]]);
-}
 
 const ORIGIN = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 

@@ -4,6 +4,7 @@
 import { create } from 'zustand';
 import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView } from '../../worker/api.ts';
 import { engine } from './engine-client.ts';
+import { useFollow } from './follow.ts';
 import { useStore } from './store.ts';
 
 type ScanDone = Extract<ScanReply, { stale: false }>;
@@ -27,14 +28,29 @@ export type FolderState = {
     setQuery(q: Partial<SessionsQuery>): Promise<void>;
     show(shown: boolean): void;
     openSession(row: SessionRow): Promise<void>;
+    /** The folder `tierscope serve` serves (the page was opened with `?folder=1`). */
+    openServed(): Promise<void>;
   };
 };
+
+/** Where `tierscope serve` lists its folder and sends a file of it (src/cli/serve-http.ts). */
+const LIST_PATH = '/_folder/list';
+const servedUrl = (path: string) => `/_folder/file/${path.split('/').map(encodeURIComponent).join('/')}`;
 
 const INITIAL_QUERY: SessionsQuery = { since: null, until: null, projects: [], sort: 'start', dir: 'desc' };
 
 export const useFolder = create<FolderState>()((set, get) => {
   /** The opened folder's files by path (frozen reference, outside the rendered state). */
-  let files = new Map<string, Blob>();
+  let files = new Map<string, FolderFile>();
+
+  /** A folder file as a File named `name` (a Blob as it is; a served file fetched from this origin). */
+  async function fileOf(path: string, name: string): Promise<File | null> {
+    const f = files.get(path);
+    if (f?.file) return new File([f.file], name);
+    if (!f?.url) return null;
+    const res = await fetch(f.url, { cache: 'no-store' });
+    return res.ok ? new File([await res.arrayBuffer()], name) : null;
+  }
 
   async function refresh(): Promise<void> {
     const q = get().query;
@@ -56,7 +72,7 @@ export const useFolder = create<FolderState>()((set, get) => {
     folderActions: {
       async openFolder(list, rootName) {
         const token = get().token + 1;
-        files = new Map(list.map((f) => [f.path, f.file]));
+        files = new Map(list.map((f) => [f.path, f]));
         set({ status: 'scanning', rootName, token, progress: { done: 0, total: 0, path: '' }, scan: null, view: null });
         set({ shown: true, opened: null, error: null, query: INITIAL_QUERY });
         let reply: ScanReply;
@@ -83,21 +99,49 @@ export const useFolder = create<FolderState>()((set, get) => {
         set({ shown });
       },
       async openSession(row) {
-        const main = files.get(row.path);
-        if (!main) return;
         const name = row.path.slice(row.path.lastIndexOf('/') + 1);
         const id = name.replace(/\.jsonl$/, '');
-        const companions = row.companions.flatMap((p) => {
-          const blob = files.get(p);
-          if (!blob) return [];
+        // Companions named as the parser expects them beside the session (cli/node-input.ts does the same).
+        const companionName = (p: string) => {
           const base = p.slice(p.lastIndexOf('/') + 1);
-          const inSub = p.includes('/subagents/') || p.startsWith('subagents/');
-          return [new File([blob], inSub ? `${id}/subagents/${base}` : base)];
-        });
+          return p.includes('/subagents/') || p.startsWith('subagents/') ? `${id}/subagents/${base}` : base;
+        };
+        const companions = (await Promise.all(row.companions.map((p) => fileOf(p, companionName(p))))).filter(
+          (f): f is File => f !== null,
+        );
+        const follow = useFollow.getState().followActions;
+        follow.stop();
+        const served = files.get(row.path)?.url;
+        const source = { kind: 'file', name: row.path } as const;
+        if (!served) {
+          const main = await fileOf(row.path, name);
+          if (!main) return;
+          set({ shown: false, opened: row.path });
+          await useStore.getState().transcriptActions.loadFiles([main, ...companions], source);
+          return;
+        }
+        // A served session is followed as it grows: shown up to its last complete line, the rest when it ends.
+        const res = await fetch(served, { cache: 'no-store' });
+        if (!res.ok) return;
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        const end = bytes.lastIndexOf(10) + 1;
         set({ shown: false, opened: row.path });
-        await useStore
-          .getState()
-          .transcriptActions.loadFiles([new File([main], name), ...companions], { kind: 'file', name: row.path });
+        const main = new File([bytes.subarray(0, end > 0 ? end : bytes.length)], name);
+        await useStore.getState().transcriptActions.loadFiles([main, ...companions], source);
+        follow.start({ url: served, name, companions, source }, bytes);
+      },
+      async openServed() {
+        let listing: { root: string; files: { path: string; size: number }[] };
+        try {
+          const res = await fetch(LIST_PATH, { cache: 'no-store' });
+          if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+          listing = await res.json();
+        } catch (e) {
+          set({ status: 'error', shown: true, error: `Could not list the served folder: ${String(e)}` });
+          return;
+        }
+        const list = listing.files.map((f) => ({ path: f.path, size: f.size, url: servedUrl(f.path) }));
+        await get().folderActions.openFolder(list, listing.root);
       },
     },
   };

@@ -41,9 +41,9 @@ let server: PreviewServer | undefined;
 let baseUrl = '';
 let outDir: string | undefined;
 
-/** Build (once) and start the preview server; returns its base URL. */
-export async function startServer(): Promise<string> {
-  if (server) return baseUrl;
+/** Build the app (once per test file) and return the folder it is in. */
+export async function builtApp(): Promise<string> {
+  if (outDir) return outDir;
   let dist = join(ROOT, 'dist');
   if (!(process.env.E2E_SKIP_BUILD === '1' && existsSync(join(dist, 'index.html')))) {
     outDir = mkdtempSync(join(tmpdir(), 'tierscope-e2e-dist-'));
@@ -63,6 +63,13 @@ export async function startServer(): Promise<string> {
       process.env.NODE_ENV = env;
     }
   }
+  return dist;
+}
+
+/** Build (once) and start the preview server; returns its base URL. */
+export async function startServer(): Promise<string> {
+  if (server) return baseUrl;
+  const dist = await builtApp();
   server = await preview({
     root: ROOT,
     logLevel: 'warn',

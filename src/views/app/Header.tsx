@@ -4,6 +4,7 @@ import { OpenFolder } from '../sessions/OpenFolder.tsx';
 import { LinkWarnings } from '../share/LinkWarnings.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
 import { FileInput } from './FileInput.tsx';
+import { LiveBadge } from './LiveBadge.tsx';
 import { LoadStatus } from './LoadStatus.tsx';
 import { PasteDialog } from './PasteDialog.tsx';
 import { SamplePicker } from './SamplePicker.tsx';
@@ -19,6 +20,7 @@ export function Header() {
     <header className="header">
       <strong className="brand">Tierscope</strong>
       <LoadStatus />
+      <LiveBadge />
       <LinkWarnings />
       <div className="header-actions">
         {folderOpen && !sessionsShown && (

@@ -21,7 +21,10 @@ async function walkHandle(dir: DirHandle, prefix: string, out: FolderFile[]): Pr
   for await (const h of dir.values()) {
     const path = prefix ? `${prefix}/${h.name}` : h.name;
     if (h.kind === 'directory') await walkHandle(h, path, out);
-    else out.push({ path, file: await h.getFile() });
+    else {
+      const file = await h.getFile();
+      out.push({ path, size: file.size, file });
+    }
   }
 }
 
@@ -47,7 +50,7 @@ export function filesFromInput(list: readonly File[]): PickedFolder {
     const rel = f.webkitRelativePath || f.name;
     const cut = rel.indexOf('/');
     if (cut > 0 && !rootName) rootName = rel.slice(0, cut);
-    files.push({ path: cut > 0 ? rel.slice(cut + 1) : rel, file: f });
+    files.push({ path: cut > 0 ? rel.slice(cut + 1) : rel, size: f.size, file: f });
   }
   return { rootName: rootName || 'folder', files };
 }
@@ -64,7 +67,8 @@ async function walkEntry(entry: Entry, prefix: string, out: FolderFile[]): Promi
   const path = prefix ? `${prefix}/${entry.name}` : entry.name;
   if (entry.isFile && entry.file) {
     const read = entry.file.bind(entry);
-    out.push({ path, file: await new Promise<File>((ok, fail) => read(ok, fail)) });
+    const file = await new Promise<File>((ok, fail) => read(ok, fail));
+    out.push({ path, size: file.size, file });
     return;
   }
   if (!entry.isDirectory || !entry.createReader) return;
