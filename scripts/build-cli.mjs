@@ -24,7 +24,7 @@ await build({
     sourcemap: false,
     rolldownOptions: {
       checks: { bundlerTimings: false },
-      output: { entryFileNames: 'tierscope.mjs', codeSplitting: false },
+      output: { entryFileNames: 'tierscope.mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
     },
   },
 });

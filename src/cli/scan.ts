@@ -1,13 +1,13 @@
 // `tierscope scan <dir> [--since D] [--until D] [--json|--ndjson|--csv]` (SPEC §8): every session of a folder
 // (Claude Code projects, Codex sessions, Inspect logs) as one row, read from disk without tokenizing.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { fileFromBytes } from '../formats/index.ts';
 import { dayTotals, filterRows, sortRows } from '../sessions/rows.ts';
 import { scanSessions } from '../sessions/scan.ts';
 import type { SessionRow } from '../sessions/summary.ts';
 import { option, type ParsedArgs, UsageError } from './args.ts';
 import { listFolder } from './node-folder.ts';
-import { fileFromPath } from './node-input.ts';
 import { scanCsv, scanRecord, scanText } from './scan-output.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void; json: (s: string) => void };
@@ -21,7 +21,8 @@ export async function scanCommand(args: ParsedArgs, io: Io): Promise<number> {
   const root = resolve(dir);
   const result = await scanSessions(listFolder(root), {
     rootName: basename(root),
-    open: (path, name) => ({ ...fileFromPath(join(root, path)), name }),
+    // Each file read once, whole (a session at a time): detection and parsing then read memory, not the disk.
+    open: (path, name) => fileFromBytes(name, readFileSync(join(root, path))),
   });
   let kept: SessionRow[];
   try {
