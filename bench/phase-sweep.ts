@@ -4,6 +4,7 @@
 // microcompact's keepRecent with the microcompact-on `claude-code` preset. Repeats of seen values and two jumps
 // (a click far along a slider, on a fresh cache) are reported beside, never instead. Exactly what the worker does
 // when a slider moves (engine.run: replay, timelines, report, the view's timeline). Prints JSON.
+import { loadavg } from 'node:os';
 import type { PipelineConfig } from '../src/pipeline/config.ts';
 import { type PresetId, presetConfig } from '../src/pipeline/presets.ts';
 import type { RunResult } from '../worker/api.ts';
@@ -17,8 +18,12 @@ const engine = createEngine({ endpoints: () => nodeEndpoints(2) });
 const loaded = await loadLog(engine, file);
 
 let runId = 0;
+/** CPU time (every thread of the process) of the last run: on a shared machine its wall time also holds the
+ *  waits for a CPU, the CPU time what the run itself cost. */
+let lastCpuMs = 0;
 async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<number> {
   // set: a change from the preset's values (a drag starts from them)
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const r = (await engine.run(++runId, {
     preset,
@@ -28,7 +33,10 @@ async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<numb
     encoding: 'o200k_base',
   })) as RunResult;
   if (r.stale) throw new Error('stale');
-  return performance.now() - t0;
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  lastCpuMs = (c.user + c.system) / 1000;
+  return ms;
 }
 
 /** A slider dragged from the preset's value: n first-seen neighbouring values, never repeated, moving toward
@@ -70,6 +78,7 @@ if (!only) {
   }
 }
 const first: number[] = [];
+const firstCpu: number[] = [];
 const repeats: number[] = [];
 const byKey: Record<string, number[]> = {};
 for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
@@ -78,7 +87,10 @@ for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
   for (const sweep of SWEEPS[preset]) {
     if (only && only !== `${preset}.${sweep.key}`) continue;
     const times: number[] = [];
-    for (let i = 0; i < n; i++) times.push(await run(preset, sweep.set(base, i)));
+    for (let i = 0; i < n; i++) {
+      times.push(await run(preset, sweep.set(base, i)));
+      firstCpu.push(lastCpuMs);
+    }
     byKey[`${preset}.${sweep.key}`] = times;
     first.push(...times);
     for (let i = 0; i < 3; i++) repeats.push(await run(preset, sweep.set(base, i)));
@@ -96,6 +108,9 @@ console.log(
     p50Ms: Math.round(q(first, 0.5)),
     p95Ms: Math.round(q(first, 0.95)),
     maxMs: Math.round(Math.max(...first)),
+    cpuP50Ms: Math.round(q(firstCpu, 0.5)),
+    cpuP95Ms: Math.round(q(firstCpu, 0.95)),
+    loadavg: loadavg().map((x) => Number(x.toFixed(2))),
     ...(process.env.SWEEP_TIMES
       ? { byKeyMs: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, xs.map(Math.round)])) }
       : {}),

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { cjkFontConfig, systemCjkFont } from './cjk-fonts.ts';
 import { compiled } from './compile.ts';
 
 const OUT = 'bench/out';
@@ -32,8 +33,10 @@ function ensure(name: string, args: string[]): string {
 }
 
 const big = ensure(quick ? 'cc10.jsonl' : 'cc100.jsonl', ['claude-code', quick ? '10' : '100', '7']);
-const r2k = ensure('cc-2k.jsonl', ['claude-code', '200', '11', '2000']);
-const r20k = ensure('cc-20k.jsonl', ['claude-code', '400', '13', '20000']);
+// Claude Code 2.x-shaped logs (one line per content block, parallel results, hook attachments, sub-agent files,
+// auto-compactions): 2,000 requests ≈ 10,000 log lines, as SPEC §9 sizes it.
+const r2k = ensure('cc2x-2k.jsonl', ['claude-code', '200', '11', '2000']);
+const r20k = ensure('cc2x-20k.jsonl', ['claude-code', '400', '13', '20000']);
 
 console.log('load + exact counts…');
 const load = json(['bench/phase-load.ts', big, '2']);
@@ -41,33 +44,45 @@ console.log(load);
 console.log('tokenizers…');
 const tok = json(['bench/phase-tokenizers.ts', big, quick ? '15000' : '60000']);
 console.log(tok);
-console.log('re-runs…');
-const rerun = await compiled('bench/phase-rerun.ts');
-const rerunPhase = (file: string, runs: string) =>
+console.log('re-runs (a slider dragged: first-seen values)…');
+const sweep = await compiled('bench/phase-sweep.ts');
+const sweepPhase = (file: string, perKey: string) =>
   lastJson(
-    execFileSync(rerun.cmd, [...rerun.args, file, runs], {
+    execFileSync(sweep.cmd, [...sweep.args, file, perKey], {
       encoding: 'utf8',
       timeout: 1_800_000,
       maxBuffer: 1 << 26,
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
-const rr2k = rerunPhase(r2k, '40');
+const rr2k = sweepPhase(r2k, quick ? '4' : '12');
 console.log(rr2k);
-const rr20k = rerunPhase(r20k, quick ? '5' : '40');
+const rr20k = sweepPhase(r20k, quick ? '2' : '5');
 console.log(rr20k);
 console.log('chromium…');
-let chromium: Record<string, number | boolean | null> = {};
-try {
-  chromium = json(
-    ['bench/phase-chromium.ts', quick ? big : ensure('cc20.jsonl', ['claude-code', '20', '5'])],
-    1_200_000,
-  );
-} catch (e) {
-  chromium = { error: true };
-  console.error(e);
+const chromiumLog = quick ? big : ensure('cc20.jsonl', ['claude-code', '20', '5']);
+/** The Chromium phase with the machine's fonts, and again with a CJK font added through fontconfig. */
+function chromiumPhase(fontconfig?: string): Record<string, unknown> {
+  try {
+    const out = execFileSync('npx', ['tsx', 'bench/phase-chromium.ts', chromiumLog], {
+      encoding: 'utf8',
+      timeout: 1_200_000,
+      maxBuffer: 1 << 26,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: fontconfig ? { ...process.env, FONTCONFIG_FILE: fontconfig } : process.env,
+    });
+    return lastJson(out);
+  } catch (e) {
+    console.error(e);
+    return { error: String((e as Error).message ?? e).split('\n')[0] };
+  }
 }
-console.log(chromium);
+const noCjk: Record<string, unknown> = { japaneseFont: systemCjkFont(), ...chromiumPhase() };
+console.log(noCjk);
+const cjk = cjkFontConfig();
+const withCjk: Record<string, unknown> = 'error' in cjk ? cjk : { japaneseFont: cjk.font, ...chromiumPhase(cjk.file) };
+console.log(withCjk);
+const chromium = { systemFonts: noCjk, withNotoCjk: withCjk };
 
 const n = (x: unknown) => (typeof x === 'number' ? x : Number.NaN);
 const results = {
@@ -80,7 +95,7 @@ const results = {
     ratioToAiTokenizer: n(load.countMs) / n(tok.aiTokenizerMs),
     speedupOverNaiveJsTiktoken: n(tok.naiveJsTiktokenMsExtrapolated) / n(load.countMs),
   },
-  rerun: { compiledWith: rerun.how, r2000: rr2k, r20000: rr20k },
+  rerun: { compiledWith: sweep.how, r2000: rr2k, r20000: rr20k },
   chromium,
   targets: {
     structureWithin3s: n(load.structureMs) <= 3000,
@@ -90,7 +105,9 @@ const results = {
     rerun2000P95Within100ms: n(rr2k.p95Ms) <= 100,
     rerun20000P95Within1s: n(rr20k.p95Ms) <= 1000,
     memoryWithin1_5GB: n(load.peakRssMB) <= 1500,
-    mainThreadTasksUnder100ms: n(chromium.loadLongestTaskMs) <= 100 && n(chromium.rerunLongestTaskMs) <= 100,
+    mainThreadTasksUnder100ms: [noCjk, withCjk].every(
+      (c) => n(c.loadLongestTaskMs) <= 100 && n(c.rerunLongestTaskMs) <= 100,
+    ),
   },
 };
 writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);

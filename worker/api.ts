@@ -26,6 +26,7 @@ import type { Witness } from '../src/share/predicate.ts';
 import type { RedactionChange, RedactionPreview } from '../src/share/redact.ts';
 import type { EncodingName } from '../src/tokens/tokenizer.ts';
 
+export type { CacheFindings, CachePattern } from '../src/analyses/cache-patterns.ts';
 export type { CostReport, CostTotals, ModelCost } from '../src/analyses/cost.ts';
 export type { ToolResultRow } from '../src/analyses/report.ts';
 export type { LogDefaults } from '../src/analyses/settings-origin.ts';
@@ -155,6 +156,8 @@ export type RunResult = {
   ms: number;
   settings: RunSettings;
   totals: Report['totals'];
+  /** Recurring divergence points of observed cache breaks and advice with its dollars (report.cacheFindings). */
+  cacheFindings: Report['cacheFindings'];
   calibration: Report['calibration'];
   lines: { window: number; trigger: number; landing: number; hardcap: number };
   toolResults: ToolResultRow[];
@@ -213,7 +216,7 @@ export type ShareLink = {
 
 export type ShareReply = ({ ok: true } & ShareLink) | { ok: false; error: string };
 
-export type MinimizeRequest = Omit<ShareRequest, 'sample' | 'minimized'> & {
+type MinimizeRequest = Omit<ShareRequest, 'sample' | 'minimized'> & {
   /** `pairing:<rule>[@stage][#id]`, `tier:<id>=<1|2|3|null>` or `break:[observed:|simulated:]<cause>`. */
   predicate: string;
   maxEvaluations?: number;

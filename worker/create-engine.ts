@@ -291,6 +291,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         ms: performance.now() - t0,
         settings,
         totals: report.totals,
+        cacheFindings: report.cacheFindings,
         calibration: report.calibration,
         lines: {
           window: c.contextWindow,

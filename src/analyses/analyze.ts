@@ -7,7 +7,7 @@ import type { PipelineConfig } from '../pipeline/config.ts';
 import { presetConfig } from '../pipeline/presets.ts';
 import { type Summarizer, summarizerFor } from '../pipeline/summarizer.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
-import { type Replay, replayTranscript } from '../replay/transcript.ts';
+import { calibrateTranscript, type Replay, replayTranscript } from '../replay/transcript.ts';
 import { TokenMeter } from '../tokens/meter.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { AnalysisCache } from './cache.ts';
@@ -64,7 +64,10 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
     },
     cache,
   );
-  const observed = observedTimeline(t, o.config, cache.timeline);
+  const observed = observedTimeline(t, o.config, cache.timeline, {
+    meter: cache.meter,
+    calibrations: cache.calibrations(calibrateTranscript),
+  });
   const simulated = simulatedTimeline(t, replay, cache.timeline);
   const found = refetches(t, o.tokenizer, replay, cache.refetch);
   const cost = runCost(t, replay, observed, simulated, found, cache.cost);
@@ -85,10 +88,11 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
   return { replay, observed, simulated, refetches: found, cost, report };
 }
 
-/** The settings the cost without the pipeline depends on: a kept value was made with the same. */
-export function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>): string {
+/** The settings the cost without the pipeline depends on: a kept value was made with the same. Not the window:
+ *  with every stage off (`none`) nothing reads it, so dragging the window reuses this replay. */
+function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>): string {
   const c = o.config;
-  return JSON.stringify([o.mode, o.provider, c.contextWindow, c.outputReserve, c.cache, c.prices]);
+  return JSON.stringify([o.mode, o.provider, c.cache, c.prices]);
 }
 
 /** The recorded inputs replayed without rewriting (the `none` preset, same window, cache rules and prices),
@@ -99,13 +103,7 @@ function costWithoutPipeline(t: Transcript, o: AnalyzeOptions, cache: AnalysisCa
   const kept = cache.withoutPipeline.get(key);
   if (kept) return kept;
   const c = o.config;
-  const config = {
-    ...presetConfig('none'),
-    contextWindow: c.contextWindow,
-    outputReserve: c.outputReserve,
-    cache: c.cache,
-    prices: c.prices,
-  };
+  const config = { ...presetConfig('none'), cache: c.cache, prices: c.prices };
   const replay = replayTranscript(
     t,
     { config, mode: o.mode, provider: o.provider, summarizer: summarizerFor('extractive') },

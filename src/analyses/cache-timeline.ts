@@ -5,16 +5,22 @@
 // (same thread, or the system+tools prefix of any thread) within TTL and of the same model is read under the
 // provider's rules (minimum per model, OpenAI's 128-token steps), the rest written (Anthropic) or sent uncached
 // (OpenAI, Gemini: no write fee); a break is pinned to the pipeline events that rewrote inside the old prefix.
+// Every observed break carries where its cached prefix ended (cache-divergence.ts) and the checkable evidence its
+// cause rests on; session logs get causes from that evidence (cache-evidence.ts).
 
 import { getOrInsert } from '../lib/maps.ts';
 import { firstIndex } from '../lib/search.ts';
-import type { Message, Request, Thread, Transcript } from '../model/transcript.ts';
+import type { Request, Thread, Transcript } from '../model/transcript.ts';
 import { cachedPrefix } from '../models/cache-rules.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import type { RequestReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
-import { observedPrompt } from '../tokens/calibration.ts';
+import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
+import type { TokenMeter } from '../tokens/meter.ts';
+import { type Divergence, locateDivergence, placeInput } from './cache-divergence.ts';
+import { divergenceLine, fmtGap, sessionCause } from './cache-evidence.ts';
 import { cacheApiOf, cacheApiOfModel, type EffectiveRules, rulesFor } from './cache-settings.ts';
+import { endTime, observedCause, observedMin } from './observed-cause.ts';
 
 export type BreakInfo = {
   cause: string;
@@ -25,6 +31,10 @@ export type BreakInfo = {
   /** ttl-expired: the gap since the previous response and the TTL it exceeded (ms). */
   gapMs?: number;
   ttlMs?: number;
+  /** Observed breaks: checkable statements the cause rests on (lines, gaps, tokens at the divergence point). */
+  evidence?: string[];
+  /** Observed breaks: where the cached prefix ended (estimated position of an observed read). */
+  divergence?: Divergence;
 };
 
 export type ObservedPoint = {
@@ -54,95 +64,6 @@ export function isBreak(read: number, previousPrompt: number, min: number): bool
   return previousPrompt > 0 && read < 0.8 * previousPrompt && previousPrompt - read >= Math.max(1, min);
 }
 
-function fmtGap(ms: number): string {
-  const s = Math.round(ms / 1000);
-  const m = Math.floor(s / 60);
-  if (m === 0) return `${s} s`;
-  return s % 60 === 0 ? `${m} min` : `${m} min ${s % 60} s`;
-}
-
-/** The minimum cacheable prompt a logged request was judged by: the config's, else its API's for its model. */
-function observedMin(model: string | undefined, config: PipelineConfig): number {
-  return rulesFor(cacheApiOfModel(model), model, config.cache).minCacheable;
-}
-
-function ttlMs(thread: Thread, config: PipelineConfig): number {
-  const oneHour = thread.requests.some((r) => (r.observed?.cacheWrite1h ?? 0) > 0);
-  return (oneHour ? 3600 : config.cache.ttlSeconds) * 1000;
-}
-
-function endTime(r: Request): number | undefined {
-  return r.responseTime ?? r.time;
-}
-
-function compactionBetween(t: Thread, a: Request, b: Request): boolean {
-  if (b.boundary === 'agent-compaction') return true;
-  for (let i = a.inputEnd; i < Math.min(b.inputEnd, t.messages.length); i++) if (t.messages[i].compaction) return true;
-  return false;
-}
-
-function firstDifference(a: readonly Message[], b: readonly Message[]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++)
-    if (a[i] !== b[i] && JSON.stringify(a[i].blocks) !== JSON.stringify(b[i].blocks)) return i;
-  return n;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** Why the cache read of `r` fell relative to `ref` (first cause that applies). */
-function observedCause(
-  t: Thread,
-  ref: Request,
-  refThread: Thread,
-  r: Request,
-  first: boolean,
-  config: PipelineConfig,
-): { cause: string; detail: string; gapMs?: number; ttlMs?: number } {
-  if (first && t.kind !== 'main')
-    return {
-      cause: 'sidechain',
-      detail: `first request of ${t.kind} ${t.title ?? t.id}: its prefix differs by design`,
-    };
-  if (ref.model && r.model && ref.model !== r.model)
-    return { cause: 'model-changed', detail: `model changed from ${ref.model} to ${r.model}` };
-  const gapFrom = endTime(ref);
-  if (gapFrom !== undefined && r.time !== undefined) {
-    const ttl = ttlMs(refThread, config);
-    if (r.time - gapFrom > ttl) {
-      return {
-        cause: 'ttl-expired',
-        detail: `cache expired: ${fmtGap(r.time - gapFrom)} since the previous response; TTL ${fmtGap(ttl)}`,
-        gapMs: r.time - gapFrom,
-        ttlMs: ttl,
-      };
-    }
-  }
-  if (t === refThread && compactionBetween(t, ref, r))
-    return { cause: 'agent-compaction', detail: 'the agent compacted its history between these requests' };
-  if (ref.exactPrefix && r.exactPrefix) {
-    if (!sameJson(ref.exactPrefix.tools, r.exactPrefix.tools))
-      return { cause: 'tools-changed', detail: 'the tool definitions changed' };
-    if (!sameJson(ref.exactPrefix.system, r.exactPrefix.system))
-      return { cause: 'system-changed', detail: 'the system prompt changed' };
-  }
-  if (ref.exactInput && r.exactInput) {
-    const at = firstDifference(ref.exactInput, r.exactInput);
-    if (at < ref.exactInput.length)
-      return { cause: `history-rewritten@${at}`, detail: `message ${at} of the previous request was rewritten` };
-  }
-  const refPrompt = ref.observed ? observedPrompt(ref.observed) : 0;
-  const min = observedMin(ref.model, config);
-  if (refPrompt < min)
-    return {
-      cause: 'below-minimum',
-      detail: `the previous prompt (${refPrompt} tokens) is below the ${min}-token minimum`,
-    };
-  return { cause: 'unexplained', detail: 'no recorded change explains the drop' };
-}
-
 /** What the timelines keep from one run to the next of one transcript (the engine's AnalysisCache). */
 export class TimelineMemo {
   /** The observed timeline and the cache settings it was made with (it depends on nothing else; read-only). */
@@ -151,16 +72,67 @@ export class TimelineMemo {
   schedule: Schedule | undefined;
 }
 
-/** Observed timeline over every thread of a log with usage. */
-export function observedTimeline(t: Transcript, config: PipelineConfig, memo = new TimelineMemo()): ObservedPoint[] {
-  const key = JSON.stringify(config.cache);
+/** What locating divergence points needs: the run's meter and the transcript's calibrations (per thread id). */
+export type ObservedContext = { meter: TokenMeter; calibrations: ReadonlyMap<string, Calibration> };
+
+/** Observed timeline over every thread of a log with usage; with `ctx`, breaks carry their divergence point and
+ *  session logs get causes from evidence. */
+export function observedTimeline(
+  t: Transcript,
+  config: PipelineConfig,
+  memo = new TimelineMemo(),
+  ctx?: ObservedContext,
+): ObservedPoint[] {
+  const key = `${ctx ? 'located' : 'plain'}|${JSON.stringify(config.cache)}`;
   if (memo.observed && memo.observed.key === key) return memo.observed.points;
-  const points = computeObserved(t, config);
+  const points = computeObserved(t, config, ctx);
   memo.observed = { key, points };
   return points;
 }
 
-function computeObserved(t: Transcript, config: PipelineConfig): ObservedPoint[] {
+/** The break of `r` against `ref`: its cause, the evidence, and where its cached prefix ended. */
+function observedBreak(
+  th: Thread,
+  ref: Request,
+  refThread: Thread,
+  r: Request,
+  first: boolean,
+  config: PipelineConfig,
+  ctx: ObservedContext | undefined,
+): BreakInfo {
+  const obs = r.observed as NonNullable<Request['observed']>;
+  const refPrompt = observedPrompt(ref.observed as NonNullable<Request['observed']>);
+  const c = observedCause(th, ref, refThread, r, first, config);
+  const brk: BreakInfo = { ...c, tokensLost: refPrompt - obs.cacheRead };
+  const cal = ctx?.calibrations.get(th.id);
+  const est = cal?.requests[r.index];
+  if (!ctx || !cal || !est) return brk;
+  const api = cacheApiOfModel(r.model);
+  const step = rulesFor(api, r.model, config.cache).step;
+  const placed = placeInput(th, r, est, cal.factor, ctx.meter);
+  const d = locateDivergence(placed, obs.cacheRead, observedPrompt(obs), step, cal.factor, ctx.meter);
+  if (d) brk.divergence = d;
+  if (c.cause === 'unexplained' && !first && th === refThread) {
+    const end = endTime(ref);
+    const s = sessionCause({
+      thread: th,
+      ref,
+      r,
+      cal,
+      api,
+      step,
+      divergence: d,
+      gapMs: end !== undefined && r.time !== undefined ? r.time - end : undefined,
+    });
+    brk.cause = s.cause;
+    brk.detail = s.detail;
+    brk.evidence = s.evidence;
+  } else if (d) brk.evidence = [...c.evidence, divergenceLine(d, step)];
+  if (d) brk.messageIndex = d.messageIndex;
+  return brk;
+}
+
+function computeObserved(t: Transcript, config: PipelineConfig, ctx: ObservedContext | undefined): ObservedPoint[] {
   const out: ObservedPoint[] = [];
   const all: { thread: Thread; r: Request }[] = [];
   for (const th of t.threads) for (const r of th.requests) if (r.observed) all.push({ thread: th, r });
@@ -185,13 +157,8 @@ function computeObserved(t: Transcript, config: PipelineConfig): ObservedPoint[]
         }
       }
       let brk: BreakInfo | null = null;
-      if (ref?.observed) {
-        const refPrompt = observedPrompt(ref.observed);
-        if (isBreak(r.observed.cacheRead, refPrompt, observedMin(r.model, config))) {
-          const c = observedCause(th, ref, refThread, r, first, config);
-          brk = { ...c, tokensLost: refPrompt - r.observed.cacheRead };
-        }
-      }
+      if (ref?.observed && isBreak(r.observed.cacheRead, observedPrompt(ref.observed), observedMin(r.model, config)))
+        brk = observedBreak(th, ref, refThread, r, first, config, ctx);
       out.push({
         thread: th.id,
         index: r.index,

@@ -18,7 +18,8 @@ export class AnalysisCache extends ReplayCache {
   /** Price lookups and the recorded cost (cost.ts). */
   readonly cost = new CostMemo();
   /** withoutPipelineKey → the simulated cost of the recorded inputs without the pipeline (analyze.ts): it
-   *  depends on the window, cache rules and prices, not on the thresholds a drag moves. Bound: one per key. */
+   *  depends on the mode, provider, cache rules and prices, not on the window or the thresholds a drag moves.
+   *  Bound: one per key. */
   readonly withoutPipeline = new Map<string, CostTotals>();
 
   constructor(transcript: Transcript, meter: TokenMeter, calibrations?: Map<string, Calibration>) {

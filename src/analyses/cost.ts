@@ -6,7 +6,8 @@
 import type { BilledResponse, ObservedUsage, Thread } from '../model/transcript.ts';
 import type { CatalogInfo, ModelPrices } from '../models/catalog.ts';
 import {
-  addSplit,
+  addTokens,
+  addUsd,
   type ModelPricing,
   type PriceSource,
   priceTokens,
@@ -163,8 +164,8 @@ export class CostBook {
       m.requests++;
       th.requests++;
     } else m.apart++;
-    m.tokens = addSplit(m.tokens, e.tokens);
-    this.tokens = addSplit(this.tokens, e.tokens);
+    m.tokens = addTokens(m.tokens, e.tokens);
+    this.tokens = addTokens(this.tokens, e.tokens);
     const priced = pricing.known ? priceTokens(e.tokens, pricing.prices) : { error: pricing.reason };
     if ('error' in priced) {
       m.reason ??= priced.error;
@@ -174,8 +175,8 @@ export class CostBook {
       return null;
     }
     if (priced.longContext) m.longContext++;
-    m.usd = addSplit(m.usd ?? ZERO_USD, priced.usd);
-    this.total = addSplit(this.total, priced.usd);
+    m.usd = addUsd(m.usd ?? ZERO_USD, priced.usd);
+    this.total = addUsd(this.total, priced.usd);
     this.priced++;
     th.usd += priced.usd.usd;
     if (e.kind === 'request') this.requestsUsd += priced.usd.usd;

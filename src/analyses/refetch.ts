@@ -11,7 +11,7 @@ import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 
-export type RefetchKind = 'after-edit' | 'after-agent-compaction' | 'after-pipeline' | 'plain';
+type RefetchKind = 'after-edit' | 'after-agent-compaction' | 'after-pipeline' | 'plain';
 
 export type Refetch = {
   thread: string;
@@ -29,7 +29,7 @@ export type Refetch = {
 };
 
 /** Stable JSON with sorted keys (so argument order does not matter). */
-export function normalizedArgs(input: unknown): string {
+function normalizedArgs(input: unknown): string {
   const norm = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(norm);
     if (v && typeof v === 'object') {

@@ -11,6 +11,8 @@ import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import type { EstimateBasis, RequestEstimate } from '../tokens/calibration.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
+import type { Divergence } from './cache-divergence.ts';
+import { type BreakRecord, type CacheFindings, cacheFindings } from './cache-patterns.ts';
 import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
 import type { CostReport } from './cost.ts';
 import { type Counts, transcriptCounts } from './counts.ts';
@@ -39,7 +41,7 @@ export type ToolResultRow = {
   finalChars: number;
 };
 
-export type ReportEvent = Omit<PipelineEvent, 'before' | 'after' | 'thread' | 'request'>;
+type ReportEvent = Omit<PipelineEvent, 'before' | 'after' | 'thread' | 'request'>;
 
 export type RequestRow = {
   thread: string;
@@ -71,11 +73,20 @@ export type RequestRow = {
       })
     | null;
   observedBreak:
-    | (Pick<BreakInfo, 'cause' | 'tokensLost' | 'detail'> & { oneHourWrite?: RequestDollars['observedOneHour'] })
+    | (Pick<BreakInfo, 'cause' | 'tokensLost' | 'detail'> & {
+        /** Where the cached prefix ended (SPEC §8): the message and block at the observed read, its estimated
+         *  uncertainty; null when the input could not be placed (no calibration). */
+        divergence: ObservedDivergence | null;
+        /** Checkable statements the cause rests on (source lines, gaps, tokens at the divergence point). */
+        evidence: string[];
+        /** Dollars of re-writing the lost tokens instead of reading them (estimate at list prices; null: no price). */
+        usd: number | null;
+        oneHourWrite?: RequestDollars['observedOneHour'];
+      })
     | null;
 };
 
-export type Totals = {
+type Totals = {
   tokensIn: number;
   tokensAfterPipeline: number;
   tokensSaved: number;
@@ -109,6 +120,8 @@ export type Report = {
   requests: RequestRow[];
   refetches: Refetch[];
   totals: Totals;
+  /** Observed cache breaks that recur at one divergence point, and advice with its dollar effect (issue 16). */
+  cacheFindings: CacheFindings;
   /** Where the provider and the context window came from (the log's defaults or a choice); set by the CLI. */
   defaults?: SettingsOrigin;
 };
@@ -156,12 +169,7 @@ function staticRowsOf(t: Transcript, tok: Tokenizer, memo: ReportMemo): StaticRo
 }
 
 /** Per tool result: size, tokens, and what the pipeline did to it. `memo`: the run's (a fresh one when absent). */
-export function toolResultRows(
-  t: Transcript,
-  tok: Tokenizer,
-  replay: Replay | undefined,
-  memo: ReportMemo,
-): ToolResultRow[] {
+function toolResultRows(t: Transcript, tok: Tokenizer, replay: Replay | undefined, memo: ReportMemo): ToolResultRow[] {
   const rows: ToolResultRow[] = [];
   const statics = staticRowsOf(t, tok, memo);
   for (const [ti] of t.threads.entries()) {
@@ -248,6 +256,24 @@ export function cacheBreakRow(sim: SimulatedPoint | undefined, usd?: RequestDoll
   return row;
 }
 
+/** The report's divergence point (SPEC §8), with the region it lies in. */
+type ObservedDivergence = Pick<
+  Divergence,
+  'messageIndex' | 'blockIndex' | 'tokens' | 'uncertaintyTokens' | 'region' | 'unloggedTokens'
+>;
+
+function divergenceRow(d: Divergence | undefined): ObservedDivergence | null {
+  if (!d) return null;
+  return {
+    messageIndex: d.messageIndex,
+    blockIndex: d.blockIndex,
+    tokens: d.tokens,
+    uncertaintyTokens: d.uncertaintyTokens,
+    region: d.region,
+    unloggedTokens: d.unloggedTokens,
+  };
+}
+
 /** A request row's observed cache break. */
 export function observedBreakRow(obs: ObservedPoint | undefined, usd?: RequestDollars): RequestRow['observedBreak'] {
   if (!obs?.break) return null;
@@ -255,13 +281,16 @@ export function observedBreakRow(obs: ObservedPoint | undefined, usd?: RequestDo
     cause: obs.break.cause,
     tokensLost: obs.break.tokensLost,
     detail: obs.break.detail,
+    divergence: divergenceRow(obs.break.divergence),
+    evidence: obs.break.evidence ?? [],
+    usd: usd?.observedBreakUsd ?? null,
   };
   if (usd?.observedOneHour) row.oneHourWrite = usd.observedOneHour;
   return row;
 }
 
 /** The usage a row reports: every field, 1-hour writes 0 when the log splits none out. */
-export function observedRow(u: ObservedUsage | undefined): RequestRow['observed'] {
+function observedRow(u: ObservedUsage | undefined): RequestRow['observed'] {
   if (!u) return null;
   return {
     input: u.input,
@@ -296,6 +325,7 @@ export function buildReport(x: ReportInput): Report {
   const simTot = { prompt: 0, cacheRead: 0, cacheWrite: 0 };
   let tokensIn = 0;
   let tokensAfter = 0;
+  const breaks: BreakRecord[] = [];
   for (const [ti, tr] of replay.threads.entries()) {
     const thread = t.threads[ti];
     for (const q of tr.requests) {
@@ -305,6 +335,14 @@ export function buildReport(x: ReportInput): Report {
       const usd = x.cost.byPoint[k++];
       tokensIn += q.inputTokens;
       tokensAfter += q.outputTokens;
+      if (obs?.break)
+        breaks.push({
+          thread: tr.thread,
+          index: q.index,
+          brk: obs.break,
+          usd: usd?.observedBreakUsd ?? null,
+          oneHour: usd?.observedOneHour ?? null,
+        });
       if (req?.observed) {
         obsTot.prompt += req.observed.input + req.observed.cacheRead + req.observed.cacheWrite;
         obsTot.cacheRead += req.observed.cacheRead;
@@ -359,6 +397,7 @@ export function buildReport(x: ReportInput): Report {
     toolResults: toolResultRows(t, x.tokenizer, replay, x.memo),
     requests,
     refetches: x.refetches,
+    cacheFindings: cacheFindings(breaks),
     totals: {
       tokensIn,
       tokensAfterPipeline: tokensAfter,

@@ -3,7 +3,9 @@
 // TTL break (observed and simulated), and what each re-fetch cost. Made once per run, so the CLI's report rows
 // and the UI's summary bar and timeline hover show the same figures.
 
+import { getOrInsert } from '../lib/maps.ts';
 import type { Transcript } from '../model/transcript.ts';
+import type { CacheApi } from '../models/cache-rules.ts';
 import { CATALOG } from '../models/catalog.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { cacheApiOf, cacheApiOfModel } from './cache-settings.ts';
@@ -12,7 +14,7 @@ import type { CostMemo, CostReport } from './cost.ts';
 import { recordedCost } from './recorded-cost.ts';
 import type { Refetch } from './refetch.ts';
 import { simulatedCost } from './simulated-cost.ts';
-import { type OneHourAdvice, oneHourAdvice, priceBook, refetchCost } from './trade-off-cost.ts';
+import { breakUsd, type OneHourAdvice, oneHourAdvice, priceBook, refetchCost } from './trade-off-cost.ts';
 
 export type RequestDollars = {
   /** Observed usage at list prices (null: no usage recorded, or no price). */
@@ -22,6 +24,8 @@ export type RequestDollars = {
   /** At a ttl-expired break: what a 1-hour write would have cost and saved. */
   observedOneHour: OneHourAdvice | null;
   simulatedOneHour: OneHourAdvice | null;
+  /** At an observed break: the lost tokens billed again instead of read (estimate at list prices; null: none). */
+  observedBreakUsd: number | null;
 };
 
 export type RunCost = {
@@ -46,6 +50,8 @@ export function runCost(
   const book = priceBook(cfg, memo);
   const api = cacheApiOf(replay.options.provider);
   const byPoint: RequestDollars[] = [];
+  // A request's API follows from its model: looked up once per model of the log, not per request.
+  const apiOfModel = new Map<string | undefined, CacheApi>();
   let k = 0;
   let obsAt = 0;
   for (const [ti, tr] of replay.threads.entries()) {
@@ -59,8 +65,23 @@ export function runCost(
       byPoint.push({
         recorded: rec.byRequest[ti]?.[q.index] ?? null,
         simulated: sim.byPoint[k] ?? null,
-        observedOneHour: ttl(obs?.break ?? null, cacheApiOfModel(model)),
+        observedOneHour: obs?.break
+          ? ttl(
+              obs.break,
+              getOrInsert(apiOfModel, model, () => cacheApiOfModel(model)),
+            )
+          : null,
         simulatedOneHour: ttl(s?.break ?? null, api),
+        observedBreakUsd: obs?.break
+          ? breakUsd(
+              obs.break.tokensLost,
+              model,
+              q.time,
+              cacheApiOfModel(model),
+              (t.threads[ti]?.requests[q.index]?.observed?.cacheWrite1h ?? 0) > 0,
+              book,
+            )
+          : null,
       });
       k++;
     }

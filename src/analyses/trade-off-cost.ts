@@ -4,6 +4,7 @@
 // again: written to cache where the API bills writes, plain input where it does not). Estimates at each request's
 // model prices and the run's `cache.*` settings.
 
+import { getOrInsert } from '../lib/maps.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Transcript } from '../model/transcript.ts';
 import type { CacheApi } from '../models/cache-rules.ts';
@@ -62,6 +63,25 @@ export function oneHourAdvice(
   };
 }
 
+/** Dollars an observed break cost: the lost tokens billed again (written where the API bills writes — at the
+ *  1-hour price when the request wrote 1-hour entries — plain input elsewhere) instead of read from cache. An
+ *  estimate at list prices; null without a price. */
+export function breakUsd(
+  tokensLost: number,
+  model: string | undefined,
+  time: number | undefined,
+  api: CacheApi,
+  oneHour: boolean,
+  book: CostBook,
+): number | null {
+  const pricing = book.pricing(model, time);
+  if (!pricing.known || tokensLost <= 0) return null;
+  const p = tierFor(pricing.prices, tokensLost);
+  if (p.cacheRead === null) return null;
+  const rate = api === 'anthropic' ? writePrice(p, oneHour) : p.input;
+  return (tokensLost * (rate - p.cacheRead)) / 1e6;
+}
+
 /** Dollars of each re-fetched result (null: no price), priced at the request that sent it again. */
 export function refetchCost(
   found: readonly Refetch[],
@@ -71,6 +91,8 @@ export function refetchCost(
   book: CostBook,
 ): (number | null)[] {
   const threads = new Map(t.threads.map((th) => [th.id, th]));
+  // Rules depend on the model alone here (one API, one cache config): once per model, not per re-fetch.
+  const rulesByModel = new Map<string | undefined, ReturnType<typeof rulesFor>>();
   return found.map((f) => {
     const th = threads.get(f.thread);
     // The first request whose input holds the repeat (inputEnd grows with the request index in a thread).
@@ -80,7 +102,7 @@ export function refetchCost(
     if (!req) return null;
     const pricing = book.pricing(req.model, req.time);
     if (!pricing.known) return null;
-    const rules = rulesFor(api, req.model, c.cache);
+    const rules = getOrInsert(rulesByModel, req.model, () => rulesFor(api, req.model, c.cache));
     const p = pricing.prices;
     const rate = rules.writes === 'explicit' ? writePrice(p, rules.oneHourWrites) : p.input;
     return (f.tokens * rate) / 1e6;

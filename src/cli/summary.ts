@@ -9,7 +9,7 @@ import type { Transcript } from '../model/transcript.ts';
 import { costLines } from './cost-summary.ts';
 import { terminalLine } from './terminal.ts';
 
-export function fmtNum(n: number): string {
+function fmtNum(n: number): string {
   const a = Math.abs(n);
   if (a >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
   if (a >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
@@ -21,7 +21,7 @@ const pct = (x: number | null | undefined) => (x === null || x === undefined ? '
 const n = (x: number) => x.toLocaleString('en-US');
 
 /** Where the provider and the window came from: the log (and why), a flag, or the preset. */
-export function originLines(o: SettingsOrigin): string[] {
+function originLines(o: SettingsOrigin): string[] {
   const p = o.provider;
   const w = o.contextWindow;
   const provider =
@@ -75,6 +75,9 @@ export function formatSummary(t: Transcript, r: Report): string {
   for (const q of r.requests)
     if (q.observedBreak) causes.set(q.observedBreak.cause, (causes.get(q.observedBreak.cause) ?? 0) + 1);
   for (const [cause, n] of causes) lines.push(`  observed ${cause} × ${n}`);
+  for (const p of r.cacheFindings.patterns.slice(0, 3)) lines.push(`  recurring (${p.thread}): ${p.text}`);
+  if (r.cacheFindings.advice.length > 0) lines.push('why it fell — advice (dollars estimated at list prices):');
+  for (const a of r.cacheFindings.advice.slice(0, 3)) lines.push(`  ${a.text}`);
   const tiers = [1, 2, 3].map((k) => r.toolResults.filter((x) => x.tier === k).length);
   lines.push(
     `tool results: tier 1 × ${tiers[0]}, tier 2 × ${tiers[1]}, tier 3 × ${tiers[2]}; spilled ${r.toolResults.filter((x) => x.spilled).length}, cleared ${r.toolResults.filter((x) => x.cleared).length}, summarised away ${r.toolResults.filter((x) => x.inSummary).length}, dropped ${r.toolResults.filter((x) => x.dropped).length}`,

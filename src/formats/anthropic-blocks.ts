@@ -5,7 +5,7 @@ import { arr, isObject, num, str } from '../lib/json.ts';
 import type { Block, ObservedUsage, ToolDef } from '../model/transcript.ts';
 
 /** Normalize one Anthropic content block. */
-export function anthropicBlock(raw: unknown): Block {
+function anthropicBlock(raw: unknown): Block {
   if (!isObject(raw)) return { type: 'other', kind: typeof raw, raw };
   switch (raw.type) {
     case 'text':

@@ -43,7 +43,7 @@ export type BodySite = { line: LineNumber; path: string; time?: EpochMs };
 const ROLES = new Set<string>(['user', 'assistant', 'system']);
 
 /** True for a value shaped like a Messages request body (model, max_tokens, messages[]), not a log pair. */
-export function isMessagesRequest(v: unknown): v is JsonObject {
+function isMessagesRequest(v: unknown): v is JsonObject {
   return (
     isObject(v) &&
     typeof v.model === 'string' &&

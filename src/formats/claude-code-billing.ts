@@ -14,7 +14,7 @@ import { responseKeyOf } from './claude-code-batches.ts';
 export type BillingLine = { no: LineNumber; kind: string; sidechain: boolean; o: Record<string, unknown> };
 
 /** One billed response: the usage it was billed for and the line that holds that usage. */
-export type Billed = Omit<BilledResponse, 'why'> & { sidechain: boolean };
+type Billed = Omit<BilledResponse, 'why'> & { sidechain: boolean };
 
 export type Billing = {
   /** Billed responses by key (`responseKeyOf`, or `<file>#<line>` for a line without ids). */

@@ -19,7 +19,7 @@ const NOT_MODEL_VISIBLE = new Set(['ghost_snapshot']);
 const INJECTED = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions', '<turn_aborted>'];
 
 /** Normalize one Responses content part (input_text, output_text, input_image, refusal …). */
-export function contentPart(part: unknown): Block {
+function contentPart(part: unknown): Block {
   if (typeof part === 'string') return { type: 'text', text: part };
   if (!isObject(part)) return { type: 'other', kind: typeof part, raw: part };
   switch (part.type) {
@@ -46,7 +46,7 @@ function contentBlocks(content: unknown): Block[] {
 }
 
 /** Does a tool's text output report a failure? Codex shell outputs carry the exit code in the text. */
-export function outputSaysError(text: string): boolean {
+function outputSaysError(text: string): boolean {
   const head = text.slice(0, 400);
   if (head.startsWith('{')) {
     const r = tryParseJson(text);
@@ -62,7 +62,7 @@ export function outputSaysError(text: string): boolean {
 }
 
 /** Normalize a tool output: a string, `{content, success}`, one content item, or a content-item array. */
-export function toolOutput(output: unknown): { content: string | Block[]; isError: boolean; warning?: string } {
+function toolOutput(output: unknown): { content: string | Block[]; isError: boolean; warning?: string } {
   if (typeof output === 'string') return { content: output, isError: outputSaysError(output) };
   if (Array.isArray(output)) return { content: output.map(contentPart), isError: false };
   if (isObject(output)) {

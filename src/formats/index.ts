@@ -58,7 +58,7 @@ export const DEFAULT_LIMITS: LoadLimits = {
 };
 
 export type LoadOk = { ok: true; transcript: Transcript };
-export type LoadError = { ok: false; error: string; issues: ParseIssue[] };
+type LoadError = { ok: false; error: string; issues: ParseIssue[] };
 export type LoadResult = LoadOk | LoadError;
 
 export type LoadOptions = {

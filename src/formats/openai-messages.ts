@@ -18,7 +18,7 @@ import type {
 import type { LineNumber } from '../model/units.ts';
 
 /** Where the i-th raw message came from: its line (0 for whole documents) and/or JSON path. */
-export type OpenAiLocation = { line: LineNumber; path?: string };
+type OpenAiLocation = { line: LineNumber; path?: string };
 
 export type OpenAiMessageOptions = {
   locate: (i: number) => OpenAiLocation;
@@ -29,7 +29,7 @@ export type OpenAiMessageOptions = {
 };
 
 /** Normalize one OpenAI content part (also Inspect's `reasoning`/`image` parts and Responses text parts). */
-export function openaiPart(part: unknown): Block {
+function openaiPart(part: unknown): Block {
   if (typeof part === 'string') return { type: 'text', text: part };
   if (!isObject(part)) return { type: 'other', kind: typeof part, raw: part };
   switch (part.type) {
@@ -62,7 +62,7 @@ export function openaiPart(part: unknown): Block {
 }
 
 /** Normalize message `content`: a string, an array of parts, or null (no blocks). Empty strings give no block. */
-export function openaiContent(content: unknown): Block[] {
+function openaiContent(content: unknown): Block[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
   const list = arr(content);
   return list ? list.map(openaiPart) : [];
@@ -80,7 +80,7 @@ function toolInput(args: unknown, warn: (m: string) => void, what: string): unkn
 }
 
 /** Normalize one entry of `tool_calls` ({id, function:{name, arguments}} or Inspect's {id, function, arguments}). */
-export function openaiToolCall(tc: unknown, warn: (m: string) => void): ToolUseBlock {
+function openaiToolCall(tc: unknown, warn: (m: string) => void): ToolUseBlock {
   if (!isObject(tc)) {
     warn(`a tool call is ${tc === null ? 'null' : typeof tc}, not an object; kept as an unnamed call`);
     return { type: 'tool_use', id: '', name: '', input: tc };

@@ -7,7 +7,7 @@ import type { Block, Message } from '../model/transcript.ts';
 import type { MessageIndex } from '../model/units.ts';
 
 /** One thread as the grouper builds it: the union history and the requests placed in it (by add order). */
-export type GroupedThread = {
+type GroupedThread = {
   messages: Message[];
   /** Content keys of `messages`, position by position. */
   keys: string[];
@@ -95,7 +95,7 @@ export function contentKey(value: unknown): string {
 }
 
 /** Content key of a message: role and blocks only (not index, source, time). */
-export function messageKey(m: Message): string {
+function messageKey(m: Message): string {
   return contentKey([m.role, m.blocks]);
 }
 
@@ -212,9 +212,9 @@ export function createThreadGrouper(): ThreadGrouper {
 // ---- continuations after the agent's own compaction ----
 
 /** Claude Code's opening of the first user message after it compacted its history (the summary follows). */
-export const CONTINUATION_TEXT = 'This session is being continued from a previous conversation';
+const CONTINUATION_TEXT = 'This session is being continued from a previous conversation';
 /** Claude Code's compaction prompt: the last input message of the request that produces the summary. */
-export const COMPACTION_PROMPT = 'Your task is to create a detailed summary of the conversation so far';
+const COMPACTION_PROMPT = 'Your task is to create a detailed summary of the conversation so far';
 
 function textBlocks(m: Message | undefined): string[] {
   return (m?.blocks ?? []).flatMap((b) => (b.type === 'text' ? [b.text.trim()] : []));
@@ -229,7 +229,7 @@ const RESTORED = /^(Called the \S+ tool with the following input: |Result of cal
  * restored file reads and reminders…, then whatever the user typed next (slash-command echo, the prompt)]. The
  * summary part runs through the summary block and the restored context right after it.
  */
-export function continuationSummaryBlocks(m: Message | undefined): number | undefined {
+function continuationSummaryBlocks(m: Message | undefined): number | undefined {
   if (m?.role !== 'user') return undefined;
   const at = m.blocks.findIndex((b) => b.type === 'text' && b.text.trim().startsWith(CONTINUATION_TEXT));
   if (at < 0) return undefined;
@@ -243,7 +243,7 @@ export function continuationSummaryBlocks(m: Message | undefined): number | unde
 }
 
 /** True when the message is Claude Code's compaction prompt. */
-export function isCompactionPrompt(m: Message | undefined): boolean {
+function isCompactionPrompt(m: Message | undefined): boolean {
   return m?.role === 'user' && textBlocks(m).some((t) => t.startsWith(COMPACTION_PROMPT));
 }
 

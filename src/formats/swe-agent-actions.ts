@@ -40,7 +40,7 @@ export function knownCommands(history: readonly unknown[]): Set<string> {
 }
 
 /** The tool a text action calls: its first word when that is a known command, else `bash` (a shell line). */
-export function toolOf(action: string, known: ReadonlySet<string>): string {
+function toolOf(action: string, known: ReadonlySet<string>): string {
   const first = action.trim().split(/\s+/, 1)[0] ?? '';
   return known.has(first) ? first : 'bash';
 }
@@ -52,7 +52,7 @@ const hasToolCalls = (item: JsonObject) => {
 };
 
 /** An assistant item that acts through text: a non-blank `action` and no tool calls. */
-export function isTextAction(item: unknown): item is JsonObject {
+function isTextAction(item: unknown): item is JsonObject {
   if (!isObject(item) || item.role !== 'assistant' || hasToolCalls(item)) return false;
   const action = str(item.action);
   return action !== undefined && action.trim() !== '';

@@ -25,7 +25,7 @@ export function pushMessage(thread: Thread, message: Omit<Message, 'index'>): nu
 }
 
 /** Renumber messages and requests after a parser reordered or filtered them. */
-export function renumber(thread: Thread): Thread {
+function renumber(thread: Thread): Thread {
   thread.messages.forEach((m, i) => {
     m.index = i;
   });

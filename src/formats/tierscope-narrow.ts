@@ -63,7 +63,7 @@ function dropWrong(o: JsonObject, checks: Record<string, Check>, where: string, 
   }
 }
 
-export function narrowBlock(v: unknown, where: string, issue: Issue): Block {
+function narrowBlock(v: unknown, where: string, issue: Issue): Block {
   if (!isObject(v) || typeof v.type !== 'string' || !BLOCK_TYPES.has(v.type)) {
     issue(`${where}: not a known block; kept as "other"`);
     return { type: 'other', kind: 'invalid', raw: v };
@@ -100,13 +100,7 @@ export function narrowBlock(v: unknown, where: string, issue: Issue): Block {
  * A message at position `i`; undefined (dropped) when it has no known role or no blocks array. Messages of an
  * exact input keep their own index (the place of the shared message in the thread) when it is one.
  */
-export function narrowMessage(
-  v: unknown,
-  i: number,
-  where: string,
-  issue: Issue,
-  keepIndex = false,
-): Message | undefined {
+function narrowMessage(v: unknown, i: number, where: string, issue: Issue, keepIndex = false): Message | undefined {
   if (!isObject(v) || typeof v.role !== 'string' || !ROLES.has(v.role as Role) || !Array.isArray(v.blocks)) {
     issue(`${where}: not a message (needs role and blocks); dropped`);
     return undefined;
@@ -144,7 +138,7 @@ function isUsage(v: unknown): v is ObservedUsage {
   return fields.every((k) => isNum(v[k])) && (v.cacheWrite1h === undefined || isNum(v.cacheWrite1h));
 }
 
-export function narrowPrefix(v: unknown, where: string, issue: Issue): ThreadPrefix {
+function narrowPrefix(v: unknown, where: string, issue: Issue): ThreadPrefix {
   if (!isObject(v)) return {};
   const p: JsonObject = { ...v };
   if (p.system !== undefined) {
@@ -165,7 +159,7 @@ export function narrowPrefix(v: unknown, where: string, issue: Issue): ThreadPre
 }
 
 /** A request at position `index` of a thread of `n` messages; undefined (dropped) without an inputEnd. */
-export function narrowRequest(
+function narrowRequest(
   v: unknown,
   index: number,
   n: number,

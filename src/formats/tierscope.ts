@@ -7,15 +7,15 @@ import { makeTranscript } from './thread.ts';
 import { FORMATS, narrowIssues, narrowMeta, narrowThread } from './tierscope-narrow.ts';
 import type { FormatParser, ParseContext } from './types.ts';
 
-export const BUNDLE_VERSION = 1;
+const BUNDLE_VERSION = 1;
 
 /** Threads a bundle may hold (the load limit's default); the rest are dropped with one issue. */
-export const BUNDLE_MAX_THREADS = 10_000;
+const BUNDLE_MAX_THREADS = 10_000;
 /** Problems of one bundle listed one by one; past this they are counted in one issue (a link of five million
  *  wrong elements must not become five million messages). */
-export const BUNDLE_MAX_ISSUES = 1_000;
+const BUNDLE_MAX_ISSUES = 1_000;
 /** Past this many problems the bundle is refused: it is not a transcript with a few bad fields. */
-export const BUNDLE_GIVE_UP = 100_000;
+const BUNDLE_GIVE_UP = 100_000;
 
 class TooManyProblems extends Error {}
 

@@ -14,14 +14,3 @@ export function getOrInsert<K, V>(
   }
   return v;
 }
-
-/** `make` for a cache level that is a WeakMap, a Map or a list. */
-export function newWeakMap<K extends object, V>(): WeakMap<K, V> {
-  return new WeakMap();
-}
-export function newMap<K, V>(): Map<K, V> {
-  return new Map();
-}
-export function newList<T>(): T[] {
-  return [];
-}

@@ -18,7 +18,7 @@ export function runeCount(s: string): number {
 }
 
 /** UTF-16 offset just after the first `runes` code points of `s` (clamped to s.length). */
-export function runeOffset(s: string, runes: number): number {
+function runeOffset(s: string, runes: number): number {
   if (runes <= 0) return 0;
   let i = 0;
   let r = 0;

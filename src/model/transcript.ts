@@ -5,9 +5,9 @@ import type { EpochMs, LineNumber, MessageIndex, RequestIndex, Tokens } from './
 
 export type Role = 'system' | 'user' | 'assistant';
 
-export type TextBlock = { type: 'text'; text: string };
-export type ThinkingBlock = { type: 'thinking'; thinking: string; signature?: string };
-export type RedactedThinkingBlock = { type: 'redacted_thinking'; data: string };
+type TextBlock = { type: 'text'; text: string };
+type ThinkingBlock = { type: 'thinking'; thinking: string; signature?: string };
+type RedactedThinkingBlock = { type: 'redacted_thinking'; data: string };
 /** An image; `source` keeps the provider's original source object (base64 data or URL). */
 export type ImageBlock = { type: 'image'; mediaType?: string; source?: unknown };
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
@@ -17,9 +17,9 @@ export type ToolResultBlock = {
   content: string | Block[];
   isError: boolean;
 };
-export type ServerToolUseBlock = { type: 'server_tool_use'; id: string; name: string; input: unknown };
+type ServerToolUseBlock = { type: 'server_tool_use'; id: string; name: string; input: unknown };
 /** Anything else (documents, server tool results, provider-specific items): kept verbatim. */
-export type OtherBlock = { type: 'other'; kind: string; raw: unknown };
+type OtherBlock = { type: 'other'; kind: string; raw: unknown };
 
 export type Block =
   | TextBlock
@@ -32,7 +32,7 @@ export type Block =
   | OtherBlock;
 
 /** How a message looked in its source format, so provider-specific pairing rules can be checked. */
-export type SourceShape =
+type SourceShape =
   | 'native' // Anthropic-style content blocks (Claude Code, claude-trace, anthropic-request)
   | 'openai-tool' // one or more OpenAI `role:"tool"` messages merged into one user message of tool_result blocks
   | 'openai-message' // an OpenAI chat message (assistant tool_calls become tool_use blocks)

@@ -1,8 +1,6 @@
 // Unit aliases used in signatures so a reader can tell runes from UTF-16 chars from tokens.
 // They are plain numbers at runtime; the names document intent (SPEC §2, §4).
 
-/** Count of Unicode code points (what SPEC §4 calls "runes"). */
-export type Runes = number;
 /** Count of tokens (exact from a tokenizer, or calibrated where stated). */
 export type Tokens = number;
 /** 0-based index of a request within its thread. */

@@ -18,7 +18,7 @@ export const CATALOG = {
 export type CatalogInfo = typeof CATALOG;
 
 /** US dollars per million tokens. */
-export type UsdPerMtok = number;
+type UsdPerMtok = number;
 
 export type TokenPrices = {
   input: UsdPerMtok;
@@ -50,7 +50,7 @@ export type KnownModel = {
   catalog: CatalogInfo;
 };
 
-export type UnknownModel = { known: false; id: ParsedModelId; reason: string; catalog: CatalogInfo };
+type UnknownModel = { known: false; id: ParsedModelId; reason: string; catalog: CatalogInfo };
 
 export type ModelLookup = KnownModel | UnknownModel;
 

@@ -4,7 +4,7 @@
 // the catalog and the pairing defaults need to tell these apart. Pure string work, no catalog access.
 
 /** Where a model was called: its maker's own API or a cloud that resells it (its own wire and rules). */
-export type ModelHost = 'direct' | 'bedrock' | 'vertex' | 'openrouter' | 'azure';
+type ModelHost = 'direct' | 'bedrock' | 'vertex' | 'openrouter' | 'azure';
 
 /** Who makes the model (decides the catalog provider for direct calls and the default pairing rules). */
 export type ModelFamily = 'anthropic' | 'openai' | 'google' | 'other';

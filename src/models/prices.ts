@@ -47,13 +47,22 @@ export const ZERO_TOKENS: TokenSplit = Object.freeze({
 
 export const ZERO_USD: UsdSplit = Object.freeze({ ...ZERO_TOKENS, usd: 0 });
 
-export const TOKEN_PARTS = ['input', 'output', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h'] as const;
+/** The sum of two token splits (a new object: rows handed out earlier keep their values). */
+export function addTokens(a: TokenSplit, b: TokenSplit): TokenSplit {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite5m: a.cacheWrite5m + b.cacheWrite5m,
+    cacheWrite1h: a.cacheWrite1h + b.cacheWrite1h,
+  };
+}
 
-export function addSplit<T extends TokenSplit>(a: T, b: T): T {
-  const out = { ...a };
-  for (const k of TOKEN_PARTS) out[k] = (a[k] + b[k]) as T[typeof k];
-  if ('usd' in a && 'usd' in b) (out as unknown as UsdSplit).usd = (a as UsdSplit).usd + (b as UsdSplit).usd;
-  return out;
+/** The sum of two dollar splits (a new object). */
+export function addUsd(a: UsdSplit, b: UsdSplit): UsdSplit {
+  const sum = addTokens(a, b) as UsdSplit;
+  sum.usd = a.usd + b.usd;
+  return sum;
 }
 
 function userPrices(p: UserPrice): ModelPrices {

@@ -45,7 +45,7 @@ function matchOne(pattern: string, name: string): boolean {
 }
 
 /** True when the raw name or its canonical alias matches any pattern. */
-export function toolMatches(patterns: readonly string[], name: string): boolean {
+function toolMatches(patterns: readonly string[], name: string): boolean {
   if (patterns.length === 0) return false;
   const canon = canonicalTool(name);
   return patterns.some((p) => matchOne(p, name) || matchOne(p, canon));

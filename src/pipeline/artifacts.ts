@@ -6,7 +6,7 @@ import type { Block, Message } from '../model/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import { canonicalTool } from './aliases.ts';
 
-export type Artifact = { text: string; request: number };
+type Artifact = { text: string; request: number };
 
 export type ArtifactIndex = {
   intent: Artifact[];

@@ -4,7 +4,7 @@
 
 import type { UserPrices } from '../models/prices.ts';
 
-export type SummarizerKind = 'extractive' | 'http' | 'fail';
+type SummarizerKind = 'extractive' | 'http' | 'fail';
 
 /** The simulated prompt cache (SPEC §4 `cache.*`). A null value follows the API's own rules for each request's
  *  model (models/cache-rules.ts) and its catalog prices; a number overrides them for every request. */

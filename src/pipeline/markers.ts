@@ -6,7 +6,7 @@ export const MICRO_COMPACT_PREFIX = '[micro-compact] ';
 export const CLEARED_MARKER = '[Old tool result content cleared]';
 export const ELIDED_PREFIX = '[elided browser observation:';
 export const IMAGE_PLACEHOLDER = '[previous screenshot removed to save context]';
-export const SPILL_PREFIX = '[Output saved to disk:';
+const SPILL_PREFIX = '[Output saved to disk:';
 
 /** `[elided browser observation: <tool>, was <N> chars]` */
 export function elidedObservation(tool: string, runes: number): string {
@@ -14,7 +14,7 @@ export function elidedObservation(tool: string, runes: number): string {
 }
 
 /** Deterministic spill pointer for a tool result (like Claude Code's tool-results/<id>.txt). */
-export function spillPointer(toolUseId: string): string {
+function spillPointer(toolUseId: string): string {
   const safe = toolUseId.replace(/[^a-zA-Z0-9_.-]+/g, '_').slice(0, 120) || 'unknown';
   return `tool-results/${safe}.txt`;
 }

@@ -10,9 +10,7 @@ import type { PipelineMemo } from './memo.ts';
 import type { Summarizer } from './summarizer.ts';
 import type { Working } from './working.ts';
 
-export type StageId = 'observations' | 'spill' | 'tiers' | 'microcompact' | 'summarize' | 'hardcap';
-
-export const STAGE_IDS: readonly StageId[] = ['observations', 'spill', 'tiers', 'microcompact', 'summarize', 'hardcap'];
+type StageId = 'observations' | 'spill' | 'tiers' | 'microcompact' | 'summarize' | 'hardcap';
 
 /** One rewrite (SPEC §4 "Events"); a rewrite that leaves bytes unchanged emits nothing. */
 export type PipelineEvent = {
@@ -68,8 +66,6 @@ export type StageContext = {
   /** Record a complete event (the hot path of content rewrites: no copy). */
   record: (e: PipelineEvent) => void;
 };
-
-export type StageResult<S> = { output: Working; state: S; events: PipelineEvent[] };
 
 export interface PipelineStage<S> {
   id: StageId;

@@ -30,7 +30,7 @@ export type Row = {
 const PREVIEW = 160;
 
 /** The first ~160 characters of a message as one line: tool calls as `name(input…)`, images as `[image]`. */
-export function previewOf(m: Message): string {
+function previewOf(m: Message): string {
   const parts: string[] = [];
   let len = 0;
   for (const b of m.blocks) {

@@ -64,7 +64,7 @@ function sums(thread: Thread, meter: TokenMeter, hidden: Float64Array) {
 }
 
 /** What calibration needs of each request's recorded input (see calibration.ts and hidden.ts). */
-export function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 0): CalibrationSample[] {
+function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 0): CalibrationSample[] {
   const inputs = new InputBuilder(thread, 'recorded');
   const s = sums(thread, meter, hiddenThinking(thread, meter));
   let segment = 0;

@@ -6,7 +6,7 @@ import { moreValuesThan, tryParseJson } from '../lib/json.ts';
 import { deflateRaw, fromBase64Url, inflateRaw, toBase64Url } from './bytes.ts';
 import { type DecodedShare, fromPayload, type ShareState, toPayload } from './payload.ts';
 
-export const LINK_VERSION = 1;
+const LINK_VERSION = 1;
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:5173/';
 
 /**
@@ -15,12 +15,12 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:5173/';
  * a decompression bomb). Inflation streams and stops at the cap, so a bomb costs at most the cap in memory.
  */
 export const LINK_INFLATE_MAX = 32 * 1024 * 1024;
-export const LINK_INFLATE_RATIO = 100;
+const LINK_INFLATE_RATIO = 100;
 /** The smallest cap, so a short link of a small transcript is never refused for its ratio. */
 const LINK_INFLATE_FLOOR = 1024 * 1024;
 /** JSON values a link may hold: a 32 MB transcript has well under a million (each message is a few values
  *  around long strings); five million one-digit numbers are a bomb that JSON.parse would spend seconds on. */
-export const LINK_MAX_VALUES = 2_000_000;
+const LINK_MAX_VALUES = 2_000_000;
 /** Longer `s` values are not links (a URL holds at most 2 MB; a pasted value gets some slack). */
 const LINK_VALUE_MAX = 8 * 1024 * 1024;
 

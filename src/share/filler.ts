@@ -140,7 +140,7 @@ const ASCII_PIECES = /[A-Z]+(?![a-z])|[A-Z][a-z]*|[a-z]+/g;
 const VARIANT_EXTRA = [0, 1, 0, 2, 0, 1, 0, 3];
 
 /** One filler candidate for a word-run. `variant` changes how many dictionary words long pieces split into. */
-export function fillRun(run: string, rng: Rng, variant = 0): string {
+function fillRun(run: string, rng: Rng, variant = 0): string {
   if (run.length > LONG_RUN) {
     let out = '';
     for (const ch of run) out += swapChar(ch, rng);
@@ -167,7 +167,7 @@ export function fillRun(run: string, rng: Rng, variant = 0): string {
 }
 
 /** Maximal runs of letters, digits and combining marks: the unit of filling, and of "a word". */
-export const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
+const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
 
 /** Lowercased words of ≥ 4 characters in a text (what filler must never reproduce). */
 export function wordsOf(text: string, into: Set<string>): void {

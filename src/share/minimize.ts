@@ -44,7 +44,7 @@ export type MinimizeResult =
     }
   | { ok: false; error: string; evaluations: number };
 
-export function sizeOf(t: Transcript): Size {
+function sizeOf(t: Transcript): Size {
   let messages = 0;
   let requests = 0;
   for (const th of t.threads) {

@@ -13,14 +13,14 @@ import { PRESET_IDS, type PresetId, presetConfig } from '../pipeline/presets.ts'
 import type { ReplayMode } from '../replay/inputs.ts';
 import { ENCODINGS, type EncodingName } from '../tokens/tokenizer.ts';
 
-export const SHARE_VERSION = 1;
+const SHARE_VERSION = 1;
 
 /** What the recipient looks at: a thread, a request of it (timeline) and a selected message (row). */
 export type ShareView = { thread: string | null; request: number | null; selection: number | null };
 
 export const DEFAULT_VIEW: ShareView = { thread: null, request: null, selection: null };
 
-export type ShareSource = { kind: 'transcript'; transcript: Transcript } | { kind: 'sample'; id: string };
+type ShareSource = { kind: 'transcript'; transcript: Transcript } | { kind: 'sample'; id: string };
 
 export type ShareSettings = {
   preset: PresetId;
@@ -30,7 +30,7 @@ export type ShareSettings = {
   encoding: EncodingName;
 };
 
-export const DEFAULT_SETTINGS: Omit<ShareSettings, 'config'> = {
+const DEFAULT_SETTINGS: Omit<ShareSettings, 'config'> = {
   preset: 'seeds',
   mode: 'recorded',
   provider: 'anthropic',
@@ -146,7 +146,7 @@ function readView(raw: unknown, warn: (m: string) => void): ShareView {
 
 /** A view checked against the transcript it will be shown on: unknown thread or out-of-range indices
  *  fall back to the default (first thread, nothing selected) with a warning each. */
-export function checkView(view: ShareView, t: Transcript): { view: ShareView; warnings: string[] } {
+function checkView(view: ShareView, t: Transcript): { view: ShareView; warnings: string[] } {
   const warnings: string[] = [];
   const out = { ...view };
   const th = out.thread === null ? t.threads[0] : t.threads.find((x) => x.id === out.thread);

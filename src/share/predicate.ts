@@ -7,8 +7,6 @@ import type { Report } from '../analyses/report.ts';
 import type { Transcript } from '../model/transcript.ts';
 import { PAIRING_RULES } from './pairing-rules.ts';
 
-export { PAIRING_RULES };
-
 export type Predicate =
   | { kind: 'pairing'; rule: string; stage?: string; toolUseId?: string }
   | { kind: 'tier'; toolUseId: string; tier: 1 | 2 | 3 | null }

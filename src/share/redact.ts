@@ -33,7 +33,7 @@ export type RedactOptions = {
   previewLimit?: number;
 };
 
-export type RedactionKind =
+type RedactionKind =
   | 'text'
   | 'thinking'
   | 'tool-input'
@@ -69,7 +69,7 @@ export type RedactionChange = {
 };
 
 /** Identifiers left as they are (secret-looking parts aside), by what they are; the preview says why. */
-export type KeptIdentifiers = {
+type KeptIdentifiers = {
   /** Tool names (tool calls and definitions): the pipeline's tool rules and re-fetch detection read them. */
   toolNames: string[];
   /** Model ids: they set the context window, prices and cache rules. */
@@ -110,7 +110,7 @@ export type Redaction = {
 
 /** Keys whose string values are identifiers, kept verbatim inside raw provider blocks and image sources
  *  (never inside tool inputs, whose string values are all content except paths). */
-export const ID_KEYS: ReadonlySet<string> = new Set([
+const ID_KEYS: ReadonlySet<string> = new Set([
   'type',
   'id',
   'tool_use_id',
@@ -128,7 +128,7 @@ export const ID_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** `meta.extra` keys whose values are identifiers (the rest is redacted as content; `cwd` as a path). */
-export const KEPT_EXTRA: ReadonlySet<string> = new Set([
+const KEPT_EXTRA: ReadonlySet<string> = new Set([
   'model',
   'model_provider',
   'originator',
@@ -138,7 +138,7 @@ export const KEPT_EXTRA: ReadonlySet<string> = new Set([
 ]);
 
 /** JSON-schema keys whose values are prose (descriptions, examples); other schema strings are identifiers. */
-export const SCHEMA_TEXT_KEYS: ReadonlySet<string> = new Set([
+const SCHEMA_TEXT_KEYS: ReadonlySet<string> = new Set([
   'description',
   'title',
   'default',

@@ -44,7 +44,7 @@ function messageUnits(th: Thread): number[][] {
 const hasResponse = (r: Request) => r.responseEnd !== undefined && r.responseEnd > r.inputEnd;
 
 /** Every removable unit of a transcript, in thread and message order. */
-export function unitsOf(t: Transcript): Unit[] {
+function unitsOf(t: Transcript): Unit[] {
   const out: Unit[] = [];
   t.threads.forEach((th, ti) => {
     for (const messages of messageUnits(th)) out.push({ id: out.length, thread: ti, messages });

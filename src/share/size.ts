@@ -5,7 +5,7 @@ import { formatBytes } from '../lib/bytes.ts';
 export const LINK_WARN_BYTES = 32 * 1024;
 export const LINK_MAX_BYTES = 2 * 1024 * 1024;
 
-export type LinkSizeClass = 'ok' | 'warn' | 'download';
+type LinkSizeClass = 'ok' | 'warn' | 'download';
 
 export type LinkSize = { bytes: number; class: LinkSizeClass; message: string };
 

@@ -79,7 +79,7 @@ function noteError(text: string): void {
 }
 
 /** The HTTP request for one summarizer call (pure; the key goes in a header, never in the URL). */
-export function buildRequest(
+function buildRequest(
   s: EndpointSettings,
   key: string,
   call: Pick<HttpCall, 'kind' | 'prompt'>,
@@ -144,7 +144,7 @@ function textParts(v: unknown): string {
 }
 
 /** The summary text in a 2xx reply body, or why there is none (pure). */
-export function parseReply(kind: ApiKind, body: unknown): SummaryOutcome {
+function parseReply(kind: ApiKind, body: unknown): SummaryOutcome {
   const o = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   let text = '';
   if (kind === 'anthropic') text = textParts(o.content);
@@ -165,7 +165,7 @@ export function parseReply(kind: ApiKind, body: unknown): SummaryOutcome {
 }
 
 /** A plain error for a non-2xx reply: status and the provider's message when it gave one. */
-export function errorOf(status: number, statusText: string, body: string): string {
+function errorOf(status: number, statusText: string, body: string): string {
   let detail = '';
   try {
     const j = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
@@ -235,7 +235,7 @@ async function makeCalls(calls: HttpCall[], s: EndpointSettings, key: string): P
 }
 
 /** React to a finished run: make the calls it is waiting for, fill the engine's cache, re-run. */
-export async function onRunResult(result: RunResult | undefined): Promise<void> {
+async function onRunResult(result: RunResult | undefined): Promise<void> {
   if (!result) return;
   if (result.settings.config.summarizer !== 'http') {
     setStatus({ phase: 'off', pending: 0 });

@@ -38,7 +38,7 @@ export type Restore = {
   sample?: SampleSettings & { id: string };
 };
 
-export type TranscriptState = {
+type TranscriptState = {
   status: 'idle' | 'loading' | 'ready' | 'error';
   source?: LoadSource;
   summary?: LoadSummary;
@@ -52,7 +52,7 @@ export type TranscriptState = {
   linkWarnings?: readonly string[];
 };
 
-export type RunState = {
+type RunState = {
   status: 'idle' | 'running' | 'ready' | 'error';
   result?: RunResult;
   error?: string;
@@ -105,7 +105,7 @@ export type ViewState = {
   scrollTo: { index: number; nonce: number } | null;
 };
 
-export type TranscriptActions = {
+type TranscriptActions = {
   loadFiles: (files: File[], source?: LoadSource) => Promise<void>;
   /** A followed session that grew, read again: settings and selection kept (follow.ts). */
   reloadGrown: (files: File[], source: LoadSource) => Promise<void>;
@@ -117,9 +117,9 @@ export type TranscriptActions = {
   ensureRows: (thread: string) => Promise<void>;
 };
 
-export type RunActions = { requestRun: () => void };
+type RunActions = { requestRun: () => void };
 
-export type ConfigActions = {
+type ConfigActions = {
   setPreset: (p: PresetId) => void;
   setKey: (key: string, value: unknown) => string | null;
   setConfig: (c: PipelineConfig) => void;
@@ -128,7 +128,7 @@ export type ConfigActions = {
   setEncoding: (e: EncodingName) => void;
 };
 
-export type ViewActions = {
+type ViewActions = {
   setThread: (id: string) => void;
   selectMessage: (index: number | null, scroll?: boolean) => void;
   selectRequest: (index: number | null) => void;

@@ -3,7 +3,8 @@
 // long pieces with a heap (O(n log n)) that reproduces tiktoken's "lowest rank, leftmost first"
 // order exactly. Special-token text is counted as plain text (SPEC §2), so nothing ever throws.
 // Texts over 64 K characters are counted window by window, cut at a space between two non-spaces (always a
-// piece boundary, so the count stays exact); a window with no such space (a huge unspaced blob) is cut hard,
+// piece boundary, so the count stays exact) or else before the window's last two pieces (exact too); only a
+// window that is nearly one piece (a run of one letter class) is cut hard,
 // and a piece over 4 KB (a run of one character) merges in 4 KB chunks, each cut off by at most one token;
 // equal windows and chunks are counted once — so a 5 M-letter run neither overflows the regex stack nor
 // costs seconds per MB.
@@ -38,7 +39,7 @@ function b64ToByteString(s: string): string {
 }
 
 /** UTF-8 bytes of `s` as a byte string (lone surrogates become U+FFFD, as TextEncoder does). */
-export function utf8ByteString(s: string): string {
+function utf8ByteString(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
@@ -116,7 +117,9 @@ export class BpeCounter {
       let hard = false;
       if (end < text.length) {
         const cut = spaceCut(text, start + WINDOW / 2, end);
+        const piece = cut > 0 ? -1 : this.pieceCut(text, start, end);
         if (cut > 0) end = cut;
+        else if (piece > 0) end = piece;
         else {
           hard = true; // at a code point boundary
           if (text.charCodeAt(end) >= 0xdc00 && text.charCodeAt(end) <= 0xdfff) end--;
@@ -134,6 +137,23 @@ export class BpeCounter {
       start = end;
     }
     return n;
+  }
+
+  /** Where a window with no space cut can still be cut exactly: the start of its second-to-last piece. The
+   *  regex reads left to right and only a match that reaches the window's end (or looks one character past it)
+   *  can differ from the whole text's, so every piece before the last two is the whole text's own. -1 when the
+   *  window is (nearly) one piece — a run of one letter class, cut hard. */
+  private pieceCut(text: string, start: number, end: number): number {
+    const re = this.pattern;
+    const window = text.slice(start, end);
+    re.lastIndex = 0;
+    let last = -1;
+    let beforeLast = -1;
+    for (let m = re.exec(window); m !== null; m = re.exec(window)) {
+      beforeLast = last;
+      last = m.index;
+    }
+    return beforeLast > WINDOW / 4 ? start + beforeLast : -1;
   }
 
   private countWindow(text: string): number {

@@ -8,7 +8,7 @@ import type { TokenMeter } from './meter.ts';
 import type { EncodingName } from './tokenizer.ts';
 
 /** Below this many characters the pool's startup (rank loading per worker) costs more than it saves. */
-export const POOL_MIN_CHARS = 2_000_000;
+const POOL_MIN_CHARS = 2_000_000;
 
 export type CountStats = { blocks: number; texts: number; chars: number; ms: number; pooled: boolean };
 

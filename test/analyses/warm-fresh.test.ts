@@ -42,7 +42,16 @@ function fingerprint(a: Analysis): unknown {
 
 function run(t: Transcript, s: Settings, cache = newCache(t, tk)): Analysis {
   const config = mergeConfig(presetConfig(s.preset), s.set);
-  return analyze(t, { config, preset: s.preset, mode: s.mode, provider: 'anthropic', tokenizer: tk, cache });
+  // withoutPipeline: the no-pipeline cost is one of the cache's memos too (its key leaves out the window).
+  return analyze(t, {
+    config,
+    preset: s.preset,
+    mode: s.mode,
+    provider: 'anthropic',
+    tokenizer: tk,
+    cache,
+    withoutPipeline: true,
+  });
 }
 
 /** B after A, B, A on one cache equals B on a fresh cache over a copy. */

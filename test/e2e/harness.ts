@@ -11,7 +11,7 @@ import { build, type PreviewServer, preview } from 'vite';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = join(ROOT, 'e2e-artifacts');
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const ARGS = [
   '--headless',

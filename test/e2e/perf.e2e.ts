@@ -1,4 +1,4 @@
-// A 20 MB Claude Code log (generated, deterministic) loads through the file input while a
+// A 24 MB Claude Code 2.x log (generated, deterministic) loads through the file input while a
 // PerformanceObserver('longtask') installed before navigation watches the main thread: no task may take
 // more than 100 ms from the moment the file is picked until its rows, exact counts and first run are on
 // screen, and while three threshold changes re-run it. Using it afterwards (heatmap jump, j/k, search, the
@@ -13,7 +13,8 @@ import { ARTIFACTS, openSession, stopServer } from './harness.ts';
 import { probeMainThread, type Task, takeMainThread, worstFrame } from './main-thread-probe.ts';
 import { loadFiles, setConfig, waitForRun } from './ui.ts';
 
-const SIZE = 20 * 1024 * 1024;
+// 24 MB of 2.x lines with small tool results: ≈ 25,500 log lines, 10,400 messages, 5,000 requests.
+const SIZE = 24 * 1024 * 1024;
 const LIMIT_MS = 100;
 
 const dir = mkdtempSync(join(tmpdir(), 'tierscope-perf-'));
@@ -22,9 +23,9 @@ afterAll(async () => {
   await stopServer();
 });
 
-it('loads a 20 MB log without a main-thread task over 100 ms', { timeout: 900_000 }, async () => {
-  const file = join(dir, 'session-20mb.jsonl');
-  const text = generateClaudeCode(SIZE);
+it('loads a 24 MB log without a main-thread task over 100 ms', { timeout: 900_000 }, async () => {
+  const file = join(dir, 'session-24mb.jsonl');
+  const text = generateClaudeCode(SIZE, 37, { resultScale: 0.05 });
   writeFileSync(file, text);
   const s = await openSession();
   try {
@@ -62,7 +63,7 @@ it('loads a 20 MB log without a main-thread task over 100 ms', { timeout: 900_00
     const box = await s.page.getByTestId('token-heatmap').boundingBox();
     if (box) await s.page.mouse.click(box.x + box.width / 2, box.y + box.height - 1);
     for (let i = 0; i < 5; i++) await s.page.keyboard.press('k');
-    await s.page.getByTestId('transcript-search').fill('rotate');
+    await s.page.getByTestId('transcript-search').fill('handler');
     await s.page.getByTestId('transcript-search').press('Enter');
     await s.page.getByTestId('detail-header').waitFor();
     await s.page.waitForTimeout(1500);

@@ -16,7 +16,6 @@ export type Seed = { name: string; format: FormatId; jsonl: boolean; bytes: Uint
 
 const enc = new TextEncoder();
 export const bytesOf = (s: string): Uint8Array => enc.encode(s);
-export const textOf = (b: Uint8Array): string => new TextDecoder().decode(b);
 
 const FORMAT_OF_DIR: Record<string, FormatId> = {
   'claude-code': 'claude-code',
@@ -49,7 +48,7 @@ export function realSeeds(): Seed[] {
 export const inlineSeeds = (): Seed[] => SAMPLES.map((s) => ({ ...s, bytes: bytesOf(s.text) }));
 
 /** Byte ranges [start, end) of the lines of `bytes` (without the LF). */
-export function lineRanges(bytes: Uint8Array): [number, number][] {
+function lineRanges(bytes: Uint8Array): [number, number][] {
   const out: [number, number][] = [];
   let start = 0;
   for (;;) {
@@ -115,7 +114,7 @@ export function countedFile(name: string, bytes: Uint8Array, chunkSize: number, 
 }
 
 /** Passes over the file a load may make (sniff, document decode, the parser's own passes). */
-export const MAX_PASSES = 6;
+const MAX_PASSES = 6;
 
 export type Loaded = { result: LoadResult; ops: Ops };
 
@@ -148,7 +147,7 @@ const isIndex = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
 const optional = (v: unknown, type: string) => v === undefined || typeof v === type;
 
 /** A located issue: integer line ≥ 0, a non-empty message, a known severity, sane column and offset. */
-export function expectIssue(i: ParseIssue): void {
+function expectIssue(i: ParseIssue): void {
   check(isIndex(i.line), `issue line ${String(i.line)}: ${i.message}`);
   check(typeof i.message === 'string' && i.message.length > 0, 'issue message');
   check(SEVERITIES.has(i.severity), `issue severity ${i.severity}`);
@@ -268,7 +267,7 @@ export type ByteOp =
 
 const INTERESTING = [0x00, 0x0a, 0x0d, 0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x3a, 0x2c, 0x80, 0xc3, 0xe2, 0xf0, 0xff];
 
-export const byteArb = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(...INTERESTING));
+const byteArb = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(...INTERESTING));
 
 export const byteOpArb: fc.Arbitrary<ByteOp> = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),

@@ -10,15 +10,15 @@ import { blockTokens, messageTokens } from '../../src/tokens/block-text.ts';
 import type { Tokenizer } from '../../src/tokens/tokenizer.ts';
 import { transcript } from './dsl.ts';
 
-export type ContentKind = 'chars' | 'cjk' | 'emoji';
-export type GenCall = { tool: string; args: string; size: number; kind: ContentKind; error: boolean };
-export type GenStep =
+type ContentKind = 'chars' | 'cjk' | 'emoji';
+type GenCall = { tool: string; args: string; size: number; kind: ContentKind; error: boolean };
+type GenStep =
   | { kind: 'turn'; text: string | null; thinking: boolean; reversed: boolean; calls: GenCall[] }
   | { kind: 'user'; reply: string | null; text: string }
   | { kind: 'summary'; text: string };
 export type GenSession = { task: string; steps: GenStep[] };
 
-export const GEN_TOOLS = [
+const GEN_TOOLS = [
   'Read',
   'Grep',
   'Bash',
@@ -120,7 +120,7 @@ function toolArgs(c: GenCall): string {
 }
 
 /** The DSL text of a generated session (tool ids `g<step>_<k>`). */
-export function sessionDsl(s: GenSession): string {
+function sessionDsl(s: GenSession): string {
   const lines = [`U ${s.task}`];
   s.steps.forEach((step, i) => {
     if (step.kind === 'summary') {

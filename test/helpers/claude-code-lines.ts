@@ -25,7 +25,7 @@ export const user = (uuid: string, parent: string | null, content: unknown, extr
   type: 'user',
   message: { role: 'user', content },
 });
-export const usage = (output: number, input = 3, read = 1000, write = 10) => ({
+const usage = (output: number, input = 3, read = 1000, write = 10) => ({
   input_tokens: input,
   cache_read_input_tokens: read,
   cache_creation_input_tokens: write,

@@ -10,7 +10,7 @@ import { REAL_DIR, SHARED_DIR, WILD_DIR } from './fixture-inputs.ts';
 
 export { type FixtureInput, fixtureInputs, REAL_DIR, REPO_ROOT, SHARED_DIR, WILD_DIR } from './fixture-inputs.ts';
 export const HAVE_REAL = existsSync(REAL_DIR);
-export const HAVE_WILD = existsSync(WILD_DIR);
+const HAVE_WILD = existsSync(WILD_DIR);
 
 export function realPath(rel: string): string {
   return join(REAL_DIR, rel);

@@ -2,7 +2,7 @@
 // tokenizer for fast-check), capture every request's output, spy on summarizer calls, and look up results.
 
 import type { Block, Message, Transcript } from '../../src/model/transcript.ts';
-import type { PairingViolation, Provider } from '../../src/pairing/validate.ts';
+import type { Provider } from '../../src/pairing/validate.ts';
 import { mergeConfig, type PipelineConfig } from '../../src/pipeline/config.ts';
 import { type PresetId, presetConfig } from '../../src/pipeline/presets.ts';
 import type { PipelineEvent } from '../../src/pipeline/stage.ts';
@@ -70,10 +70,6 @@ export async function outputAt(t: Transcript, k: number, o: RunOptions = {}) {
 
 export function allEvents(r: Replay): PipelineEvent[] {
   return r.threads.flatMap((t) => t.requests.flatMap((q) => q.events));
-}
-
-export function allPairing(r: Replay): PairingViolation[] {
-  return r.threads.flatMap((t) => t.requests.flatMap((q) => q.pairing));
 }
 
 /** Content of the tool_result for `id` in a message list. */

@@ -46,7 +46,7 @@ class Bytes {
 }
 
 /** Zstd frames of raw blocks (≤ 128 KiB each), a new frame every `frameBytes` (Inspect writes multi-frame). */
-export function zstdRawFrames(data: Uint8Array, frameBytes = 64 * 1024): Uint8Array {
+function zstdRawFrames(data: Uint8Array, frameBytes = 64 * 1024): Uint8Array {
   const out = new Bytes();
   for (let f = 0; f === 0 || f < data.length; f += frameBytes) {
     const frame = data.subarray(f, Math.min(data.length, f + frameBytes));
@@ -61,7 +61,7 @@ export function zstdRawFrames(data: Uint8Array, frameBytes = 64 * 1024): Uint8Ar
   return out.bytes();
 }
 
-export type Method = 'stored' | 'deflate' | 'zstd';
+type Method = 'stored' | 'deflate' | 'zstd';
 export type ZipOptions = { method?: Method; descriptors?: boolean };
 
 const CODE: Record<Method, number> = { stored: 0, deflate: 8, zstd: 93 };

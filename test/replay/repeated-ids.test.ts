@@ -76,17 +76,18 @@ describe('repeated tool_use ids', () => {
         tok,
         provider,
       );
-      const u = run(
-        roundsLog(rounds, (i) => `call_${i}`),
-        tok,
-        provider,
-      ).ms;
-      const rep = run(
-        roundsLog(rounds, () => 'call_0'),
-        tok,
-        provider,
-      );
-      expect(rep.ms / u).toBeLessThan(3);
+      // The best of three interleaved runs of each: one run on a loaded machine can take twice its time.
+      const unique = roundsLog(rounds, (i) => `call_${i}`);
+      const repeated = roundsLog(rounds, () => 'call_0');
+      let u = Number.POSITIVE_INFINITY;
+      let rep = run(repeated, tok, provider);
+      for (let i = 0; i < 3; i++) {
+        u = Math.min(u, run(unique, tok, provider).ms);
+        const r = run(repeated, tok, provider);
+        if (r.ms < rep.ms) rep = r;
+      }
+      // Quadratic, the reused id took tens of times the unique log at this size; linear, about the same.
+      expect(rep.ms / u).toBeLessThan(4);
       const flagged = rep.pairing.filter((v) => v.stage === 'input' && v.rule === 'duplicate-id');
       expect(flagged).toHaveLength(FLAGS_DUPLICATES[provider] ? 1 : 0);
     },

@@ -94,6 +94,25 @@ describe('long texts and long runs of one character (issue 19, item 5)', () => {
     expect(counter.count(text)).toBe(ref.encode(text, [], []).length);
   });
 
+  it('a window with no space to cut at is cut between pieces: unspaced blobs over 64 K count exactly', () => {
+    // Minified code, base64, hex dumps, URLs run together: no " " between two non-spaces for 32 K characters.
+    const kinds = [
+      (i: number) => `var_${i}=f(${i % 97});if(x>${i}){y+=${i}}else{z.push("k${i}")};`,
+      (i: number) => btoa(String.fromCharCode(...Array.from({ length: 48 }, (_, k) => (i * 31 + k * 7) % 256))),
+      (i: number) => `0x${((i * 2654435761) >>> 0).toString(16)}ABCdef${i}`,
+      (i: number) => `https://example.org/${i}/%E6%BC%A2?q=${i}&漢字${i}`,
+    ];
+    for (const kind of kinds) {
+      const parts: string[] = [];
+      for (let i = 0, len = 0; len < 150_000; i++) {
+        parts.push(kind(i));
+        len += parts[i].length;
+      }
+      const text = parts.join('');
+      expect(counter.count(text)).toBe(ref.encode(text, [], []).length);
+    }
+  });
+
   it('five million non-ASCII letters in a row: no stack overflow, linear time, within one token per 4 KB', () => {
     const t0 = performance.now();
     const n = counter.count('é'.repeat(5_000_000));

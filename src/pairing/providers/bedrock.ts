@@ -7,7 +7,7 @@ import { anthropicText } from './anthropic.ts';
 import { type Draft, duplicateCallText, idList, isEmptyContent, type ProviderCheck, usesIn } from './common.ts';
 
 /** Bedrock's texts (Curie #16, strands #1223, quarkus-langchain4j #1983, aws language-servers #1235). */
-export const bedrockText = {
+const bedrockText = {
   exceeds: (n: number) =>
     `The number of toolResult blocks at messages.${n}.content exceeds the number of toolUse blocks of previous turn.`,
   expected: (n: number, ids: readonly string[]) =>

@@ -7,7 +7,7 @@ import { type Draft, type ProviderCheck, usesIn } from './common.ts';
 import type { WireUnit } from './wire.ts';
 
 /** The API's texts (gemini-cli #11814, #4217, #16415; langchain #27799; CLIProxyAPI #5358). */
-export const geminiText = {
+const geminiText = {
   callOrder:
     'Please ensure that function call turn comes immediately after a user turn or after a function response turn.',
   responseOrder: 'Please ensure that function response turn comes immediately after a function call turn.',

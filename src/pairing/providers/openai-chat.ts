@@ -7,7 +7,7 @@ import { duplicateCallText, duplicateResultText, idList, type ProviderCheck, use
 
 /** The API's texts (seen in litellm #4931, semantic-kernel #12708, dapr-agents #145 and many clients).
  *  "preceeding" is the API's own spelling; the param of the first is `messages.[i].role`. */
-export const chatText = {
+const chatText = {
   toolWithoutCall:
     "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
   missing: (ids: readonly string[]) =>

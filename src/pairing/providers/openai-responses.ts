@@ -8,7 +8,7 @@ import { duplicateCallText, duplicateResultText, type ProviderCheck } from './co
 
 /** The API's texts (`param: input`; openai-agents-python #673 / #1061, langchain #34282). Reasoning-item
  *  errors ("…provided without its required following item") are from memory and not checked here. */
-export const responsesText = {
+const responsesText = {
   orphan: (id: string) => `No tool call found for function call output with call_id ${id}.`,
   missing: (id: string) => `No tool output found for function call ${id}.`,
 };

@@ -7,7 +7,7 @@ import { firstIndex } from '../../lib/search.ts';
 import type { Message } from '../../model/transcript.ts';
 import type { Provider } from '../types.ts';
 
-export type WireRole =
+type WireRole =
   | 'system'
   | 'user'
   | 'assistant'

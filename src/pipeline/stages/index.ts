@@ -1,13 +1,10 @@
 // The stages of SPEC §4 in their fixed order: cheap and lossless first, lossy and costly last.
-import type { PipelineStage } from '../stage.ts';
 import { type HardcapState, hardcapStage } from './hardcap.ts';
 import { type MicrocompactState, microcompactStage } from './microcompact.ts';
 import { type ObservationsState, observationsStage } from './observations.ts';
 import { type SpillState, spillStage } from './spill.ts';
 import { type SummarizeState, summarizeStage } from './summarize.ts';
 import { type TiersState, tiersStage } from './tiers.ts';
-
-export { hardcapStage, microcompactStage, observationsStage, spillStage, summarizeStage, tiersStage };
 
 export const STAGES = [
   observationsStage,
@@ -17,8 +14,6 @@ export const STAGES = [
   summarizeStage,
   hardcapStage,
 ] as const;
-
-export type AnyStage = PipelineStage<unknown>;
 
 /** Each stage's state, by stage id: what a thread's replay ends with (pipeline/fates.ts reads it). */
 export type StageStates = {

@@ -14,7 +14,7 @@ import { emitRewrite } from './rewrite.ts';
 /** `seen`: by tool id number (Working.ids), SEEN once the result was looked at for spilling, SPILLED once
  *  it was spilled. */
 export type SpillState = { seen: Uint8Array };
-export const SEEN = 1;
+const SEEN = 1;
 export const SPILLED = 2;
 
 type Candidate = { pos: number; j: number; n: number; id: string; runes: number; tool: string };

@@ -3,6 +3,7 @@ import { useStore } from '../../state/store.ts';
 import { fmtPct, fmtTokens } from '../common/format.ts';
 import { CostStat } from './CostStat.tsx';
 import { Stat } from './Stat.tsx';
+import { WhyItFell } from './WhyItFell.tsx';
 
 const NO_USAGE = 'The log records no cache usage (no usage / cached-token fields), so there is no observed hit rate.';
 
@@ -53,6 +54,7 @@ export function SummaryBar() {
               ≈{fmtPct(t.simulated.hitRate)}
             </span>
           </Stat>
+          <WhyItFell findings={r.cacheFindings} />
           <CostStat cost={t.cost} />
           <Stat
             label="pairing"

@@ -9,7 +9,7 @@ import { useStore } from '../../state/store.ts';
 import type { SampleSettings } from '../../state/types.ts';
 import { stateFromUrl } from '../../state/url-state.ts';
 
-export const DEFAULT_SAMPLE = 'story-37-1';
+const DEFAULT_SAMPLE = 'story-37-1';
 
 /** One entry of public/samples/index.json: the file and its own settings. */
 export type SampleEntry = SampleSettings & {
@@ -24,7 +24,7 @@ export type SampleManifest = { samples: SampleEntry[] };
 
 const base = () => import.meta.env.BASE_URL;
 
-export function sampleUrl(file: string): string {
+function sampleUrl(file: string): string {
   return `${base()}samples/${file}`;
 }
 
@@ -57,7 +57,7 @@ export async function openSample(e: SampleEntry): Promise<void> {
 }
 
 /** A `?src=` value is accepted only when it resolves to this origin (nothing leaves the origin). */
-export function sameOriginSrc(src: string, baseHref: string): string | null {
+function sameOriginSrc(src: string, baseHref: string): string | null {
   try {
     const u = new URL(src, baseHref);
     return u.origin === new URL(baseHref).origin ? u.href : null;
@@ -68,7 +68,7 @@ export function sameOriginSrc(src: string, baseHref: string): string | null {
 
 /** Open a share link: the engine decodes it (off the main thread) and loads the transcript it carries, or
  *  the link names a bundled sample, loaded here; either way with the link's settings and view. */
-export async function openShareLink(href: string): Promise<void> {
+async function openShareLink(href: string): Promise<void> {
   const { transcriptActions } = useStore.getState();
   const named = await transcriptActions.openLink(href);
   if (!named) return;

@@ -26,17 +26,8 @@ export function heatLevel(t: number): string {
   return PALETTE[Math.max(0, Math.min(255, Math.round(t * 255)))];
 }
 
-/** Heat for a token count relative to the largest (log scale so small messages stay visible). */
-export function heatFor(tokens: number, max: number): string {
-  if (max <= 0) return heat(0);
-  return heat(Math.log1p(tokens) / Math.log1p(max));
-}
-
-/** Tier colors (legend): Tier 3 kept = neutral, Tier 2 compressed = amber, Tier 1 stub = muted red. */
-export const TIER_COLORS: Record<1 | 2 | 3, string> = { 1: '#c0504d', 2: '#e0a030', 3: '#8a8f98' };
-
 /** Category colors for the stacked timeline. */
-export const CATEGORY_COLORS: Record<string, string> = {
+const CATEGORY_COLORS: Record<string, string> = {
   tools: '#7d6bd1',
   system: '#5a7fd6',
   user: '#3fa7a0',

@@ -4,6 +4,7 @@ import type { EventRow, RunResult } from '../../../worker/api.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import type { ViewState } from '../../state/types.ts';
 import { useColorScheme } from '../app/use-color-scheme.ts';
+import { CacheBreakNote } from './CacheBreakNote.tsx';
 import { DetailHeader } from './DetailHeader.tsx';
 import { useEventDiff, useMessageDetail } from './use-detail.ts';
 
@@ -93,6 +94,7 @@ export function DetailPane() {
         </div>
       )}
       {row && <DetailHeader row={row} />}
+      {row && <CacheBreakNote message={row.index} />}
       {(row || ev) && (
         <>
           <div className="tabs" role="tablist">

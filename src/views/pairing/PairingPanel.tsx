@@ -5,7 +5,7 @@ import { FromTheLog } from '../common/FromTheLog.tsx';
 import { providerNote } from '../common/log-default-note.ts';
 import './pairing.css';
 
-export const PROVIDER_NAMES: Record<Provider, string> = {
+const PROVIDER_NAMES: Record<Provider, string> = {
   anthropic: 'Anthropic Messages',
   'openai-chat': 'OpenAI Chat Completions',
   'openai-responses': 'OpenAI Responses',

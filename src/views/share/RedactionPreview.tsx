@@ -45,7 +45,7 @@ function secretLabel(kind: string | undefined): string {
 /** Rows of the change list rendered (all are counted). */
 const SHOWN = 150;
 
-export function whereText(w: RedactionWhere): string {
+function whereText(w: RedactionWhere): string {
   const parts: string[] = [];
   if (w.thread) parts.push(w.thread);
   if (w.request !== undefined) parts.push(`request ${w.request}`);

@@ -20,7 +20,7 @@ export function requestOf(s: AppState): Omit<ShareRequest, 'redact'> {
 }
 
 /** The link for an encoded share on this page (its own fragment and `?src=` dropped). */
-export function linkOf(encoded: string): string {
+function linkOf(encoded: string): string {
   return urlFromState(window.location.href, { src: null, share: encoded });
 }
 

@@ -62,6 +62,15 @@ export function CacheTimeline() {
     },
     [points],
   );
+  // A break marker selects its request and the message where the cache stopped matching (observed: the
+  // divergence point; simulated: the first rewrite inside the old prefix), else the request's response.
+  const onPickBreak = useCallback(
+    (b: BreakMark) => {
+      onPick(b.pos);
+      if (b.messageIndex !== null) useStore.getState().viewActions.selectMessage(b.messageIndex, true);
+    },
+    [onPick],
+  );
   // The card hangs under the chart, next to the pointer, so it never hides the bars being read.
   const place = useCallback((e: MouseEvent) => {
     const r = box.current?.getBoundingClientRect();
@@ -127,6 +136,7 @@ export function CacheTimeline() {
             selectedPos={selectedPos}
             hoverCol={hover?.col ?? null}
             onPick={onPick}
+            onPickBreak={onPickBreak}
             onHoverCol={onHoverCol}
             onHoverBreak={onHoverBreak}
             width={width}
@@ -138,6 +148,7 @@ export function CacheTimeline() {
             points={points}
             breaks={hovBreaks}
             events={result.events}
+            patterns={result.cacheFindings.patterns}
             map={map}
             titles={titles}
             x={hover.x}

@@ -14,7 +14,7 @@ import {
   yRange,
 } from './timeline-model.ts';
 
-export { HEIGHT, PAD_L, PAD_R } from './chart-layout.ts';
+export { HEIGHT } from './chart-layout.ts';
 
 const LINE_ORDER: LineKey[] = ['window', 'hardcap', 'trigger', 'landing'];
 /** Individual markers up to this many breaks; beyond, one merged path (still hoverable by column). */
@@ -170,7 +170,7 @@ type MarkerProps = {
   breaks: readonly BreakMark[];
   geo: Geometry;
   n: number;
-  onPick: (pos: number) => void;
+  onPick: (b: BreakMark) => void;
   onHover: (b: BreakMark | null, e: MouseEvent) => void;
 };
 
@@ -224,10 +224,10 @@ const Markers = memo(function Markers({ breaks, geo, n, onPick, onHover }: Marke
             aria-label={`${b.kind} cache break at request ${b.point.index}: ${b.detail}`}
             onClick={(e) => {
               e.stopPropagation();
-              onPick(b.pos);
+              onPick(b);
             }}
             onKeyDown={(e) => {
-              if (e.key === 'Enter' || e.key === ' ') onPick(b.pos);
+              if (e.key === 'Enter' || e.key === ' ') onPick(b);
             }}
             onMouseEnter={(e) => onHover(b, e)}
             onMouseMove={(e) => onHover(b, e)}
@@ -250,6 +250,8 @@ type ChartProps = StaticProps & {
   selectedPos: number | null;
   hoverCol: number | null;
   onPick: (pos: number) => void;
+  /** A break marker clicked: its request, and the message where its cached prefix ended. */
+  onPickBreak: (b: BreakMark) => void;
   onHoverCol: (col: number | null, e: MouseEvent) => void;
   onHoverBreak: (b: BreakMark | null, e: MouseEvent) => void;
   width: number;
@@ -303,7 +305,7 @@ export function TimelineChart(props: ChartProps) {
           hasObserved={props.hasObserved}
           breaks={props.breaks}
         />
-        <Markers breaks={props.breaks} geo={geo} n={n} onPick={props.onPick} onHover={props.onHoverBreak} />
+        <Markers breaks={props.breaks} geo={geo} n={n} onPick={props.onPickBreak} onHover={props.onHoverBreak} />
       </svg>
       {/* Selection and hover sit above the chart in their own elements, so moving them never repaints it. */}
       {sel && (

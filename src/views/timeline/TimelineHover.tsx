@@ -1,13 +1,22 @@
-import { type EventRow, fmtUsd, type OneHourAdvice, type TimelinePoint } from '../../../worker/api.ts';
+import {
+  type CachePattern,
+  type EventRow,
+  fmtUsd,
+  type OneHourAdvice,
+  type TimelinePoint,
+} from '../../../worker/api.ts';
 import { fmtPct, fmtTime, fmtTokens } from '../common/format.ts';
 import { bandColor } from './ColumnSlices.tsx';
-import { type BreakMark, type Column, causeWords, estimateIn, stackOf } from './timeline-model.ts';
+import { ObservedBreakWhy } from './ObservedBreakWhy.tsx';
+import { type BreakMark, type Column, causeWords, estimateIn, patternOf, stackOf } from './timeline-model.ts';
 
 type Props = {
   col: Column;
   points: readonly TimelinePoint[];
   breaks: readonly BreakMark[];
   events: readonly EventRow[];
+  /** Recurring divergence points of observed breaks (RunResult.cacheFindings). */
+  patterns: readonly CachePattern[];
   map: Map<string, string>;
   titles: Map<string, string>;
   x: number;
@@ -64,7 +73,7 @@ function OneHour({ a }: { a: OneHourAdvice }) {
 }
 
 /** Explains the request(s) under the pointer: sizes by category, cache reads, dollars, breaks and their rewrites. */
-export function TimelineHover({ col, points, breaks, events, map, titles, x, y, containerWidth }: Props) {
+export function TimelineHover({ col, points, breaks, events, patterns, map, titles, x, y, containerWidth }: Props) {
   const p = points[col.rep];
   const folded = col.to - col.from;
   const stack = [...stackOf(p, map).entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
@@ -166,6 +175,9 @@ export function TimelineHover({ col, points, breaks, events, map, titles, x, y, 
             </span>
           </div>
           <div>{b.detail}</div>
+          {b.kind === 'observed' && b.point.observedBreak && (
+            <ObservedBreakWhy brk={b.point.observedBreak} pattern={patternOf(patterns, b)} />
+          )}
           {oneHourOf(b) && <OneHour a={oneHourOf(b) as OneHourAdvice} />}
           {b.kind === 'simulated' && <BreakEvents point={b.point} events={events} />}
         </div>

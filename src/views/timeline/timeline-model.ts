@@ -2,10 +2,10 @@
 // thread by time), how categories are grouped (small tools merged), how requests fold into pixel columns
 // when there are more requests than pixels (the tallest request of a column stands for it, cache sums
 // are pooled), the y scale with its reference lines, and the break markers with their causes in words.
-import type { RunResult, TimelinePoint } from '../../../worker/api.ts';
+import type { CachePattern, RunResult, TimelinePoint } from '../../../worker/api.ts';
 
 export type Scope = 'thread' | 'all';
-export type BreakKind = 'observed' | 'simulated';
+type BreakKind = 'observed' | 'simulated';
 
 export type BreakMark = {
   kind: BreakKind;
@@ -15,6 +15,7 @@ export type BreakMark = {
   cause: string;
   detail: string;
   tokensLost: number;
+  /** The message to select: where an observed break's cached prefix ended, or a simulated break's first rewrite. */
   messageIndex: number | null;
 };
 
@@ -171,7 +172,7 @@ export function breaksOf(points: readonly TimelinePoint[]): BreakMark[] {
         cause: p.observedBreak.cause,
         detail: p.observedBreak.detail,
         tokensLost: p.observedBreak.tokensLost,
-        messageIndex: null,
+        messageIndex: p.observedBreak.divergence?.messageIndex ?? null,
       });
     if (p.cacheBreak)
       out.push({
@@ -195,6 +196,11 @@ const CAUSE_WORDS: Record<string, string> = {
   'tools-changed': 'tools changed',
   'system-changed': 'system prompt changed',
   'below-minimum': 'below cacheable minimum',
+  'not-served': 'cache not served',
+  'prefix-changed': 'static prefix changed',
+  'memory-file-edited': 'memory file edited',
+  'date-changed': 'date changed',
+  'lookback-exceeded': 'beyond breakpoint lookback',
   unexplained: 'unexplained drop',
   observations: 'observations elided',
   spill: 'spilled to disk',
@@ -203,6 +209,15 @@ const CAUSE_WORDS: Record<string, string> = {
   summarize: 'summarised',
   hardcap: 'hard cap dropped',
 };
+
+/** The recurring finding an observed break belongs to (same thread, its request among the pattern's). */
+export function patternOf(
+  patterns: readonly CachePattern[],
+  b: Pick<BreakMark, 'kind' | 'point'>,
+): CachePattern | undefined {
+  if (b.kind !== 'observed') return undefined;
+  return patterns.find((p) => p.thread === b.point.thread && p.requests.includes(b.point.index));
+}
 
 /** A short phrase for a break cause ("cache expired", "history rewritten at message 12"). */
 export function causeWords(cause: string): string {

@@ -10,7 +10,7 @@ import { TranscriptToolbar } from './TranscriptToolbar.tsx';
 import { useTranscriptUi } from './transcript-ui.ts';
 import { useWarmRows } from './use-warm-rows.ts';
 
-export const ROW_HEIGHT = 22;
+const ROW_HEIGHT = 22;
 
 /** The messages of the current thread: a virtualized list of dense rows. */
 export function Transcript() {

@@ -89,13 +89,28 @@ describe('timeline model', () => {
     const pts = [
       point(0),
       point(1, {
-        observedBreak: { cause: 'ttl-expired', tokensLost: 9000, detail: 'cache expired: 7 min 12 s …' },
+        observedBreak: {
+          cause: 'ttl-expired',
+          tokensLost: 9000,
+          detail: 'cache expired: 7 min 12 s …',
+          divergence: {
+            messageIndex: 3,
+            blockIndex: 0,
+            tokens: 1200,
+            uncertaintyTokens: 40,
+            region: 'messages',
+            unloggedTokens: 900,
+          },
+          evidence: [],
+          usd: null,
+        },
         cacheBreak: { cause: 'tiers', tokensLost: 8000, detail: 'tiers …', messageIndex: 4, events: [] },
       }),
     ];
-    expect(breaksOf(pts).map((b) => [b.kind, b.pos, b.cause])).toEqual([
-      ['observed', 1, 'ttl-expired'],
-      ['simulated', 1, 'tiers'],
+    // Each selects its message: the observed break where its cached prefix ended, the simulated its rewrite.
+    expect(breaksOf(pts).map((b) => [b.kind, b.pos, b.cause, b.messageIndex])).toEqual([
+      ['observed', 1, 'ttl-expired', 3],
+      ['simulated', 1, 'tiers', 4],
     ]);
     expect(causeWords('ttl-expired')).toBe('cache expired');
     expect(causeWords('history-rewritten@12')).toBe('history rewritten at message 12');

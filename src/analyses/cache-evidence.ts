@@ -1,0 +1,310 @@
+// Causes of observed cache breaks in session logs (Claude Code, Codex), from evidence a reader can check in the
+// log (issue 16). The log lacks the exact request, so each cause rests on what it does hold: the usage of both
+// requests (sizes, reads, writes), what was appended between them (lines), memory-file edits, tool-schema
+// loads, the date, and the provider's documented rules (Anthropic serves the longest prefix cached at a
+// breakpoint, looking back at most 20 blocks; OpenAI caches best effort in 128-token steps). A break nothing
+// supports stays `unexplained` — the evidence lists what was checked, never a guess.
+import type { Message, Request, Thread } from '../model/transcript.ts';
+import type { CacheApi } from '../models/cache-rules.ts';
+import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
+import type { Divergence } from './cache-divergence.ts';
+import { firstDifference } from './observed-cause.ts';
+
+/** Anthropic looks back at most this many blocks from a breakpoint for an earlier cache entry. */
+const LOOKBACK_BLOCKS = 20;
+/** Memory files the agents send at the start of every conversation (Claude Code, Codex). */
+const MEMORY_FILE = /(^|[/\\])(CLAUDE(\.local)?|AGENTS)\.md$/i;
+const EDIT_TOOLS = /^(Edit|MultiEdit|Write|NotebookEdit|file_edit|file_write|str_replace_based_edit_tool)$/;
+const DEFERRED_TOOLS = 'The following deferred tools are now available';
+
+export const fmtTok = (n: number) => Math.round(n).toLocaleString('en-US');
+const at = (m: Message) => `line ${m.source.line}`;
+
+/** The source line of block `j` of `m`: split responses (Claude Code) hold one block per line; else the range. */
+function blockAt(m: Message, j: number): string {
+  const all = [m.source.line, ...(m.source.lines ?? [])];
+  if (all.length === m.blocks.length) return `line ${all[j]}`;
+  return all.length > 1 ? `lines ${all[0]}–${all[all.length - 1]}` : at(m);
+}
+const lineOf = (r: Request) => (r.line !== undefined ? ` (line ${r.line})` : '');
+
+export type SessionCause = { cause: string; detail: string; evidence: string[] };
+
+/** What the log shows between the reference request and the break. */
+type Facts = {
+  appended: readonly Message[];
+  appendedBlocks: number;
+  memoryEdits: string[];
+  toolLoads: string[];
+  /** The UTC dates of both requests when they differ. */
+  dates?: [string, string];
+  newPrompt?: Message;
+};
+
+/** A memory file an edit of `m` changed (not an edit that failed), with the line of that edit. */
+function editedPath(m: Message, results: Map<string, boolean>): string | undefined {
+  for (const [j, b] of m.blocks.entries()) {
+    if (b.type !== 'tool_use' || results.get(b.id) === true) continue;
+    const input = b.input as { file_path?: unknown; path?: unknown; input?: unknown } | null;
+    const path = typeof input?.file_path === 'string' ? input.file_path : input?.path;
+    if (EDIT_TOOLS.test(b.name) && typeof path === 'string' && MEMORY_FILE.test(path))
+      return `${path} edited at ${blockAt(m, j)}`;
+    // Codex's apply_patch names the files in its patch text.
+    const patch = typeof input?.input === 'string' ? input.input : typeof b.input === 'string' ? b.input : '';
+    const hit = /\*\*\* (?:Add|Update) File: (\S*(?:CLAUDE|AGENTS)\.md)/i.exec(patch);
+    if (b.name === 'apply_patch' && hit) return `${hit[1]} edited at ${blockAt(m, j)}`;
+  }
+  return undefined;
+}
+
+const isPrompt = (m: Message) =>
+  m.role === 'user' &&
+  !m.meta &&
+  !m.compaction &&
+  m.blocks.some((b) => b.type === 'text') &&
+  !m.blocks.some((b) => b.type === 'tool_result');
+
+function factsBetween(t: Thread, ref: Request, r: Request): Facts {
+  const from = Math.min(ref.inputEnd, r.inputEnd);
+  const appended = t.messages.slice(from, r.inputEnd);
+  const newPrompt = appended.find(isPrompt);
+  // Memory edits count from the previous user prompt when this request starts a new one (the agents read memory
+  // files again for a new prompt), else from the reference request.
+  let scanFrom = from;
+  if (newPrompt) {
+    for (let i = from - 1; i >= 0; i--)
+      if (isPrompt(t.messages[i])) {
+        scanFrom = i;
+        break;
+      }
+  }
+  const errors = new Map<string, boolean>();
+  for (const m of t.messages.slice(scanFrom, r.inputEnd))
+    for (const b of m.blocks) if (b.type === 'tool_result') errors.set(b.toolUseId, b.isError);
+  const memoryEdits: string[] = [];
+  for (const m of t.messages.slice(scanFrom, r.inputEnd)) {
+    const p = editedPath(m, errors);
+    if (p) memoryEdits.push(p);
+  }
+  const toolLoads: string[] = [];
+  for (const m of appended) {
+    const loads = m.blocks.some(
+      (b) =>
+        (b.type === 'tool_result' &&
+          typeof b.content !== 'string' &&
+          b.content.some((x) => x.type === 'other' && x.kind === 'tool_reference')) ||
+        (b.type === 'text' && b.text.includes(DEFERRED_TOOLS)),
+    );
+    if (loads) toolLoads.push(at(m));
+  }
+  const facts: Facts = {
+    appended,
+    appendedBlocks: appended.reduce((n, m) => n + m.blocks.length, 0),
+    memoryEdits,
+    toolLoads,
+  };
+  if (newPrompt) facts.newPrompt = newPrompt;
+  const day = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString().slice(0, 10));
+  const a = day(ref.responseTime ?? ref.time);
+  const b = day(r.time);
+  if (a && b && a !== b) facts.dates = [a, b];
+  return facts;
+}
+
+/** How the prompt's growth compares with what the appended messages account for (calibrated estimate). */
+type Shape = { growth: number; appended: number; miss: number; unexplained: boolean; line: string };
+
+function shapeOf(cal: Calibration, ref: Request, r: Request, refPrompt: number, prompt: number): Shape | undefined {
+  const a = cal.requests[ref.index];
+  const b = cal.requests[r.index];
+  if (!a || !b || a.segment !== b.segment || b.counted < a.counted) return undefined;
+  const appended = cal.factor * (b.counted - a.counted) + (b.framing - a.framing) + (b.hidden - a.hidden);
+  const growth = prompt - refPrompt;
+  const miss = growth - appended;
+  const unexplained = Math.abs(miss) > Math.max(250, 0.015 * prompt);
+  const sign = (n: number) => `${n >= 0 ? '+' : '−'}${fmtTok(Math.abs(n))}`;
+  const line = !unexplained
+    ? `the prompt grew by ${sign(growth)} tokens (observed); the appended messages account for ≈${sign(appended)} (estimated): nothing earlier changed size`
+    : growth < 0 && appended >= 0
+      ? `the prompt shrank by ${fmtTok(-growth)} tokens (observed) although the log only appended messages (≈${sign(appended)} tokens, estimated): ≈${fmtTok(-miss)} tokens of earlier content were removed or rewritten`
+      : `the prompt changed by ${sign(growth)} tokens (observed) while the appended messages account for ≈${sign(appended)} (estimated): ≈${fmtTok(Math.abs(miss))} tokens ${miss > 0 ? 'that the log does not hold were added' : 'of earlier content were removed'}`;
+  return { growth, appended, miss, unexplained, line };
+}
+
+export type SessionBreak = {
+  thread: Thread;
+  ref: Request;
+  r: Request;
+  cal: Calibration;
+  api: CacheApi;
+  step: number;
+  divergence: Divergence | undefined;
+  gapMs: number | undefined;
+};
+
+/** The cause of a break no recorded change explains, from the evidence the session log holds. */
+export function sessionCause(x: SessionBreak): SessionCause {
+  const { thread: t, ref, r, divergence: d } = x;
+  if (!ref.observed || !r.observed) return unexplained([]);
+  const refPrompt = observedPrompt(ref.observed);
+  const prompt = observedPrompt(r.observed);
+  const read = r.observed.cacheRead;
+  const facts = factsBetween(t, ref, r);
+  const shape = shapeOf(x.cal, ref, r, refPrompt, prompt);
+  const evidence: string[] = [];
+  const n = facts.appended.length;
+  const lines = n > 0 ? ` (${at(facts.appended[0])}${n > 1 ? `–${facts.appended[n - 1].source.line}` : ''})` : '';
+  evidence.push(
+    `request ${ref.index}${lineOf(ref)} sent ${fmtTok(refPrompt)} prompt tokens; this request${lineOf(r)} read ${fmtTok(read)} of them from cache (observed) after the log appended ${n} message${n === 1 ? '' : 's'}${lines}`,
+  );
+  if (shape) evidence.push(shape.line);
+  if (d) evidence.push(divergenceLine(d, x.step));
+  if (x.api !== 'anthropic') {
+    // Best-effort caches (OpenAI, Gemini): a miss is the provider's unless the log shows the prefix changed.
+    if (shape?.unexplained) return rewritten(d, evidence, shape);
+    if (shape && !shape.unexplained) {
+      const provider = x.api === 'openai' ? 'OpenAI' : 'Gemini';
+      // "Not served" only where the exact input proves the prefix unchanged (SPEC §5.4, issue 16): a request log
+      // that holds both inputs, the later one starting with every message of the earlier one.
+      const exact = ref.exactInput && r.exactInput ? firstDifference(ref.exactInput, r.exactInput) : -1;
+      if (ref.exactInput && exact === ref.exactInput.length) {
+        evidence.push(
+          `the exact input of this request starts with all ${ref.exactInput.length} messages of request ${ref.index}'s, unchanged; ${provider} caches best effort (requests are routed by a hash of the prompt's start; another machine has no entry)`,
+        );
+        return {
+          cause: 'not-served',
+          detail: `prefix unchanged (exact input) but only ${fmtTok(read)} of ${fmtTok(refPrompt)} tokens served (best-effort cache)`,
+          evidence,
+        };
+      }
+      evidence.push(
+        `the log's input is the previous one plus appended items and no earlier content changed size (estimated): consistent with ${provider}'s best-effort cache not serving an unchanged prefix, but the log does not hold the exact request, so the prefix cannot be shown unchanged`,
+      );
+      return unexplained(evidence);
+    }
+    return unexplained(evidence);
+  }
+  // Anthropic: the previous request cached its prompt through its last breakpoint (read + write cover it), within
+  // the TTL and for the same model (checked before this): had nothing before that point changed, this request
+  // would have read it all, unless its breakpoint sat more than 20 blocks after that entry.
+  const cachedThrough = ref.observed.cacheRead + ref.observed.cacheWrite;
+  const wasCached = cachedThrough >= refPrompt - Math.max(64, 0.01 * refPrompt);
+  if (wasCached) {
+    const gap = x.gapMs !== undefined ? ` ${fmtGap(x.gapMs)} earlier` : '';
+    evidence.push(
+      `request ${ref.index} cached its prompt through ${fmtTok(cachedThrough)} tokens (read ${fmtTok(ref.observed.cacheRead)} + write ${fmtTok(ref.observed.cacheWrite)}, observed)${gap}, within the TTL: Anthropic serves the longest cached prefix, so the input changed after token ${fmtTok(read)}`,
+    );
+  }
+  if (facts.appendedBlocks > LOOKBACK_BLOCKS) {
+    evidence.push(
+      `${facts.appendedBlocks} content blocks were appended since request ${ref.index}'s breakpoint; Anthropic looks back at most ${LOOKBACK_BLOCKS} blocks from a breakpoint for an earlier cache entry`,
+    );
+    return {
+      cause: 'lookback-exceeded',
+      detail: `the new breakpoint is ${facts.appendedBlocks} blocks after the last cache entry (Anthropic looks back ${LOOKBACK_BLOCKS})`,
+      evidence,
+    };
+  }
+  if (!wasCached && !shape?.unexplained) return unexplained(evidence);
+  const front = d?.region === 'unlogged-prefix' || (d !== undefined && d.messageIndex === firstIndex(t, r));
+  if (front && facts.memoryEdits.length > 0) {
+    evidence.push(
+      `${facts.memoryEdits.join('; ')}: the agent sends its memory files in the context before the first message`,
+    );
+    return {
+      cause: 'memory-file-edited',
+      detail: `a memory file was edited (${facts.memoryEdits[0]}) and the cached prefix ended before the first message`,
+      evidence,
+    };
+  }
+  if (facts.toolLoads.length > 0) {
+    evidence.push(`tool definitions were loaded or announced at ${facts.toolLoads.join(', ')} (deferred tools)`);
+    return { cause: 'tools-changed', detail: 'deferred tool definitions were loaded between the requests', evidence };
+  }
+  if (front && facts.dates) {
+    evidence.push(
+      `the UTC date changed between the requests (${facts.dates[0]} → ${facts.dates[1]}); Claude Code's context states today's date before the first message (in the user's time zone, which the log does not record: a UTC change is where that date changes for a user in UTC)`,
+    );
+    return {
+      cause: 'date-changed',
+      detail: `the date changed (${facts.dates[0]} → ${facts.dates[1]} UTC) and the cached prefix ended before the first message`,
+      evidence,
+    };
+  }
+  if (d?.region === 'unlogged-prefix') {
+    const att = attachmentsBefore(t, r, d.messageIndex);
+    if (att) evidence.push(att);
+    return {
+      cause: 'prefix-changed',
+      detail: `the cached prefix ended at ${fmtTok(read)} tokens, inside the ≈${fmtTok(d.unloggedTokens)} tokens the log does not hold (system prompt, tools, injected context): that part changed`,
+      evidence,
+    };
+  }
+  return rewritten(d, evidence, shape, t);
+}
+
+const MENTION = /(?:^|\s)@([\w.\-/]+\.\w+)/g;
+const IDE_FILE = /<ide_opened_file>/;
+
+/** Content the agent attaches that the log does not record, in the first message of the input: @-mentioned
+ *  files and IDE context (Claude Code sends their contents with the message). */
+function attachmentsBefore(t: Thread, r: Request, from: number): string | undefined {
+  const m = t.messages[Math.max(from, firstIndex(t, r))];
+  if (m?.role !== 'user') return undefined;
+  const files = new Set<string>();
+  let ide = false;
+  for (const b of m.blocks) {
+    if (b.type !== 'text') continue;
+    for (const x of b.text.matchAll(MENTION)) files.add(x[1]);
+    if (IDE_FILE.test(b.text)) ide = true;
+  }
+  if (files.size === 0 && !ide) return undefined;
+  const what = [
+    files.size > 0
+      ? `@-mentions ${[...files].slice(0, 4).join(', ')}${files.size > 4 ? ` (+${files.size - 4})` : ''}`
+      : '',
+    ide ? 'carries IDE context (<ide_opened_file>)' : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  return `message ${m.index} (${at(m)}) ${what}: the agent sends the contents of such attachments with the message, and the log does not record them`;
+}
+
+function firstIndex(t: Thread, r: Request): number {
+  for (let i = r.inputEnd - 1; i >= 0; i--) if (t.messages[i].compaction === 'summary') return i;
+  return 0;
+}
+
+function rewritten(d: Divergence | undefined, evidence: string[], shape: Shape | undefined, t?: Thread): SessionCause {
+  if (!d) return unexplained(evidence);
+  const m = t?.messages[d.messageIndex];
+  if (m?.meta)
+    evidence.push(`message ${d.messageIndex} (${at(m)}) is content the agent injects (a reminder or attachment)`);
+  const why = shape?.unexplained
+    ? `; ${shape.growth < 0 ? 'the prompt shrank' : 'the prompt changed size'} beyond what was appended`
+    : '';
+  return {
+    cause: `history-rewritten@${d.messageIndex}`,
+    detail: `the cached prefix ended at message ${d.messageIndex} (${fmtTok(d.tokens)} tokens): content there or after it was rewritten${why}`,
+    evidence,
+  };
+}
+
+function unexplained(evidence: string[]): SessionCause {
+  return { cause: 'unexplained', detail: 'no recorded change explains the drop', evidence };
+}
+
+export function divergenceLine(d: Divergence, step: number): string {
+  const steps =
+    step > 1 ? ` (a multiple of the ${step}-token step: the prefix ended within ${step} tokens after it)` : '';
+  return d.region === 'unlogged-prefix'
+    ? `the cached prefix ended at ${fmtTok(d.tokens)} tokens${steps}, inside the ≈${fmtTok(d.unloggedTokens)} tokens sent before message ${d.messageIndex}'s logged content (estimated ±${fmtTok(d.uncertaintyTokens)})`
+    : `the cached prefix ended at ${fmtTok(d.tokens)} tokens${steps}, in message ${d.messageIndex} block ${d.blockIndex}, which starts at ≈${fmtTok(d.messageStart)} (estimated ±${fmtTok(d.uncertaintyTokens)})`;
+}
+
+export function fmtGap(ms: number): string {
+  const s = Math.round(ms / 1000);
+  const m = Math.floor(s / 60);
+  if (m === 0) return `${s} s`;
+  return s % 60 === 0 ? `${m} min` : `${m} min ${s % 60} s`;
+}
