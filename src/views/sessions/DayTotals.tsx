@@ -18,7 +18,7 @@ export function DayTotals({ days }: { days: readonly DayTotal[] }) {
           <span className="day">{d.day}</span>
           <span className="num">{fmtDollars(d.usd)}</span>
           <span className="muted num">
-            {d.sessions} s · {d.requests} req · {fmtRate(d.hitRate)}
+            {d.sessions} {d.sessions === 1 ? 'session' : 'sessions'} · {d.requests} req · hit {fmtRate(d.hitRate)}
           </span>
         </div>
       ))}
