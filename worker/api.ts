@@ -58,8 +58,6 @@ export type { Row } from '../src/projections/rows.ts';
 export type { EventRow, TimelinePoint } from '../src/projections/timeline.ts';
 export type { ReplayMode } from '../src/replay/inputs.ts';
 export type { DayTotal, SortKey } from '../src/sessions/rows.ts';
-export { SORT_KEYS } from '../src/sessions/rows.ts';
-export type { Skipped } from '../src/sessions/scan.ts';
 export type { SessionRow } from '../src/sessions/summary.ts';
 export { linkFor, shareValue } from '../src/share/codec.ts';
 export type { MinimizeProgress } from '../src/share/minimize.ts';

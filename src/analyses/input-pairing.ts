@@ -22,7 +22,7 @@ function addUseIds(messages: readonly Message[], into: Set<string>): boolean {
 }
 
 /** The input-stage violations of one thread's requests, each reported once (as the replay reports them). */
-export function threadInputPairing(thread: Thread, provider: Provider, mode: ReplayMode): PairingViolation[] {
+function threadInputPairing(thread: Thread, provider: Provider, mode: ReplayMode): PairingViolation[] {
   const inputs = new InputBuilder(thread, mode);
   const reported = new Set<string>();
   const out: PairingViolation[] = [];

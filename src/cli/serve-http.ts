@@ -11,8 +11,8 @@ import { parseRange } from './byte-range.ts';
 import { listFolder } from './node-folder.ts';
 import { fileInside } from './safe-path.ts';
 
-export const LIST_PATH = '/_folder/list';
-export const FILE_PREFIX = '/_folder/file/';
+const LIST_PATH = '/_folder/list';
+const FILE_PREFIX = '/_folder/file/';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -14,7 +14,7 @@ export type Serving = { url: string; server: Server; close: () => Promise<void> 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost']);
 
 /** The built app (vite's dist/) of the checkout this CLI runs from: the nearest folder above with one. */
-export function defaultAppDir(from = fileURLToPath(import.meta.url)): string | null {
+function defaultAppDir(from = fileURLToPath(import.meta.url)): string | null {
   for (let dir = dirname(from); ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'dist', 'index.html'))) return join(dir, 'dist');
     if (dirname(dir) === dir) return null;

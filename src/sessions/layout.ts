@@ -28,7 +28,7 @@ function notASession(path: string): boolean {
 }
 
 /** Normalize a path as the scan names it: '/'-separated, no leading './' or '/'. */
-export function normalizePath(p: string): string {
+function normalizePath(p: string): string {
   return p.replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '');
 }
 

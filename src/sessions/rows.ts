@@ -34,7 +34,7 @@ export const SORT_KEYS: readonly SortKey[] = [
 export type RowFilter = { since?: string | null; until?: string | null; projects?: readonly string[] | null };
 
 /** A local day `YYYY-MM-DD` (or `YYYYMMDD`) as [start, end) epoch ms; null when it is not one. */
-export function dayRange(day: string): [number, number] | null {
+function dayRange(day: string): [number, number] | null {
   const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(day.trim());
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];

@@ -9,7 +9,7 @@ import type { LoadSource } from './types.ts';
 
 const POLL_MS = 1000;
 
-export type FollowTarget = { url: string; name: string; companions: File[]; source: LoadSource };
+type FollowTarget = { url: string; name: string; companions: File[]; source: LoadSource };
 
 export type FollowState = {
   state: 'off' | 'live' | 'paused';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRange } from '../../src/cli/byte-range.ts';
 import { type Serving, startServe } from '../../src/cli/serve.ts';
-import { DOCUMENT_POLICY, WORKER_POLICY } from '../../src/lib/csp.ts';
+import { DOCUMENT_POLICY, isDocumentPath, WORKER_POLICY } from '../../src/lib/csp.ts';
 import { runCapture } from '../helpers/cli.ts';
 
 type Reply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
@@ -98,6 +98,7 @@ describe('tierscope serve', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toBe(DOCUMENT_POLICY);
     expect(DOCUMENT_POLICY).toContain("frame-ancestors 'none'");
+    expect([isDocumentPath('/'), isDocumentPath('/engine.js')]).toEqual([true, false]);
     const js = await get(`http://127.0.0.1:${port}/engine.js`);
     expect(js.headers['content-security-policy']).toBe(WORKER_POLICY);
     expect(js.headers['x-content-type-options']).toBe('nosniff');
