@@ -8,7 +8,6 @@ import type { Message, Request, Thread } from '../model/transcript.ts';
 import type { CacheApi } from '../models/cache-rules.ts';
 import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
 import type { Divergence } from './cache-divergence.ts';
-import { firstDifference } from './observed-cause.ts';
 
 /** Anthropic looks back at most this many blocks from a breakpoint for an earlier cache entry. */
 const LOOKBACK_BLOCKS = 20;
@@ -129,6 +128,14 @@ function shapeOf(cal: Calibration, ref: Request, r: Request, refPrompt: number, 
       ? `the prompt shrank by ${fmtTok(-growth)} tokens (observed) although the log only appended messages (≈${sign(appended)} tokens, estimated): ≈${fmtTok(-miss)} tokens of earlier content were removed or rewritten`
       : `the prompt changed by ${sign(growth)} tokens (observed) while the appended messages account for ≈${sign(appended)} (estimated): ≈${fmtTok(Math.abs(miss))} tokens ${miss > 0 ? 'that the log does not hold were added' : 'of earlier content were removed'}`;
   return { growth, appended, miss, unexplained, line };
+}
+
+/** The first message of `a` that `b` does not repeat (a.length when b starts with all of a). */
+export function firstDifference(a: readonly Message[], b: readonly Message[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++)
+    if (a[i] !== b[i] && JSON.stringify(a[i].blocks) !== JSON.stringify(b[i].blocks)) return i;
+  return n;
 }
 
 export type SessionBreak = {

@@ -3,10 +3,10 @@
 // history-rewritten@N (request logs: the first differing segment of the exact inputs), below-minimum; else the
 // session-log evidence of cache-evidence.ts decides, or `unexplained`. Each cause comes with the statements it
 // rests on — source lines, times, tool names, token counts — so a reader can check it against the raw log.
-import type { Message, Request, Thread, ToolDef } from '../model/transcript.ts';
+import type { Request, Thread, ToolDef } from '../model/transcript.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import { observedPrompt } from '../tokens/calibration.ts';
-import { fmtGap, fmtTok } from './cache-evidence.ts';
+import { firstDifference, fmtGap, fmtTok } from './cache-evidence.ts';
 import { cacheApiOfModel, rulesFor } from './cache-settings.ts';
 
 export type Cause = { cause: string; detail: string; evidence: string[]; gapMs?: number; ttlMs?: number };
@@ -42,14 +42,6 @@ function compactionLine(t: Thread, a: Request, b: Request): number | undefined {
   for (let i = a.inputEnd; i < Math.min(b.inputEnd, t.messages.length); i++)
     if (t.messages[i].compaction) return t.messages[i].source.line;
   return b.boundary === 'agent-compaction' ? (b.line ?? 0) : undefined;
-}
-
-/** The first message of `a` that `b` does not repeat (a.length when b starts with all of a). */
-export function firstDifference(a: readonly Message[], b: readonly Message[]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++)
-    if (a[i] !== b[i] && JSON.stringify(a[i].blocks) !== JSON.stringify(b[i].blocks)) return i;
-  return n;
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
