@@ -4,7 +4,7 @@
 import { create } from 'zustand';
 import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView } from '../../worker/api.ts';
 import { engine } from './engine-client.ts';
-import { useFollow } from './follow.ts';
+import { openFollowed, useFollow } from './follow.ts';
 import { useStore } from './store.ts';
 
 type ScanDone = Extract<ScanReply, { stale: false }>;
@@ -121,14 +121,8 @@ export const useFolder = create<FolderState>()((set, get) => {
           return;
         }
         // A served session is followed as it grows: shown up to its last complete line, the rest when it ends.
-        const res = await fetch(served, { cache: 'no-store' });
-        if (!res.ok) return;
-        const bytes = new Uint8Array(await res.arrayBuffer());
-        const end = bytes.lastIndexOf(10) + 1;
         set({ shown: false, opened: row.path });
-        const main = new File([bytes.subarray(0, end > 0 ? end : bytes.length)], name);
-        await useStore.getState().transcriptActions.loadFiles([main, ...companions], source);
-        follow.start({ url: served, name, companions, source }, bytes);
+        await openFollowed({ url: served, name, companions, source });
       },
       async openServed() {
         let listing: { root: string; files: { path: string; size: number }[] };

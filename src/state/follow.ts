@@ -9,7 +9,7 @@ import type { LoadSource } from './types.ts';
 
 const POLL_MS = 1000;
 
-type FollowTarget = { url: string; name: string; companions: File[]; source: LoadSource };
+export type FollowTarget = { url: string; name: string; companions: File[]; source: LoadSource };
 
 export type FollowState = {
   state: 'off' | 'live' | 'paused';
@@ -123,3 +123,18 @@ export const useFollow = create<FollowState>()((set, get) => {
     },
   };
 });
+
+/** Open a same-origin JSONL session (served by `tierscope serve`, or `?src=`) up to its last complete line and
+ *  follow it; false when it could not be fetched. */
+export async function openFollowed(target: FollowTarget): Promise<boolean> {
+  const follow = useFollow.getState().followActions;
+  follow.stop();
+  const res = await fetch(target.url, { cache: 'no-store' });
+  if (!res.ok) return false;
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const end = completeEnd(bytes);
+  const main = new File([bytes.subarray(0, end > 0 ? end : bytes.length)], target.name);
+  await useStore.getState().transcriptActions.loadFiles([main, ...target.companions], target.source);
+  follow.start(target, bytes);
+  return true;
+}

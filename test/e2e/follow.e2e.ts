@@ -1,7 +1,8 @@
 // `tierscope serve` on a temporary folder, the app opened at the URL it prints: the folder's session is listed,
 // opened, and followed while this test appends to it — a request written in one go, then one written in two
 // halves (the first half waits for its end). New requests appear within 2 s, the selected row stays selected,
-// the live badge says when the last line arrived, and every response carried the app's security headers.
+// the live badge says when the last line arrived (paused while the tab is hidden), the document carried the app's
+// security headers, and a session opened with `?src=` is followed the same way.
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,5 +135,19 @@ describe('following a session that tierscope serve serves', () => {
     await set(false);
     await requestsShown(s, 5);
     expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
+  });
+
+  it('follows a session opened with ?src= as well', async () => {
+    const src = `/_folder/file/-home-me-work/${SESSION}.jsonl`;
+    await s.page.goto(`${new URL(serve.url).origin}/?src=${encodeURIComponent(src)}`);
+    await s.page.waitForFunction(
+      () => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes('5 requests'),
+      undefined,
+      { timeout: 60_000 },
+    );
+    expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
+    appendFileSync(file, turn(5));
+    await requestsShown(s, 6);
+    expect(s.consoleErrors).toEqual([]);
   });
 });

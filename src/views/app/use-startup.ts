@@ -5,6 +5,7 @@
 // its preset, config overrides, mode and provider over the log's defaults, so its first run uses them.
 import { useEffect } from 'react';
 import { useFolder } from '../../state/folder.ts';
+import { openFollowed } from '../../state/follow.ts';
 import { useStore } from '../../state/store.ts';
 import type { SampleSettings } from '../../state/types.ts';
 import { stateFromUrl } from '../../state/url-state.ts';
@@ -111,7 +112,17 @@ export function useStartup(): void {
     const src = new URLSearchParams(window.location.search).get('src');
     if (src) {
       const url = sameOriginSrc(src, window.location.href);
-      if (url) void transcriptActions.loadUrl(url, { kind: 'url', name: src });
+      // A JSONL session is followed as it grows (the server must answer byte ranges: vite and tierscope serve do).
+      if (url && /\.jsonl$/i.test(new URL(url).pathname))
+        void openFollowed({
+          url,
+          name: decodeURIComponent(new URL(url).pathname.split('/').pop() ?? src),
+          companions: [],
+          source: { kind: 'url', name: src },
+        }).then((ok) => {
+          if (!ok) void transcriptActions.loadUrl(url, { kind: 'url', name: src });
+        });
+      else if (url) void transcriptActions.loadUrl(url, { kind: 'url', name: src });
       else
         useStore.setState((s) => ({
           transcript: {
