@@ -1,18 +1,34 @@
 #!/usr/bin/env node
-// Entry point for `tierscope` / `npm run tierscope`: loads the TypeScript CLI through tsx. A reader that
-// stops early (`| head`) closes the pipe: the write fails with EPIPE, which ends the run quietly.
-import { register } from 'tsx/esm/api';
+// Entry point for `tierscope` / `npm run tierscope`. Runs the CLI as built JavaScript (dist-cli/tierscope.mjs,
+// written by scripts/build-cli.mjs on `npm ci`): no TypeScript compilation at start-up. While a file under src/
+// is newer than that build (a checkout being edited) or it is missing, it loads the TypeScript through tsx instead.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-for (const stream of [process.stdout, process.stderr])
-  stream.on('error', (e) => {
-    if (e.code !== 'EPIPE') throw e;
-    process.exit(process.exitCode ?? 0);
-  });
+const root = fileURLToPath(new URL('..', import.meta.url));
+const built = `${root}dist-cli/tierscope.mjs`;
 
-register();
-const { runCli } = await import('../src/cli/main.ts');
-const code = await runCli(process.argv.slice(2), {
-  out: (s) => process.stdout.write(`${s}\n`),
-  err: (s) => process.stderr.write(`${s}\n`),
-});
-process.exitCode = code;
+/** The newest modification time of any file under `dir`, or past `limit` as soon as one is. */
+function newest(dir, limit) {
+  let max = 0;
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    const p = `${dir}/${d.name}`;
+    const t = d.isDirectory() ? newest(p, limit) : statSync(p).mtimeMs;
+    if (t > max) max = t;
+    if (max > limit) break;
+  }
+  return max;
+}
+
+function fresh() {
+  if (!existsSync(built)) return false;
+  const at = statSync(built).mtimeMs;
+  return newest(`${root}src`, at) <= at;
+}
+
+if (fresh()) await import(built);
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/entry.ts');
+}

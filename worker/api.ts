@@ -21,6 +21,9 @@ import type { HttpCall, SummaryOutcome } from '../src/pipeline/summarizer.ts';
 import type { Row } from '../src/projections/rows.ts';
 import type { EventRow, TimelinePoint } from '../src/projections/timeline.ts';
 import type { ReplayMode } from '../src/replay/inputs.ts';
+import type { DayTotal, SortKey } from '../src/sessions/rows.ts';
+import type { ScanProgress, Skipped } from '../src/sessions/scan.ts';
+import type { SessionRow } from '../src/sessions/summary.ts';
 import type { MinimizeProgress, Size } from '../src/share/minimize.ts';
 import type { ShareView } from '../src/share/payload.ts';
 import type { Witness } from '../src/share/predicate.ts';
@@ -64,6 +67,8 @@ export type { HttpCall, SummaryOutcome } from '../src/pipeline/summarizer.ts';
 export type { Row } from '../src/projections/rows.ts';
 export type { EventRow, TimelinePoint } from '../src/projections/timeline.ts';
 export type { ReplayMode } from '../src/replay/inputs.ts';
+export type { DayTotal, SortKey } from '../src/sessions/rows.ts';
+export type { SessionRow } from '../src/sessions/summary.ts';
 export { linkFor, shareValue } from '../src/share/codec.ts';
 export type { MinimizeProgress } from '../src/share/minimize.ts';
 export { PAIRING_RULES } from '../src/share/pairing-rules.ts';
@@ -77,6 +82,36 @@ export type { EncodingName } from '../src/tokens/tokenizer.ts';
 /** A file for the engine: bytes (share links), a File or Blob the worker reads slice by slice (picker, drop,
  *  paste), or a same-origin URL the worker fetches (?src=, samples). The page never reads a file whole. */
 export type LoadFile = import('./blob-input.ts').InputFile;
+/** One file of an opened folder: its path relative to the folder ('/'-separated), its size, and where its bytes
+ *  are — a Blob (picked or dropped folder; unread until needed) or a same-origin URL (`tierscope serve`). */
+export type FolderFile = { path: string; size: number; file?: Blob; url?: string };
+
+export type ScanProgressInfo = ScanProgress & { token: number };
+
+export type ScanReply =
+  | { token: number; stale: true }
+  | {
+      token: number;
+      stale: false;
+      sessions: number;
+      skipped: Skipped[];
+      cancelled: boolean;
+      files: number;
+      bytes: number;
+      ms: number;
+      projects: string[];
+    };
+
+/** What the sessions table shows: a date range (local days `YYYY-MM-DD`), projects (all when empty), a sort. */
+export type SessionsQuery = {
+  since: string | null;
+  until: string | null;
+  projects: string[];
+  sort: SortKey;
+  dir: 'asc' | 'desc';
+};
+
+export type SessionsView = { rows: SessionRow[]; days: DayTotal[]; total: number; error: string | null };
 
 export type LoadProgress = {
   phase: 'reading' | 'parsing' | 'counting' | 'replaying';
@@ -261,6 +296,16 @@ export interface EngineApi {
   fillSummaries(answers: SummaryAnswer[]): Promise<void>;
   /** Forget the answers (after the endpoint or model changed), or only the failures (a new key, a retry). */
   clearSummaries(onlyFailures?: boolean): Promise<void>;
+  /** Scan a folder's sessions (no tokenizing); a newer token or cancelScan stops it with the rows so far. */
+  scanFolder(
+    token: number,
+    files: FolderFile[],
+    rootName: string,
+    onProgress?: (p: ScanProgressInfo) => void,
+  ): Promise<ScanReply>;
+  cancelScan(token: number): Promise<void>;
+  /** The last scan's sessions, filtered, sorted and totalled per day. */
+  sessions(query: SessionsQuery): Promise<SessionsView>;
 }
 
 export type SummaryAnswer = { key: string; outcome: SummaryOutcome };

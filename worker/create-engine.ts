@@ -45,6 +45,7 @@ import type {
 } from './api.ts';
 import { type ByteSource, prepareInput } from './blob-input.ts';
 import { clippedJson, clipText } from './clip.ts';
+import { createFolderMethods } from './folder-engine.ts';
 import { createShareMethods, shareInFile } from './share-engine.ts';
 
 type Loaded = {
@@ -433,6 +434,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     },
 
     ...shareMethods,
+    ...createFolderMethods(),
   };
   return engine;
 }

@@ -12,7 +12,9 @@ import type { LogDefaults, LogModel, ProviderDefault, TtlDefault, WindowDefault 
 /** Formats whose logs are Anthropic Messages requests, whatever model answered them. */
 const ANTHROPIC_WIRE: readonly FormatId[] = ['claude-code', 'claude-trace', 'anthropic-request'];
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+/** One formatter for every number of the "why" texts (toLocaleString makes a new one per call: slow per session). */
+const NUMBER = new Intl.NumberFormat('en-US');
+const fmt = (n: number) => NUMBER.format(n);
 
 /** Most frequent of a list of model names (ties: the first seen); synthetic names like `<synthetic>` skipped. */
 function dominant(names: (string | undefined)[]): { id: string; count: number; of: number } | null {

@@ -1,24 +1,17 @@
 // The tierscope CLI (SPEC §8): `analyze` replays a transcript through the compaction pipeline and prints
 // a readable summary, or with --json the full report; `share` prints a share link (optionally minimized and
-// redacted); `minimize` writes the smallest bundle that still reproduces a predicate. Exit 0 on success
+// redacted); `minimize` writes the smallest bundle that still reproduces a predicate; `scan` lists the sessions
+// of a folder (scan.ts); `serve` serves the app and a folder on 127.0.0.1 (serve.ts). Exit 0 on success
 // (even with parse issues), 2 on unusable input or arguments, with a one-line reason on stderr.
-import { writeFileSync } from 'node:fs';
 import { analyze } from '../analyses/analyze.ts';
-import { logDefaults } from '../analyses/log-defaults.ts';
-import { type SettingsOrigin, settingsOrigin } from '../analyses/settings-origin.ts';
-import { DEFAULT_LIMITS, FORMAT_IDS, parseTranscript } from '../formats/index.ts';
-import type { FormatId, Transcript } from '../model/transcript.ts';
-import { DEFAULT_BASE_URL, shareLink } from '../share/codec.ts';
-import { toShareFile } from '../share/payload.ts';
-import { type Predicate, PredicateError, parsePredicate } from '../share/predicate.ts';
-import { type Prepared, prepareShare } from '../share/prepare.ts';
-import { classifyLink } from '../share/size.ts';
-import { type CachedTokenizer, createTokenizer } from '../tokens/tokenizer.ts';
-import { option, type ParsedArgs, parseArgs, UsageError } from './args.ts';
-import { openInput } from './node-input.ts';
-import { ALL_FLAGS, COMMANDS, positiveInt, resolveSettings, type Settings, settingsFor } from './options.ts';
+import { type ParsedArgs, parseArgs, UsageError } from './args.ts';
+import { type CliIo, load, type TermIo, termIo } from './load.ts';
+import { ALL_FLAGS, COMMANDS } from './options.ts';
+import { scanCommand } from './scan.ts';
+import { serveCommand } from './serve.ts';
 import { formatSummary } from './summary.ts';
-import { terminalJson, terminalText } from './terminal.ts';
+
+export type { CliIo } from './load.ts';
 
 const USAGE = [
   'usage: tierscope analyze <file> [--preset P] [--config file.json] [--set key=value]… [--mode recorded|raw]',
@@ -29,163 +22,14 @@ const USAGE = [
   '                         writes the smallest .tierscope.json that still reproduces the predicate',
   '  predicates: pairing:<rule>[@<stage>][#<toolUseId>]   tier:<toolUseId>=<1|2|3|null>',
   '              break:[observed:|simulated:]<cause>     e.g. pairing:orphan-result@summarize, break:ttl-expired',
+  '       tierscope scan <dir> [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json|--ndjson|--csv]',
+  '                         one row per session of a folder (Claude Code projects, Codex sessions, Inspect logs)',
+  '       tierscope serve [dir] [--port N]   the app and a folder (default ~/.claude/projects), read-only, on 127.0.0.1',
   '  <file>: a log, a .gz of one, a pipe, or - for stdin',
 ].join('\n');
 
-export type CliIo = {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  /** What `-` reads (process.stdin when not given). */
-  stdin?: () => AsyncIterable<Uint8Array>;
-};
-/** The io the commands write through: text escaped for a terminal (terminal.ts); `json` for JSON output. */
-type TermIo = CliIo & { json: (s: string) => void };
-
-function termIo(io: CliIo): TermIo {
-  return {
-    out: (s) => io.out(terminalText(s)),
-    err: (s) => io.err(terminalText(s)),
-    json: (s) => io.out(terminalJson(s)),
-    stdin: io.stdin ?? (() => process.stdin),
-  };
-}
-
-type Loaded = { transcript: Transcript; settings: Settings; origin: SettingsOrigin; tokenizer: CachedTokenizer };
-
-/** The file argument, format and settings of any command, parsed and loaded; a string is a load error. */
-async function load(args: ParsedArgs, stdin: () => AsyncIterable<Uint8Array>): Promise<Loaded | string> {
-  const file = args.positional[0];
-  if (!file) throw new UsageError(`${args.command} needs a file`);
-  const format = option(args, 'format');
-  if (format !== undefined && !FORMAT_IDS.includes(format as FormatId)) {
-    throw new UsageError(`unknown format "${format}" (one of ${FORMAT_IDS.join(', ')})`);
-  }
-  const flags = resolveSettings(args);
-  const input = await openInput(file, stdin, DEFAULT_LIMITS.maxFileBytes);
-  if (typeof input === 'string') throw new UsageError(input);
-  let loaded: ReturnType<typeof parseTranscript>;
-  try {
-    loaded = parseTranscript(input.main, input.companions, { format: format as FormatId | undefined });
-  } finally {
-    input.cleanup();
-  }
-  if (!loaded.ok) return loaded.error;
-  for (const message of input.notes) loaded.transcript.parseIssues.unshift({ line: 0, severity: 'warning', message });
-  // The provider and window the flags leave open come from the log (SPEC §1.1), as in the app.
-  const defaults = logDefaults(loaded.transcript);
-  const settings = settingsFor(flags, defaults);
-  const origin = settingsOrigin(
-    defaults,
-    {
-      provider: settings.provider,
-      contextWindow: settings.config.contextWindow,
-      ttlSeconds: settings.config.cache.ttlSeconds,
-    },
-    { provider: flags.provider !== null, contextWindow: flags.windowChosen, ttl: flags.ttlChosen },
-  );
-  return { transcript: loaded.transcript, settings, origin, tokenizer: await createTokenizer(settings.encoding) };
-}
-
-function predicateOf(spec: string | undefined, flag: string): Predicate | undefined {
-  if (spec === undefined) return undefined;
-  try {
-    return parsePredicate(spec);
-  } catch (e) {
-    if (e instanceof PredicateError) throw new UsageError(`--${flag}: ${e.message}`);
-    throw e;
-  }
-}
-
-function baseUrlOf(args: ParsedArgs): string {
-  const base = option(args, 'base-url') ?? DEFAULT_BASE_URL;
-  // URL parsing drops tabs and line breaks silently; a base that holds one is a mistake, not a link to print.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(base))
-    throw new UsageError('--base-url holds a line break or control character');
-  let url: URL;
-  try {
-    url = new URL(base);
-  } catch {
-    throw new UsageError(`--base-url is not a URL: ${base}`);
-  }
-  if (!['http:', 'https:', 'file:'].includes(url.protocol)) throw new UsageError(`--base-url must be http(s) or file`);
-  return base;
-}
-
-function minimizedLine(p: Prepared): string | null {
-  const m = p.minimized;
-  if (!m) return null;
-  return `minimized ${m.before.messages} → ${m.after.messages} messages, ${m.before.requests} → ${m.after.requests} requests, ${m.before.threads} → ${m.after.threads} threads in ${m.evaluations} evaluations (${m.status}): ${m.witness.detail}`;
-}
-
-function redactionLine(p: Prepared): string | null {
-  const r = p.redaction;
-  if (!r) return null;
-  const tokens = r.tokens
-    ? `; tokens ${r.tokens.before} → ${r.tokens.after} (${r.tokens.before > 0 ? (((r.tokens.after - r.tokens.before) / r.tokens.before) * 100).toFixed(1) : '0.0'}%)`
-    : '';
-  return `redacted ${r.counts.strings} strings (${r.counts.chars} chars), ${r.counts.secrets} secret-looking strings replaced, ${r.counts.keptPaths} paths kept${tokens}`;
-}
-
-async function prepare(args: ParsedArgs, io: TermIo, predicate: Predicate | undefined, redact: boolean) {
-  const loaded = await load(args, io.stdin ?? (() => process.stdin));
-  if (typeof loaded === 'string') return loaded;
-  const { transcript, settings, tokenizer } = loaded;
-  const prepared = await prepareShare(transcript, settings, tokenizer, {
-    predicate,
-    redact: redact ? { keepPaths: !args.switches.has('redact-paths') } : null,
-    minimize: { maxEvaluations: positiveInt(args, 'max-evals', 1000) },
-  });
-  if (!prepared.ok) return prepared.error;
-  for (const line of [minimizedLine(prepared), redactionLine(prepared), ...prepared.notes])
-    if (line) io.err(`tierscope: ${line}`);
-  return prepared;
-}
-
-async function shareCommand(args: ParsedArgs, io: TermIo): Promise<number> {
-  const predicate = predicateOf(option(args, 'minimize'), 'minimize');
-  const base = baseUrlOf(args);
-  if (args.switches.has('redact-paths') && !args.switches.has('redact'))
-    throw new UsageError('--redact-paths needs --redact');
-  const prepared = await prepare(args, io, predicate, args.switches.has('redact'));
-  if (typeof prepared === 'string') {
-    io.err(`tierscope: ${prepared}`);
-    return 2;
-  }
-  const link = await shareLink(prepared.state, base);
-  const size = classifyLink(link);
-  if (size.class !== 'ok') io.err(`tierscope: ${size.message}`);
-  io.out(link);
-  return 0;
-}
-
-async function minimizeCommand(args: ParsedArgs, io: TermIo): Promise<number> {
-  const spec = option(args, 'predicate');
-  if (spec === undefined) throw new UsageError('minimize needs --predicate <predicate>');
-  const predicate = predicateOf(spec, 'predicate');
-  const prepared = await prepare(args, io, predicate, false);
-  if (typeof prepared === 'string') {
-    io.err(`tierscope: ${prepared}`);
-    return 2;
-  }
-  const text = toShareFile(prepared.state);
-  const out = option(args, 'out');
-  if (out === undefined) {
-    io.json(text);
-    return 0;
-  }
-  try {
-    writeFileSync(out, text);
-  } catch (e) {
-    io.err(`tierscope: cannot write ${out}: ${e instanceof Error ? e.message : String(e)}`);
-    return 2;
-  }
-  io.err(`tierscope: wrote ${out}`);
-  return 0;
-}
-
 async function analyzeCommand(args: ParsedArgs, io: TermIo): Promise<number> {
-  const loaded = await load(args, io.stdin ?? (() => process.stdin));
+  const loaded = await load(args, io);
   if (typeof loaded === 'string') {
     io.err(`tierscope: ${loaded}`);
     return 2;
@@ -209,11 +53,14 @@ export async function runCli(argv: string[], raw: CliIo): Promise<number> {
     }
     if (first.command === undefined) throw new UsageError('no command given');
     const command = first.command;
-    if (command !== 'analyze' && command !== 'share' && command !== 'minimize')
-      throw new UsageError(`unknown command "${command}"`);
-    const args = parseArgs(argv, COMMANDS[command].valued, COMMANDS[command].booleans);
-    if (command === 'share') return await shareCommand(args, io);
-    if (command === 'minimize') return await minimizeCommand(args, io);
+    if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command "${command}"`);
+    const flags = COMMANDS[command as keyof typeof COMMANDS];
+    const args = parseArgs(argv, flags.valued, flags.booleans);
+    if (command === 'scan') return await scanCommand(args, io);
+    if (command === 'serve') return await serveCommand(args, io);
+    // Sharing needs the share codec and the secret scanner: loaded only for these commands (a faster start).
+    if (command === 'share') return await (await import('./share-commands.ts')).shareCommand(args, io);
+    if (command === 'minimize') return await (await import('./share-commands.ts')).minimizeCommand(args, io);
     return await analyzeCommand(args, io);
   } catch (e) {
     if (e instanceof UsageError) {

@@ -24,13 +24,15 @@ const VALUED = ['format', 'provider', 'encoding', 'preset', 'config', 'set', 'mo
 export type CommandFlags = { valued: readonly string[]; booleans: readonly string[] };
 
 /** Flags each command accepts (a flag of another command is an unknown option there). */
-export const COMMANDS: Record<'analyze' | 'share' | 'minimize', CommandFlags> = {
+export const COMMANDS: Record<'analyze' | 'share' | 'minimize' | 'scan' | 'serve', CommandFlags> = {
   analyze: { valued: VALUED, booleans: ['json', 'help'] },
   share: {
     valued: [...VALUED, 'base-url', 'minimize', 'max-evals'],
     booleans: ['redact', 'redact-paths', 'help'],
   },
   minimize: { valued: [...VALUED, 'predicate', 'out', 'max-evals'], booleans: ['help'] },
+  scan: { valued: ['since', 'until'], booleans: ['json', 'ndjson', 'csv', 'help'] },
+  serve: { valued: ['host', 'port', 'app'], booleans: ['help'] },
 };
 
 /** Every flag of every command: to find the command before parsing with its own flags. */

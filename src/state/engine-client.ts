@@ -28,6 +28,9 @@ type Client = Pick<
   | 'summaryCalls'
   | 'fillSummaries'
   | 'clearSummaries'
+  | 'scanFolder'
+  | 'cancelScan'
+  | 'sessions'
 >;
 
 let client: Client | undefined;
@@ -83,6 +86,10 @@ export function engine(): Client {
       summaryCalls: () => remote.summaryCalls(),
       fillSummaries: (answers) => remote.fillSummaries(answers),
       clearSummaries: (onlyFailures) => remote.clearSummaries(onlyFailures),
+      scanFolder: (token, files, root, onProgress) =>
+        remote.scanFolder(token, files, root, onProgress ? proxy(onProgress) : undefined),
+      cancelScan: (token) => remote.cancelScan(token),
+      sessions: (query) => remote.sessions(query),
     };
   }
   return client;

@@ -53,6 +53,14 @@ export const useStore = create<AppState>()((set, get) => ({
         src,
       );
     },
+    async reloadGrown(files: File[], source: LoadSource) {
+      await loadInputs(
+        files.map((f) => ({ name: f.name, blob: f })),
+        source,
+        undefined,
+        true,
+      );
+    },
     async loadText(name: string, text: string, source?: LoadSource) {
       const blob = new Blob([text], { type: 'text/plain' });
       rememberInput(() => get().transcriptActions.loadText(name, text, source), blob.size);
@@ -207,12 +215,13 @@ export function threadRows(s: AppState, thread = s.view.thread): readonly Row[] 
   return Object.hasOwn(s.transcript.rows, thread) ? s.transcript.rows[thread] : undefined;
 }
 
-async function loadInputs(inputs: LoadFile[], source: LoadSource, restore?: Restore): Promise<void> {
+async function loadInputs(inputs: LoadFile[], source: LoadSource, restore?: Restore, grown = false): Promise<void> {
   const set = useStore.setState;
   set((s) => ({
     transcript: {
       ...s.transcript,
-      status: 'loading',
+      // A followed session that grew keeps showing what it showed while it is read again.
+      status: grown ? s.transcript.status : 'loading',
       source,
       error: undefined,
       progress: { phase: 'reading', fraction: 0 },
@@ -243,6 +252,7 @@ async function loadInputs(inputs: LoadFile[], source: LoadSource, restore?: Rest
     return;
   }
   // A share file (`.tierscope.json` with settings and view) restores them like a link.
+  if (grown) return showGrown(summary);
   await showLoaded(summary, restore ?? summary.share, restore?.settings !== undefined);
 }
 
@@ -297,6 +307,29 @@ function failLoad(error: string): void {
     run: { ...s.run, result: undefined, status: 'idle' },
     view: { ...s.view, message: null, request: null, event: null, compaction: null },
   }));
+}
+
+/** A followed session read again after it grew: the same settings, thread, selection and request (while they
+ *  still exist), its rows fetched again and a new run. */
+async function showGrown(summary: LoadSummary): Promise<void> {
+  const s0 = useStore.getState();
+  const kept = restoreView(
+    { thread: s0.view.thread, request: s0.view.request, selection: s0.view.message },
+    summary.threads,
+  );
+  useStore.setState((s) => ({
+    transcript: {
+      ...s.transcript,
+      status: 'ready',
+      summary,
+      issues: summary.parseIssues,
+      rows: {},
+      progress: undefined,
+    },
+    view: { ...s.view, thread: kept.thread, message: kept.message, request: kept.request },
+  }));
+  await useStore.getState().transcriptActions.ensureRows(kept.thread);
+  useStore.getState().runActions.requestRun();
 }
 
 /** Show what loaded: the default thread and the log's own defaults, or the settings and view a link or share

@@ -109,6 +109,8 @@ export type ViewState = {
 
 type TranscriptActions = {
   loadFiles: (files: File[], source?: LoadSource) => Promise<void>;
+  /** A followed session that grew, read again: settings and selection kept (follow.ts). */
+  reloadGrown: (files: File[], source: LoadSource) => Promise<void>;
   loadText: (name: string, text: string, source?: LoadSource) => Promise<void>;
   loadUrl: (url: string, source?: LoadSource, restore?: Restore) => Promise<void>;
   /** Open a share link (`#s=…`): the engine decodes it and loads its transcript; a link that names a bundled

@@ -12,6 +12,10 @@
 /** Rank data as shipped by js-tiktoken (`js-tiktoken/ranks/<name>`). */
 export type RankFile = { pat_str: string; special_tokens: Record<string, number>; bpe_ranks: string };
 
+import { type PackedRanks, PackedTable, type RankTable } from './packed-ranks.ts';
+
+export type { PackedRanks } from './packed-ranks.ts';
+
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_INDEX = new Int16Array(128).fill(-1);
 for (let i = 0; i < B64.length; i++) B64_INDEX[B64.charCodeAt(i)] = i;
@@ -82,17 +86,23 @@ const MEMO_LIMIT = 400_000;
 const MEMO_MAX_PIECE = 64;
 
 export class BpeCounter {
-  private readonly ranks = new Map<string, number>();
+  private readonly ranks: RankTable;
   private readonly pattern: RegExp;
   private memo = new Map<string, number>();
 
-  constructor(file: RankFile) {
+  constructor(file: RankFile | PackedRanks) {
     this.pattern = new RegExp(file.pat_str, 'gu');
+    if ('packed' in file) {
+      this.ranks = new PackedTable(file.packed);
+      return;
+    }
+    const ranks = new Map<string, number>();
+    this.ranks = ranks;
     for (const line of file.bpe_ranks.split('\n')) {
       if (line === '') continue;
       const parts = line.split(' ');
       const offset = Number.parseInt(parts[1], 10);
-      for (let i = 2; i < parts.length; i++) this.ranks.set(b64ToByteString(parts[i]), offset + i - 2);
+      for (let i = 2; i < parts.length; i++) ranks.set(b64ToByteString(parts[i]), offset + i - 2);
     }
   }
 

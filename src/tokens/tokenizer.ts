@@ -2,7 +2,7 @@
 // request) using js-tiktoken's bundled rank files and our BpeCounter; an LRU-free, hash-keyed cache
 // makes re-runs never re-tokenize unchanged text (SPEC §2).
 import { hashKey } from '../lib/hash.ts';
-import { BpeCounter, type RankFile } from './bpe.ts';
+import { BpeCounter, type PackedRanks, type RankFile } from './bpe.ts';
 import { forEachLineUnit } from './line-units.ts';
 
 export type EncodingName = 'o200k_base' | 'cl100k_base';
@@ -27,11 +27,14 @@ async function rankFile(encoding: EncodingName): Promise<RankFile> {
   return mod.default as RankFile;
 }
 
-/** Load (once) the exact counter for an encoding. */
-export async function loadCounter(encoding: EncodingName = 'o200k_base'): Promise<BpeCounter> {
+/** Where ranks come from besides js-tiktoken's files: the CLI reads the packed ranks its build wrote (null: none). */
+export type RankLoader = (encoding: EncodingName) => Promise<PackedRanks | null>;
+
+/** Load (once) the exact counter for an encoding (from `ranks` when it has them). */
+export async function loadCounter(encoding: EncodingName = 'o200k_base', ranks?: RankLoader): Promise<BpeCounter> {
   let c = counters.get(encoding);
   if (!c) {
-    c = new BpeCounter(await rankFile(encoding));
+    c = new BpeCounter((await ranks?.(encoding)) ?? (await rankFile(encoding)));
     counters.set(encoding, c);
   }
   return c;
@@ -101,6 +104,9 @@ export class CachedTokenizer implements Tokenizer {
 }
 
 /** Create a cached exact tokenizer for an encoding. */
-export async function createTokenizer(encoding: EncodingName = 'o200k_base'): Promise<CachedTokenizer> {
-  return new CachedTokenizer(encoding, await loadCounter(encoding));
+export async function createTokenizer(
+  encoding: EncodingName = 'o200k_base',
+  ranks?: RankLoader,
+): Promise<CachedTokenizer> {
+  return new CachedTokenizer(encoding, await loadCounter(encoding, ranks));
 }

@@ -48,9 +48,9 @@ export function servedFolder(): string {
   return servedDir;
 }
 
-/** Build (once) and start the preview server; returns its base URL. */
-export async function startServer(): Promise<string> {
-  if (server) return baseUrl;
+/** Build the app (once per test file) and return the folder it is in. */
+export async function builtApp(): Promise<string> {
+  if (outDir) return outDir;
   let dist = join(ROOT, 'dist');
   if (!(process.env.E2E_SKIP_BUILD === '1' && existsSync(join(dist, 'index.html')))) {
     outDir = mkdtempSync(join(tmpdir(), 'tierscope-e2e-dist-'));
@@ -70,6 +70,13 @@ export async function startServer(): Promise<string> {
       process.env.NODE_ENV = env;
     }
   }
+  return dist;
+}
+
+/** Build (once) and start the preview server; returns its base URL. */
+export async function startServer(): Promise<string> {
+  if (server) return baseUrl;
+  const dist = await builtApp();
   servedDir = dist;
   server = await preview({
     root: ROOT,

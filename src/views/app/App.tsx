@@ -1,8 +1,10 @@
 import { lazy, Suspense, useEffect } from 'react';
+import { useFolder } from '../../state/folder.ts';
 import { useStore } from '../../state/store.ts';
 import { CompactionView } from '../compaction/CompactionView.tsx';
 import { ConfigPanel } from '../config/ConfigPanel.tsx';
 import { PairingPanel } from '../pairing/PairingPanel.tsx';
+import { SessionsPage } from '../sessions/SessionsPage.tsx';
 import { CacheTimeline } from '../timeline/CacheTimeline.tsx';
 import { ThreadList } from '../transcript/ThreadList.tsx';
 import { TokenHeatmap } from '../transcript/TokenHeatmap.tsx';
@@ -25,11 +27,22 @@ export function App() {
   const dock = useLayout((s) => s.dock);
   const failed = useStore((s) => s.transcript.status === 'error');
   const compaction = useStore((s) => s.view.compaction);
+  const sessions = useFolder((s) => s.shown);
   useStartup();
   useKeys();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
+  if (sessions)
+    return (
+      <DropZone>
+        <div className="app" style={{ gridTemplateRows: 'auto minmax(0, 1fr)' }}>
+          <Header />
+          <SessionsPage />
+        </div>
+        <HelpOverlay />
+      </DropZone>
+    );
   return (
     <DropZone>
       <div className="app" style={{ gridTemplateRows: `auto auto auto minmax(0, 1fr) 5px ${dock}px` }}>

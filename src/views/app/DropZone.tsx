@@ -1,10 +1,13 @@
 import { type ReactNode, useEffect, useState } from 'react';
+import { useFolder } from '../../state/folder.ts';
 import { useStore } from '../../state/store.ts';
+import { folderFromDrop } from '../sessions/folder-files.ts';
 import { orderFiles } from './order-files.ts';
 
 /** The whole window accepts dropped files; an overlay shows while something is dragged over it. */
 export function DropZone({ children }: { children: ReactNode }) {
   const loadFiles = useStore((s) => s.transcriptActions.loadFiles);
+  const openFolder = useFolder((s) => s.folderActions.openFolder);
   const [over, setOver] = useState(false);
   useEffect(() => {
     let depth = 0;
@@ -27,7 +30,12 @@ export function DropZone({ children }: { children: ReactNode }) {
       depth = 0;
       setOver(false);
       const files = [...(e.dataTransfer?.files ?? [])];
-      if (files.length > 0) void loadFiles(orderFiles(files));
+      // A dropped folder opens as a folder of sessions; its entries must be taken before this handler returns.
+      const folder = folderFromDrop(e.dataTransfer?.items);
+      void folder.then((picked) => {
+        if (picked) void openFolder(picked.files, picked.rootName);
+        else if (files.length > 0) void loadFiles(orderFiles(files));
+      });
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);
@@ -39,14 +47,14 @@ export function DropZone({ children }: { children: ReactNode }) {
       window.removeEventListener('dragover', overFn);
       window.removeEventListener('drop', drop);
     };
-  }, [loadFiles]);
+  }, [loadFiles, openFolder]);
   return (
     <div data-testid="drop-zone" className={over ? 'drop-zone dragging' : 'drop-zone'}>
       {children}
       {over && (
         <div className="drop-overlay">
           <div>
-            Drop a transcript to inspect it
+            Drop a transcript to inspect it, or a folder of sessions
             <div className="muted">a Claude Code session can come with its agent-*.jsonl files</div>
           </div>
         </div>

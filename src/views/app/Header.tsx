@@ -1,8 +1,11 @@
+import { useFolder } from '../../state/folder.ts';
 import { useStore } from '../../state/store.ts';
+import { OpenFolder } from '../sessions/OpenFolder.tsx';
 import { LinkWarnings } from '../share/LinkWarnings.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
 import { SummarizerConsent } from '../share/SummarizerConsent.tsx';
 import { FileInput } from './FileInput.tsx';
+import { LiveBadge } from './LiveBadge.tsx';
 import { LoadStatus } from './LoadStatus.tsx';
 import { PasteDialog } from './PasteDialog.tsx';
 import { SamplePicker } from './SamplePicker.tsx';
@@ -11,14 +14,24 @@ import { ThemeSwitch } from './ThemeSwitch.tsx';
 /** Brand, what is loaded, the ways to load something else, and Share. */
 export function Header() {
   const toggleHelp = useStore((s) => s.viewActions.toggleHelp);
+  const folderOpen = useFolder((s) => s.status !== 'idle');
+  const sessionsShown = useFolder((s) => s.shown);
+  const showSessions = useFolder((s) => s.folderActions.show);
   return (
     <header className="header">
       <strong className="brand">Tierscope</strong>
       <LoadStatus />
+      <LiveBadge />
       <LinkWarnings />
       <SummarizerConsent />
       <div className="header-actions">
+        {folderOpen && !sessionsShown && (
+          <button type="button" data-testid="sessions-toggle" onClick={() => showSessions(true)}>
+            Sessions
+          </button>
+        )}
         <FileInput />
+        <OpenFolder />
         <PasteDialog />
         <SamplePicker />
         <ThemeSwitch />

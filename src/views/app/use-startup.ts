@@ -1,8 +1,11 @@
 // On start: open a share link (`#s=…`, also when pasted into an open tab), else load `?src=` (same-origin
-// only) when given, else the default bundled sample with its settings.
+// only) when given, else the default bundled sample with its settings; `?folder=1` (tierscope serve) also opens
+// the served folder's sessions.
 // Samples are listed in public/samples/index.json (written by scripts/gen-samples.ts); loading one applies
 // its preset, config overrides, mode and provider over the log's defaults, so its first run uses them.
 import { useEffect } from 'react';
+import { useFolder } from '../../state/folder.ts';
+import { openFollowed } from '../../state/follow.ts';
 import { useStore } from '../../state/store.ts';
 import type { SampleSettings } from '../../state/types.ts';
 import { stateFromUrl } from '../../state/url-state.ts';
@@ -87,6 +90,11 @@ async function openShareLink(href: string): Promise<void> {
 
 export function useStartup(): void {
   useEffect(() => {
+    // Opened by `tierscope serve` (`?folder=1`): its folder's sessions, listed by the server.
+    if (new URLSearchParams(window.location.search).get('folder') === '1' && useFolder.getState().status === 'idle')
+      void useFolder.getState().folderActions.openServed();
+  }, []);
+  useEffect(() => {
     // A link pasted into the address bar of an open tab changes only the fragment: open it as well.
     const onHash = () => {
       if (stateFromUrl(window.location.href).share !== null) void openShareLink(window.location.href);
@@ -104,7 +112,17 @@ export function useStartup(): void {
     const src = new URLSearchParams(window.location.search).get('src');
     if (src) {
       const url = sameOriginSrc(src, window.location.href);
-      if (url) void transcriptActions.loadUrl(url, { kind: 'url', name: src });
+      // A JSONL session is followed as it grows (the server must answer byte ranges: vite and tierscope serve do).
+      if (url && /\.jsonl$/i.test(new URL(url).pathname))
+        void openFollowed({
+          url,
+          name: decodeURIComponent(new URL(url).pathname.split('/').pop() ?? src),
+          companions: [],
+          source: { kind: 'url', name: src },
+        }).then((ok) => {
+          if (!ok) void transcriptActions.loadUrl(url, { kind: 'url', name: src });
+        });
+      else if (url) void transcriptActions.loadUrl(url, { kind: 'url', name: src });
       else
         useStore.setState((s) => ({
           transcript: {

@@ -1,0 +1,71 @@
+// Which files of a folder are sessions, and which files belong to each (SPEC §6 Sessions, §8 `scan`): a folder laid
+// out like ~/.claude/projects (a folder per project, `<id>.jsonl` per session, sub-agents in `<id>/subagents/` or as
+// sibling `agent-*.jsonl`), Codex's sessions/YYYY/MM/DD/rollout-*.jsonl, folders of Inspect logs — or any mix. Pure:
+// it sees relative paths only, so the CLI (from disk) and the worker (from a dropped folder) group alike.
+
+export type FolderEntry = { path: string; size: number };
+
+export type SessionFiles = {
+  path: string;
+  /** Companion files as the parser gets them: path relative to the folder, and name relative to the session's. */
+  companions: { path: string; name: string }[];
+  /** The folder the session sits in (its last segment; the scanned folder's own name at the top). */
+  folder: string;
+  size: number;
+};
+
+const CANDIDATE = /\.(jsonl|json|eval|traj)$/i;
+
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+const baseOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/** A file that is never a session of its own: sub-agent files, their metadata, hidden files, non-logs. */
+function notASession(path: string): boolean {
+  const base = baseOf(path);
+  if (!CANDIDATE.test(base) || base.startsWith('.') || base.endsWith('.meta.json')) return true;
+  if (path.split('/').some((seg) => seg.startsWith('.') || seg === 'subagents' || seg === 'node_modules')) return true;
+  return base.startsWith('agent-') && base.endsWith('.jsonl');
+}
+
+/** Normalize a path as the scan names it: '/'-separated, no leading './' or '/'. */
+function normalizePath(p: string): string {
+  return p.replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '');
+}
+
+/**
+ * The sessions of a folder listing, in path order. Companions of `<dir>/<id>.jsonl` are what the CLI's
+ * `companionFiles` reads beside a file: `<dir>/<id>/subagents/*.jsonl|*.meta.json`, then `<dir>/agent-*.jsonl`
+ * (2.0.x; the parser keeps those of the same session).
+ */
+export function sessionsOf(entries: readonly FolderEntry[], rootName: string): SessionFiles[] {
+  const byDir = new Map<string, string[]>();
+  const sizes = new Map<string, number>();
+  for (const e of entries) {
+    const p = normalizePath(e.path);
+    sizes.set(p, e.size);
+    const d = dirOf(p);
+    const list = byDir.get(d);
+    if (list) list.push(p);
+    else byDir.set(d, [p]);
+  }
+  const out: SessionFiles[] = [];
+  for (const p of [...sizes.keys()].sort()) {
+    if (notASession(p) || sizes.get(p) === 0) continue;
+    const dir = dirOf(p);
+    const base = baseOf(p);
+    const companions: SessionFiles['companions'] = [];
+    if (base.toLowerCase().endsWith('.jsonl')) {
+      const id = base.slice(0, -'.jsonl'.length);
+      const sub = dir ? `${dir}/${id}/subagents` : `${id}/subagents`;
+      for (const f of (byDir.get(sub) ?? []).slice().sort())
+        if (f.endsWith('.jsonl') || f.endsWith('.meta.json'))
+          companions.push({ path: f, name: `${id}/subagents/${baseOf(f)}` });
+      for (const f of (byDir.get(dir) ?? []).slice().sort()) {
+        const b = baseOf(f);
+        if (b.startsWith('agent-') && b.endsWith('.jsonl')) companions.push({ path: f, name: b });
+      }
+    }
+    out.push({ path: p, companions, folder: dir ? baseOf(dir) : rootName, size: sizes.get(p) ?? 0 });
+  }
+  return out;
+}

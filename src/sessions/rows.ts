@@ -1,0 +1,127 @@
+// What the sessions table and `scan` do with rows: filter by date range and project, sort by a column, and
+// total them per day (sessions, requests, observed dollars and hit rate). Days are local calendar days of a
+// session's start, as ccusage reports them; a date bound `YYYY-MM-DD` (or `YYYYMMDD`) is a local day.
+import type { SessionRow } from './summary.ts';
+
+export type SortKey =
+  | 'project'
+  | 'title'
+  | 'start'
+  | 'duration'
+  | 'models'
+  | 'requests'
+  | 'subagents'
+  | 'usd'
+  | 'hitRate'
+  | 'observedBreaks'
+  | 'compactions'
+  | 'pairingErrors';
+export const SORT_KEYS: readonly SortKey[] = [
+  'project',
+  'title',
+  'start',
+  'duration',
+  'models',
+  'requests',
+  'subagents',
+  'usd',
+  'hitRate',
+  'observedBreaks',
+  'compactions',
+  'pairingErrors',
+];
+
+export type RowFilter = { since?: string | null; until?: string | null; projects?: readonly string[] | null };
+
+/** A local day `YYYY-MM-DD` (or `YYYYMMDD`) as [start, end) epoch ms; null when it is not one. */
+function dayRange(day: string): [number, number] | null {
+  const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(day.trim());
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
+  const start = new Date(y, mo, d);
+  if (start.getFullYear() !== y || start.getMonth() !== mo || start.getDate() !== d) return null;
+  return [start.getTime(), new Date(y, mo, d + 1).getTime()];
+}
+
+/** The local day `YYYY-MM-DD` of an epoch-ms time. */
+export function dayOf(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+/** Rows that overlap [since, until] (whole local days) and belong to one of `projects` (all when empty). A
+ *  session without times passes only when no date bound is set. Throws on a bound that is not a day. */
+export function filterRows(rows: readonly SessionRow[], f: RowFilter): SessionRow[] {
+  const since = f.since ? dayRange(f.since) : null;
+  const until = f.until ? dayRange(f.until) : null;
+  if (f.since && !since) throw new RangeError(`not a date (YYYY-MM-DD): ${f.since}`);
+  if (f.until && !until) throw new RangeError(`not a date (YYYY-MM-DD): ${f.until}`);
+  const projects = f.projects && f.projects.length > 0 ? new Set(f.projects) : null;
+  return rows.filter((r) => {
+    if (projects && !projects.has(r.project)) return false;
+    if (!since && !until) return true;
+    if (r.start === null || r.end === null) return false;
+    if (since && r.end < since[0]) return false;
+    if (until && r.start >= until[1]) return false;
+    return true;
+  });
+}
+
+function sortValue(r: SessionRow, key: SortKey): number | string | null {
+  switch (key) {
+    case 'duration':
+      return r.start !== null && r.end !== null ? r.end - r.start : null;
+    case 'models':
+      return r.models.join(', ');
+    case 'title':
+      return r.title;
+    default:
+      return r[key];
+  }
+}
+
+/** Rows sorted by a column; missing values (no usage, no times) always last. Stable. */
+export function sortRows(rows: readonly SessionRow[], key: SortKey, dir: 'asc' | 'desc'): SessionRow[] {
+  const sign = dir === 'asc' ? 1 : -1;
+  return rows
+    .map((r, i) => ({ r, i, v: sortValue(r, key) }))
+    .sort((a, b) => {
+      if (a.v === null || b.v === null) return a.v === b.v ? a.i - b.i : a.v === null ? 1 : -1;
+      const c = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : String(a.v).localeCompare(String(b.v));
+      return c !== 0 ? sign * c : a.i - b.i;
+    })
+    .map((x) => x.r);
+}
+
+export type DayTotal = {
+  /** Local day of the sessions' start; 'undated' for sessions without times. */
+  day: string;
+  sessions: number;
+  requests: number;
+  /** Recorded (observed) dollars; sessions without usage add nothing. */
+  usd: number;
+  /** Observed cache reads / prompt tokens of the day; null without usage. */
+  hitRate: number | null;
+};
+
+/** Totals per local day of start, newest day first ('undated' last). */
+export function dayTotals(rows: readonly SessionRow[]): DayTotal[] {
+  const days = new Map<string, DayTotal & { prompt: number; read: number }>();
+  for (const r of rows) {
+    const day = r.start === null ? 'undated' : dayOf(r.start);
+    let d = days.get(day);
+    if (!d) {
+      d = { day, sessions: 0, requests: 0, usd: 0, hitRate: null, prompt: 0, read: 0 };
+      days.set(day, d);
+    }
+    d.sessions++;
+    d.requests += r.requests;
+    d.usd += r.usd ?? 0;
+    d.prompt += r.promptTokens;
+    d.read += r.cacheReadTokens;
+  }
+  return [...days.values()]
+    .sort((a, b) => (a.day === 'undated' ? 1 : b.day === 'undated' ? -1 : b.day.localeCompare(a.day)))
+    .map(({ prompt, read, ...d }) => ({ ...d, hitRate: prompt > 0 ? read / prompt : null }));
+}

@@ -1,0 +1,149 @@
+// One row of the sessions table (SPEC §6 Sessions, §8 `scan`): what a parsed session is — project, title, times,
+// models, requests, sub-agents — and what it cost, read from the log's own usage without tokenizing: recorded
+// dollars, observed cache hit rate and breaks, agent compactions, pairing problems of the recorded input. The
+// settings are the ones `analyze` starts from (the log's defaults over the seeds preset), so both agree per file.
+
+import { observedTimeline } from '../analyses/cache-timeline.ts';
+import { inputPairing } from '../analyses/input-pairing.ts';
+import { logDefaults } from '../analyses/log-defaults.ts';
+import { recordedCost } from '../analyses/recorded-cost.ts';
+import { withLogDefaults } from '../analyses/settings-origin.ts';
+import type { FormatId, Message, Thread, Transcript } from '../model/transcript.ts';
+import { presetConfig } from '../pipeline/presets.ts';
+
+export type SessionRow = {
+  /** The main file, relative to the scanned folder ('/'-separated). */
+  path: string;
+  /** Companion files read with it (sub-agents), relative to the folder. */
+  companions: string[];
+  sessionId: string | null;
+  project: string;
+  /** The session's own title (a summary line, a task name), else its first prompt; null when it has neither. */
+  title: string | null;
+  format: FormatId;
+  /** Epoch ms of the first and last timestamp in the log (observed); null when it has none. */
+  start: number | null;
+  end: number | null;
+  models: string[];
+  /** Requests of every thread (assistant responses, deduplicated as `analyze` counts them). */
+  requests: number;
+  subagents: number;
+  /** Recorded dollars (observed usage at list prices, as `analyze` reports them); null: the log has no usage. */
+  usd: number | null;
+  /** Models with usage the catalog has no price for (their entries are left out of `usd`). */
+  unpricedModels: string[];
+  /** cacheRead / prompt over every request with usage (observed); null: no usage. */
+  hitRate: number | null;
+  /** Observed prompt tokens (input + cache read + cache write) and cache reads, summed over requests with usage. */
+  promptTokens: number;
+  cacheReadTokens: number;
+  observedBreaks: number;
+  compactions: number;
+  /** Pairing errors the provider would return for the recorded input (counted; warnings apart). */
+  pairingErrors: number;
+  pairingWarnings: number;
+  parseIssues: number;
+  bytes: number;
+};
+
+const TITLE_MAX = 200;
+
+function oneLine(s: string): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > TITLE_MAX ? `${flat.slice(0, TITLE_MAX - 1)}…` : flat;
+}
+
+/** Context the harness wraps around a prompt (an open file, a selection, a reminder): not what the user typed. */
+const CONTEXT_TAGS = /<(ide_[a-z_]+|system-reminder)>[\s\S]*?<\/\1>/g;
+
+/** A prompt as a title: harness context removed, other tags (`<command-name>`, `<bash-input>`) unwrapped. */
+function promptTitle(text: string): string {
+  return oneLine(text.replace(CONTEXT_TAGS, ' ').replace(/<\/?[a-z][a-z0-9_-]*>/gi, ' '));
+}
+
+/** The first thing the user typed in the main thread (injected text and tool results skipped). */
+function firstPrompt(main: Thread | undefined): string | null {
+  for (const m of main?.messages ?? []) {
+    if (m.role !== 'user' || m.meta || m.compaction) continue;
+    for (const b of m.blocks) {
+      if (b.type !== 'text') continue;
+      const title = promptTitle(b.text);
+      if (title !== '') return title;
+    }
+  }
+  return null;
+}
+
+function timeRange(t: Transcript): { start: number | null; end: number | null } {
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+  const see = (x: number | undefined) => {
+    if (x === undefined || !Number.isFinite(x)) return;
+    if (x < start) start = x;
+    if (x > end) end = x;
+  };
+  for (const th of t.threads) {
+    for (const m of th.messages) see(m.time);
+    for (const r of th.requests) {
+      see(r.time);
+      see(r.responseTime);
+    }
+  }
+  return Number.isFinite(start) ? { start, end } : { start: null, end: null };
+}
+
+/** The agent's own compactions: each leaves one summary message (Claude Code's compact summary, Codex `compacted`). */
+function compactionsOf(messages: readonly Message[]): number {
+  let n = 0;
+  for (const m of messages) if (m.compaction === 'summary') n++;
+  return n;
+}
+
+function modelsOf(t: Transcript): string[] {
+  const seen = new Set<string>();
+  for (const th of t.threads) for (const r of th.requests) if (r.model && !r.model.startsWith('<')) seen.add(r.model);
+  return [...seen].sort();
+}
+
+export type RowPlace = { path: string; companions: string[]; project: string; bytes: number };
+
+/** The row of a parsed session at `place`. */
+export function sessionRow(t: Transcript, place: RowPlace): SessionRow {
+  const defaults = logDefaults(t);
+  const config = withLogDefaults(presetConfig('seeds'), defaults);
+  const cost = recordedCost(t, config.prices).totals;
+  let prompt = 0;
+  let read = 0;
+  for (const th of t.threads)
+    for (const r of th.requests) {
+      if (!r.observed) continue;
+      prompt += r.observed.input + r.observed.cacheRead + r.observed.cacheWrite;
+      read += r.observed.cacheRead;
+    }
+  const pairing = inputPairing(t, defaults.provider.value);
+  const main = t.threads.find((th) => th.kind === 'main') ?? t.threads[0];
+  const title = t.meta.title?.trim() ? oneLine(t.meta.title) : firstPrompt(main);
+  return {
+    path: place.path,
+    companions: place.companions,
+    sessionId: t.meta.sessionId ?? null,
+    project: place.project,
+    title,
+    format: t.format,
+    ...timeRange(t),
+    models: modelsOf(t),
+    requests: t.threads.reduce((n, th) => n + th.requests.length, 0),
+    subagents: t.threads.filter((th) => th.kind === 'sidechain').length,
+    usd: cost ? cost.usd : null,
+    unpricedModels: cost?.unpriced.models ?? [],
+    hitRate: prompt > 0 ? read / prompt : null,
+    promptTokens: prompt,
+    cacheReadTokens: read,
+    observedBreaks: observedTimeline(t, config).filter((p) => p.break).length,
+    compactions: t.threads.reduce((n, th) => n + compactionsOf(th.messages), 0),
+    pairingErrors: pairing.filter((v) => v.severity === 'error').length,
+    pairingWarnings: pairing.filter((v) => v.severity === 'warning').length,
+    parseIssues: t.parseIssues.length,
+    bytes: place.bytes,
+  };
+}

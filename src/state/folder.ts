@@ -1,0 +1,142 @@
+// The sessions of an opened folder (SPEC §6 Sessions): the scan runs in the engine (progress, cancel), the table
+// asks the engine for its rows per query (date range, projects, sort) and renders them. The folder's files stay
+// here as Blobs (never read on this thread until a session is opened); opening one loads it with its sub-agents.
+import { create } from 'zustand';
+import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView } from '../../worker/api.ts';
+import { engine } from './engine-client.ts';
+import { openFollowed, useFollow } from './follow.ts';
+import { useStore } from './store.ts';
+
+type ScanDone = Extract<ScanReply, { stale: false }>;
+
+export type FolderState = {
+  status: 'idle' | 'scanning' | 'done' | 'error';
+  rootName: string | null;
+  token: number;
+  progress: { done: number; total: number; path: string } | null;
+  scan: ScanDone | null;
+  query: SessionsQuery;
+  view: SessionsView | null;
+  /** The sessions page is shown (else the opened session is). */
+  shown: boolean;
+  /** The path of the session opened from the table. */
+  opened: string | null;
+  error: string | null;
+  folderActions: {
+    openFolder(files: FolderFile[], rootName: string): Promise<void>;
+    cancel(): void;
+    setQuery(q: Partial<SessionsQuery>): Promise<void>;
+    show(shown: boolean): void;
+    openSession(row: SessionRow): Promise<void>;
+    /** The folder `tierscope serve` serves (the page was opened with `?folder=1`). */
+    openServed(): Promise<void>;
+  };
+};
+
+/** Where `tierscope serve` lists its folder and sends a file of it (src/cli/serve-http.ts). */
+const LIST_PATH = '/_folder/list';
+const servedUrl = (path: string) => `/_folder/file/${path.split('/').map(encodeURIComponent).join('/')}`;
+
+const INITIAL_QUERY: SessionsQuery = { since: null, until: null, projects: [], sort: 'start', dir: 'desc' };
+
+export const useFolder = create<FolderState>()((set, get) => {
+  /** The opened folder's files by path (frozen reference, outside the rendered state). */
+  let files = new Map<string, FolderFile>();
+
+  /** A folder file as a File named `name` (a Blob as it is; a served file fetched from this origin). */
+  async function fileOf(path: string, name: string): Promise<File | null> {
+    const f = files.get(path);
+    if (f?.file) return new File([f.file], name);
+    if (!f?.url) return null;
+    const res = await fetch(f.url, { cache: 'no-store' });
+    return res.ok ? new File([await res.arrayBuffer()], name) : null;
+  }
+
+  async function refresh(): Promise<void> {
+    const q = get().query;
+    const view = await engine().sessions(q);
+    if (get().query === q) set({ view });
+  }
+
+  return {
+    status: 'idle',
+    rootName: null,
+    token: 0,
+    progress: null,
+    scan: null,
+    query: INITIAL_QUERY,
+    view: null,
+    shown: false,
+    opened: null,
+    error: null,
+    folderActions: {
+      async openFolder(list, rootName) {
+        const token = get().token + 1;
+        files = new Map(list.map((f) => [f.path, f]));
+        set({ status: 'scanning', rootName, token, progress: { done: 0, total: 0, path: '' }, scan: null, view: null });
+        set({ shown: true, opened: null, error: null, query: INITIAL_QUERY });
+        let reply: ScanReply;
+        try {
+          reply = await engine().scanFolder(token, list, rootName, (p) => {
+            if (get().token === p.token) set({ progress: { done: p.done, total: p.total, path: p.path } });
+          });
+        } catch (e) {
+          if (get().token === token) set({ status: 'error', error: e instanceof Error ? e.message : String(e) });
+          return;
+        }
+        if (reply.stale || get().token !== token) return;
+        set({ status: 'done', scan: reply, progress: null });
+        await refresh();
+      },
+      cancel() {
+        void engine().cancelScan(get().token);
+      },
+      async setQuery(q) {
+        set({ query: { ...get().query, ...q } });
+        await refresh();
+      },
+      show(shown) {
+        set({ shown });
+      },
+      async openSession(row) {
+        const name = row.path.slice(row.path.lastIndexOf('/') + 1);
+        const id = name.replace(/\.jsonl$/, '');
+        // Companions named as the parser expects them beside the session (cli/node-input.ts does the same).
+        const companionName = (p: string) => {
+          const base = p.slice(p.lastIndexOf('/') + 1);
+          return p.includes('/subagents/') || p.startsWith('subagents/') ? `${id}/subagents/${base}` : base;
+        };
+        const companions = (await Promise.all(row.companions.map((p) => fileOf(p, companionName(p))))).filter(
+          (f): f is File => f !== null,
+        );
+        const follow = useFollow.getState().followActions;
+        follow.stop();
+        const served = files.get(row.path)?.url;
+        const source = { kind: 'file', name: row.path } as const;
+        if (!served) {
+          const main = await fileOf(row.path, name);
+          if (!main) return;
+          set({ shown: false, opened: row.path });
+          await useStore.getState().transcriptActions.loadFiles([main, ...companions], source);
+          return;
+        }
+        // A served session is followed as it grows: shown up to its last complete line, the rest when it ends.
+        set({ shown: false, opened: row.path });
+        await openFollowed({ url: served, name, companions, source });
+      },
+      async openServed() {
+        let listing: { root: string; files: { path: string; size: number }[] };
+        try {
+          const res = await fetch(LIST_PATH, { cache: 'no-store' });
+          if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+          listing = await res.json();
+        } catch (e) {
+          set({ status: 'error', shown: true, error: `Could not list the served folder: ${String(e)}` });
+          return;
+        }
+        const list = listing.files.map((f) => ({ path: f.path, size: f.size, url: servedUrl(f.path) }));
+        await get().folderActions.openFolder(list, listing.root);
+      },
+    },
+  };
+});

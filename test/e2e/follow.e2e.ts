@@ -1,0 +1,153 @@
+// `tierscope serve` on a temporary folder, the app opened at the URL it prints: the folder's session is listed,
+// opened, and followed while this test appends to it — a request written in one go, then one written in two
+// halves (the first half waits for its end). New requests appear within 2 s, the selected row stays selected,
+// the live badge says when the last line arrived (paused while the tab is hidden), the document carried the app's
+// security headers, and a session opened with `?src=` is followed the same way.
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Serving, startServe } from '../../src/cli/serve.ts';
+import { DOCUMENT_POLICY } from '../../src/lib/csp.ts';
+import { builtApp, openSession, type Session, screenshot, stopServer } from './harness.ts';
+import { clickRow, counted } from './ui.ts';
+
+const SESSION = 'f0110w00-0000-4000-8000-000000000001';
+
+/** One user prompt and the assistant's answer with usage: one request of a Claude Code session. */
+function turn(k: number): string {
+  const t = (s: number) => new Date(Date.UTC(2026, 0, 5, 10, 0, k * 10 + s)).toISOString();
+  const user = {
+    type: 'user',
+    uuid: `u${k}`,
+    parentUuid: k === 0 ? null : `a${k - 1}`,
+    sessionId: SESSION,
+    timestamp: t(0),
+    message: { role: 'user', content: `step ${k}: count the files` },
+  };
+  const assistant = {
+    type: 'assistant',
+    uuid: `a${k}`,
+    parentUuid: `u${k}`,
+    sessionId: SESSION,
+    timestamp: t(5),
+    requestId: `req_${k}`,
+    message: {
+      id: `msg_${k}`,
+      role: 'assistant',
+      model: 'claude-sonnet-4-5-20250929',
+      content: [{ type: 'text', text: `There are ${k + 3} files.` }],
+      usage: {
+        input_tokens: 20,
+        cache_read_input_tokens: 1000 * k,
+        cache_creation_input_tokens: 500,
+        output_tokens: 8,
+      },
+    },
+  };
+  return `${JSON.stringify(user)}\n${JSON.stringify(assistant)}\n`;
+}
+
+async function requestsShown(s: Session, n: number): Promise<void> {
+  const want = counted(n, 'request');
+  await s.page.waitForFunction(
+    (w) => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes(w),
+    want,
+    { timeout: 2000, polling: 50 },
+  );
+}
+
+describe('following a session that tierscope serve serves', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tierscope-follow-'));
+  const project = join(dir, '-home-me-work');
+  const file = join(project, `${SESSION}.jsonl`);
+  let serve: Serving;
+  let s: Session;
+  const documentPolicies: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(project);
+    writeFileSync(file, turn(0) + turn(1));
+    serve = await startServe(dir, await builtApp(), 0);
+    s = await openSession();
+    s.page.on('response', (r) => {
+      if (r.request().resourceType() === 'document')
+        documentPolicies.push(r.headers()['content-security-policy'] ?? '');
+    });
+    await s.page.goto(serve.url);
+    await s.page.locator(`[data-testid="session-row"][data-path="-home-me-work/${SESSION}.jsonl"]`).click();
+    await s.page.waitForFunction(
+      () => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes('2 requests'),
+      undefined,
+      { timeout: 60_000 },
+    );
+  }, 180_000);
+  afterAll(async () => {
+    await s?.close();
+    await serve?.close();
+    await stopServer();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens the served session from the sessions table, with the security headers', async () => {
+    expect(documentPolicies[0]).toBe(DOCUMENT_POLICY);
+    expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
+  });
+
+  it('shows appended requests within 2 s and keeps the selection', async () => {
+    await clickRow(s.page, 1);
+    const selected = s.page.locator('[data-testid="transcript-row"][data-message-index="1"]');
+    await expect.poll(() => selected.getAttribute('aria-selected')).toBe('true');
+    appendFileSync(file, turn(2));
+    await requestsShown(s, 3);
+    expect(await selected.getAttribute('aria-selected')).toBe('true');
+    expect(await s.page.getByTestId('live-badge').getAttribute('data-last-line')).not.toBeNull();
+  });
+
+  it('waits for the end of a line written in two halves', async () => {
+    const next = turn(3);
+    const cut = next.length - 40; // inside the assistant line
+    appendFileSync(file, next.slice(0, cut));
+    await s.page.waitForTimeout(2500);
+    expect((await s.page.getByTestId('load-status').textContent()) ?? '').toContain(counted(3, 'request'));
+    expect(await s.page.getByTestId('parse-issues').count()).toBe(0);
+    appendFileSync(file, next.slice(cut));
+    await requestsShown(s, 4);
+    await screenshot(s.page, 'follow-live');
+    expect(s.consoleErrors).toEqual([]);
+    expect(s.externalRequests).toEqual([]);
+  });
+
+  it('pauses while the tab is hidden and resumes when it is shown', async () => {
+    const set = (hidden: boolean) =>
+      s.page.evaluate((h) => {
+        Object.defineProperty(document, 'visibilityState', {
+          configurable: true,
+          get: () => (h ? 'hidden' : 'visible'),
+        });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, hidden);
+    await set(true);
+    await expect.poll(() => s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('paused');
+    appendFileSync(file, turn(4));
+    await s.page.waitForTimeout(2000);
+    expect((await s.page.getByTestId('load-status').textContent()) ?? '').toContain(counted(4, 'request'));
+    await set(false);
+    await requestsShown(s, 5);
+    expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
+  });
+
+  it('follows a session opened with ?src= as well', async () => {
+    const src = `/_folder/file/-home-me-work/${SESSION}.jsonl`;
+    await s.page.goto(`${new URL(serve.url).origin}/?src=${encodeURIComponent(src)}`);
+    await s.page.waitForFunction(
+      () => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes('5 requests'),
+      undefined,
+      { timeout: 60_000 },
+    );
+    expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
+    appendFileSync(file, turn(5));
+    await requestsShown(s, 6);
+    expect(s.consoleErrors).toEqual([]);
+  });
+});
