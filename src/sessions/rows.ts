@@ -3,20 +3,7 @@
 // session's start, as ccusage reports them; a date bound `YYYY-MM-DD` (or `YYYYMMDD`) is a local day.
 import type { SessionRow } from './summary.ts';
 
-export type SortKey =
-  | 'project'
-  | 'title'
-  | 'start'
-  | 'duration'
-  | 'models'
-  | 'requests'
-  | 'subagents'
-  | 'usd'
-  | 'hitRate'
-  | 'observedBreaks'
-  | 'compactions'
-  | 'pairingErrors';
-export const SORT_KEYS: readonly SortKey[] = [
+export const SORT_KEYS = [
   'project',
   'title',
   'start',
@@ -29,7 +16,8 @@ export const SORT_KEYS: readonly SortKey[] = [
   'observedBreaks',
   'compactions',
   'pairingErrors',
-];
+] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
 
 export type RowFilter = { since?: string | null; until?: string | null; projects?: readonly string[] | null };
 

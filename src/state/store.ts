@@ -309,6 +309,11 @@ function failLoad(error: string): void {
   }));
 }
 
+/** The transcript once `summary` is on screen: ready, with its issues; rows are fetched again. */
+function readyTranscript(t: AppState['transcript'], summary: LoadSummary): AppState['transcript'] {
+  return { ...t, status: 'ready', summary, issues: summary.parseIssues, rows: {}, progress: undefined };
+}
+
 /** A followed session read again after it grew: the same settings, thread, selection and request (while they
  *  still exist), its rows fetched again and a new run. */
 async function showGrown(summary: LoadSummary): Promise<void> {
@@ -318,14 +323,7 @@ async function showGrown(summary: LoadSummary): Promise<void> {
     summary.threads,
   );
   useStore.setState((s) => ({
-    transcript: {
-      ...s.transcript,
-      status: 'ready',
-      summary,
-      issues: summary.parseIssues,
-      rows: {},
-      progress: undefined,
-    },
+    transcript: readyTranscript(s.transcript, summary),
     view: { ...s.view, thread: kept.thread, message: kept.message, request: kept.request },
   }));
   await useStore.getState().transcriptActions.ensureRows(kept.thread);
@@ -354,15 +352,7 @@ async function showLoaded(summary: LoadSummary, restore: Restore | undefined, fr
   const first = summary.threads.find((t) => t.kind === 'main') ?? summary.threads[0];
   const thread = view?.thread ?? first?.id ?? 'main';
   useStore.setState((s) => ({
-    transcript: {
-      ...s.transcript,
-      status: 'ready',
-      summary,
-      issues: summary.parseIssues,
-      rows: {},
-      progress: undefined,
-      linkWarnings: restore ? warnings : undefined,
-    },
+    transcript: { ...readyTranscript(s.transcript, summary), linkWarnings: restore ? warnings : undefined },
     config,
     view: { ...s.view, thread, message: view?.message ?? null, request: view?.request ?? null, event: null },
     run: { ...s.run, result: undefined, status: 'idle' },

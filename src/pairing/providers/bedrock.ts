@@ -4,7 +4,7 @@
 // one turn. For Claude models Bedrock passes the Anthropic texts through, used where Bedrock has none.
 import type { ToolResultBlock } from '../../model/transcript.ts';
 import { anthropicText } from './anthropic.ts';
-import { type Draft, duplicateCallText, idList, isEmptyContent, type ProviderCheck, usesIn } from './common.ts';
+import { type Draft, idList, isEmptyContent, type ProviderCheck, reportReusedCalls, usesIn } from './common.ts';
 
 /** Bedrock's texts (Curie #16, strands #1223, quarkus-langchain4j #1983, aws language-servers #1235). */
 const bedrockText = {
@@ -27,19 +27,7 @@ export const checkBedrock: ProviderCheck = (messages, units, report) => {
     const m = messages[u.msg];
     if (u.role === 'assistant') {
       const { ids, blocks } = usesIn(m, u);
-      ids.forEach((id, i) => {
-        if (seen.has(id))
-          report({
-            rule: 'duplicate-id',
-            severity: 'warning',
-            messageIndex: u.msg,
-            blockIndex: blocks[i],
-            wireIndex: w,
-            toolUseId: id,
-            error: duplicateCallText(`messages.${w}`, id),
-          });
-        seen.add(id);
-      });
+      reportReusedCalls({ ids, blocks }, seen, u.msg, w, report);
       for (let j = u.from; j < u.to; j++) {
         const b = m.blocks[j];
         // Claude on Bedrock returns the Anthropic text; Bedrock's own text for other models is not documented.

@@ -68,6 +68,30 @@ export function duplicateCallText(where: string, id: string): string {
   return `${where}: tool call id ${id} is used by more than one call in this request, so its results cannot be matched reliably (flagged by Tierscope; the provider's own response is not documented).`;
 }
 
+/** A message's calls whose id an earlier call of the request already used, reported as warnings (Bedrock and
+ *  OpenAI chat: one shared rule); every id is remembered in `seen`. */
+export function reportReusedCalls(
+  use: { ids: readonly string[]; blocks: readonly number[] },
+  seen: Set<string>,
+  messageIndex: number,
+  wireIndex: number,
+  report: (v: Draft) => void,
+): void {
+  use.ids.forEach((id, i) => {
+    if (seen.has(id))
+      report({
+        rule: 'duplicate-id',
+        severity: 'warning',
+        messageIndex,
+        blockIndex: use.blocks[i],
+        wireIndex,
+        toolUseId: id,
+        error: duplicateCallText(`messages.${wireIndex}`, id),
+      });
+    seen.add(id);
+  });
+}
+
 /** Tierscope's own text for a second result answering the same call. */
 export function duplicateResultText(where: string, id: string): string {
   return `${where}: a second result answers tool call ${id} (flagged by Tierscope; the provider's own response is not documented).`;

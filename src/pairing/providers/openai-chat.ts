@@ -3,7 +3,7 @@
 // other role; a tool message must answer a call of the assistant message its run of tool messages follows.
 // The layout keeps system messages in place, so a system message between a call and its results breaks it.
 import type { ToolResultBlock } from '../../model/transcript.ts';
-import { duplicateCallText, duplicateResultText, idList, type ProviderCheck, usesIn } from './common.ts';
+import { duplicateResultText, idList, type ProviderCheck, reportReusedCalls, usesIn } from './common.ts';
 
 /** The API's texts (seen in litellm #4931, semantic-kernel #12708, dapr-agents #145 and many clients).
  *  "preceeding" is the API's own spelling; the param of the first is `messages.[i].role`. */
@@ -41,19 +41,7 @@ export const checkOpenaiChat: ProviderCheck = (messages, units, report) => {
     if (u.role !== 'assistant') continue;
     const { ids, blocks } = usesIn(m, u);
     if (ids.length === 0) continue;
-    ids.forEach((id, i) => {
-      if (seen.has(id))
-        report({
-          rule: 'duplicate-id',
-          severity: 'warning',
-          messageIndex: u.msg,
-          blockIndex: blocks[i],
-          wireIndex: w,
-          toolUseId: id,
-          error: duplicateCallText(`messages.${w}`, id),
-        });
-      seen.add(id);
-    });
+    reportReusedCalls({ ids, blocks }, seen, u.msg, w, report);
     calls = new Set(ids);
     answered = new Set();
     const got = new Set<string>();
