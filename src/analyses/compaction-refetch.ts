@@ -3,6 +3,9 @@
 // SPEC §5.3; an agent's: any repeat across its summary; the pipeline's: a repeat of a result it folded, however
 // late), or a read of a path its summary lost. Tokens are the re-fetched results' own (counted once); dollars as trade-off-cost.ts
 // prices a re-fetch (an estimate at the repeat's model).
+
+import { getOrInsert } from '../lib/maps.ts';
+import { firstIndex } from '../lib/search.ts';
 import type { Thread, Transcript } from '../model/transcript.ts';
 import { canonicalTool } from '../pipeline/aliases.ts';
 import { inputPaths } from '../pipeline/artifacts.ts';
@@ -36,27 +39,71 @@ function readPaths(name: string, input: unknown): string[] {
   return READS.has(canonicalTool(name)) ? inputPaths(name, input) : [];
 }
 
-/** Where each compaction's "after" ends: the next compaction of the same source in the thread, else the end. */
-function windows(
-  c: AuditedCompaction,
+/** Where a compaction's "after" starts: the message of its boundary (an agent's), else the first message its
+ *  request sent after the span. */
+function startOf(x: AuditedCompaction, thread: Thread): number {
+  return x.messageIndex ?? (x.request !== null ? (thread.requests[x.request]?.inputEnd ?? x.span.to) : x.span.to);
+}
+
+/** The starts of every compaction by thread and source, ascending: a compaction's "after" ends at the next
+ *  start of its own thread and source (else at the thread's end). */
+function startsBySource(
   all: readonly AuditedCompaction[],
-  thread: Thread,
-): { from: number; to: number } {
-  const startOf = (x: AuditedCompaction) =>
-    x.messageIndex ?? (x.request !== null ? (thread.requests[x.request]?.inputEnd ?? x.span.to) : x.span.to);
-  const from = startOf(c);
-  let to = thread.messages.length;
-  for (const x of all)
-    if (x.thread === c.thread && x.source === c.source && x !== c) {
-      const s = startOf(x);
-      if (s > from && s < to) to = s;
-    }
-  return { from, to };
+  threads: ReadonlyMap<string, { th: Thread }>,
+): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const x of all) {
+    const th = threads.get(x.thread)?.th;
+    if (!th) continue;
+    const k = `${x.source}\u0000${x.thread}`;
+    getOrInsert(out, k, newStarts).push(startOf(x, th));
+  }
+  for (const list of out.values()) list.sort((a, b) => a - b);
+  return out;
+}
+
+/** One thread's re-fetches (never after-edit): by the repeat's message, ties in the run's order (an agent's
+ *  window is a range of them), and by the request whose pipeline summary folded the first result. */
+type ThreadRefetches = { byRepeat: Refetch[]; byFold: Map<number, Refetch[]> };
+
+const newThreadRefetches = (): ThreadRefetches => ({ byRepeat: [], byFold: new Map() });
+const newList = (): Refetch[] => [];
+const newStarts = (): number[] => [];
+
+function refetchIndex(found: readonly Refetch[], threads: ReadonlyMap<string, { tr?: ThreadReplay }>) {
+  const out = new Map<string, ThreadRefetches>();
+  for (const f of found) {
+    if (f.kind === 'after-edit') continue;
+    const x = getOrInsert(out, f.thread, newThreadRefetches);
+    x.byRepeat.push(f);
+    const foldedAt = threads.get(f.thread)?.tr?.fates.get(f.firstToolUseId)?.foldedAt;
+    if (foldedAt !== undefined && foldedAt !== null) getOrInsert(x.byFold, foldedAt, newList).push(f);
+  }
+  // Stable: equal messages keep the run's order.
+  for (const x of out.values()) x.byRepeat.sort((a, b) => a.repeatMessageIndex - b.repeatMessageIndex);
+  return out;
+}
+
+/** The re-fetches a compaction folded that were made in its window: an agent's, every repeat across it before
+ *  its next compaction; a pipeline summary's, the results it folded itself (a later summary merges, never
+ *  restores them), however late. In the run's order within a message. */
+function foldedRepeats(c: AuditedCompaction, win: { from: number; to: number }, x: ThreadRefetches): Refetch[] {
+  if (c.source !== 'agent')
+    return c.request === null ? [] : (x.byFold.get(c.request) ?? []).filter((f) => f.repeatMessageIndex > win.from);
+  const out: Refetch[] = [];
+  const list = x.byRepeat;
+  for (let i = firstIndex(list.length, (k) => list[k].repeatMessageIndex > win.from); i < list.length; i++) {
+    const f = list[i];
+    if (f.repeatMessageIndex >= win.to) break;
+    if (f.firstMessageIndex < win.from) out.push(f);
+  }
+  return out;
 }
 
 /**
  * The re-fetches after each compaction. `refetches` are the run's (refetch.ts); `price` turns re-fetches into
- * dollars (trade-off-cost.ts refetchCost under the run's settings).
+ * dollars (trade-off-cost.ts refetchCost under the run's settings). Indexed once per run, so a run with many
+ * compactions and re-fetches costs their sum, not their product.
  */
 export function refetchesAfter(
   t: Transcript,
@@ -66,23 +113,22 @@ export function refetchesAfter(
   found: readonly Refetch[],
   price: (items: Pick<Refetch, 'thread' | 'repeatMessageIndex' | 'tokens'>[]) => (number | null)[],
 ): RefetchesAfter[] {
-  const threads = new Map(t.threads.map((th, i) => [th.id, { th, tr: replays[i] }]));
+  const threads = new Map(t.threads.map((th, i) => [th.id, { th, tr: replays[i] as ThreadReplay | undefined }]));
+  const starts = startsBySource(compactions, threads);
+  const index = refetchIndex(found, threads);
   return compactions.map((c) => {
     const at = threads.get(c.thread);
     if (!at) return { count: 0, tokens: 0, usd: null, items: [] };
-    const { th, tr } = at;
-    const win = windows(c, compactions, th);
+    const { th } = at;
+    const from = startOf(c, th);
+    const next = starts.get(`${c.source}\u0000${c.thread}`) ?? [];
+    const after = firstIndex(next.length, (k) => next[k] > from);
+    const win = { from, to: after < next.length ? next[after] : th.messages.length };
     const lost = new Set([...c.probes.filesModified.lost, ...c.probes.filesRead.lost].map((x) => x.text));
     const items: Omit<RefetchAfter, 'usd'>[] = [];
     const taken = new Set<string>();
-    for (const f of found) {
-      if (f.thread !== c.thread || f.kind === 'after-edit') continue;
-      // A pipeline summary's repeats are the results it folded itself (a later summary merges, never restores
-      // them); an agent's are every repeat across it up to its next compaction.
-      if (f.repeatMessageIndex <= win.from || (c.source === 'agent' && f.repeatMessageIndex >= win.to)) continue;
-      const folded =
-        c.source === 'agent' ? f.firstMessageIndex < win.from : tr?.fates.get(f.firstToolUseId)?.foldedAt === c.request;
-      if (!folded) continue;
+    const x = index.get(c.thread);
+    for (const f of x ? foldedRepeats(c, win, x) : []) {
       taken.add(f.repeatToolUseId);
       items.push({
         tool: f.tool,

@@ -3,6 +3,7 @@
 // message is it. Per task: the recording's tokens (observed prompt + output) and this run's (the replay's
 // calibrated estimate of what the pipeline would send + the observed output), each with the tokens and dollars of
 // the results fetched again because a compaction or a lossy rewrite lost them.
+import { getOrInsert } from '../lib/maps.ts';
 import { headRunes, runeCount } from '../lib/runes.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Thread, Transcript } from '../model/transcript.ts';
@@ -112,6 +113,9 @@ export function taskRows(
   refetched: { agent: readonly Refetched[]; run: readonly Refetched[] },
 ): TaskRow[] {
   const rows: TaskRow[] = [];
+  // By thread once, so placing them costs their number, not threads × re-fetches.
+  const runByThread = byThread(refetched.run);
+  const agentByThread = byThread(refetched.agent);
   let k = 0;
   for (const [ti, tr] of replay.threads.entries()) {
     const thread = t.threads[ti];
@@ -162,23 +166,29 @@ export function taskRows(
     }
     for (const row of unpriced) row.usd = null;
     for (const row of unrecorded) row.recorded.usd = null;
-    const place = (list: readonly Refetched[], add: (row: TaskRow, r: Refetched) => void) => {
-      for (const r of list) {
-        if (r.thread !== thread.id) continue;
+    const place = (list: readonly Refetched[] | undefined, add: (row: TaskRow, r: Refetched) => void) => {
+      for (const r of list ?? []) {
         const row = byTask.get(ofMessage(r.messageIndex));
         if (row) add(row, r);
       }
     };
-    place(refetched.run, (row, r) => {
+    place(runByThread.get(thread.id), (row, r) => {
       row.refetchTokens += r.tokens;
       row.refetchUsd = addUsd(row.refetchUsd, r.usd);
     });
-    place(refetched.agent, (row, r) => {
+    place(agentByThread.get(thread.id), (row, r) => {
       row.recorded.refetchTokens += r.tokens;
     });
   }
   return rows;
 }
+
+function byThread(list: readonly Refetched[]): Map<string, Refetched[]> {
+  const out = new Map<string, Refetched[]>();
+  for (const r of list) getOrInsert(out, r.thread, newList).push(r);
+  return out;
+}
+const newList = (): Refetched[] => [];
 
 /** Totals and means per task of this run's rows. */
 export function taskTotals(rows: readonly TaskRow[]): TaskTotals {
