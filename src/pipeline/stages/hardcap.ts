@@ -82,7 +82,7 @@ function shrink(b: Block, ratio: number): Block | undefined {
 /** Last resort (the recent turns alone are too big): shorten the largest blocks until the request fits.
  *  Each step must save tokens, so the loop ends; it stops when no block can shrink any further. The targets are
  *  listed and sorted once; a shortened block moves to its new place (ties keep message order), so each round
- *  costs a scan, not a sort. */
+ *  costs a scan, not a sort; a block that could not be shortened is not tried again. */
 function truncateToFit(work: Working, state: HardcapState, ctx: StageContext): void {
   const targets = truncatable(work, ctx);
   for (let round = 0; round < 500 && overBy(ctx) > 0; round++) {
@@ -92,9 +92,16 @@ function truncateToFit(work: Working, state: HardcapState, ctx: StageContext): v
       const b = work.at(t.pos).blocks[t.j];
       const excess = overBy(ctx) / ctx.factor;
       const next = shrink(b, Math.max(0, 1 - excess / Math.max(1, t.tokens)) * 0.9);
-      if (!next || ctx.meter.block(next) >= t.tokens) continue;
-      if (!emitRewrite(work, ctx, t.pos, t.j, next, 'truncate', { detail: 'last resort: the request must fit' }))
+      // A block that cannot save tokens now cannot later either (the excess only falls, so later cuts keep
+      // more): it leaves the list instead of being cut and counted again every round.
+      if (
+        !next ||
+        ctx.meter.block(next) >= t.tokens ||
+        !emitRewrite(work, ctx, t.pos, t.j, next, 'truncate', { detail: 'last resort: the request must fit' })
+      ) {
+        targets.splice(k--, 1);
         continue;
+      }
       if (b.type === 'tool_result') state.dropped.delete(b.toolUseId);
       t.tokens = ctx.meter.block(work.at(t.pos).blocks[t.j]);
       let at = k;
