@@ -3,11 +3,14 @@
 // Uint32Arrays, largest-first so the pool stays balanced; progress is reported per batch. Hosts supply
 // the transport (browser Worker, node:worker_threads, or inline for tests and single-core machines).
 import type { BpeCounter } from './bpe.ts';
+import { BY_LINES, forEachLineUnit } from './line-units.ts';
 import { type Packed, packTexts, unpackTexts } from './pack.ts';
 import type { EncodingName } from './tokenizer.ts';
 
 export type CountRequest = { id: number; encoding: EncodingName; packed: Packed };
-export type CountReply = { id: number; counts: Uint32Array; ms: number };
+/** `units[unitStarts[i] .. unitStarts[i + 1])`: the counts of text i's line units (line-units.ts) when it is at
+ *  least BY_LINES long (its count is their sum, as the engine's own tokenizer counts it), else none. */
+export type CountReply = { id: number; counts: Uint32Array; units: Uint32Array; unitStarts: Uint32Array; ms: number };
 
 /** A worker-like endpoint that counts one packed batch. */
 export interface CountEndpoint {
@@ -20,8 +23,30 @@ export function countPacked(counter: BpeCounter, req: CountRequest): CountReply 
   const t0 = performance.now();
   const texts = unpackTexts(req.packed);
   const counts = new Uint32Array(texts.length);
-  for (let i = 0; i < texts.length; i++) counts[i] = counter.count(texts[i]);
-  return { id: req.id, counts, ms: performance.now() - t0 };
+  const unitStarts = new Uint32Array(texts.length + 1);
+  const units: number[] = [];
+  for (let i = 0; i < texts.length; i++) {
+    unitStarts[i] = units.length;
+    const text = texts[i];
+    if (text.length < BY_LINES) {
+      counts[i] = counter.count(text);
+      continue;
+    }
+    let n = 0;
+    forEachLineUnit(text, (part) => {
+      const k = counter.count(part);
+      units.push(k);
+      n += k;
+    });
+    counts[i] = n;
+  }
+  unitStarts[texts.length] = units.length;
+  return { id: req.id, counts, units: Uint32Array.from(units), unitStarts, ms: performance.now() - t0 };
+}
+
+/** The buffers a reply transfers. */
+export function replyTransfer(r: CountReply): ArrayBuffer[] {
+  return [r.counts.buffer, r.units.buffer, r.unitStarts.buffer] as ArrayBuffer[];
 }
 
 /** An in-thread endpoint (tests, hosts without workers). */
@@ -51,6 +76,7 @@ export async function countAll(
   endpoints: readonly CountEndpoint[],
   onProgress?: (p: PoolProgress) => void,
   onBatch?: (indices: readonly number[], counts: Uint32Array) => void,
+  onUnits?: (index: number, units: Uint32Array) => void,
 ): Promise<Uint32Array> {
   const out = new Uint32Array(texts.length);
   const firstIndex = new Map<string, number>();
@@ -89,6 +115,9 @@ export async function countAll(
       const reply = await ep.count({ id, encoding, packed: packTexts(batch.map((i) => texts[i])) });
       batch.forEach((i, k) => {
         out[i] = reply.counts[k];
+        const from = reply.unitStarts[k];
+        const to = reply.unitStarts[k + 1];
+        if (onUnits && to > from) onUnits(i, reply.units.subarray(from, to));
       });
       done++;
       doneChars += batch.reduce((n, i) => n + texts[i].length, 0);

@@ -66,9 +66,12 @@ export async function countTranscript(
   }
   const eps = endpoints();
   try {
-    const counts = await countAll(texts, encoding, eps, onProgress);
+    const units: (Uint32Array | undefined)[] = [];
+    const counts = await countAll(texts, encoding, eps, onProgress, undefined, (i, u) => {
+      units[i] = u;
+    });
     blocks.forEach((b, i) => {
-      meter.primeBlock(b, counts[i]);
+      meter.primeBlock(b, counts[i], units[i]);
     });
     tools.forEach((tool, i) => {
       meter.primeTool(tool, counts[blocks.length + i]);

@@ -12,6 +12,9 @@ export class TokenMeter {
   private readonly blockCache = new WeakMap<Block, number>();
   private readonly msgCache = new WeakMap<Message, MessageMeasure>();
   private readonly toolCache = new WeakMap<ToolDef, number>();
+  /** Block → the counting pool's counts of its text's line units (primeBlock), kept until the block is first
+   *  cut (seedLines) and then spent into the tokenizer's line memo. Bound: the long blocks alive, 4 bytes a line. */
+  private readonly lineUnits = new WeakMap<Block, Uint32Array>();
   constructor(readonly tokenizer: Tokenizer) {}
 
   block(b: Block): number {
@@ -56,10 +59,21 @@ export class TokenMeter {
     return this.tokenizer.count(s);
   }
 
-  /** Record an exact count computed elsewhere (a counting worker) for a block's text. */
-  primeBlock(b: Block, textTokens: number): void {
+  /** Record an exact count computed elsewhere (a counting worker) for a block's text, with its line units'
+   *  counts when the text is long. */
+  primeBlock(b: Block, textTokens: number, units?: Uint32Array): void {
     this.blockCache.set(b, textTokens + imagesTokens(b));
     this.tokenizer.prime?.(blockText(b), textTokens);
+    if (units && this.tokenizer.primeLines) this.lineUnits.set(b, units);
+  }
+
+  /** Before a block is cut (head/tail truncation): hand its lines' counts to the tokenizer, so the cut text is
+   *  counted by lookup except at the cut. Once per block; nothing when the pool did not count it. */
+  seedLines(b: Block): void {
+    const units = this.lineUnits.get(b);
+    if (!units) return;
+    this.lineUnits.delete(b);
+    this.tokenizer.primeLines?.(blockText(b), units);
   }
 
   primeTool(t: ToolDef, tokens: number): void {

@@ -3,7 +3,7 @@
 // makes re-runs never re-tokenize unchanged text (SPEC §2).
 import { hashKey } from '../lib/hash.ts';
 import { BpeCounter, type PackedRanks, type RankFile } from './bpe.ts';
-import { forEachLineUnit } from './line-units.ts';
+import { BY_LINES, forEachLineUnit } from './line-units.ts';
 
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 export const ENCODINGS: readonly EncodingName[] = ['o200k_base', 'cl100k_base'];
@@ -14,6 +14,8 @@ export interface Tokenizer {
   count(text: string): number;
   /** Seed the cache with a count computed elsewhere (optional). */
   prime?(text: string, n: number): void;
+  /** Seed the line memo with the counts of `text`'s line units computed elsewhere, in order (optional). */
+  primeLines?(text: string, units: ArrayLike<number>): void;
 }
 
 const counters = new Map<EncodingName, BpeCounter>();
@@ -40,8 +42,6 @@ export async function loadCounter(encoding: EncodingName = 'o200k_base', ranks?:
   return c;
 }
 
-/** Texts at least this long are counted line by line (line-units.ts), each line through `lines`. */
-const BY_LINES = 1024;
 /** Lines kept before that memo starts over (each entry is a short key and a number). */
 const LINES_LIMIT = 500_000;
 
@@ -96,6 +96,18 @@ export class CachedTokenizer implements Tokenizer {
   /** Seed the cache with counts computed elsewhere (e.g. by a pool of workers). */
   prime(text: string, n: number): void {
     if (text.length >= 24) this.cache.set(hashKey(text), n);
+  }
+
+  /** Seed the line memo with the pool's counts of `text`'s line units (count-pool.ts), so a text cut from it
+   *  (a head/tail truncation) is counted by looking its lines up; only the lines at the cut are tokenized. */
+  primeLines(text: string, units: ArrayLike<number>): void {
+    let i = 0;
+    forEachLineUnit(text, (part) => {
+      const k = units[i++];
+      if (part.length < 24 || k === undefined) return;
+      if (this.lines.size >= LINES_LIMIT) this.lines = new Map();
+      this.lines.set(hashKey(part), k);
+    });
   }
 
   get size(): number {

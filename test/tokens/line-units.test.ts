@@ -86,6 +86,13 @@ describe('line units', () => {
     );
   });
 
+  it('cut before an indented line (a numbered file listing) but never inside a run holding a line break', () => {
+    const parts: string[] = [];
+    forEachLineUnit('     1\tconst a = 1;\n     2\tconst b = 2;\n  \n     4\tx', (p) => parts.push(p));
+    // Not after "b = 2;\n": the whitespace after it holds another "\n" (one newline-run piece spans both).
+    expect(parts).toEqual(['     1\tconst a = 1;\n', '     2\tconst b = 2;\n  \n', '     4\tx']);
+  });
+
   for (const enc of ['o200k_base', 'cl100k_base'] as const) {
     it(`${enc}: the sum of the units' counts is the text's count`, () => {
       const counter = counters.get(enc) as BpeCounter;

@@ -91,6 +91,7 @@ function truncateToFit(work: Working, state: HardcapState, ctx: StageContext): v
       const t = targets[k];
       const b = work.at(t.pos).blocks[t.j];
       const excess = overBy(ctx) / ctx.factor;
+      ctx.meter.seedLines(b);
       const next = shrink(b, Math.max(0, 1 - excess / Math.max(1, t.tokens)) * 0.9);
       // A block that cannot save tokens now cannot later either (the excess only falls, so later cuts keep
       // more): it leaves the list instead of being cut and counted again every round.

@@ -146,7 +146,10 @@ function tierMessage(
         }
       }
     }
-    const t = tierFacts.truncated(f, b, pass.tier2Cap, () => mechanical(b, pass.tier2Cap));
+    const t = tierFacts.truncated(f, b, pass.tier2Cap, () => {
+      ctx.meter.seedLines(b);
+      return mechanical(b, pass.tier2Cap);
+    });
     emitRewrite(work, ctx, pos, j, t.next, 'tier2-truncate', { tier: 2, distance }, t.measured);
   }
 }
