@@ -13,6 +13,7 @@ import { exportBundle } from '../src/formats/tierscope.ts';
 import type { Block, FormatId, Thread, Transcript } from '../src/model/transcript.ts';
 import { hardcapTokens, landingTokens, triggerTokens } from '../src/pipeline/config.ts';
 import type { PipelineEvent } from '../src/pipeline/stage.ts';
+import { tier1StubTexts } from '../src/pipeline/stub-texts.ts';
 import { CachedHttpSummarizer, type HttpCall, type SummaryOutcome, summarizerFor } from '../src/pipeline/summarizer.ts';
 import { messageRows } from '../src/projections/rows.ts';
 import { runTimeline } from '../src/projections/timeline.ts';
@@ -116,14 +117,20 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
 
   function startCounting(t: Transcript, onProgress?: (p: LoadProgress) => void): Promise<CountStatus> {
     return (async () => {
-      const meter = (await cacheFor(t, 'o200k_base')).meter;
+      const cache = await cacheFor(t, 'o200k_base');
       const endpoints = options.endpoints ?? (() => [inlineEndpoint(() => loadCounter('o200k_base'))]);
-      const stats = await countTranscript(t, meter, 'o200k_base', endpoints, (p) =>
-        onProgress?.({
-          phase: 'counting',
-          fraction: p.totalChars > 0 ? p.chars / p.totalChars : 1,
-          detail: `${p.done}/${p.total} batches`,
-        }),
+      const stats = await countTranscript(
+        t,
+        cache.meter,
+        'o200k_base',
+        endpoints,
+        (p) =>
+          onProgress?.({
+            phase: 'counting',
+            fraction: p.totalChars > 0 ? p.chars / p.totalChars : 1,
+            detail: `${p.done}/${p.total} batches`,
+          }),
+        () => tier1StubTexts(t, cache.pipeline.runes),
       );
       onProgress?.({ phase: 'counting', fraction: 1, detail: 'exact counts ready' });
       return { done: true, fraction: 1, ms: stats.ms, pooled: stats.pooled };

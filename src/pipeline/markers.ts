@@ -26,13 +26,27 @@ export function spillReplacement(toolUseId: string, content: string, previewRune
   return `${SPILL_PREFIX} ${spillPointer(toolUseId)} (${n} chars)]\n\nPreview (first ${p} chars):\n${headRunes(content, p)}`;
 }
 
-/** Head/tail truncation: ¾ head, ¼ tail, marker `[... truncated <D> chars ...]` (D = total − cap). */
-export function truncateHeadTail(content: string, capRunes: number): string {
+/** A head/tail truncation of a text: `content.slice(0, head) + marker + content.slice(tail)` (UTF-16 offsets). */
+export type HeadTailCut = { head: number; marker: string; tail: number };
+
+/** Where head/tail truncation cuts `content` at `capRunes`: ¾ head, ¼ tail (in runes, never splitting a surrogate
+ *  pair), marker `[... truncated <D> chars ...]` (D = total − cap); null when it fits. */
+export function headTailCut(content: string, capRunes: number): HeadTailCut | null {
   const total = runeCount(content);
-  if (total <= capRunes) return content;
-  const head = Math.floor((capRunes * 3) / 4);
-  const tail = Math.floor(capRunes / 4);
-  return `${headRunes(content, head)}\n\n[... truncated ${total - capRunes} chars ...]\n\n${tailRunes(content, tail)}`;
+  if (total <= capRunes) return null;
+  const head = headRunes(content, Math.floor((capRunes * 3) / 4)).length;
+  const tail = content.length - tailRunes(content, Math.floor(capRunes / 4)).length;
+  return { head, marker: `\n\n[... truncated ${total - capRunes} chars ...]\n\n`, tail };
+}
+
+/** Head/tail truncation (headTailCut) applied. */
+export function truncateHeadTail(content: string, capRunes: number): string {
+  const c = headTailCut(content, capRunes);
+  return c ? applyCut(content, c) : content;
+}
+
+export function applyCut(content: string, c: HeadTailCut): string {
+  return content.slice(0, c.head) + c.marker + content.slice(c.tail);
 }
 
 /** Tool arguments for a Tier-1 stub: compact JSON, cut to `max` runes plus `...`. */

@@ -46,13 +46,16 @@ function collect(t: Transcript, meter: TokenMeter): { blocks: Block[]; tools: To
   return { blocks, tools };
 }
 
-/** Count every text of `t` on the endpoints and prime `meter`; returns stats. */
+/** Count every text of `t` on the endpoints and prime `meter`; returns stats. `derived()`: texts a run will likely
+ *  make from the log (Tier-1 stubs), counted with it by the pool and primed into the tokenizer; not made when the
+ *  transcript is small enough to count inline. */
 export async function countTranscript(
   t: Transcript,
   meter: TokenMeter,
   encoding: EncodingName,
   endpoints: () => readonly CountEndpoint[],
   onProgress?: (p: PoolProgress) => void,
+  derived?: () => readonly string[],
 ): Promise<CountStats> {
   const t0 = performance.now();
   const { blocks, tools } = collect(t, meter);
@@ -64,6 +67,9 @@ export async function countTranscript(
     onProgress?.({ done: 1, total: 1, chars, totalChars: chars });
     return { blocks: blocks.length, texts: texts.length, chars, ms: performance.now() - t0, pooled: false };
   }
+  const made = derived?.() ?? [];
+  const owned = texts.length;
+  texts.push(...made);
   const eps = endpoints();
   try {
     const units: (Uint32Array | undefined)[] = [];
@@ -75,6 +81,9 @@ export async function countTranscript(
     });
     tools.forEach((tool, i) => {
       meter.primeTool(tool, counts[blocks.length + i]);
+    });
+    made.forEach((text, i) => {
+      meter.tokenizer.prime?.(text, counts[owned + i]);
     });
   } finally {
     for (const e of eps) e.close();

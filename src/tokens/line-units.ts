@@ -28,17 +28,70 @@ function isWhitespace(c: number): boolean {
   );
 }
 
+/** Whether `i` (just after a "\n") is a safe cut of `text`: the whitespace after it holds no line break and ends at
+ *  a character that is neither whitespace nor "/". */
+function safeAt(text: string, i: number): boolean {
+  let next = text.charCodeAt(i);
+  // Skip the line's indentation: a run of whitespace without another line break.
+  while (next !== 0x0a && next !== 0x0d && isWhitespace(next) && i + 1 < text.length) next = text.charCodeAt(++i);
+  return !(isWhitespace(next) || next === 0x2f);
+}
+
 /** Calls `unit` with each part of `text` between safe cuts, in order (their concatenation is `text`). */
 export function forEachLineUnit(text: string, unit: (part: string) => void): void {
   let start = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
-    let j = i + 1;
-    let next = text.charCodeAt(j);
-    // Skip the line's indentation: a run of whitespace without another line break.
-    while (next !== 0x0a && next !== 0x0d && isWhitespace(next) && j + 1 < text.length) next = text.charCodeAt(++j);
-    if (isWhitespace(next) || next === 0x2f) continue;
+    if (!safeAt(text, i + 1)) continue;
     unit(text.slice(start, i + 1));
     start = i + 1;
   }
   unit(start === 0 ? text : text.slice(start));
+}
+
+/**
+ * The line-unit counts of `text` with [head, tail) replaced by `marker` (a head/tail truncation), from the counts
+ * of `text`'s own units: the units wholly before the head's last line and after the tail's first are kept as they
+ * are, and only the part between — that line, the marker, that line — is cut into units and counted (`count`).
+ * Only the kept head and tail are scanned. undefined when `units` cannot be `text`'s. The sum of the result is
+ * the exact count of the cut text.
+ */
+export function cutUnits(
+  text: string,
+  units: ArrayLike<number>,
+  head: number,
+  marker: string,
+  tail: number,
+  count: (part: string) => number,
+): Uint32Array | undefined {
+  if (head > tail || tail > text.length) return undefined;
+  const cut = text.slice(0, head) + marker + text.slice(tail);
+  // Safe cuts before the head's end, ascending: the units ending there are kept, but for the last ones whose start
+  // is no safe cut of the cut text (their indentation runs into the marker).
+  const before: number[] = [];
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < head; i = text.indexOf('\n', i + 1))
+    if (safeAt(text, i + 1)) before.push(i + 1);
+  let a = before.length;
+  while (a > 0 && !safeAt(cut, before[a - 1])) a--;
+  const from = a > 0 ? before[a - 1] : 0;
+  // Safe cuts after the tail's start, from the end: the units after the first of them are kept as they are.
+  let after = 0;
+  let to = text.length;
+  const last = text.length < 2 ? -1 : text.lastIndexOf('\n', text.length - 2);
+  for (let i = last; i !== -1 && i >= tail; i = i === 0 ? -1 : text.lastIndexOf('\n', i - 1)) {
+    if (safeAt(text, i + 1)) {
+      after++;
+      to = i + 1;
+    }
+  }
+  if (before.length + after + 1 > units.length) return undefined;
+  const middle = cut.slice(from, cut.length - (text.length - to));
+  const made: number[] = [];
+  forEachLineUnit(middle, (part) => {
+    made.push(count(part));
+  });
+  const out = new Uint32Array(a + made.length + after);
+  for (let k = 0; k < a; k++) out[k] = units[k];
+  out.set(made, a);
+  for (let k = 0; k < after; k++) out[a + made.length + k] = units[units.length - after + k];
+  return out;
 }

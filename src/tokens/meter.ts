@@ -4,6 +4,7 @@
 import type { Block, Message, ToolDef } from '../model/transcript.ts';
 import { blockText, blockTokens, toolDefText, toolDefTokens } from './block-text.ts';
 import { imagesTokens } from './image-tokens.ts';
+import { cutUnits } from './line-units.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
 export type MessageMeasure = { total: number; blocks: number[] };
@@ -12,8 +13,9 @@ export class TokenMeter {
   private readonly blockCache = new WeakMap<Block, number>();
   private readonly msgCache = new WeakMap<Message, MessageMeasure>();
   private readonly toolCache = new WeakMap<ToolDef, number>();
-  /** Block → the counting pool's counts of its text's line units (primeBlock), kept until the block is first
-   *  cut (seedLines) and then spent into the tokenizer's line memo. Bound: the long blocks alive, 4 bytes a line. */
+  /** Block → its text's line-unit counts (line-units.ts): the counting pool's for the log's long blocks
+   *  (primeBlock), and made for every head/tail cut of such a block (primeCut), so a cut of a cut is counted the
+   *  same way. Bound: the blocks alive, 4 bytes a line. */
   private readonly lineUnits = new WeakMap<Block, Uint32Array>();
   constructor(readonly tokenizer: Tokenizer) {}
 
@@ -64,16 +66,21 @@ export class TokenMeter {
   primeBlock(b: Block, textTokens: number, units?: Uint32Array): void {
     this.blockCache.set(b, textTokens + imagesTokens(b));
     this.tokenizer.prime?.(blockText(b), textTokens);
-    if (units && this.tokenizer.primeLines) this.lineUnits.set(b, units);
+    if (units) this.lineUnits.set(b, units);
   }
 
-  /** Before a block is cut (head/tail truncation): hand its lines' counts to the tokenizer, so the cut text is
-   *  counted by lookup except at the cut. Once per block; nothing when the pool did not count it. */
-  seedLines(b: Block): void {
-    const units = this.lineUnits.get(b);
-    if (!units) return;
-    this.lineUnits.delete(b);
-    this.tokenizer.primeLines?.(blockText(b), units);
+  /** Count `next`, whose text is `from`'s text cut by `cut` (head/tail truncation), from `from`'s line-unit counts:
+   *  only the lines at the cut are tokenized. Nothing when `from` has no line units (then `next` is counted when
+   *  first measured, as any block). Both must be text blocks or results with string content. */
+  primeCut(from: Block, next: Block, cut: { head: number; marker: string; tail: number }): void {
+    const units = this.lineUnits.get(from);
+    if (!units || this.blockCache.has(next)) return;
+    const made = cutUnits(blockText(from), units, cut.head, cut.marker, cut.tail, (part) => this.tokenizer.count(part));
+    if (!made) return;
+    let n = 0;
+    for (let k = 0; k < made.length; k++) n += made[k];
+    this.blockCache.set(next, n + imagesTokens(next));
+    this.lineUnits.set(next, made);
   }
 
   primeTool(t: ToolDef, tokens: number): void {

@@ -14,8 +14,6 @@ export interface Tokenizer {
   count(text: string): number;
   /** Seed the cache with a count computed elsewhere (optional). */
   prime?(text: string, n: number): void;
-  /** Seed the line memo with the counts of `text`'s line units computed elsewhere, in order (optional). */
-  primeLines?(text: string, units: ArrayLike<number>): void;
 }
 
 const counters = new Map<EncodingName, BpeCounter>();
@@ -96,18 +94,6 @@ export class CachedTokenizer implements Tokenizer {
   /** Seed the cache with counts computed elsewhere (e.g. by a pool of workers). */
   prime(text: string, n: number): void {
     if (text.length >= 24) this.cache.set(hashKey(text), n);
-  }
-
-  /** Seed the line memo with the pool's counts of `text`'s line units (count-pool.ts), so a text cut from it
-   *  (a head/tail truncation) is counted by looking its lines up; only the lines at the cut are tokenized. */
-  primeLines(text: string, units: ArrayLike<number>): void {
-    let i = 0;
-    forEachLineUnit(text, (part) => {
-      const k = units[i++];
-      if (part.length < 24 || k === undefined) return;
-      if (this.lines.size >= LINES_LIMIT) this.lines = new Map();
-      this.lines.set(hashKey(part), k);
-    });
   }
 
   get size(): number {

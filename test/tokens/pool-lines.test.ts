@@ -1,11 +1,14 @@
-// The counting pool returns a long text's line-unit counts beside its count, and a block cut after those are
-// handed to the tokenizer (meter.seedLines) is counted exactly while tokenizing only the lines at the cut — what
-// keeps a window or tier2Cap drag from re-tokenizing every truncated result on the engine's thread.
+// The counting pool returns a long text's line-unit counts beside its count, and a head/tail cut of such a block
+// (meter.primeCut) is counted exactly while tokenizing only the lines at the cut — and a cut of that cut the same
+// way — what keeps a window or tier2Cap drag from re-tokenizing every truncated result on the engine's thread.
+// cutUnits is checked against the tokenizer on generated texts dense in the characters that decide the cuts.
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ToolResultBlock } from '../../src/model/transcript.ts';
-import { truncateHeadTail } from '../../src/pipeline/markers.ts';
+import { applyCut, headTailCut, truncateHeadTail } from '../../src/pipeline/markers.ts';
 import type { BpeCounter } from '../../src/tokens/bpe.ts';
 import { countAll, countPacked, inlineEndpoint } from '../../src/tokens/count-pool.ts';
+import { cutUnits, forEachLineUnit } from '../../src/tokens/line-units.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import { packTexts } from '../../src/tokens/pack.ts';
 import { CachedTokenizer, loadCounter } from '../../src/tokens/tokenizer.ts';
@@ -51,7 +54,7 @@ describe('counting pool line units', () => {
     });
   });
 
-  it('a primed block cut at any cap is counted exactly, tokenizing only the lines at the cut', async () => {
+  it('a primed block cut at any cap, and a cut of that cut, is counted exactly, tokenizing only the lines at the cut', async () => {
     const text = longResult(2000);
     const block: ToolResultBlock = { type: 'tool_result', toolUseId: 'toolu_1', content: text, isError: false };
     const units: Uint32Array[] = [];
@@ -68,14 +71,21 @@ describe('counting pool line units', () => {
     const { tok, chars } = recording();
     const meter = new TokenMeter(tok);
     meter.primeBlock(block, count, units[0]);
-    meter.seedLines(block);
     const fresh = new CachedTokenizer('o200k_base', counter);
     for (const cap of [500, 2_000, 10_000, 40_000]) {
       const before = chars();
-      const cut: ToolResultBlock = { ...block, content: truncateHeadTail(text, cap) };
+      const c = headTailCut(text, cap);
+      if (!c) throw new Error('fits');
+      const cut: ToolResultBlock = { ...block, content: applyCut(text, c) };
+      meter.primeCut(block, cut, c);
       expect(meter.block(cut)).toBe(fresh.count(cut.content as string));
-      // The kept lines are looked up: what is tokenized is the line at each cut and the marker.
+      // The kept lines are not tokenized again: only the line at each cut and the marker.
       expect(chars() - before).toBeLessThan(1_000);
+      const again = headTailCut(cut.content as string, Math.floor(cap / 3));
+      if (!again) throw new Error('fits');
+      const cut2: ToolResultBlock = { ...block, content: applyCut(cut.content as string, again) };
+      meter.primeCut(cut, cut2, again);
+      expect(meter.block(cut2)).toBe(fresh.count(cut2.content as string));
     }
   });
 
@@ -91,5 +101,50 @@ describe('counting pool line units', () => {
     };
     meter.block(cut);
     expect(chars()).toBeGreaterThan(39_000);
+  });
+
+  it('cutUnits: the cut text’s count at any head and tail, on texts dense in line breaks and indentation', () => {
+    const PIECES = [
+      '\n',
+      '\n\n',
+      '\r\n',
+      ' \n',
+      '\n ',
+      '\n  ',
+      '\n\t',
+      '\n/',
+      '/',
+      ' ',
+      '\t',
+      '\u3000',
+      'a',
+      'The',
+      "'s",
+      '123',
+      '.',
+      '{',
+      '日本',
+      '😀',
+      '\ud83d',
+      '#',
+      '...',
+    ];
+    const textArb = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 300 }).map((xs) => xs.join(''));
+    const markers = ['\n\n[... truncated 5 chars ...]\n\n', '', ' x ', '\n'];
+    fc.assert(
+      fc.property(textArb, fc.nat(), fc.nat(), fc.constantFrom(...markers), (text, x, y, marker) => {
+        const head = x % (text.length + 1);
+        const tail = head + (y % (text.length - head + 1));
+        const units: number[] = [];
+        forEachLineUnit(text, (p) => units.push(counter.count(p)));
+        const made = cutUnits(text, units, head, marker, tail, (p) => counter.count(p));
+        const cut = text.slice(0, head) + marker + text.slice(tail);
+        expect(made?.reduce((a, b) => a + b, 0)).toBe(counter.count(cut));
+        const own: number[] = [];
+        forEachLineUnit(cut, (p) => own.push(counter.count(p)));
+        expect([...(made ?? [])]).toEqual(own);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -5,9 +5,10 @@
 // (after the head).
 import { runeCount } from '../../lib/runes.ts';
 import type { Block, Message } from '../../model/transcript.ts';
+import type { TokenMeter } from '../../tokens/meter.ts';
 import { hardcapTokens } from '../config.ts';
 import { headEnd, tailStart, validCuts } from '../cuts.ts';
-import { IMAGE_PLACEHOLDER, truncateHeadTail } from '../markers.ts';
+import { applyCut, headTailCut, IMAGE_PLACEHOLDER, truncateHeadTail } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
 import { emitRewrite } from './rewrite.ts';
@@ -57,18 +58,25 @@ function truncatable(work: Working, ctx: StageContext): Target[] {
   return out.sort((a, b) => b.tokens - a.tokens);
 }
 
-/** `b` cut to about `ratio` of its runes (head/tail, rune-safe); images inside results become placeholders. */
-function shrink(b: Block, ratio: number): Block | undefined {
-  const cut = (text: string) => {
-    const runes = runeCount(text);
-    return runes === 0 ? text : truncateHeadTail(text, Math.max(0, Math.floor(runes * ratio) - 40));
+/** `b` cut to about `ratio` of its runes (head/tail, rune-safe); images inside results become placeholders. A
+ *  text block's or string result's cut is counted from its lines' counts (meter.primeCut). */
+function shrink(b: Block, ratio: number, meter: TokenMeter): Block | undefined {
+  const capOf = (text: string) => Math.max(0, Math.floor(runeCount(text) * ratio) - 40);
+  const cut = (text: string) => (text === '' ? text : truncateHeadTail(text, capOf(text)));
+  const whole = (text: string, make: (s: string) => Block): Block => {
+    const c = text === '' ? null : headTailCut(text, capOf(text));
+    if (!c) return make(text);
+    const next = make(applyCut(text, c));
+    meter.primeCut(b, next, c);
+    return next;
   };
-  if (b.type === 'text') return { ...b, text: cut(b.text) };
+  if (b.type === 'text') return whole(b.text, (text) => ({ ...b, text }));
   if (b.type !== 'tool_result') return undefined;
-  if (typeof b.content === 'string') return { ...b, content: cut(b.content) };
+  const content = b.content;
+  if (typeof content === 'string') return whole(content, (s) => ({ ...b, content: s }));
   return {
     ...b,
-    content: b.content.map(
+    content: content.map(
       (x): Block =>
         x.type === 'image'
           ? { type: 'text', text: IMAGE_PLACEHOLDER }
@@ -91,8 +99,7 @@ function truncateToFit(work: Working, state: HardcapState, ctx: StageContext): v
       const t = targets[k];
       const b = work.at(t.pos).blocks[t.j];
       const excess = overBy(ctx) / ctx.factor;
-      ctx.meter.seedLines(b);
-      const next = shrink(b, Math.max(0, 1 - excess / Math.max(1, t.tokens)) * 0.9);
+      const next = shrink(b, Math.max(0, 1 - excess / Math.max(1, t.tokens)) * 0.9, ctx.meter);
       // A block that cannot save tokens now cannot later either (the excess only falls, so later cuts keep
       // more): it leaves the list instead of being cut and counted again every round.
       if (

@@ -4,8 +4,17 @@
 // `[micro-compact] ` summary within the per-pass attempt budget, else head/tail truncation);
 // otherwise Tier 1 (a metadata stub) unless a floor tool keeps it at Tier 2. A touched result is frozen.
 import type { Block, ToolResultBlock } from '../../model/transcript.ts';
+import type { TokenMeter } from '../../tokens/meter.ts';
 import { triggerTokens } from '../config.ts';
-import { IMAGE_PLACEHOLDER, MICRO_COMPACT_PREFIX, microCompact, tier1Stub, truncateHeadTail } from '../markers.ts';
+import {
+  applyCut,
+  headTailCut,
+  IMAGE_PLACEHOLDER,
+  MICRO_COMPACT_PREFIX,
+  microCompact,
+  tier1Stub,
+  truncateHeadTail,
+} from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import { grownTo } from '../tool-ids.ts';
 import type { Working } from '../working.ts';
@@ -60,8 +69,15 @@ function sized(state: TiersState, size: number): void {
   state.flags = grownTo(state.flags, size, 0);
 }
 
-function mechanical(b: ToolResultBlock, cap: number): ToolResultBlock {
-  if (typeof b.content === 'string') return { ...b, content: truncateHeadTail(b.content, cap) };
+/** `b` head/tail-truncated at `cap`; a string result's cut is counted from its lines' counts (meter.primeCut). */
+function mechanical(b: ToolResultBlock, cap: number, meter: TokenMeter): ToolResultBlock {
+  if (typeof b.content === 'string') {
+    const cut = headTailCut(b.content, cap);
+    if (!cut) return { ...b };
+    const next = { ...b, content: applyCut(b.content, cut) };
+    meter.primeCut(b, next, cut);
+    return next;
+  }
   const content = b.content.map(
     (x): Block =>
       x.type === 'image'
@@ -146,10 +162,7 @@ function tierMessage(
         }
       }
     }
-    const t = tierFacts.truncated(f, b, pass.tier2Cap, () => {
-      ctx.meter.seedLines(b);
-      return mechanical(b, pass.tier2Cap);
-    });
+    const t = tierFacts.truncated(f, b, pass.tier2Cap, () => mechanical(b, pass.tier2Cap, ctx.meter));
     emitRewrite(work, ctx, pos, j, t.next, 'tier2-truncate', { tier: 2, distance }, t.measured);
   }
 }
