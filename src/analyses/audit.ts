@@ -1,6 +1,7 @@
 // The compaction audit of one run (issue 17, SPEC §8 `compactions` and `tasks`): every compaction with its probes
 // and the re-fetches that followed, and tokens per task with and without re-fetches. analyze.ts calls it once per
 // run; the worker keeps the texts (summaries, ledgers) for the compaction view and sends the rows.
+import { getOrInsert } from '../lib/maps.ts';
 import type { Transcript } from '../model/transcript.ts';
 import type { Replay } from '../replay/transcript.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
@@ -10,8 +11,8 @@ import { type RefetchesAfter, refetchesAfter } from './compaction-refetch.ts';
 import type { CostMemo } from './cost.ts';
 import type { Refetch } from './refetch.ts';
 import type { RequestDollars } from './run-cost.ts';
-import { lossRefetches, type TaskRow, type TaskTotals, taskRows, taskTotals } from './tasks.ts';
-import { priceBook, refetchCost } from './trade-off-cost.ts';
+import { lossRefetches, type TaskRow, type TaskTotals, taskRows, taskStarts, taskTotals } from './tasks.ts';
+import { priceBook, refetchPricer } from './trade-off-cost.ts';
 
 /** A compaction as the report has it: the audit and its after-effects. */
 export type CompactionRow = AuditedCompaction & { refetchesAfter: RefetchesAfter };
@@ -43,11 +44,10 @@ export function auditRun(x: AuditInput): RunAudit {
   const book = priceBook(cfg, x.cost);
   const api = cacheApiOf(replay.options.provider);
   const rows = audited.map((a) => a.row);
-  const after = refetchesAfter(t, x.tokenizer, rows, replay.threads, x.refetches, (items) =>
-    refetchCost(items, t, cfg, api, book),
-  );
+  const after = refetchesAfter(t, x.tokenizer, rows, replay.threads, x.refetches, refetchPricer(t, cfg, api, book));
   const compactions = rows.map((r, i) => ({ ...r, refetchesAfter: after[i] }));
-  const tasks = taskRows(t, replay, x.dollars, lossRefetches(x.refetches, x.refetchUsd, rows, after));
+  const loss = lossRefetches(x.refetches, x.refetchUsd, rows, after);
+  const tasks = taskRows(t, replay, x.dollars, loss, (th) => getOrInsert(x.memo.taskStarts, th, () => taskStarts(th)));
   return {
     compactions,
     texts: new Map(audited.map((a) => [a.row.id, a.texts])),

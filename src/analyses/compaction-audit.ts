@@ -3,6 +3,7 @@
 // ledger of the span it folds, the probes of its summary and of Tierscope's anchored summary of the same span,
 // and the re-fetches that followed (compaction-refetch.ts). The agent's side depends only on the transcript and
 // is kept per thread in the AuditMemo; the pipeline's per thread replay.
+import { getOrInsert } from '../lib/maps.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Message, Thread, Transcript } from '../model/transcript.ts';
 import { Contributions, emptyIndex, indexMessage, renderSections } from '../pipeline/artifacts.ts';
@@ -10,7 +11,7 @@ import { STAGES } from '../pipeline/stages/index.ts';
 import type { ThreadReplay } from '../replay/types.ts';
 import { blockText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
-import { buildLedger, type Ledger } from './ledger.ts';
+import { buildLedger, type Ledger, todoSites } from './ledger.ts';
 import { type Probes, probeSummary } from './probes.ts';
 
 type CompactionSource = 'agent' | 'pipeline';
@@ -56,6 +57,10 @@ export class AuditMemo {
   readonly agent = new WeakMap<Thread, Audited[]>();
   /** Thread replay → its pipeline compactions audited (a reused replay audits the same). Bound: replays alive. */
   readonly pipeline = new WeakMap<ThreadReplay, Audited[]>();
+  /** Thread → where its todo lists are (ledger.ts todoSites; independent of the run). Bound: one list per thread. */
+  readonly todoSites = new WeakMap<Thread, number[]>();
+  /** Thread → its tasks' typed messages (tasks.ts taskStarts; independent of the run). Bound: one per thread. */
+  readonly taskStarts = new WeakMap<Thread, readonly { mi: number; text: string }[]>();
 }
 
 /** The request that first sends message `mi` (the first whose input reaches past it); null when none does. */
@@ -91,8 +96,9 @@ function audit(
   summary: string,
   thread: Thread,
   tok: Tokenizer,
+  sites: readonly number[],
 ): Audited {
-  const ledger = buildLedger(thread, base.span.from, base.span.to);
+  const ledger = buildLedger(thread, base.span.from, base.span.to, sites);
   const anchored = anchoredOf(thread, base.span.from, base.span.to);
   return {
     row: {
@@ -121,7 +127,7 @@ function emptyLedger(l: Ledger): Ledger {
 }
 
 /** The agent's compactions of a thread: each summary against the messages since the previous one. */
-function agentCompactions(thread: Thread, tok: Tokenizer): Audited[] {
+function agentCompactions(thread: Thread, tok: Tokenizer, sites: readonly number[]): Audited[] {
   const out: Audited[] = [];
   let from = 0;
   for (const m of thread.messages) {
@@ -158,6 +164,7 @@ function agentCompactions(thread: Thread, tok: Tokenizer): Audited[] {
         textOf(m),
         thread,
         tok,
+        sites,
       ),
     );
     from = m.index + 1;
@@ -168,7 +175,7 @@ function agentCompactions(thread: Thread, tok: Tokenizer): Audited[] {
 const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
 
 /** The pipeline's summaries in a thread's replay: each against the messages it newly folded. */
-function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer): Audited[] {
+function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, sites: readonly number[]): Audited[] {
   const out: Audited[] = [];
   const spans = new Map<number, { from: number; to: number }>();
   tr.folded.forEach((r, mi) => {
@@ -202,6 +209,7 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer): 
           blockText(e.after),
           thread,
           tok,
+          sites,
         ),
       );
     }
@@ -218,9 +226,10 @@ export function auditCompactions(
 ): Audited[] {
   const out: Audited[] = [];
   for (const [ti, thread] of t.threads.entries()) {
+    const sites = getOrInsert(memo.todoSites, thread, () => todoSites(thread));
     let agent = memo.agent.get(thread);
     if (!agent) {
-      agent = agentCompactions(thread, tok);
+      agent = agentCompactions(thread, tok, sites);
       memo.agent.set(thread, agent);
     }
     out.push(...agent);
@@ -228,7 +237,7 @@ export function auditCompactions(
     if (!tr) continue;
     let pipe = memo.pipeline.get(tr);
     if (!pipe) {
-      pipe = pipelineCompactions(thread, tr, tok);
+      pipe = pipelineCompactions(thread, tr, tok, sites);
       memo.pipeline.set(tr, pipe);
     }
     out.push(...pipe);

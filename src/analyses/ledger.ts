@@ -3,6 +3,7 @@
 // identifiers declared by edits, the open todo list and the latest user instructions — each item with the
 // message and source line it came from. Deterministic and exact: nothing here is inferred from prose.
 import { headRunes, runeCount } from '../lib/runes.ts';
+import { firstIndex } from '../lib/search.ts';
 import type { Block, Message, Thread } from '../model/transcript.ts';
 import { canonicalTool } from '../pipeline/aliases.ts';
 import { inputPaths } from '../pipeline/artifacts.ts';
@@ -131,7 +132,13 @@ class Items {
  * The ledger of messages [from, to) of a thread. The todo list is the state at `to`: the newest todo/plan call
  * before it, even one before `from` (a list written earlier is still open).
  */
-export function buildLedger(thread: Thread, from: number, to: number): Ledger {
+/** The ledger of messages [from, to); `sites`: the thread's todoSites (made here when not given). */
+export function buildLedger(
+  thread: Thread,
+  from: number,
+  to: number,
+  sites: readonly number[] = todoSites(thread),
+): Ledger {
   const modified = new Items();
   const read = new Items();
   const commands = new Items();
@@ -183,30 +190,41 @@ export function buildLedger(thread: Thread, from: number, to: number): Ledger {
     commands: commands.list,
     errors: errors.list,
     identifiers: identifiers.list,
-    todos: todosAt(thread, to),
+    todos: todosAt(thread, to, sites),
     instructions: instructions.slice(-MAX_INSTRUCTIONS),
   };
 }
 
 /** The open items of the newest todo/plan call before message `to`. */
-function todosAt(thread: Thread, to: number): LedgerItem[] {
-  for (let i = Math.min(to, thread.messages.length) - 1; i >= 0; i--) {
-    const m = thread.messages[i];
-    if (m.role !== 'assistant') continue;
-    for (let j = m.blocks.length - 1; j >= 0; j--) {
-      const b = m.blocks[j];
-      if (b.type !== 'tool_use') continue;
-      const open = openTodos(b.name, b.input);
-      if (open === null) continue;
-      return open.map((text) => ({
-        text,
-        messageIndex: m.index,
-        line: m.source.line,
-        tool: b.name,
-        toolUseId: b.id,
-        times: 1,
-      }));
-    }
+/** The positions of a thread's messages holding a todo list (a tool_use whose input has open todos), ascending: the ledger's
+ *  todos are the last list before its end. Depends on the thread alone (kept per thread by the audit's memo). */
+export function todoSites(thread: Thread): number[] {
+  const out: number[] = [];
+  thread.messages.forEach((m, i) => {
+    if (m.role === 'assistant' && m.blocks.some((b) => b.type === 'tool_use' && openTodos(b.name, b.input) !== null))
+      out.push(i);
+  });
+  return out;
+}
+
+function todosAt(thread: Thread, to: number, sites: readonly number[]): LedgerItem[] {
+  const end = Math.min(to, thread.messages.length);
+  const k = firstIndex(sites.length, (i) => sites[i] >= end) - 1;
+  if (k < 0) return [];
+  const m = thread.messages[sites[k]];
+  for (let j = m.blocks.length - 1; j >= 0; j--) {
+    const b = m.blocks[j];
+    if (b.type !== 'tool_use') continue;
+    const open = openTodos(b.name, b.input);
+    if (open === null) continue;
+    return open.map((text) => ({
+      text,
+      messageIndex: m.index,
+      line: m.source.line,
+      tool: b.name,
+      toolUseId: b.id,
+      times: 1,
+    }));
   }
   return [];
 }

@@ -62,9 +62,12 @@ function addUsd(a: number | null, b: number | null | undefined): number | null {
   return b === null || b === undefined ? a : (a ?? 0) + b;
 }
 
-/** Typed-message starts of a thread's tasks: [message index, text]. */
-function taskStarts(thread: Thread): { mi: number; text: string }[] {
-  const out: { mi: number; text: string }[] = [];
+/** A task's typed message: its index and text (whitespace folded). */
+export type TaskStart = { mi: number; text: string };
+
+/** Typed-message starts of a thread's tasks (depend on the thread alone: the audit's memo keeps them). */
+export function taskStarts(thread: Thread): TaskStart[] {
+  const out: TaskStart[] = [];
   for (const m of thread.messages) {
     const t = instructionText(m);
     if (t !== null) out.push({ mi: m.index, text: t.replace(/\s+/g, ' ') });
@@ -105,12 +108,14 @@ export function lossRefetches(
   return { agent: [...agent.values()], run: [...run.values()] };
 }
 
-/** The tasks of every thread with their tokens and dollars. `dollars`: the run's, one per request in replay order. */
+/** The tasks of every thread with their tokens and dollars. `dollars`: the run's, one per request in replay order;
+ *  `startsOf`: a thread's taskStarts (kept by the caller). */
 export function taskRows(
   t: Transcript,
   replay: Replay,
   dollars: readonly RequestDollars[],
   refetched: { agent: readonly Refetched[]; run: readonly Refetched[] },
+  startsOf: (thread: Thread) => readonly TaskStart[] = taskStarts,
 ): TaskRow[] {
   const rows: TaskRow[] = [];
   // By thread once, so placing them costs their number, not threads × re-fetches.
@@ -119,7 +124,7 @@ export function taskRows(
   let k = 0;
   for (const [ti, tr] of replay.threads.entries()) {
     const thread = t.threads[ti];
-    const starts = taskStarts(thread);
+    const starts = startsOf(thread);
     // The task a message belongs to: the last start at or before it (−1: before any).
     const ofMessage = (mi: number) => firstIndex(starts.length, (i) => starts[i].mi > mi) - 1;
     const byTask = new Map<number, TaskRow>();

@@ -90,21 +90,32 @@ export function refetchCost(
   api: CacheApi,
   book: CostBook,
 ): (number | null)[] {
+  return refetchPricer(t, c, api, book)(found);
+}
+
+/** refetchCost with its thread index and cache rules made once, for pricing many lists in one run. */
+export function refetchPricer(
+  t: Transcript,
+  c: PipelineConfig,
+  api: CacheApi,
+  book: CostBook,
+): (found: readonly Pick<Refetch, 'thread' | 'repeatMessageIndex' | 'tokens'>[]) => (number | null)[] {
   const threads = new Map(t.threads.map((th) => [th.id, th]));
   // Rules depend on the model alone here (one API, one cache config): once per model, not per re-fetch.
   const rulesByModel = new Map<string | undefined, ReturnType<typeof rulesFor>>();
-  return found.map((f) => {
-    const th = threads.get(f.thread);
-    // The first request whose input holds the repeat (inputEnd grows with the request index in a thread).
-    const reqs = th?.requests ?? [];
-    const at = firstIndex(reqs.length, (i) => reqs[i].inputEnd > f.repeatMessageIndex);
-    const req = at < reqs.length ? reqs[at] : undefined;
-    if (!req) return null;
-    const pricing = book.pricing(req.model, req.time);
-    if (!pricing.known) return null;
-    const rules = getOrInsert(rulesByModel, req.model, () => rulesFor(api, req.model, c.cache));
-    const p = pricing.prices;
-    const rate = rules.writes === 'explicit' ? writePrice(p, rules.oneHourWrites) : p.input;
-    return (f.tokens * rate) / 1e6;
-  });
+  return (found) =>
+    found.map((f) => {
+      const th = threads.get(f.thread);
+      // The first request whose input holds the repeat (inputEnd grows with the request index in a thread).
+      const reqs = th?.requests ?? [];
+      const at = firstIndex(reqs.length, (i) => reqs[i].inputEnd > f.repeatMessageIndex);
+      const req = at < reqs.length ? reqs[at] : undefined;
+      if (!req) return null;
+      const pricing = book.pricing(req.model, req.time);
+      if (!pricing.known) return null;
+      const rules = getOrInsert(rulesByModel, req.model, () => rulesFor(api, req.model, c.cache));
+      const p = pricing.prices;
+      const rate = rules.writes === 'explicit' ? writePrice(p, rules.oneHourWrites) : p.input;
+      return (f.tokens * rate) / 1e6;
+    });
 }
