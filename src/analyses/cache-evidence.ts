@@ -7,6 +7,7 @@
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import type { CacheApi } from '../models/cache-rules.ts';
 import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
+import { olderEntry, reasoningDrop } from './best-effort-evidence.ts';
 import type { Divergence } from './cache-divergence.ts';
 
 /** Anthropic looks back at most this many blocks from a breakpoint for an earlier cache entry. */
@@ -147,6 +148,8 @@ export type SessionBreak = {
   step: number;
   divergence: Divergence | undefined;
   gapMs: number | undefined;
+  /** The smallest cacheable prompt of the request's model (an older entry is at least this long). */
+  min: number;
 };
 
 /** The cause of a break no recorded change explains, from the evidence the session log holds. */
@@ -166,31 +169,7 @@ export function sessionCause(x: SessionBreak): SessionCause {
   );
   if (shape) evidence.push(shape.line);
   if (d) evidence.push(divergenceLine(d, x.step));
-  if (x.api !== 'anthropic') {
-    // Best-effort caches (OpenAI, Gemini): a miss is the provider's unless the log shows the prefix changed.
-    if (shape?.unexplained) return rewritten(d, evidence, shape);
-    if (shape && !shape.unexplained) {
-      const provider = x.api === 'openai' ? 'OpenAI' : 'Gemini';
-      // "Not served" only where the exact input proves the prefix unchanged (SPEC §5.4, issue 16): a request log
-      // that holds both inputs, the later one starting with every message of the earlier one.
-      const exact = ref.exactInput && r.exactInput ? firstDifference(ref.exactInput, r.exactInput) : -1;
-      if (ref.exactInput && exact === ref.exactInput.length) {
-        evidence.push(
-          `the exact input of this request starts with all ${ref.exactInput.length} messages of request ${ref.index}'s, unchanged; ${provider} caches best effort (requests are routed by a hash of the prompt's start; another machine has no entry)`,
-        );
-        return {
-          cause: 'not-served',
-          detail: `prefix unchanged (exact input) but only ${fmtTok(read)} of ${fmtTok(refPrompt)} tokens served (best-effort cache)`,
-          evidence,
-        };
-      }
-      evidence.push(
-        `the log's input is the previous one plus appended items and no earlier content changed size (estimated): consistent with ${provider}'s best-effort cache not serving an unchanged prefix, but the log does not hold the exact request, so the prefix cannot be shown unchanged`,
-      );
-      return unexplained(evidence);
-    }
-    return unexplained(evidence);
-  }
+  if (x.api !== 'anthropic') return bestEffort(x, facts, shape, evidence, refPrompt, read);
   // Anthropic: the previous request cached its prompt through its last breakpoint (read + write cover it), within
   // the TTL and for the same model (checked before this): had nothing before that point changed, this request
   // would have read it all, unless its breakpoint sat more than 20 blocks after that entry.
@@ -248,6 +227,67 @@ export function sessionCause(x: SessionBreak): SessionCause {
     };
   }
   return rewritten(d, evidence, shape, t);
+}
+
+/** The index of the user prompt before message `at` (−1: none, the turn began with the session). */
+function promptBefore(t: Thread, at: number): number {
+  for (let i = at - 1; i >= 0; i--) if (isPrompt(t.messages[i])) return i;
+  return -1;
+}
+
+/** Best-effort caches (OpenAI, Gemini): a miss is the provider's unless the log shows the prefix changed. */
+function bestEffort(
+  x: SessionBreak,
+  facts: Facts,
+  shape: Shape | undefined,
+  evidence: string[],
+  refPrompt: number,
+  read: number,
+): SessionCause {
+  const { thread: t, ref, r, divergence: d } = x;
+  const drop =
+    x.api === 'openai' && facts.newPrompt && shape
+      ? reasoningDrop(t, ref, r, facts.newPrompt, promptBefore(t, facts.newPrompt.index), shape)
+      : undefined;
+  if (drop) {
+    // The sizes fit once the reasoning is taken out: the shape line's "nothing earlier changed size" would not.
+    const i = shape ? evidence.indexOf(shape.line) : -1;
+    if (i >= 0 && !shape?.unexplained) evidence[i] = evidence[i].replace(/: nothing earlier changed size$/, '');
+    evidence.push(drop.evidence);
+  }
+  // The drop is the cause when most of the tokens lost lay past the first reasoning item it removed.
+  if (drop && drop.explains >= 0.5 * (refPrompt - read))
+    return { cause: 'reasoning-dropped', detail: drop.detail, evidence };
+  if (shape?.unexplained && !drop) return rewritten(d, evidence, shape);
+  if (!shape) return unexplained(evidence);
+  const provider = x.api === 'openai' ? 'OpenAI' : 'Gemini';
+  // "Not served" only where the exact input proves the prefix unchanged (SPEC §5.4, issue 16): a request log
+  // that holds both inputs, the later one starting with every message of the earlier one.
+  const exact = ref.exactInput && r.exactInput ? firstDifference(ref.exactInput, r.exactInput) : -1;
+  if (ref.exactInput && exact === ref.exactInput.length) {
+    evidence.push(
+      `the exact input of this request starts with all ${ref.exactInput.length} messages of request ${ref.index}'s, unchanged; ${provider} caches best effort (requests are routed by a hash of the prompt's start; another machine has no entry)`,
+    );
+    return {
+      cause: 'not-served',
+      detail: `prefix unchanged (exact input) but only ${fmtTok(read)} of ${fmtTok(refPrompt)} tokens served (best-effort cache)`,
+      evidence,
+    };
+  }
+  const injected = facts.appended.filter((m) => m.meta && m.role === 'user');
+  if (injected.length > 0)
+    evidence.push(
+      `context the agent injects was appended at ${injected.map(at).join(', ')} (environment context, instructions)`,
+    );
+  const older = x.api === 'openai' && injected.length === 0 ? olderEntry(t, ref, r, x.min) : undefined;
+  if (older) {
+    evidence.push(...older.evidence);
+    return { cause: 'older-entry', detail: older.detail, evidence };
+  }
+  evidence.push(
+    `the log's input is the previous one plus appended items and no earlier content changed size${drop ? ' beyond that reasoning' : ''} (estimated): consistent with ${provider}'s best-effort cache not serving an unchanged prefix, but the log does not hold the exact request, so the prefix cannot be shown unchanged`,
+  );
+  return unexplained(evidence);
 }
 
 const MENTION = /(?:^|\s)@([\w.\-/]+\.\w+)/g;

@@ -1,7 +1,7 @@
 // Observed cache breaks on every fixture of fixtures/real and fixtures/wild with usage (issue 16), each run with
-// the settings a user gets from the log (as the CLI): at most 15% of Anthropic's stay `unexplained` (the issue's
-// target over all breaks is not met: Codex rollouts do not hold the exact request, so a best-effort miss there is
-// never proven and stays `unexplained` with its evidence); every other break carries
+// the settings a user gets from the log (as the CLI): at most 15% of all breaks and of Anthropic's stay
+// `unexplained` (Codex rollouts do not hold the exact request, so a best-effort miss there is never proven; what
+// their logs do show — an older entry served, a turn's reasoning dropped — explains most); every other break carries
 // its divergence point (where there is one) and evidence a reader can check (a line number, a gap, tokens), and the 9e953218 session's
 // recurring stop at ≈14.6k tokens is one finding with its tokens and dollars.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -35,10 +35,11 @@ function reportOf(path: string): Report | undefined {
 }
 
 describeReal('observed breaks over every fixture with usage', () => {
-  it('at most 15% of Anthropic breaks unexplained; every break has evidence, every explained one a divergence point', () => {
+  it('at most 15% of all and of Anthropic breaks unexplained; every break has evidence, every explained one a divergence point', () => {
     let breaks = 0;
     let anthropic = 0;
     let unexplained = 0;
+    let unexplainedAll = 0;
     const weak: string[] = [];
     for (const f of fixtureInputs()) {
       const report = reportOf(f.path);
@@ -51,6 +52,7 @@ describeReal('observed breaks over every fixture with usage', () => {
         if (isAnthropic) anthropic++;
         const text = b.evidence.join('\n');
         if (b.cause === 'unexplained') {
+          unexplainedAll++;
           if (isAnthropic) unexplained++;
           // Even what stays unexplained shows what the log does say.
           else if (!/read [\d,]+ of them/.test(text)) weak.push(`${f.rel} ${q.thread}#${q.index}`);
@@ -67,6 +69,7 @@ describeReal('observed breaks over every fixture with usage', () => {
     }
     expect(breaks).toBeGreaterThan(50);
     expect(unexplained / anthropic).toBeLessThanOrEqual(0.15);
+    expect(unexplainedAll / breaks).toBeLessThanOrEqual(0.15);
     expect(weak).toEqual([]);
   });
 });
