@@ -97,9 +97,14 @@ export function olderEntry(t: Thread, ref: Request, r: Request, min: number): Ol
           .map((q) => q.index)
           .join(', ')}`
       : '';
-  const sent = `request ${ref.index}${lineOf(ref)} sent ${fmt(observedPrompt(ref.observed))}`;
+  const refPrompt = observedPrompt(ref.observed);
+  const sent = `request ${ref.index}${lineOf(ref)} sent ${fmt(refPrompt)}`;
+  // How telling the match is: a stop at a random 128-token step would hit one of the earlier reads this often.
+  const distinct = new Set(earlier.map((q) => q.observed?.cacheRead ?? 0).filter((x) => x >= min && x < refPrompt));
+  const steps = Math.max(1, Math.floor(refPrompt / 128) - Math.floor(min / 128));
+  const odds = `${distinct.size} distinct earlier read${distinct.size === 1 ? '' : 's'} among the ${fmt(steps)} 128-token steps from ${fmt(min)} to the previous prompt: a stop at a random step would match one ≈${Math.max(1, Math.round((100 * distinct.size) / steps))}% of the time (estimated)`;
   const evidence = [
-    `the read, ${fmt(read)} tokens, is exactly what request ${first.index}${lineOf(first)} read${also} (observed)${
+    `the read, ${fmt(read)} tokens, is exactly what request ${first.index}${lineOf(first)} read${also} (observed; ${odds})${
       isStart
         ? `; request ${first.index} was the conversation's first, so that entry was cached before this conversation sent anything (a prefix it shares with earlier conversations): none of what this conversation sent since was served`
         : ''

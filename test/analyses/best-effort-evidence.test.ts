@@ -74,6 +74,10 @@ describe('older-entry: the read is exactly an earlier read', () => {
       new RegExp(`the read, ${r2.toLocaleString('en-US')} tokens, is exactly what request 2 .*read`),
     );
     expect(text).toMatch(/requests since read up to [\d,]+ tokens \(request 6/);
+    // How telling the match is, for the reader to weigh (estimated odds of a chance match).
+    expect(text).toMatch(
+      /\d+ distinct earlier reads? among the [\d,]+ 128-token steps .* ≈\d+% of the time \(estimated\)/,
+    );
     expect(text).toMatch(/cannot show the rest of the prefix unchanged/);
   });
 
