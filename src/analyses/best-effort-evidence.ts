@@ -39,7 +39,8 @@ export function reasoningDrop(
     (q) => q.index < r.index && q.inputEnd > prevPrompt && q.inputEnd <= newPrompt.index && q.observed,
   );
   const reasoning = turn.reduce((n, q) => n + (q.reasoningOutput ?? 0), 0);
-  const first = turn[0];
+  // The first response that reported reasoning tokens: an item of 0 tokens may leave nothing to remove.
+  const first = turn.find((q) => (q.reasoningOutput ?? 0) > 0);
   if (!first?.observed || !ref.observed || reasoning === 0) return undefined;
   const removed = g.appended - g.growth;
   // The estimate of the appended messages is good to a few percent of the prompt; the reasoning a response
@@ -57,7 +58,7 @@ export function reasoningDrop(
     );
   const refPrompt = observedPrompt(ref.observed);
   const n = turn.length;
-  const evidence = `the user prompt at line ${newPrompt.source.line} starts a new turn; the previous turn's ${n} response${n === 1 ? '' : 's'} (requests ${first.index}–${turn[n - 1].index}) reported ${fmt(reasoning)} reasoning tokens (reasoning_output_tokens, observed), and the prompt is ≈${fmt(removed)} tokens smaller than the appended messages with that reasoning kept (estimated): that reasoning left the prompt, so no cache entry could match past the turn's first reasoning item${item ? ` (line ${item.source.line})` : ''}, which began at ${fmt(at)} tokens (request ${first.index}'s prompt${lineOf(first)}, observed)`;
+  const evidence = `the user prompt at line ${newPrompt.source.line} starts a new turn; the previous turn's ${n} response${n === 1 ? '' : 's'} (requests ${turn[0].index}–${turn[n - 1].index}) reported ${fmt(reasoning)} reasoning tokens (reasoning_output_tokens, observed), and the prompt is ≈${fmt(removed)} tokens smaller than the appended messages with that reasoning kept (estimated): that reasoning left the prompt, so no cache entry could match past the turn's first reasoning item that reported tokens${item ? ` (line ${item.source.line})` : ''}, which began at ${fmt(at)} tokens (request ${first.index}'s prompt${lineOf(first)}, observed)`;
   return {
     at,
     explains: Math.max(0, refPrompt - Math.max(at, read)),

@@ -256,8 +256,12 @@ function bestEffort(
     evidence.push(drop.evidence);
   }
   // The drop is the cause when most of the tokens lost lay past the first reasoning item it removed.
-  if (drop && drop.explains >= 0.5 * (refPrompt - read))
+  if (drop && drop.explains >= 0.5 * (refPrompt - read)) {
+    // What the read itself was: an older entry too, when it equals an earlier read.
+    const older = olderEntry(t, ref, r, x.min);
+    if (older) evidence.push(older.evidence[0]);
     return { cause: 'reasoning-dropped', detail: drop.detail, evidence };
+  }
   if (shape?.unexplained && !drop) return rewritten(d, evidence, shape);
   if (!shape) return unexplained(evidence);
   const provider = x.api === 'openai' ? 'OpenAI' : 'Gemini';
