@@ -116,3 +116,33 @@ describe('the hand-checked breaks', () => {
     expect(b?.evidence.join('\n')).toMatch(/CLAUDE\.md edited at lines 71–74; .*CLAUDE\.md edited at lines 78–80/);
   });
 });
+
+describeWild('the hand-checked Codex breaks (wild/codex rollouts)', () => {
+  const parking = 'codex/parkinglot-rollout-2025-12-06T15-11-37-019af581-86ce-7d23-b9c6-0f99353d36af.jsonl';
+  const moon = 'codex/moonmind-rollout-2025-11-13T16-00-16-019a7fa9-a846-7393-8d7a-9997d08b0096.jsonl';
+  const at = (r: Report, i: number) => r.requests.find((q) => q.thread === 'main' && q.index === i)?.observedBreak;
+
+  it('parkinglot: request 1 reads the 3,072 tokens request 0 read (token_count lines 9, 16): an older entry', () => {
+    const r = reportOf(wildPath(parking)) as Report;
+    const b1 = at(r, 1);
+    expect(b1?.cause).toBe('older-entry');
+    expect(b1?.tokensLost).toBe(6479 - 3072);
+    expect(b1?.evidence.join('\n')).toMatch(/request 0 was the conversation's first/);
+    const b59 = at(r, 59);
+    expect(b59?.cause).toBe('older-entry');
+    expect(b59?.evidence.join('\n')).toMatch(/the read, 6,016 tokens, is exactly what request 2 \(line 24\) read/);
+  });
+
+  it('parkinglot request 33 and moonmind request 38: the previous turn’s reasoning left the prompt', () => {
+    const b33 = at(reportOf(wildPath(parking)) as Report, 33);
+    expect(b33?.cause).toBe('reasoning-dropped');
+    expect(b33?.tokensLost).toBe(42_657 - 3072);
+    expect(b33?.evidence.join('\n')).toMatch(/requests 0–32\) reported 4,736 reasoning tokens/);
+    expect(b33?.evidence.join('\n')).toMatch(/began at 6,479 tokens \(request 0's prompt/);
+    const b38 = at(reportOf(wildPath(moon)) as Report, 38);
+    expect(b38?.cause).toBe('reasoning-dropped');
+    expect(b38?.tokensLost).toBe(34_160 - 6016);
+    expect(b38?.evidence.join('\n')).toMatch(/requests 0–37\) reported 8,000 reasoning tokens/);
+    expect(b38?.evidence.join('\n')).toMatch(/began at 6,666 tokens \(request 1's prompt/);
+  });
+});
