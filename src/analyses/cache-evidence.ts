@@ -288,10 +288,22 @@ function bestEffort(
     evidence.push(...older.evidence);
     return { cause: 'older-entry', detail: older.detail, evidence };
   }
+  if (x.api === 'openai') evidence.push(checkedLine(t, r, facts, read, injected.length > 0));
   evidence.push(
     `the log's input is the previous one plus appended items and no earlier content changed size${drop ? ' beyond that reasoning' : ''} (estimated): consistent with ${provider}'s best-effort cache not serving an unchanged prefix, but the log does not hold the exact request, so the prefix cannot be shown unchanged`,
   );
   return unexplained(evidence);
+}
+
+/** What an OpenAI break left unexplained was checked against: earlier reads, a new prompt, injected context. */
+function checkedLine(t: Thread, r: Request, facts: Facts, read: number, injected: boolean): string {
+  const reads = new Set(t.requests.filter((q) => q.index < r.index && q.observed).map((q) => q.observed?.cacheRead));
+  const parts = [
+    `the read, ${fmtTok(read)} tokens, equals none of the ${reads.size} distinct earlier reads (the mark of an older entry served)`,
+    facts.newPrompt ? '' : 'no user prompt was appended (a turn’s reasoning leaves the prompt only at one)',
+    injected ? '' : 'no context the agent injects (environment context, instructions) was appended',
+  ];
+  return `checked: ${parts.filter(Boolean).join('; ')}`;
 }
 
 const MENTION = /(?:^|\s)@([\w.\-/]+\.\w+)/g;

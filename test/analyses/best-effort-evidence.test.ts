@@ -92,7 +92,14 @@ describe('older-entry: the read is exactly an earlier read', () => {
 
   it('a read no earlier request made stays unexplained', () => {
     const { t } = session(9, { 7: 4096 + 128 * 7 });
-    expect(breakAt(report(t), 7).cause).toBe('unexplained');
+    const b = breakAt(report(t), 7);
+    expect(b.cause).toBe('unexplained');
+    // What was checked, for the reader.
+    expect(b.evidence.join('\n')).toMatch(
+      /checked: the read, [\d,]+ tokens, equals none of the \d+ distinct earlier reads/,
+    );
+    // Each turn here starts with a user prompt, so that check is not claimed; the injected-context one is.
+    expect(b.evidence.join('\n')).toMatch(/no context the agent injects .* was appended/);
   });
 
   it('Anthropic breaks never get it (its cache is not best effort)', () => {
