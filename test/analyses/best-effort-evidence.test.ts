@@ -90,6 +90,19 @@ describe('older-entry: the read is exactly an earlier read', () => {
     expect(b.evidence.join('\n')).toMatch(/request 0 was the conversation's first/);
   });
 
+  it('the same older entry three times is one finding with its tokens and dollars, and no advice', () => {
+    const first = session(12, {});
+    const r2 = first.t.threads[0].requests[2].observed?.cacheRead ?? 0;
+    const { t } = session(12, { 5: r2, 8: r2, 10: r2 });
+    const r = report(t);
+    const lost = [5, 8, 10].reduce((n, i) => n + breakAt(r, i).tokensLost, 0);
+    expect(r.cacheFindings.patterns).toHaveLength(1);
+    const [p] = r.cacheFindings.patterns;
+    expect(p).toMatchObject({ requests: [5, 8, 10], causes: ['older-entry'], tokensLost: lost });
+    expect(p.text).toMatch(/served the same older [\d,]+-token entry 3 times \(requests 5, 8, 10\)/);
+    expect(r.cacheFindings.advice.filter((a) => a.kind === 'recurring-rewrite')).toEqual([]);
+  });
+
   it('a read no earlier request made stays unexplained', () => {
     const { t } = session(9, { 7: 4096 + 128 * 7 });
     const b = breakAt(report(t), 7);
