@@ -7,11 +7,17 @@ import type { Message, Request, Thread } from '../model/transcript.ts';
 import { observedPrompt } from '../tokens/calibration.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const sign = (n: number) => `${n >= 0 ? '+' : '−'}${fmt(Math.abs(n))}`;
 const lineOf = (r: Request) => (r.line !== undefined ? ` (line ${r.line})` : '');
 
 /** The prompt's growth between two requests (observed) and what the appended messages account for (estimated,
- *  with every earlier reasoning item still in the prompt). */
-export type Growth = { growth: number; appended: number };
+ *  with the calibration's rule for reasoning: Codex's leaves the prompt at the next user prompt). */
+export type Growth = {
+  growth: number;
+  appended: number;
+  /** The estimate already leaves an earlier turn's reasoning out of the prompt (calibration per turn, Codex). */
+  perTurn: boolean;
+};
 
 export type ReasoningDrop = {
   /** Where the turn's first reasoning item began: the observed prompt of the turn's first request. */
@@ -42,11 +48,15 @@ export function reasoningDrop(
   // The first response that reported reasoning tokens: an item of 0 tokens may leave nothing to remove.
   const first = turn.find((q) => (q.reasoningOutput ?? 0) > 0);
   if (!first?.observed || !ref.observed || reasoning === 0) return undefined;
-  const removed = g.appended - g.growth;
-  // The estimate of the appended messages is good to a few percent of the prompt; the reasoning a response
-  // reports and what its item costs in the next prompt differ by a summary and framing (≈15–30% in the rollouts).
-  const tolerance = Math.max(250, 0.35 * reasoning);
-  if (Math.abs(removed - reasoning) > tolerance) return undefined;
+  // Two accounts of the growth: the previous turn's reasoning out of the prompt (the estimate), or kept (the
+  // estimate plus the reasoning reported). The first must fit, and fit better: the reasoning a response reports
+  // and what its item cost in the prompt differ by a summary and framing (≈15–30% in the rollouts).
+  const withOut = g.perTurn ? g.appended : g.appended - reasoning;
+  const withKept = withOut + reasoning;
+  const out = Math.abs(g.growth - withOut);
+  const kept = Math.abs(g.growth - withKept);
+  const prompt = r.observed ? observedPrompt(r.observed) : 0;
+  if (out >= kept || out > Math.max(250, 0.015 * prompt, 0.35 * reasoning)) return undefined;
   const at = observedPrompt(first.observed);
   const read = r.observed?.cacheRead ?? 0;
   // A read past the first reasoning item would contradict the drop (those tokens changed).
@@ -58,7 +68,7 @@ export function reasoningDrop(
     );
   const refPrompt = observedPrompt(ref.observed);
   const n = turn.length;
-  const evidence = `the user prompt at line ${newPrompt.source.line} starts a new turn; the previous turn's ${n} response${n === 1 ? '' : 's'} (requests ${turn[0].index}–${turn[n - 1].index}) reported ${fmt(reasoning)} reasoning tokens (reasoning_output_tokens, observed), and the prompt is ≈${fmt(removed)} tokens smaller than the appended messages with that reasoning kept (estimated): that reasoning left the prompt, so no cache entry could match past the turn's first reasoning item that reported tokens${item ? ` (line ${item.source.line})` : ''}, which began at ${fmt(at)} tokens (request ${first.index}'s prompt${lineOf(first)}, observed)`;
+  const evidence = `the user prompt at line ${newPrompt.source.line} starts a new turn; the previous turn's ${n} response${n === 1 ? '' : 's'} (requests ${turn[0].index}–${turn[n - 1].index}) reported ${fmt(reasoning)} reasoning tokens (reasoning_output_tokens, observed); the prompt changed by ${sign(g.growth)} tokens (observed), where the appended messages account for ≈${sign(withOut)} with that reasoning out of the prompt and ≈${sign(withKept)} with it kept (estimated): it left the prompt, so no cache entry could match past the turn's first reasoning item that reported tokens${item ? ` (line ${item.source.line})` : ''}, which began at ${fmt(at)} tokens (request ${first.index}'s prompt${lineOf(first)}, observed)`;
   return {
     at,
     explains: Math.max(0, refPrompt - Math.max(at, read)),

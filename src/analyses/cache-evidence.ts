@@ -124,7 +124,7 @@ function shapeOf(cal: Calibration, ref: Request, r: Request, refPrompt: number, 
   const unexplained = Math.abs(miss) > Math.max(250, 0.015 * prompt);
   const sign = (n: number) => `${n >= 0 ? '+' : '−'}${fmtTok(Math.abs(n))}`;
   const line = !unexplained
-    ? `the prompt grew by ${sign(growth)} tokens (observed); the appended messages account for ≈${sign(appended)} (estimated): nothing earlier changed size`
+    ? `the prompt ${growth >= 0 ? 'grew' : 'changed'} by ${sign(growth)} tokens (observed); the appended messages account for ≈${sign(appended)} (estimated): nothing earlier changed size`
     : growth < 0 && appended >= 0
       ? `the prompt shrank by ${fmtTok(-growth)} tokens (observed) although the log only appended messages (≈${sign(appended)} tokens, estimated): ≈${fmtTok(-miss)} tokens of earlier content were removed or rewritten`
       : `the prompt changed by ${sign(growth)} tokens (observed) while the appended messages account for ≈${sign(appended)} (estimated): ≈${fmtTok(Math.abs(miss))} tokens ${miss > 0 ? 'that the log does not hold were added' : 'of earlier content were removed'}`;
@@ -247,7 +247,10 @@ function bestEffort(
   const { thread: t, ref, r, divergence: d } = x;
   const drop =
     x.api === 'openai' && facts.newPrompt && shape
-      ? reasoningDrop(t, ref, r, facts.newPrompt, promptBefore(t, facts.newPrompt.index), shape)
+      ? reasoningDrop(t, ref, r, facts.newPrompt, promptBefore(t, facts.newPrompt.index), {
+          ...shape,
+          perTurn: x.cal.requests[r.index]?.hiddenFrom !== undefined,
+        })
       : undefined;
   if (drop) {
     // The sizes fit once the reasoning is taken out: the shape line's "nothing earlier changed size" would not.
