@@ -117,7 +117,9 @@ type Shape = { growth: number; appended: number; miss: number; unexplained: bool
 function shapeOf(cal: Calibration, ref: Request, r: Request, refPrompt: number, prompt: number): Shape | undefined {
   const a = cal.requests[ref.index];
   const b = cal.requests[r.index];
-  if (!a || !b || a.segment !== b.segment || b.counted < a.counted) return undefined;
+  // An input that lost counted content (not what an append does; Codex's earlier reasoning is `dropped` apart).
+  const whole = (e: typeof a) => e.counted + (e.dropped ?? 0);
+  if (!a || !b || a.segment !== b.segment || whole(b) < whole(a)) return undefined;
   const appended = cal.factor * (b.counted - a.counted) + (b.framing - a.framing) + (b.hidden - a.hidden);
   const growth = prompt - refPrompt;
   const miss = growth - appended;

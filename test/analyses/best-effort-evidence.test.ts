@@ -128,7 +128,10 @@ describe('older-entry: the read is exactly an earlier read', () => {
 describe('reasoning-dropped: a new user prompt after a turn that reasoned', () => {
   const THINK = 2400; // characters of each reasoning item
   /** One turn of three tool calls, each after reasoning, a final answer, then a new user prompt. */
-  function log(reported: boolean): { t: Transcript; prompts: number[]; read: number; firstReasoning: number } {
+  function log(
+    reported: boolean,
+    format: Transcript['format'] = 'claude-code',
+  ): { t: Transcript; prompts: number[]; read: number; firstReasoning: number } {
     const t = transcript(
       [
         'U{} build it',
@@ -146,6 +149,7 @@ describe('reasoning-dropped: a new user prompt after a turn that reasoned', () =
         `A{t=40,model=${GPT}} ok`,
       ].join('\n'),
     );
+    t.format = format;
     const th = t.threads[0];
     const meter = new TokenMeter(tk);
     let seed = 1;
@@ -185,6 +189,15 @@ describe('reasoning-dropped: a new user prompt after a turn that reasoned', () =
     expect(text).toMatch(/previous turn's 4 responses \(requests 0–3\) reported [\d,]+ reasoning tokens/);
     expect(text).toMatch(new RegExp(`began at ${prompts[0].toLocaleString('en-US')} tokens \\(request 0's prompt`));
     expect(b.detail).toMatch(/left the prompt at the new user prompt/);
+  });
+
+  it('the same under Codex’s calibration, which already leaves an earlier turn’s reasoning out', () => {
+    const { t, prompts, read } = log(true, 'codex');
+    const last = t.threads[0].requests.length - 1;
+    const b = breakAt(report(t), last);
+    expect(b.cause).toBe('reasoning-dropped');
+    expect(b.tokensLost).toBe(prompts[last - 1] - read);
+    expect(b.evidence.join('\n')).toMatch(/with that reasoning out of the prompt and ≈[+−][\d,]+ with it kept/);
   });
 
   it('the same shrink without reported reasoning is a rewrite, not a dropped turn', () => {
