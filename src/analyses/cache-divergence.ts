@@ -46,10 +46,12 @@ export function placeInput(
 ): PlacedInput {
   const view = new InputBuilder(thread, 'recorded').view(r);
   const messages = view.array.slice(view.start, view.end);
+  // Hidden reasoning sits in the thinking messages it was counted for (Codex: the current turn's only).
+  const hides = (m: Message) => m.blocks.some(isThinking) && m.index >= (est.hiddenFrom ?? 0);
   let tools = 0;
   let thinking = 0;
   for (const m of messages) {
-    if (m.blocks.some(isThinking)) thinking++;
+    if (hides(m)) thinking++;
     for (const b of m.blocks) if (isToolBlock(b)) tools++;
   }
   const perTool = tools > 0 ? est.framing / tools : 0;
@@ -59,8 +61,10 @@ export function placeInput(
   let pos = front;
   for (const m of messages) {
     starts.push(pos);
-    if (m.blocks.some(isThinking)) pos += perThinking;
-    for (const b of m.blocks) pos += factor * meter.block(b) + (isToolBlock(b) ? perTool : 0);
+    if (hides(m)) pos += perThinking;
+    const gone = m.index < (est.hiddenFrom ?? 0); // an earlier turn's reasoning: out of the prompt (Codex)
+    for (const b of m.blocks)
+      if (!(gone && isThinking(b))) pos += factor * meter.block(b) + (isToolBlock(b) ? perTool : 0);
   }
   starts.push(pos);
   return { messages, starts, front };

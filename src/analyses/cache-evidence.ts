@@ -7,6 +7,7 @@
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import type { CacheApi } from '../models/cache-rules.ts';
 import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
+import { olderEntry, reasoningDrop } from './best-effort-evidence.ts';
 import type { Divergence } from './cache-divergence.ts';
 
 /** Anthropic looks back at most this many blocks from a breakpoint for an earlier cache entry. */
@@ -116,14 +117,16 @@ type Shape = { growth: number; appended: number; miss: number; unexplained: bool
 function shapeOf(cal: Calibration, ref: Request, r: Request, refPrompt: number, prompt: number): Shape | undefined {
   const a = cal.requests[ref.index];
   const b = cal.requests[r.index];
-  if (!a || !b || a.segment !== b.segment || b.counted < a.counted) return undefined;
+  // An input that lost counted content (not what an append does; Codex's earlier reasoning is `dropped` apart).
+  const whole = (e: typeof a) => e.counted + (e.dropped ?? 0);
+  if (!a || !b || a.segment !== b.segment || whole(b) < whole(a)) return undefined;
   const appended = cal.factor * (b.counted - a.counted) + (b.framing - a.framing) + (b.hidden - a.hidden);
   const growth = prompt - refPrompt;
   const miss = growth - appended;
   const unexplained = Math.abs(miss) > Math.max(250, 0.015 * prompt);
   const sign = (n: number) => `${n >= 0 ? '+' : '−'}${fmtTok(Math.abs(n))}`;
   const line = !unexplained
-    ? `the prompt grew by ${sign(growth)} tokens (observed); the appended messages account for ≈${sign(appended)} (estimated): nothing earlier changed size`
+    ? `the prompt ${growth >= 0 ? 'grew' : 'changed'} by ${sign(growth)} tokens (observed); the appended messages account for ≈${sign(appended)} (estimated): nothing earlier changed size`
     : growth < 0 && appended >= 0
       ? `the prompt shrank by ${fmtTok(-growth)} tokens (observed) although the log only appended messages (≈${sign(appended)} tokens, estimated): ≈${fmtTok(-miss)} tokens of earlier content were removed or rewritten`
       : `the prompt changed by ${sign(growth)} tokens (observed) while the appended messages account for ≈${sign(appended)} (estimated): ≈${fmtTok(Math.abs(miss))} tokens ${miss > 0 ? 'that the log does not hold were added' : 'of earlier content were removed'}`;
@@ -147,6 +150,8 @@ export type SessionBreak = {
   step: number;
   divergence: Divergence | undefined;
   gapMs: number | undefined;
+  /** The smallest cacheable prompt of the request's model (an older entry is at least this long). */
+  min: number;
 };
 
 /** The cause of a break no recorded change explains, from the evidence the session log holds. */
@@ -166,31 +171,7 @@ export function sessionCause(x: SessionBreak): SessionCause {
   );
   if (shape) evidence.push(shape.line);
   if (d) evidence.push(divergenceLine(d, x.step));
-  if (x.api !== 'anthropic') {
-    // Best-effort caches (OpenAI, Gemini): a miss is the provider's unless the log shows the prefix changed.
-    if (shape?.unexplained) return rewritten(d, evidence, shape);
-    if (shape && !shape.unexplained) {
-      const provider = x.api === 'openai' ? 'OpenAI' : 'Gemini';
-      // "Not served" only where the exact input proves the prefix unchanged (SPEC §5.4, issue 16): a request log
-      // that holds both inputs, the later one starting with every message of the earlier one.
-      const exact = ref.exactInput && r.exactInput ? firstDifference(ref.exactInput, r.exactInput) : -1;
-      if (ref.exactInput && exact === ref.exactInput.length) {
-        evidence.push(
-          `the exact input of this request starts with all ${ref.exactInput.length} messages of request ${ref.index}'s, unchanged; ${provider} caches best effort (requests are routed by a hash of the prompt's start; another machine has no entry)`,
-        );
-        return {
-          cause: 'not-served',
-          detail: `prefix unchanged (exact input) but only ${fmtTok(read)} of ${fmtTok(refPrompt)} tokens served (best-effort cache)`,
-          evidence,
-        };
-      }
-      evidence.push(
-        `the log's input is the previous one plus appended items and no earlier content changed size (estimated): consistent with ${provider}'s best-effort cache not serving an unchanged prefix, but the log does not hold the exact request, so the prefix cannot be shown unchanged`,
-      );
-      return unexplained(evidence);
-    }
-    return unexplained(evidence);
-  }
+  if (x.api !== 'anthropic') return bestEffort(x, facts, shape, evidence, refPrompt, read);
   // Anthropic: the previous request cached its prompt through its last breakpoint (read + write cover it), within
   // the TTL and for the same model (checked before this): had nothing before that point changed, this request
   // would have read it all, unless its breakpoint sat more than 20 blocks after that entry.
@@ -248,6 +229,86 @@ export function sessionCause(x: SessionBreak): SessionCause {
     };
   }
   return rewritten(d, evidence, shape, t);
+}
+
+/** The index of the user prompt before message `at` (−1: none, the turn began with the session). */
+function promptBefore(t: Thread, at: number): number {
+  for (let i = at - 1; i >= 0; i--) if (isPrompt(t.messages[i])) return i;
+  return -1;
+}
+
+/** Best-effort caches (OpenAI, Gemini): a miss is the provider's unless the log shows the prefix changed. */
+function bestEffort(
+  x: SessionBreak,
+  facts: Facts,
+  shape: Shape | undefined,
+  evidence: string[],
+  refPrompt: number,
+  read: number,
+): SessionCause {
+  const { thread: t, ref, r, divergence: d } = x;
+  const drop =
+    x.api === 'openai' && facts.newPrompt && shape
+      ? reasoningDrop(t, ref, r, facts.newPrompt, promptBefore(t, facts.newPrompt.index), {
+          ...shape,
+          perTurn: x.cal.requests[r.index]?.hiddenFrom !== undefined,
+        })
+      : undefined;
+  if (drop) {
+    // The sizes fit once the reasoning is taken out: the shape line's "nothing earlier changed size" would not.
+    const i = shape ? evidence.indexOf(shape.line) : -1;
+    if (i >= 0 && !shape?.unexplained) evidence[i] = evidence[i].replace(/: nothing earlier changed size$/, '');
+    evidence.push(drop.evidence);
+  }
+  // The drop is the cause when most of the tokens lost lay past the first reasoning item it removed.
+  if (drop && drop.explains >= 0.5 * (refPrompt - read)) {
+    // What the read itself was: an older entry too, when it equals an earlier read.
+    const older = olderEntry(t, ref, r, x.min);
+    if (older) evidence.push(older.evidence[0]);
+    return { cause: 'reasoning-dropped', detail: drop.detail, evidence };
+  }
+  if (shape?.unexplained && !drop) return rewritten(d, evidence, shape);
+  if (!shape) return unexplained(evidence);
+  const provider = x.api === 'openai' ? 'OpenAI' : 'Gemini';
+  // "Not served" only where the exact input proves the prefix unchanged (SPEC §5.4, issue 16): a request log
+  // that holds both inputs, the later one starting with every message of the earlier one.
+  const exact = ref.exactInput && r.exactInput ? firstDifference(ref.exactInput, r.exactInput) : -1;
+  if (ref.exactInput && exact === ref.exactInput.length) {
+    evidence.push(
+      `the exact input of this request starts with all ${ref.exactInput.length} messages of request ${ref.index}'s, unchanged; ${provider} caches best effort (requests are routed by a hash of the prompt's start; another machine has no entry)`,
+    );
+    return {
+      cause: 'not-served',
+      detail: `prefix unchanged (exact input) but only ${fmtTok(read)} of ${fmtTok(refPrompt)} tokens served (best-effort cache)`,
+      evidence,
+    };
+  }
+  const injected = facts.appended.filter((m) => m.meta && m.role === 'user');
+  if (injected.length > 0)
+    evidence.push(
+      `context the agent injects was appended at ${injected.map(at).join(', ')} (environment context, instructions)`,
+    );
+  const older = x.api === 'openai' && injected.length === 0 ? olderEntry(t, ref, r, x.min) : undefined;
+  if (older) {
+    evidence.push(...older.evidence);
+    return { cause: 'older-entry', detail: older.detail, evidence };
+  }
+  if (x.api === 'openai') evidence.push(checkedLine(t, r, facts, read, injected.length > 0));
+  evidence.push(
+    `the log's input is the previous one plus appended items and no earlier content changed size${drop ? ' beyond that reasoning' : ''} (estimated): consistent with ${provider}'s best-effort cache not serving an unchanged prefix, but the log does not hold the exact request, so the prefix cannot be shown unchanged`,
+  );
+  return unexplained(evidence);
+}
+
+/** What an OpenAI break left unexplained was checked against: earlier reads, a new prompt, injected context. */
+function checkedLine(t: Thread, r: Request, facts: Facts, read: number, injected: boolean): string {
+  const reads = new Set(t.requests.filter((q) => q.index < r.index && q.observed).map((q) => q.observed?.cacheRead));
+  const parts = [
+    `the read, ${fmtTok(read)} tokens, equals none of the ${reads.size} distinct earlier reads (the mark of an older entry served)`,
+    facts.newPrompt ? '' : 'no user prompt was appended (a turn’s reasoning leaves the prompt only at one)',
+    injected ? '' : 'no context the agent injects (environment context, instructions) was appended',
+  ];
+  return `checked: ${parts.filter(Boolean).join('; ')}`;
 }
 
 const MENTION = /(?:^|\s)@([\w.\-/]+\.\w+)/g;

@@ -3,7 +3,9 @@
 // finding — "something rewrites message 1 every few turns: 9 times, 182k tokens re-written, $0.71" — ranked by
 // dollars. Advice is given only with the dollars the evidence supports: a 1-hour TTL for the pauses seen (the
 // ttl-expired breaks' own 1-hour estimate), keeping what changes out of the cached prefix (the recurring rewrite,
-// the stops inside the static prefix). Counts and tokens are observed; dollars are estimates at list prices.
+// the stops inside the static prefix). Breaks served the same older entry (OpenAI, `older-entry`: the same read to
+// the token) are one finding too, with no advice: nothing in the log changed there. Counts and tokens are observed;
+// dollars are estimates at list prices.
 
 import { fmtTok } from './cache-evidence.ts';
 import type { BreakInfo } from './cache-timeline.ts';
@@ -60,11 +62,19 @@ function addUsd(a: number | null, b: number | null): number | null {
   return a === null && b === null ? null : (a ?? 0) + (b ?? 0);
 }
 
-/** Two breaks diverged at the same point: same thread, message and region, reads within the uncertainty. */
+const OLDER = 'older-entry';
+/** Breaks that recur at one point: the rewrites, the best-effort misses and the older entries served. */
+const groupable = (cause: string) => REWRITE.test(cause) || cause === OLDER;
+
+/** Two breaks diverged at the same point: same thread, message and region, reads within the uncertainty; an older
+ *  entry only with the same entry again (the same read, to the token). */
 function samePoint(a: BreakRecord, b: BreakRecord): boolean {
   const x = a.brk.divergence;
   const y = b.brk.divergence;
-  if (!x || !y || a.thread !== b.thread || x.region !== y.region || x.messageIndex !== y.messageIndex) return false;
+  if (!x || !y || a.thread !== b.thread) return false;
+  if ((a.brk.cause === OLDER) !== (b.brk.cause === OLDER)) return false;
+  if (a.brk.cause === OLDER) return x.tokens === y.tokens;
+  if (x.region !== y.region || x.messageIndex !== y.messageIndex) return false;
   // A cache that was not served is not a rewrite: the two never make one finding.
   if ((a.brk.cause === 'not-served') !== (b.brk.cause === 'not-served')) return false;
   const slack = Math.max(128, Math.min(x.uncertaintyTokens, y.uncertaintyTokens), 0.01 * x.tokens);
@@ -87,7 +97,7 @@ function median(xs: number[]): number {
 function cachePatterns(breaks: readonly BreakRecord[]): CachePattern[] {
   const groups: BreakRecord[][] = [];
   for (const b of breaks) {
-    if (!REWRITE.test(b.brk.cause) || !b.brk.divergence) continue;
+    if (!groupable(b.brk.cause) || !b.brk.divergence) continue;
     const g = groups.find((x) => samePoint(x[0], b));
     if (g) g.push(b);
     else groups.push([b]);
@@ -112,9 +122,12 @@ function cachePatterns(breaks: readonly BreakRecord[]): CachePattern[] {
       every: median(requests.slice(1).map((r, i) => r - requests[i])),
     };
     const notServed = p.causes.every((c) => c === 'not-served');
-    const text = notServed
-      ? `the cache served only up to ${where(p)} ${g.length} times (requests ${requests.join(', ')}) although the log shows the prefix unchanged: ${fmtTok(tokensLost)} tokens sent again (observed), ${usdText(usd)}`
-      : `something rewrites ${where(p)} every ~${p.every} requests: ${g.length} times (requests ${requests.join(', ')}), ${fmtTok(tokensLost)} tokens re-written (observed), ${usdText(usd)}`;
+    const older = p.causes.every((c) => c === OLDER);
+    const text = older
+      ? `the cache served the same older ${fmtTok(p.tokensFrom)}-token entry ${g.length} times (requests ${requests.join(', ')}) while requests between read more: ${fmtTok(tokensLost)} tokens sent again (observed), ${usdText(usd)}`
+      : notServed
+        ? `the cache served only up to ${where(p)} ${g.length} times (requests ${requests.join(', ')}) although the log shows the prefix unchanged: ${fmtTok(tokensLost)} tokens sent again (observed), ${usdText(usd)}`
+        : `something rewrites ${where(p)} every ~${p.every} requests: ${g.length} times (requests ${requests.join(', ')}), ${fmtTok(tokensLost)} tokens re-written (observed), ${usdText(usd)}`;
     out.push({ ...p, text });
   }
   return out.sort((a, b) => (b.usd ?? -1) - (a.usd ?? -1) || b.tokensLost - a.tokensLost);
@@ -137,7 +150,8 @@ function cacheAdvice(breaks: readonly BreakRecord[], patterns: readonly CachePat
   }
   const inPattern = new Set<string>();
   for (const p of patterns) {
-    if (p.causes.every((c) => c === 'not-served')) continue;
+    // Nothing to change where the provider did not serve what it had, or served an older entry.
+    if (p.causes.every((c) => c === 'not-served' || c === OLDER)) continue;
     for (const r of p.requests) inPattern.add(`${p.thread}#${r}`);
     out.push({
       kind: 'recurring-rewrite',

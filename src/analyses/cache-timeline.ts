@@ -122,6 +122,7 @@ function observedBreak(
       api,
       step,
       divergence: d,
+      min: observedMin(r.model, config),
       gapMs: end !== undefined && r.time !== undefined ? r.time - end : undefined,
     });
     brk.cause = s.cause;

@@ -240,7 +240,13 @@ export function usageDelta(total: unknown, prev: unknown): JsonObject | undefine
   if (!isObject(total)) return undefined;
   const p = isObject(prev) ? prev : {};
   const out: JsonObject = {};
-  for (const k of ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens']) {
+  for (const k of [
+    'input_tokens',
+    'cached_input_tokens',
+    'cache_write_input_tokens',
+    'output_tokens',
+    'reasoning_output_tokens',
+  ]) {
     const a = num(total[k]);
     if (a !== undefined) out[k] = a - (num(p[k]) ?? 0);
   }

@@ -60,7 +60,13 @@ type Compaction = { summaryIndex: number; history?: Message[] };
 type EventEcho = { kind: string; text: string; line: LineNumber };
 
 /** A token_count waiting for the model call it was written for. */
-type PendingUsage = { usage: ObservedUsage; line: LineNumber; time: number | undefined; model: string | undefined };
+type PendingUsage = {
+  usage: ObservedUsage;
+  reasoning: number | undefined;
+  line: LineNumber;
+  time: number | undefined;
+  model: string | undefined;
+};
 
 /** One pass over the lines; all state of a parse lives here. */
 class RolloutReader {
@@ -174,6 +180,7 @@ class RolloutReader {
     if (this.boundaryPending) r.boundary = 'agent-compaction';
     this.boundaryPending = false;
     if (this.pendingUsage) r.observed = this.pendingUsage.usage;
+    if (this.pendingUsage?.reasoning !== undefined) r.reasoningOutput = this.pendingUsage.reasoning;
     this.pendingUsage = undefined;
     this.thread.requests.push(r);
   }
@@ -204,11 +211,14 @@ class RolloutReader {
     if (window && this.extra.modelContextWindow === undefined) this.extra.modelContextWindow = window;
     const usage = codexUsage(last);
     if (!usage || usage.input + usage.cacheRead + usage.cacheWrite + usage.output === 0) return false;
+    const reasoning = isObject(last) ? num(last.reasoning_output_tokens) : undefined;
     const req = this.thread.requests.at(-1);
-    if (req && !req.observed) req.observed = usage;
-    else {
+    if (req && !req.observed) {
+      req.observed = usage;
+      if (reasoning !== undefined) req.reasoningOutput = reasoning;
+    } else {
       this.billApart(); // two counts with no model call between them: the first one's call left no items
-      this.pendingUsage = { usage, line: no, time, model: this.model };
+      this.pendingUsage = { usage, reasoning, line: no, time, model: this.model };
     }
     this.grouper.close(); // a token_count ends a model call
     return true;

@@ -188,6 +188,7 @@ function narrowRequest(
     responseTime: isNum,
     model: isStr,
     observed: isUsage,
+    reasoningOutput: isNum,
     exactInput: Array.isArray,
     boundary: oneOf('agent-compaction'),
     line: isIndex,

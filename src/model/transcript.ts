@@ -96,6 +96,8 @@ export type Request = {
   responseTime?: EpochMs;
   model?: string;
   observed?: ObservedUsage;
+  /** Of the observed output, the reasoning tokens the log reports (Codex `reasoning_output_tokens`), when it does. */
+  reasoningOutput?: Tokens;
   /** Request logs carry the exact input the model saw. */
   exactInput?: Message[];
   /** Exact static prefix of this request, when the log has it (request logs). */

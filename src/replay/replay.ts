@@ -248,7 +248,7 @@ export function replayThread(
     // by its counted messages.
     const known = calibration.requests[r.index];
     inputEstimate = known
-      ? known.estimate + factor * (rawInputTokens - known.counted)
+      ? known.estimate + factor * (rawInputTokens - known.counted - (known.dropped ?? 0))
       : factor * (staticTokens + rawInputTokens);
     inputCounted = rawInputTokens;
     ctx.request = r.index;

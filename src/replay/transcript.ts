@@ -1,7 +1,7 @@
 // Replay a whole transcript: calibrate every thread from its observed usage (SPEC §2), then replay each
 // thread request by request (SPEC §3). Threads are independent; the cache timeline later merges them
 // by time (sub-agents share the system + tools prefix).
-import type { FormatId, Thread, Transcript } from '../model/transcript.ts';
+import type { FormatId, Message, Thread, Transcript } from '../model/transcript.ts';
 import {
   type Calibration,
   type CalibrationSample,
@@ -53,20 +53,48 @@ function sums(thread: Thread, meter: TokenMeter, hidden: Float64Array) {
   const all = new Float64Array(n + 1);
   const blocks = new Float64Array(n + 1);
   const hid = new Float64Array(n + 1);
+  const think = new Float64Array(n + 1);
   thread.messages.forEach((m, i) => {
     let tools = 0;
-    for (const b of m.blocks) if (isToolBlock(b)) tools++;
+    let thought = 0;
+    for (const b of m.blocks) {
+      if (isToolBlock(b)) tools++;
+      if (isThinking(b)) thought += meter.block(b);
+    }
     all[i + 1] = all[i] + meter.message(m);
     blocks[i + 1] = blocks[i] + tools;
     hid[i + 1] = hid[i] + hidden[i];
+    think[i + 1] = think[i] + thought;
   });
-  return { all, blocks, hid };
+  return { all, blocks, hid, think };
 }
 
-/** What calibration needs of each request's recorded input (see calibration.ts and hidden.ts). */
-function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 0): CalibrationSample[] {
+/** A user prompt: text the user typed, not a tool result or content the agent injects. */
+const isPrompt = (m: Message) =>
+  m.role === 'user' &&
+  !m.meta &&
+  !m.compaction &&
+  m.blocks.some((b) => b.type === 'text') &&
+  !m.blocks.some((b) => b.type === 'tool_result');
+
+/** turnStart[i]: the index of the last user prompt before message i (0 when none): where a turn began. */
+function turnStarts(thread: Thread): Int32Array {
+  const out = new Int32Array(thread.messages.length + 1);
+  let last = 0;
+  thread.messages.forEach((m, i) => {
+    out[i] = last;
+    if (isPrompt(m)) last = i;
+  });
+  out[thread.messages.length] = last;
+  return out;
+}
+
+/** What calibration needs of each request's recorded input (see calibration.ts and hidden.ts). `perTurn`: hidden
+ *  reasoning counts only within the current turn (Codex). */
+function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 0, perTurn = false): CalibrationSample[] {
   const inputs = new InputBuilder(thread, 'recorded');
   const s = sums(thread, meter, hiddenThinking(thread, meter));
+  const turns = perTurn ? turnStarts(thread) : undefined;
   let segment = 0;
   let prev: { start: number; end: number; model?: string } | undefined;
   return thread.requests.map((r) => {
@@ -87,12 +115,19 @@ function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 0): Cal
       const counted = meter.messages(v.array, v.start, v.end);
       return { ...base, counted, framing: framing * tools, hidden: 0 };
     }
-    return {
+    const from = turns ? Math.max(v.start, turns[v.end]) : v.start;
+    const sample: CalibrationSample = {
       ...base,
-      counted: s.all[v.end] - s.all[v.start],
+      // Earlier turns' reasoning is out of the prompt: its summaries' text as well as its hidden tokens.
+      counted: s.all[v.end] - s.all[v.start] - (s.think[from] - s.think[v.start]),
       framing: framing * (s.blocks[v.end] - s.blocks[v.start]),
-      hidden: s.hid[v.end] - s.hid[v.start],
+      hidden: s.hid[v.end] - s.hid[from],
     };
+    if (turns) {
+      sample.hiddenFrom = from;
+      sample.dropped = s.think[from] - s.think[v.start];
+    }
+    return sample;
   });
 }
 
@@ -101,7 +136,9 @@ function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 0): Cal
  *  of the others' first requests. */
 export function calibrateTranscript(t: Transcript, meter: TokenMeter): Map<string, Calibration> {
   const framing = framingPerBlock(t.meta.originalFormat ?? t.format);
-  const samples = new Map(t.threads.map((th) => [th.id, calibrationSamples(th, meter, framing)]));
+  // Codex: a turn's reasoning leaves the prompt at the next user prompt (hidden.ts).
+  const perTurn = (t.meta.originalFormat ?? t.format) === 'codex';
+  const samples = new Map(t.threads.map((th) => [th.id, calibrationSamples(th, meter, framing, perTurn)]));
   const own = new Map([...samples].map(([id, ss]) => [id, fitFactor(ss)]));
   const fitted = [...own.values()].filter(Number.isFinite);
   const shared = fitted.length > 0 ? median(fitted) : Number.NaN;

@@ -34,6 +34,10 @@ export type RequestEstimate = {
   /** Estimated wire framing of tool blocks and hidden thinking (hidden.ts). */
   framing: number;
   hidden: number;
+  /** The message from which `hidden` counts (Codex: the current turn's reasoning), when not the whole input;
+   *  `dropped`: counted tokens of the input left out of `counted` for the same reason (earlier turns' reasoning). */
+  hiddenFrom?: number;
+  dropped?: number;
   basis: EstimateBasis;
   /** The request whose observed prompt the offset comes from. */
   anchor?: number;
@@ -93,6 +97,10 @@ export type CalibrationSample = {
   /** Estimated tokens of framing and content the text does not show (hidden.ts). */
   framing: number;
   hidden: number;
+  /** The message from which `hidden` counts, and the counted tokens left out, when not the whole input (see
+   *  RequestEstimate). */
+  hiddenFrom?: number;
+  dropped?: number;
   /** Requests of one segment share their unlogged offset. */
   segment: number;
 };
@@ -243,7 +251,7 @@ function part(
   factor: number,
   basis: EstimateBasis,
 ): RequestEstimate {
-  return {
+  const e: RequestEstimate = {
     estimate: Math.max(0, offset + factor * (prefix + s.counted) + s.framing + s.hidden),
     offset,
     counted: s.counted,
@@ -253,6 +261,9 @@ function part(
     basis,
     segment: s.segment,
   };
+  if (s.hiddenFrom !== undefined) e.hiddenFrom = s.hiddenFrom;
+  if (s.dropped !== undefined) e.dropped = s.dropped;
+  return e;
 }
 
 /** Calibrate one thread on its own (tests, single threads): its factor, else `prior`. */

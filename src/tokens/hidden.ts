@@ -12,6 +12,10 @@
 // - Codex reasoning items: sent back (encrypted) with the next request; the rollout holds a summary. Counting
 //   the response's output beyond its text as hidden cuts the unexplained growth per step (median absolute
 //   residual) from 118 to 39 tokens (moonmind, 0.57), 44 to 31 (neurodata, 0.42) and 25 to 17 (parkinglot).
+//   They stay for their own turn only: at each of 19 new user prompts in those rollouts the prompt was smaller by
+//   0.84–1.33× the reasoning tokens the previous turn reported, so a Codex request counts its turn's reasoning
+//   (hidden and summary text) alone; the unlogged offset then holds across turns (parkinglot 3.4–4.7k over 134k
+//   tokens, not 3.4k to −19k) and the worst estimate miss falls from +13.7% to +1.7% (moonmind +35% to +5%).
 //   Codex's instructions (`base_instructions`, when the rollout has them) are counted as part of the prefix; its
 //   tool schemas are not in the log and are inferred with the rest of the offset (calibration.ts).
 // - Tool-schema loads: a ToolSearch result of `tool_reference` blocks makes the API add those tools' schemas,

@@ -1,7 +1,7 @@
 // Observed cache breaks on every fixture of fixtures/real and fixtures/wild with usage (issue 16), each run with
-// the settings a user gets from the log (as the CLI): at most 15% of Anthropic's stay `unexplained` (the issue's
-// target over all breaks is not met: Codex rollouts do not hold the exact request, so a best-effort miss there is
-// never proven and stays `unexplained` with its evidence); every other break carries
+// the settings a user gets from the log (as the CLI): at most 15% of all breaks and of Anthropic's stay
+// `unexplained` (Codex rollouts do not hold the exact request, so a best-effort miss there is never proven; what
+// their logs do show — an older entry served, a turn's reasoning dropped — explains most); every other break carries
 // its divergence point (where there is one) and evidence a reader can check (a line number, a gap, tokens), and the 9e953218 session's
 // recurring stop at ≈14.6k tokens is one finding with its tokens and dollars.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -35,10 +35,11 @@ function reportOf(path: string): Report | undefined {
 }
 
 describeReal('observed breaks over every fixture with usage', () => {
-  it('at most 15% of Anthropic breaks unexplained; every break has evidence, every explained one a divergence point', () => {
+  it('at most 15% of all and of Anthropic breaks unexplained; every break has evidence, every explained one a divergence point', () => {
     let breaks = 0;
     let anthropic = 0;
     let unexplained = 0;
+    let unexplainedAll = 0;
     const weak: string[] = [];
     for (const f of fixtureInputs()) {
       const report = reportOf(f.path);
@@ -51,6 +52,7 @@ describeReal('observed breaks over every fixture with usage', () => {
         if (isAnthropic) anthropic++;
         const text = b.evidence.join('\n');
         if (b.cause === 'unexplained') {
+          unexplainedAll++;
           if (isAnthropic) unexplained++;
           // Even what stays unexplained shows what the log does say.
           else if (!/read [\d,]+ of them/.test(text)) weak.push(`${f.rel} ${q.thread}#${q.index}`);
@@ -67,6 +69,7 @@ describeReal('observed breaks over every fixture with usage', () => {
     }
     expect(breaks).toBeGreaterThan(50);
     expect(unexplained / anthropic).toBeLessThanOrEqual(0.15);
+    expect(unexplainedAll / breaks).toBeLessThanOrEqual(0.15);
     expect(weak).toEqual([]);
   });
 });
@@ -111,5 +114,35 @@ describe('the hand-checked breaks', () => {
     const b = r.requests.find((q) => q.thread === 'main' && q.index === 16)?.observedBreak;
     expect(b?.cause).toBe('memory-file-edited');
     expect(b?.evidence.join('\n')).toMatch(/CLAUDE\.md edited at lines 71–74; .*CLAUDE\.md edited at lines 78–80/);
+  });
+});
+
+describeWild('the hand-checked Codex breaks (wild/codex rollouts)', () => {
+  const parking = 'codex/parkinglot-rollout-2025-12-06T15-11-37-019af581-86ce-7d23-b9c6-0f99353d36af.jsonl';
+  const moon = 'codex/moonmind-rollout-2025-11-13T16-00-16-019a7fa9-a846-7393-8d7a-9997d08b0096.jsonl';
+  const at = (r: Report, i: number) => r.requests.find((q) => q.thread === 'main' && q.index === i)?.observedBreak;
+
+  it('parkinglot: request 1 reads the 3,072 tokens request 0 read (token_count lines 9, 16): an older entry', () => {
+    const r = reportOf(wildPath(parking)) as Report;
+    const b1 = at(r, 1);
+    expect(b1?.cause).toBe('older-entry');
+    expect(b1?.tokensLost).toBe(6479 - 3072);
+    expect(b1?.evidence.join('\n')).toMatch(/request 0 was the conversation's first/);
+    const b59 = at(r, 59);
+    expect(b59?.cause).toBe('older-entry');
+    expect(b59?.evidence.join('\n')).toMatch(/the read, 6,016 tokens, is exactly what request 2 \(line 24\) read/);
+  });
+
+  it('parkinglot request 33 and moonmind request 38: the previous turn’s reasoning left the prompt', () => {
+    const b33 = at(reportOf(wildPath(parking)) as Report, 33);
+    expect(b33?.cause).toBe('reasoning-dropped');
+    expect(b33?.tokensLost).toBe(42_657 - 3072);
+    expect(b33?.evidence.join('\n')).toMatch(/requests 0–32\) reported 4,736 reasoning tokens/);
+    expect(b33?.evidence.join('\n')).toMatch(/began at 6,479 tokens \(request 0's prompt/);
+    const b38 = at(reportOf(wildPath(moon)) as Report, 38);
+    expect(b38?.cause).toBe('reasoning-dropped');
+    expect(b38?.tokensLost).toBe(34_160 - 6016);
+    expect(b38?.evidence.join('\n')).toMatch(/requests 0–37\) reported 8,000 reasoning tokens/);
+    expect(b38?.evidence.join('\n')).toMatch(/began at 6,666 tokens \(request 1's prompt/);
   });
 });

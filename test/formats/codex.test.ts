@@ -239,6 +239,36 @@ describe('codex: requests and usage', () => {
     expect(t.threads[0].requests.map((r) => r.observed?.cacheRead)).toEqual([2560, 1920]);
   });
 
+  it('keeps the reasoning tokens of a call’s output (reasoning_output_tokens) on its request', () => {
+    const withReasoning = (input: number, cached: number, output: number, reasoning: number) =>
+      ev({
+        type: 'token_count',
+        info: {
+          total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output },
+          last_token_usage: {
+            input_tokens: input,
+            cached_input_tokens: cached,
+            output_tokens: output,
+            reasoning_output_tokens: reasoning,
+          },
+        },
+      });
+    const t = parse([
+      META,
+      TURN('gpt-5-codex'),
+      user('go'),
+      withReasoning(2878, 2560, 391, 320), // count before its items (0.42–0.58)
+      ri({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'plan' }], encrypted_content: 'x' }),
+      call('c1', '{}'),
+      out('c1', 'ok'),
+      TURN('gpt-5-codex'),
+      user('more'),
+      say('done'),
+      usage(3298, 1920, 64), // count after its items, without a reasoning figure
+    ]);
+    expect(t.threads[0].requests.map((r) => r.reasoningOutput)).toEqual([320, undefined]);
+  });
+
   it('diffs cumulative totals when last_token_usage is missing (older rollouts)', () => {
     const total = (input: number, cached: number, output: number) =>
       ev({
