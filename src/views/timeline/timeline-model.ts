@@ -226,6 +226,8 @@ const CAUSE_WORDS: Record<string, string> = {
   'memory-file-edited': 'memory file edited',
   'date-changed': 'date changed',
   'lookback-exceeded': 'beyond breakpoint lookback',
+  'older-entry': 'older cache entry served',
+  'reasoning-dropped': 'reasoning dropped at new prompt',
   unexplained: 'unexplained drop',
   observations: 'observations elided',
   spill: 'spilled to disk',
