@@ -367,6 +367,18 @@ export function hardcapTokens(c: PipelineConfig): number {
   return c.contextWindow - c.outputReserve;
 }
 
+/** The thresholds a stage compares the prompt's estimate with before it does anything: the trigger (tiers,
+ *  microcompact), the trigger or landing line whichever is higher (summarize), the hard cap (hardcap). */
+export type Gate = 'trigger' | 'summarize' | 'hardcap';
+
+/** Whether `gate` stays shut for an estimate of `estimate` tokens under `c` (the stage does nothing): below the
+ *  line, or for the hard cap at or below it. Monotone: shut for an estimate, shut for every smaller one. */
+export function gateShut(gate: Gate, estimate: number, c: PipelineConfig): boolean {
+  if (gate === 'hardcap') return estimate - hardcapTokens(c) <= 0;
+  const line = gate === 'trigger' ? triggerTokens(c) : Math.max(triggerTokens(c), landingTokens(c));
+  return estimate < line;
+}
+
 const PRICE_SCHEMA = {
   type: 'object',
   additionalProperties: false,

@@ -5,7 +5,7 @@
 import type { Block } from '../model/transcript.ts';
 import type { MessageIndex, RequestIndex, Tokens } from '../model/units.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
-import type { PipelineConfig } from './config.ts';
+import type { Gate, PipelineConfig } from './config.ts';
 import type { PipelineMemo } from './memo.ts';
 import type { Summarizer } from './summarizer.ts';
 import type { Working } from './working.ts';
@@ -50,6 +50,10 @@ export type StageContext = {
   summarizer: Summarizer;
   /** Calibrated estimate of the whole prompt (static prefix + working history), in tokens. */
   estimate: () => Tokens;
+  /** Whether the estimate leaves `gate` shut (config.ts gateShut). Stages ask this instead of comparing the
+   *  estimate with the config's lines themselves, so a replay a gate kept shut depends only on the line staying
+   *  above the estimates it saw, not on the window's exact value (replay/reuse.ts). */
+  shut: (gate: Gate) => boolean;
   /** Calibration factor: calibrated = factor × counted. */
   factor: number;
   /** Counted tokens of the static prefix (system + tools, counted or inferred). */

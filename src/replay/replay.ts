@@ -8,6 +8,7 @@ import { firstIndex } from '../lib/search.ts';
 
 import type { Block, Message, Thread } from '../model/transcript.ts';
 import { FLAGS_DUPLICATES, newViolations, type PairingViolation, validatePairing } from '../pairing/validate.ts';
+import { gateShut } from '../pipeline/config.ts';
 import { LOSSY, resultFates } from '../pipeline/fates.ts';
 import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
 import { STAGES, stageStates } from '../pipeline/stages/index.ts';
@@ -18,7 +19,7 @@ import type { Calibration } from '../tokens/calibration.ts';
 import type { ReplayCache } from './cache.ts';
 import { InputRepeats, spliceMayBreak, validateAppended } from './pairing-window.ts';
 import { type RequestPlan, threadPlan } from './plan.ts';
-import { type ConfigReads, trackedConfig } from './reuse.ts';
+import { type ConfigReads, noteShut, trackedConfig } from './reuse.ts';
 import type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
 
 export type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
@@ -173,6 +174,17 @@ export function replayThread(
     memo,
     summarizer: opts.summarizer,
     estimate: () => inputEstimate + factor * (work.total - inputCounted),
+    shut: (gate) => {
+      const e = ctx.estimate();
+      // Read untracked: a shut gate is recorded as a bound; an open one through the tracked config, so the
+      // keys of its line are recorded exactly (what the stage does next depends on them).
+      if (gateShut(gate, e, opts.config)) {
+        noteShut(reads, gate, e);
+        return true;
+      }
+      gateShut(gate, e, config);
+      return false;
+    },
     factor,
     prefixTokens: 0,
     requestOf,

@@ -3,11 +3,24 @@
 // holds the same values for all of those keys replays that thread identically — the replay is deterministic
 // in the thread, the keys it read, the meter, calibration, mode, provider and a local summarizer — so the
 // earlier result is reused. A sub-agent that never reached the trigger never read tier3Window, so moving
-// that slider re-runs only the threads that did.
-import { DEFAULT_CONFIG, type PipelineConfig } from '../pipeline/config.ts';
+// that slider re-runs only the threads that did. A gate a stage asked about and found shut (the trigger, the
+// summarize line, the hard cap) is recorded as the largest estimate it saw, not as the window and ratios: the
+// thread replays the same for any line still above it, so dragging the window or the trigger re-runs only the
+// threads that come near the line.
+import { DEFAULT_CONFIG, type Gate, gateShut, type PipelineConfig } from '../pipeline/config.ts';
 
-/** Config keys read (`tier3Window`, `summarize` — groups whole) → JSON of the value. */
+/** Config keys read (`tier3Window`, `summarize` — groups whole) → JSON of the value; `gate:<gate>` → the largest
+ *  estimate that gate was found shut for (a number). */
 export type ConfigReads = Map<string, string>;
+
+const GATE = 'gate:';
+
+/** Record that `gate` was shut for `estimate` (keeps the largest). */
+export function noteShut(reads: ConfigReads, gate: Gate, estimate: number): void {
+  const key = GATE + gate;
+  const was = reads.get(key);
+  if (was === undefined || Number(was) < estimate) reads.set(key, String(estimate));
+}
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -70,9 +83,13 @@ export function trackedConfig(config: PipelineConfig, reads: ConfigReads): Pipel
   return o as unknown as PipelineConfig;
 }
 
-/** True when `config` holds the same value for every key in `reads`. */
+/** True when `config` holds the same value for every key in `reads` and keeps every recorded gate shut. */
 export function sameReads(config: PipelineConfig, reads: ConfigReads): boolean {
   const c = config as unknown as Record<string, unknown>;
-  for (const [key, json] of reads) if ((JSON.stringify(c[key]) ?? 'undefined') !== json) return false;
+  for (const [key, json] of reads) {
+    if (key.startsWith(GATE)) {
+      if (!gateShut(key.slice(GATE.length) as Gate, Number(json), config)) return false;
+    } else if ((JSON.stringify(c[key]) ?? 'undefined') !== json) return false;
+  }
   return true;
 }

@@ -1,6 +1,7 @@
 // Re-runs replay only what a settings change affects (SPEC §9, src/replay/reuse.ts): the config keys a
-// thread's replay read are recorded, and a thread whose keys all keep their values is reused — and is then
-// exactly what a fresh replay would give.
+// thread's replay read are recorded (a gate its stages found shut as the largest estimate it saw), and a thread
+// whose keys all keep their values and whose gates stay shut is reused — and is then exactly what a fresh replay
+// would give.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { summarizerFor } from '../../src/pipeline/summarizer.ts';
@@ -98,7 +99,53 @@ describe('re-runs reuse untouched threads', () => {
     expect(c.threads[1]).toBe(a.threads[1]);
   });
 
-  it('a change to a key every thread reads, or another mode, provider or cache, re-runs every thread', () => {
+  it('a window change reuses the thread whose gates stay shut, and re-runs it once a line comes down to it', () => {
+    const t = twoThreads();
+    const cache = new ReplayCache(t, new TokenMeter(tk));
+    const run = (contextWindow: number) =>
+      replayTranscript(
+        t,
+        {
+          config: configOf({ set: { ...SET, contextWindow } }),
+          mode: 'recorded',
+          provider: 'anthropic',
+          summarizer: summarizerFor('extractive'),
+        },
+        cache,
+      );
+    const a = run(24_000);
+    // The sub-agent never reached a line: it recorded gates, not the window.
+    expect(a.threads[1].reads.has('contextWindow')).toBe(false);
+    expect([...a.threads[1].reads.keys()].filter((k) => k.startsWith('gate:')).length).toBeGreaterThan(0);
+    const wider = run(30_000);
+    expect(wider.threads[1]).toBe(a.threads[1]);
+    expect(wider.threads[0]).not.toBe(a.threads[0]);
+    // A window so small that the sub-agent's prompt crosses the trigger re-runs it, and it now tiers or cuts.
+    const tiny = run(2_500);
+    expect(tiny.threads[1]).not.toBe(a.threads[1]);
+    // Reused or not, every thread equals a fresh replay with a fresh cache.
+    for (const [w, r] of [
+      [30_000, wider],
+      [2_500, tiny],
+    ] as const) {
+      const fresh = replayTranscript(
+        t,
+        {
+          config: configOf({ set: { ...SET, contextWindow: w } }),
+          mode: 'recorded',
+          provider: 'anthropic',
+          summarizer: summarizerFor('extractive'),
+        },
+        new ReplayCache(t, new TokenMeter(tk)),
+      );
+      t.threads.forEach((_, i) => {
+        expect(r.threads[i].requests).toEqual(fresh.threads[i].requests);
+        expect(r.threads[i].fates).toEqual(fresh.threads[i].fates);
+      });
+    }
+  });
+
+  it('another mode, provider or cache re-runs every thread', () => {
     const t = twoThreads();
     const cache = new ReplayCache(t, new TokenMeter(tk));
     const base = {
@@ -107,13 +154,6 @@ describe('re-runs reuse untouched threads', () => {
       provider: 'anthropic' as const,
       summarizer: summarizerFor('extractive'),
     };
-    const a = replayTranscript(t, base, cache);
-    const window = replayTranscript(
-      t,
-      { ...base, config: configOf({ set: { ...SET, contextWindow: 30_000 } }) },
-      cache,
-    );
-    expect(window.threads[1]).not.toBe(a.threads[1]);
     const again = replayTranscript(t, base, cache);
     const provider = replayTranscript(t, { ...base, provider: 'openai-chat' }, cache);
     expect(provider.threads[1]).not.toBe(again.threads[1]);

@@ -148,7 +148,7 @@ export const hardcapStage: PipelineStage<HardcapState> = {
       if (cuts.length > 0)
         drop(work, state, ctx, h, cuts[0], `sliding window keeps the last ${cfg.keepLastMessages} messages`);
     }
-    if (overBy(ctx) <= 0) return state;
+    if (ctx.shut('hardcap')) return state;
     const h = headEnd(work);
     const maxCut = tailStart(work, cfg.minRecentTurns);
     if (maxCut > h) {

@@ -3,7 +3,6 @@
 // `[Old tool result content cleared]`. With `clearAtLeast` > 0 it clears nothing unless that frees at
 // least that many tokens (Anthropic context-editing semantics: make each cache invalidation worth it).
 
-import { triggerTokens } from '../config.ts';
 import { CLEARED_MARKER } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
@@ -37,8 +36,11 @@ export const microcompactStage: PipelineStage<MicrocompactState> = {
     'Over the trigger, the bodies of all but the newest N tool results are cleared to a one-line marker (optionally only when enough tokens are freed).',
   initial: () => ({ cleared: new Set() }),
   run(work, state, ctx) {
+    // The gate first: a thread that never reaches the trigger does not read microcompact's settings, so moving
+    // them does not re-run it (replay/reuse.ts).
+    if (ctx.shut('trigger')) return state;
     const cfg = ctx.config.microcompact;
-    if (!cfg.enabled || ctx.estimate() < triggerTokens(ctx.config)) return state;
+    if (!cfg.enabled) return state;
     const targets = candidates(work, state, ctx);
     const freed = targets.reduce((n, t) => n + t.freed, 0);
     if (targets.length === 0 || (cfg.clearAtLeast > 0 && ctx.estimate() > 0 && freed < cfg.clearAtLeast)) return state;

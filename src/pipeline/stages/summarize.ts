@@ -7,7 +7,7 @@ import { headRunes, runeCount } from '../../lib/runes.ts';
 import type { Message } from '../../model/transcript.ts';
 import { blockText } from '../../tokens/block-text.ts';
 import { type ArtifactIndex, emptyIndex, indexMessage, mergeIndex, renderSections } from '../artifacts.ts';
-import { landingTokens, triggerTokens } from '../config.ts';
+import { landingTokens } from '../config.ts';
 import { headEnd, isPipelineSummary, SUMMARY_UUID, tailStart, validCuts } from '../cuts.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { SummaryOutcome } from '../summarizer.ts';
@@ -158,7 +158,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
     if (!cfg.summarize.enabled || ctx.request < state.breakerUntil) return state;
     // Summaries aim below the landing line: when a preset's trigger sits under it (claude-code on a small
     // window: W − 33K < 0.3·W) an estimate already below landing has nothing to aim for.
-    if (ctx.estimate() < Math.max(triggerTokens(cfg), landingTokens(cfg))) return state;
+    if (ctx.shut('summarize')) return state;
     const h = headEnd(work);
     // Merge into an existing pipeline summary that sits right at the end of the head.
     const start = h > 0 && isPipelineSummary(work.at(h - 1)) ? h - 1 : h;

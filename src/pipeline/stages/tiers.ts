@@ -5,7 +5,6 @@
 // otherwise Tier 1 (a metadata stub) unless a floor tool keeps it at Tier 2. A touched result is frozen.
 import type { Block, ToolResultBlock } from '../../model/transcript.ts';
 import type { TokenMeter } from '../../tokens/meter.ts';
-import { triggerTokens } from '../config.ts';
 import {
   applyCut,
   headTailCut,
@@ -192,7 +191,7 @@ export const tiersStage: PipelineStage<TiersState> = {
     const list = work.resultMessages;
     // The estimate first: a thread that never reaches the trigger never reads tier3Window, so moving that
     // slider does not re-run it (src/replay/reuse.ts).
-    if (ctx.estimate() < triggerTokens(cfg) || list.length < cfg.tier3Window) return state;
+    if (ctx.shut('trigger') || list.length < cfg.tier3Window) return state;
     sized(state, work.ids.size);
     if (state.epoch !== work.epoch) {
       // Positions moved. After splices (summaries, drops cut whole messages) the index into the list moves
