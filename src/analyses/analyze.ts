@@ -104,6 +104,7 @@ function auditOf(t: Transcript, o: AnalyzeOptions, replay: Replay, found: Refetc
     refetchUsd: cost.refetchUsd,
     dollars: cost.byPoint,
     memo: c.audit,
+    after: c.compactionAfter,
     cost: c.cost,
   });
 }

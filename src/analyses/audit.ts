@@ -7,7 +7,7 @@ import type { Replay } from '../replay/transcript.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { cacheApiOf } from './cache-settings.ts';
 import { type AuditedCompaction, type AuditMemo, auditCompactions, type CompactionTexts } from './compaction-audit.ts';
-import { type RefetchesAfter, refetchesAfter } from './compaction-refetch.ts';
+import { type AfterMemo, type RefetchesAfter, refetchesAfter } from './compaction-refetch.ts';
 import type { CostMemo } from './cost.ts';
 import type { Refetch } from './refetch.ts';
 import type { RequestDollars } from './run-cost.ts';
@@ -34,6 +34,8 @@ export type AuditInput = {
   refetchUsd: readonly (number | null)[];
   dollars: readonly RequestDollars[];
   memo: AuditMemo;
+  /** Each compaction's after-effects kept from earlier runs (the engine's AnalysisCache; none: a fresh one). */
+  after?: AfterMemo;
   cost?: CostMemo;
 };
 
@@ -44,7 +46,9 @@ export function auditRun(x: AuditInput): RunAudit {
   const book = priceBook(cfg, x.cost);
   const api = cacheApiOf(replay.options.provider);
   const rows = audited.map((a) => a.row);
-  const after = refetchesAfter(t, x.tokenizer, rows, replay.threads, x.refetches, refetchPricer(t, cfg, api, book));
+  const priceKey = JSON.stringify([replay.options.provider, cfg.cache, cfg.prices]);
+  const pricer = refetchPricer(t, cfg, api, book);
+  const after = refetchesAfter(t, x.tokenizer, rows, replay.threads, x.refetches, pricer, x.after, priceKey);
   const compactions = rows.map((r, i) => ({ ...r, refetchesAfter: after[i] }));
   const loss = lossRefetches(x.refetches, x.refetchUsd, rows, after);
   const tasks = taskRows(t, replay, x.dollars, loss, (th) => getOrInsert(x.memo.taskStarts, th, () => taskStarts(th)));

@@ -8,6 +8,7 @@ import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { TimelineMemo } from './cache-timeline.ts';
 import { AuditMemo } from './compaction-audit.ts';
+import type { AfterMemo } from './compaction-refetch.ts';
 import { CostMemo, type CostTotals } from './cost.ts';
 import { RefetchMemo } from './refetch.ts';
 import { ReportMemo } from './report.ts';
@@ -19,6 +20,9 @@ export class AnalysisCache extends ReplayCache {
   readonly timeline = new TimelineMemo();
   /** The agent's compactions audited per thread, the pipeline's per thread replay (compaction-audit.ts). */
   readonly audit = new AuditMemo();
+  /** Compaction row → its re-fetches after, priced under the last price settings (compaction-refetch.ts
+   *  AfterMemo): a drag that re-runs one thread re-counts only that thread's compactions. Bound: the rows alive. */
+  readonly compactionAfter: AfterMemo = new WeakMap();
   /** Price lookups and the recorded cost (cost.ts). */
   readonly cost = new CostMemo();
   /** withoutPipelineKey → the simulated cost of the recorded inputs without the pipeline (analyze.ts): it

@@ -100,10 +100,17 @@ function foldedRepeats(c: AuditedCompaction, win: { from: number; to: number }, 
   return out;
 }
 
+/** Each compaction's after-effects as last computed, with the price settings they were priced under. A row is
+ *  kept while its audit is (agent rows per thread, pipeline rows per thread replay), and its after-effects depend
+ *  only on the row, its thread's repeats (replay-independent but for their kind, which this does not read beyond
+ *  after-edit, itself replay-independent) or its replay's folds, and the prices. Bound: the rows alive. */
+export type AfterMemo = WeakMap<AuditedCompaction, { priceKey: string; value: RefetchesAfter }>;
+
 /**
  * The re-fetches after each compaction. `refetches` are the run's (refetch.ts); `price` turns re-fetches into
- * dollars (trade-off-cost.ts refetchCost under the run's settings). Indexed once per run, so a run with many
- * compactions and re-fetches costs their sum, not their product.
+ * dollars (trade-off-cost.ts refetchCost under the run's settings, named by `priceKey`). Indexed once per run, so
+ * a run with many compactions and re-fetches costs their sum, not their product; a row kept from an earlier run
+ * under the same prices is taken from `memo`.
  */
 export function refetchesAfter(
   t: Transcript,
@@ -112,46 +119,72 @@ export function refetchesAfter(
   replays: readonly ThreadReplay[],
   found: readonly Refetch[],
   price: (items: Pick<Refetch, 'thread' | 'repeatMessageIndex' | 'tokens'>[]) => (number | null)[],
+  memo: AfterMemo = new WeakMap(),
+  priceKey = '',
 ): RefetchesAfter[] {
-  const threads = new Map(t.threads.map((th, i) => [th.id, { th, tr: replays[i] as ThreadReplay | undefined }]));
-  const starts = startsBySource(compactions, threads);
-  const index = refetchIndex(found, threads);
+  let indexed:
+    | {
+        threads: Map<string, { th: Thread; tr: ThreadReplay | undefined }>;
+        starts: Map<string, number[]>;
+        index: Map<string, ThreadRefetches>;
+      }
+    | undefined;
+  const made = () => {
+    const threads = new Map(t.threads.map((th, i) => [th.id, { th, tr: replays[i] as ThreadReplay | undefined }]));
+    return { threads, starts: startsBySource(compactions, threads), index: refetchIndex(found, threads) };
+  };
   return compactions.map((c) => {
-    const at = threads.get(c.thread);
-    if (!at) return { count: 0, tokens: 0, usd: null, items: [] };
-    const { th } = at;
-    const from = startOf(c, th);
-    const next = starts.get(`${c.source}\u0000${c.thread}`) ?? [];
-    const after = firstIndex(next.length, (k) => next[k] > from);
-    const win = { from, to: after < next.length ? next[after] : th.messages.length };
-    const lost = new Set([...c.probes.filesModified.lost, ...c.probes.filesRead.lost].map((x) => x.text));
-    const items: Omit<RefetchAfter, 'usd'>[] = [];
-    const taken = new Set<string>();
-    const x = index.get(c.thread);
-    for (const f of x ? foldedRepeats(c, win, x) : []) {
-      taken.add(f.repeatToolUseId);
-      items.push({
-        tool: f.tool,
-        args: f.args,
-        toolUseId: f.repeatToolUseId,
-        messageIndex: f.repeatMessageIndex,
-        why: 'repeat',
-        lostItem: lostPathOf(th, f.repeatToolUseId, f.repeatMessageIndex, lost),
-        firstToolUseId: f.firstToolUseId,
-        tokens: f.tokens,
-      });
-    }
-    if (lost.size > 0) lostPathReads(th, tok, win, lost, taken, items);
-    items.sort((a, b) => a.messageIndex - b.messageIndex);
-    const usd = price(items.map((x) => ({ thread: c.thread, repeatMessageIndex: x.messageIndex, tokens: x.tokens })));
-    let sum: number | null = null;
-    const priced = items.map((x, i) => {
-      const d = usd[i] ?? null;
-      if (d !== null) sum = (sum ?? 0) + d;
-      return { ...x, usd: d };
-    });
-    return { count: priced.length, tokens: priced.reduce((n, x) => n + x.tokens, 0), usd: sum, items: priced };
+    const kept = memo.get(c);
+    if (kept && kept.priceKey === priceKey) return kept.value;
+    indexed ??= made();
+    const value = afterOne(c, indexed.threads, indexed.starts, indexed.index, tok, price);
+    memo.set(c, { priceKey, value });
+    return value;
   });
+}
+
+function afterOne(
+  c: AuditedCompaction,
+  threads: ReadonlyMap<string, { th: Thread }>,
+  starts: ReadonlyMap<string, number[]>,
+  index: ReadonlyMap<string, ThreadRefetches>,
+  tok: Tokenizer,
+  price: (items: Pick<Refetch, 'thread' | 'repeatMessageIndex' | 'tokens'>[]) => (number | null)[],
+): RefetchesAfter {
+  const at = threads.get(c.thread);
+  if (!at) return { count: 0, tokens: 0, usd: null, items: [] };
+  const { th } = at;
+  const from = startOf(c, th);
+  const next = starts.get(`${c.source}\u0000${c.thread}`) ?? [];
+  const after = firstIndex(next.length, (k) => next[k] > from);
+  const win = { from, to: after < next.length ? next[after] : th.messages.length };
+  const lost = new Set([...c.probes.filesModified.lost, ...c.probes.filesRead.lost].map((x) => x.text));
+  const items: Omit<RefetchAfter, 'usd'>[] = [];
+  const taken = new Set<string>();
+  const x = index.get(c.thread);
+  for (const f of x ? foldedRepeats(c, win, x) : []) {
+    taken.add(f.repeatToolUseId);
+    items.push({
+      tool: f.tool,
+      args: f.args,
+      toolUseId: f.repeatToolUseId,
+      messageIndex: f.repeatMessageIndex,
+      why: 'repeat',
+      lostItem: lostPathOf(th, f.repeatToolUseId, f.repeatMessageIndex, lost),
+      firstToolUseId: f.firstToolUseId,
+      tokens: f.tokens,
+    });
+  }
+  if (lost.size > 0) lostPathReads(th, tok, win, lost, taken, items);
+  items.sort((a, b) => a.messageIndex - b.messageIndex);
+  const usd = price(items.map((x) => ({ thread: c.thread, repeatMessageIndex: x.messageIndex, tokens: x.tokens })));
+  let sum: number | null = null;
+  const priced = items.map((x, i) => {
+    const d = usd[i] ?? null;
+    if (d !== null) sum = (sum ?? 0) + d;
+    return { ...x, usd: d };
+  });
+  return { count: priced.length, tokens: priced.reduce((n, x) => n + x.tokens, 0), usd: sum, items: priced };
 }
 
 function lostPathOf(th: Thread, id: string, mi: number, lost: ReadonlySet<string>): string | null {

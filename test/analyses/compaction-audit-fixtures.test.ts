@@ -6,7 +6,7 @@
 // result (316, "Shell 49a4cf is not running…") is not in the summary; the last TodoWrite (135) has no open item.
 // After it the agent re-read the three session files (lines 364–366): three re-fetches of lost paths.
 import { beforeAll, expect, it } from 'vitest';
-import { analyze } from '../../src/analyses/analyze.ts';
+import { analyze, newCache } from '../../src/analyses/analyze.ts';
 import { logDefaults } from '../../src/analyses/log-defaults.ts';
 import { withLogDefaults } from '../../src/analyses/settings-origin.ts';
 import { formatSummary } from '../../src/cli/summary.ts';
@@ -103,6 +103,30 @@ describeWild('compaction audit on 24a90d02 (one auto compaction, hand-checked)',
     const task = a.report.tasks?.find((t) => t.instruction.startsWith('welche learnings'));
     expect(task?.recorded.refetchTokens).toBe(after?.tokens);
     expect(a.report.tasks?.reduce((n, t) => n + t.recorded.refetchTokens, 0)).toBe(after?.tokens);
+  });
+
+  it('on a warm run cache, a new price re-prices the kept compaction’s re-fetches (as a fresh cache does)', () => {
+    const t = loadWild(REL);
+    const d = logDefaults(t);
+    const cache = newCache(t, tk);
+    const run = (writeMultiplier: number | null, c = cache) =>
+      analyze(t, {
+        config: {
+          ...withLogDefaults(presetConfig('seeds'), d),
+          cache: { ...presetConfig('seeds').cache, writeMultiplier },
+        },
+        preset: 'seeds',
+        mode: 'recorded',
+        provider: d.provider.value,
+        tokenizer: tk,
+        cache: c,
+      }).report.compactions?.[0].refetchesAfter;
+    const first = run(null);
+    const doubled = run(2.5);
+    expect(doubled?.tokens).toBe(first?.tokens);
+    expect(doubled?.usd).not.toBeCloseTo(first?.usd ?? 0, 8);
+    expect(doubled).toEqual(run(2.5, newCache(t, tk)));
+    expect(run(null)).toEqual(first);
   });
 
   it('tokens per task: 17 typed requests; the recording sums its observed usage', () => {

@@ -115,6 +115,38 @@ describe('warm cache = fresh cache', () => {
   }, 120_000);
 });
 
+describe('warm cache = fresh cache when only prices or cache rules move', () => {
+  it('a write multiplier or a user price changes the dollars of the kept compaction rows and re-fetches', () => {
+    fc.assert(
+      fc.property(
+        sessionArb(30),
+        settingsArb,
+        fc.double({ min: 1.1, max: 3, noNaN: true }),
+        fc.double({ min: 0.5, max: 20, noNaN: true }),
+        (s, a, writeMultiplier, input) => {
+          const t = sessionTranscript(s);
+          const base = mergeConfig(presetConfig(a.preset), a.set);
+          const b: Settings = {
+            ...a,
+            set: {
+              ...a.set,
+              cache: { ...base.cache, writeMultiplier },
+              prices: Object.fromEntries(
+                [...new Set(t.threads.flatMap((th) => th.requests.map((r) => r.model ?? 'unknown')))].map((m) => [
+                  m,
+                  { input, output: input * 5 },
+                ]),
+              ),
+            },
+          };
+          expectWarmEqualsFresh(t, a, b);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  }, 120_000);
+});
+
 describeReal('warm cache = fresh cache on every fixture', () => {
   for (const f of fixtureInputs()) {
     it(f.rel, () => {
