@@ -6,6 +6,7 @@
 // supports stays `unexplained` — the evidence lists what was checked, never a guess.
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import type { CacheApi } from '../models/cache-rules.ts';
+import { isPrompt } from '../replay/transcript.ts';
 import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
 import { olderEntry, reasoningDrop } from './best-effort-evidence.ts';
 import type { Divergence } from './cache-divergence.ts';
@@ -56,13 +57,6 @@ function editedPath(m: Message, results: Map<string, boolean>): string | undefin
   }
   return undefined;
 }
-
-const isPrompt = (m: Message) =>
-  m.role === 'user' &&
-  !m.meta &&
-  !m.compaction &&
-  m.blocks.some((b) => b.type === 'text') &&
-  !m.blocks.some((b) => b.type === 'tool_result');
 
 function factsBetween(t: Thread, ref: Request, r: Request): Facts {
   const from = Math.min(ref.inputEnd, r.inputEnd);

@@ -70,7 +70,7 @@ function sums(thread: Thread, meter: TokenMeter, hidden: Float64Array) {
 }
 
 /** A user prompt: text the user typed, not a tool result or content the agent injects. */
-const isPrompt = (m: Message) =>
+export const isPrompt = (m: Message) =>
   m.role === 'user' &&
   !m.meta &&
   !m.compaction &&

@@ -10,62 +10,14 @@ import type { BpeCounter } from '../../src/tokens/bpe.ts';
 import { forEachLineUnit } from '../../src/tokens/line-units.ts';
 import { CachedTokenizer, type EncodingName, loadCounter } from '../../src/tokens/tokenizer.ts';
 import { describeReal, fixtureInputs, loadAt } from '../helpers/fixtures.ts';
+import { lineTextArb } from '../helpers/line-pieces.ts';
 
 const counters = new Map<EncodingName, BpeCounter>();
 beforeAll(async () => {
   for (const e of ['o200k_base', 'cl100k_base'] as const) counters.set(e, await loadCounter(e));
 });
 
-const PIECES = [
-  '\n',
-  '\n\n',
-  '\r\n',
-  ' \n',
-  '\n ',
-  '\n/',
-  '/\n',
-  '//',
-  '\t',
-  ' ',
-  '  ',
-  '\u00a0',
-  '\u3000',
-  '\u2028',
-  'a',
-  'The',
-  "'s",
-  "n't",
-  'ABC',
-  'x1',
-  '123',
-  '4567',
-  '.',
-  ',',
-  ';',
-  ':',
-  '(',
-  ')',
-  '{',
-  '}',
-  '"',
-  '-',
-  '->',
-  '日本語',
-  'テスト',
-  '😀',
-  '\ud83d',
-  '\ude00',
-  'é',
-  '\u0301',
-  '#',
-  '*',
-  '...',
-  '\\n',
-  'http://',
-  '\f',
-  '\v',
-];
-const textArb = fc.array(fc.constantFrom(...PIECES), { minLength: 0, maxLength: 400 }).map((xs) => xs.join(''));
+const textArb = lineTextArb(0, 400);
 
 function byLines(counter: BpeCounter, text: string): number {
   let n = 0;

@@ -12,6 +12,7 @@ import { cutUnits, forEachLineUnit } from '../../src/tokens/line-units.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import { packTexts } from '../../src/tokens/pack.ts';
 import { CachedTokenizer, loadCounter } from '../../src/tokens/tokenizer.ts';
+import { lineTextArb } from '../helpers/line-pieces.ts';
 
 let counter: BpeCounter;
 beforeAll(async () => {
@@ -104,32 +105,7 @@ describe('counting pool line units', () => {
   });
 
   it('cutUnits: the cut text’s count at any head and tail, on texts dense in line breaks and indentation', () => {
-    const PIECES = [
-      '\n',
-      '\n\n',
-      '\r\n',
-      ' \n',
-      '\n ',
-      '\n  ',
-      '\n\t',
-      '\n/',
-      '/',
-      ' ',
-      '\t',
-      '\u3000',
-      'a',
-      'The',
-      "'s",
-      '123',
-      '.',
-      '{',
-      '日本',
-      '😀',
-      '\ud83d',
-      '#',
-      '...',
-    ];
-    const textArb = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 300 }).map((xs) => xs.join(''));
+    const textArb = lineTextArb(1, 300);
     const markers = ['\n\n[... truncated 5 chars ...]\n\n', '', ' x ', '\n'];
     fc.assert(
       fc.property(textArb, fc.nat(), fc.nat(), fc.constantFrom(...markers), (text, x, y, marker) => {
