@@ -45,6 +45,36 @@ export function buildTree(nodes: readonly TreeNode[]): Tree {
   return { parents, duplicates };
 }
 
+/**
+ * The cycles among parent links, each as its node indices in walk order (child, parent, grandparent, …) starting
+ * at its forward link: the node whose parent comes later in the log. Logs are append-only, so a cycle can only
+ * close through such a link (buildTree's fallback, or a bridge); every cycle has one. Linear: each node is walked once.
+ */
+export function cyclesOf(parents: readonly number[]): number[][] {
+  // 0 = not visited, 1 = on the current walk, 2 = done.
+  const state = new Uint8Array(parents.length);
+  const cycles: number[][] = [];
+  for (let start = 0; start < parents.length; start++) {
+    const walk: number[] = [];
+    let i = start;
+    while (i >= 0 && state[i] === 0) {
+      state[i] = 1;
+      walk.push(i);
+      i = parents[i];
+    }
+    if (i >= 0 && state[i] === 1) {
+      const cycle = walk.slice(walk.indexOf(i));
+      const at = Math.max(
+        0,
+        cycle.findIndex((n) => parents[n] > n),
+      );
+      cycles.push([...cycle.slice(at), ...cycle.slice(0, at)]);
+    }
+    for (const n of walk) state[n] = 2;
+  }
+  return cycles;
+}
+
 /** Node indices from the root down to `leaf` (cycle-safe). */
 export function pathTo(tree: Tree, leaf: number): number[] {
   const seen = new Set<number>();
