@@ -121,7 +121,7 @@ export type BranchItem =
     };
 
 /** A response seen so far: its message, request, source lines and the serialized blocks it already holds. */
-type Response = { message: Message; request: Request; lines: LineNumber[]; have: Set<string> };
+type Response = { message: Message; request: Request; lines: LineNumber[]; have?: Set<string> };
 
 /**
  * Build a thread from a branch (root first). Assistant lines with the same response key become one message and
@@ -206,17 +206,17 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
     if (pendingBoundary) request.boundary = 'agent-compaction';
     pendingBoundary = false;
     thread.requests.push(request);
-    if (item.responseKey !== undefined) {
-      const have = new Set(message.blocks.map((b) => JSON.stringify(b)));
-      byKey.set(item.responseKey, { message, request, lines: lines.get(message) ?? [], have });
-    }
+    if (item.responseKey !== undefined)
+      byKey.set(item.responseKey, { message, request, lines: lines.get(message) ?? [] });
   }
   for (const [message, list] of lines) if (list.length > 1) message.source.lines = list;
   return thread;
 }
 
-/** Append a split line's blocks, skipping exact copies of blocks already there (a re-written line). */
+/** Append a split line's blocks, skipping exact copies of blocks already there (a re-written line). The blocks
+ *  seen are serialized on a response's first split line only: most responses have one line. */
 function appendBlocks(prior: Response, blocks: Block[]): void {
+  prior.have ??= new Set(prior.message.blocks.map((b) => JSON.stringify(b)));
   for (const b of blocks) {
     const key = JSON.stringify(b);
     if (prior.have.has(key)) continue;

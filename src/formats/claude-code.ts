@@ -229,8 +229,11 @@ function pickLeaf(r: FileRead, eligible: (e: Entry) => boolean): number {
   return leaf;
 }
 
-/** Items of a path (parallel batches gathered in), remembering which entries were placed in a thread. */
-function branchItems(
+/**
+ * Items of a path (parallel batches gathered in), remembering which entries were placed in a thread. Made one
+ * at a time as the thread is assembled: a million-line branch is never held twice over (items and messages).
+ */
+function* branchItems(
   r: FileRead,
   tree: Tree,
   path: number[],
@@ -238,16 +241,14 @@ function branchItems(
   skipped: Record<string, number>,
   billing: Billing,
   file?: string,
-) {
-  const items: BranchItem[] = [];
+): Generator<BranchItem> {
   for (const i of withBatches(r.entries, tree.parents, path)) {
     const e = r.entries[i];
     if (!isConversation(e) && !isBoundary(e) && !isAttachment(e)) continue;
     placed.add(i);
     const item = toItem(e, skipped, billing, file);
-    if (item) items.push(item);
+    if (item) yield item;
   }
-  return items;
 }
 
 /** Count conversation lines (and their attachments) that are on no active branch (rewound or superseded turns). */
@@ -411,7 +412,7 @@ function extraThreads(
   const sides: Side[] = [];
   for (const x of extras) {
     const placed = new Set<number>();
-    const items = branchItems(x.r, x.tree, x.path, placed, x.local, billing, x.name);
+    const items = [...branchItems(x.r, x.tree, x.path, placed, x.local, billing, x.name)]; // placed, before the count
     countOffBranch(x.r, placed, x.local);
     const agentId = x.r.agentId ?? /agent-([^/\\]+)\.jsonl$/.exec(x.name)?.[1];
     const thread = assembleThread(`agent:${agentId ?? x.name}`, 'sidechain', items);
