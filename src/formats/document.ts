@@ -7,8 +7,8 @@ import type { ParseIssue } from '../model/transcript.ts';
 import type { SourceFile } from './types.ts';
 
 /** The document's value (undefined when the file is not one), the issue of what was cut from it, or why it is
- *  not one when it starts like one. */
-export type DocumentRead = { value: unknown; cut?: ParseIssue; problem?: string };
+ *  not one when it starts like one: cut off mid-write (`truncated`), or not JSON (`invalid`). */
+export type DocumentRead = { value: unknown; cut?: ParseIssue; truncated?: string; invalid?: string };
 
 export const DEEP_PLACEHOLDER = `[nested deeper than ${MAX_JSON_DEPTH} levels: not loaded]`;
 
@@ -44,12 +44,9 @@ export function readDocument(main: SourceFile): DocumentRead {
       : `with ${open} still open`;
     return {
       value: undefined,
-      problem: `is truncated: its JSON document stops at byte ${main.size} ${inside} (the file was cut off while being written or copied), so it cannot be read as a whole`,
+      truncated: `is truncated: its JSON document stops at byte ${main.size} ${inside} (the file was cut off while being written or copied), so it cannot be read as a whole`,
     };
   }
   const line = r.column === undefined ? '' : ` (line ${lineAt(deep.text, r.column - 1)})`;
-  return {
-    value: undefined,
-    problem: `starts like a JSON document but is not valid JSON${line}: ${preview(r.message, 120)}`,
-  };
+  return { value: undefined, invalid: `as one JSON document it is not valid JSON${line}: ${preview(r.message, 120)}` };
 }

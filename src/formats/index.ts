@@ -247,10 +247,12 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
   if (archive && (parser ? !parser.archives : !options.format)) {
     return archiveError(name, head.archive?.entries ?? [], parser);
   }
-  const problem = seen.read?.problem;
-  if (!parser && problem && !options.format) return { ok: false, error: `${name} ${problem}.`, issues: [] };
+  // A document cut mid-write is named so (SPEC §1.3's "matches no format" message would show only its "{").
+  const truncated = seen.read?.truncated;
+  if (!parser && truncated && !options.format) return { ok: false, error: `${name} ${truncated}.`, issues: [] };
   if (!parser) {
     const tried = PARSERS.map((p) => p.id).join(', ');
+    const invalid = seen.read?.invalid ? `; ${seen.read.invalid}` : '';
     const what = options.format ? `Unknown format "${options.format}"` : `Could not recognise ${name}`;
     const big =
       main.size > limits.maxDocumentBytes
@@ -258,7 +260,7 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
         : '';
     return {
       ok: false,
-      error: `${what}: tried ${tried}${big}. The first line looks like: ${preview(head.firstLine, 120)}`,
+      error: `${what}: tried ${tried}${big}. The first line looks like: ${preview(head.firstLine, 120)}${invalid}`,
       issues: [],
     };
   }

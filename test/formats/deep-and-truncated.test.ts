@@ -77,11 +77,13 @@ describe('JSON documents', () => {
     }
   });
 
-  it('a document broken in the middle is named invalid, not truncated', () => {
+  it('a document broken in the middle is not called truncated: the formats tried, its first line and why', () => {
     const r = parseTranscript(fileFromText('chat.json', '{\n  "model": "gpt-4o",\n  "messages": [} \n]\n}\n'));
     expect(r.ok).toBe(false);
-    if (!r.ok)
-      expect(r.error).toMatch(/^chat\.json starts like a JSON document but is not valid JSON.*: Unexpected token/);
+    if (r.ok) return;
+    expect(r.error).toMatch(/^Could not recognise chat\.json: tried .*openai-chat.*The first line looks like: \{/);
+    expect(r.error).toMatch(/; as one JSON document it is not valid JSON.*Unexpected token/);
+    expect(r.error).not.toMatch(/truncated/);
   });
 });
 
