@@ -35,10 +35,18 @@ async function analyzeCommand(args: ParsedArgs, io: TermIo): Promise<number> {
     return 2;
   }
   const { transcript, settings, origin, tokenizer } = loaded;
-  const { report } = analyze(transcript, { ...settings, preset: settings.preset, tokenizer, withoutPipeline: true });
-  report.defaults = origin;
-  if (args.switches.has('json')) io.json(JSON.stringify(report, null, 2));
-  else io.out(formatSummary(transcript, report));
+  const json = args.switches.has('json');
+  // The text summary needs no per-request rows (its break causes come from the observed points).
+  const a = analyze(transcript, {
+    ...settings,
+    preset: settings.preset,
+    tokenizer,
+    withoutPipeline: true,
+    reportRows: json,
+  });
+  a.report.defaults = origin;
+  if (json) io.json(JSON.stringify(a.report, null, 2));
+  else io.out(formatSummary(transcript, a.report, a.observed));
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // Human-readable summary of a report for the terminal: what was loaded, where the tokens are, what the
 // pipeline did, the cache and the problems found — a few aligned lines, most important first.
 
+import type { ObservedPoint } from '../analyses/cache-timeline.ts';
 import type { Report } from '../analyses/report.ts';
 import type { SettingsOrigin } from '../analyses/settings-origin.ts';
 import { skipReason } from '../formats/skip-reasons.ts';
@@ -45,7 +46,9 @@ function originLines(o: SettingsOrigin): string[] {
   return [provider, window, ttl];
 }
 
-export function formatSummary(t: Transcript, r: Report): string {
+/** The summary text. `observed`: the run's observed points, whose breaks are counted by cause when the report
+ *  was made without its per-request rows (the text needs no rows; a million of them were a third of the heap). */
+export function formatSummary(t: Transcript, r: Report, observed?: readonly Pick<ObservedPoint, 'break'>[]): string {
   const lines: string[] = [];
   const c = r.counts;
   const tot = r.totals;
@@ -73,8 +76,8 @@ export function formatSummary(t: Transcript, r: Report): string {
   lines.push(...costLines(tot.cost));
   lines.push(`cache breaks: ${tot.cacheBreaksObserved} observed, ${tot.cacheBreaksSimulated} simulated`);
   const causes = new Map<string, number>();
-  for (const q of r.requests)
-    if (q.observedBreak) causes.set(q.observedBreak.cause, (causes.get(q.observedBreak.cause) ?? 0) + 1);
+  const breaks = observed ? observed.map((p) => p.break) : r.requests.map((q) => q.observedBreak);
+  for (const b of breaks) if (b) causes.set(b.cause, (causes.get(b.cause) ?? 0) + 1);
   for (const [cause, n] of causes) lines.push(`  observed ${cause} × ${n}`);
   for (const p of r.cacheFindings.patterns.slice(0, 3)) lines.push(`  recurring (${p.thread}): ${p.text}`);
   if (r.cacheFindings.advice.length > 0) lines.push('why it fell — advice (dollars estimated at list prices):');

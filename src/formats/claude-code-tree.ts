@@ -45,6 +45,36 @@ export function buildTree(nodes: readonly TreeNode[]): Tree {
   return { parents, duplicates };
 }
 
+/**
+ * The cycles among parent links, each as its node indices in walk order (child, parent, grandparent, …) starting
+ * at its forward link: the node whose parent comes later in the log. Logs are append-only, so a cycle can only
+ * close through such a link (buildTree's fallback, or a bridge); every cycle has one. Linear: each node is walked once.
+ */
+export function cyclesOf(parents: readonly number[]): number[][] {
+  // 0 = not visited, 1 = on the current walk, 2 = done.
+  const state = new Uint8Array(parents.length);
+  const cycles: number[][] = [];
+  for (let start = 0; start < parents.length; start++) {
+    const walk: number[] = [];
+    let i = start;
+    while (i >= 0 && state[i] === 0) {
+      state[i] = 1;
+      walk.push(i);
+      i = parents[i];
+    }
+    if (i >= 0 && state[i] === 1) {
+      const cycle = walk.slice(walk.indexOf(i));
+      const at = Math.max(
+        0,
+        cycle.findIndex((n) => parents[n] > n),
+      );
+      cycles.push([...cycle.slice(at), ...cycle.slice(0, at)]);
+    }
+    for (const n of walk) state[n] = 2;
+  }
+  return cycles;
+}
+
 /** Node indices from the root down to `leaf` (cycle-safe). */
 export function pathTo(tree: Tree, leaf: number): number[] {
   const seen = new Set<number>();
@@ -91,7 +121,7 @@ export type BranchItem =
     };
 
 /** A response seen so far: its message, request, source lines and the serialized blocks it already holds. */
-type Response = { message: Message; request: Request; lines: LineNumber[]; have: Set<string> };
+type Response = { message: Message; request: Request; lines: LineNumber[]; have?: Set<string> };
 
 /**
  * Build a thread from a branch (root first). Assistant lines with the same response key become one message and
@@ -176,17 +206,17 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
     if (pendingBoundary) request.boundary = 'agent-compaction';
     pendingBoundary = false;
     thread.requests.push(request);
-    if (item.responseKey !== undefined) {
-      const have = new Set(message.blocks.map((b) => JSON.stringify(b)));
-      byKey.set(item.responseKey, { message, request, lines: lines.get(message) ?? [], have });
-    }
+    if (item.responseKey !== undefined)
+      byKey.set(item.responseKey, { message, request, lines: lines.get(message) ?? [] });
   }
   for (const [message, list] of lines) if (list.length > 1) message.source.lines = list;
   return thread;
 }
 
-/** Append a split line's blocks, skipping exact copies of blocks already there (a re-written line). */
+/** Append a split line's blocks, skipping exact copies of blocks already there (a re-written line). The blocks
+ *  seen are serialized on a response's first split line only: most responses have one line. */
 function appendBlocks(prior: Response, blocks: Block[]): void {
+  prior.have ??= new Set(prior.message.blocks.map((b) => JSON.stringify(b)));
   for (const b of blocks) {
     const key = JSON.stringify(b);
     if (prior.have.has(key)) continue;

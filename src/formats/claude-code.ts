@@ -11,7 +11,15 @@ import { anthropicContent } from './anthropic-blocks.ts';
 import { renderAttachment } from './claude-code-attachments.ts';
 import { responseKeyOf, withBatches } from './claude-code-batches.ts';
 import { apartOf, type Billing, billingKey, billingOf } from './claude-code-billing.ts';
-import { assembleThread, type BranchItem, buildTree, pathTo, rootsOf, type Tree } from './claude-code-tree.ts';
+import {
+  assembleThread,
+  type BranchItem,
+  buildTree,
+  cyclesOf,
+  pathTo,
+  rootsOf,
+  type Tree,
+} from './claude-code-tree.ts';
 import { type JsonLine, jsonLines, jsonLinesOf } from './jsonl.ts';
 import { bump, makeTranscript } from './thread.ts';
 import type { FormatParser, ParseContext, ParseInput, SniffHead, SourceFile } from './types.ts';
@@ -221,8 +229,11 @@ function pickLeaf(r: FileRead, eligible: (e: Entry) => boolean): number {
   return leaf;
 }
 
-/** Items of a path (parallel batches gathered in), remembering which entries were placed in a thread. */
-function branchItems(
+/**
+ * Items of a path (parallel batches gathered in), remembering which entries were placed in a thread. Made one
+ * at a time as the thread is assembled: a million-line branch is never held twice over (items and messages).
+ */
+function* branchItems(
   r: FileRead,
   tree: Tree,
   path: number[],
@@ -230,16 +241,14 @@ function branchItems(
   skipped: Record<string, number>,
   billing: Billing,
   file?: string,
-) {
-  const items: BranchItem[] = [];
+): Generator<BranchItem> {
   for (const i of withBatches(r.entries, tree.parents, path)) {
     const e = r.entries[i];
     if (!isConversation(e) && !isBoundary(e) && !isAttachment(e)) continue;
     placed.add(i);
     const item = toItem(e, skipped, billing, file);
-    if (item) items.push(item);
+    if (item) yield item;
   }
-  return items;
 }
 
 /** Count conversation lines (and their attachments) that are on no active branch (rewound or superseded turns). */
@@ -288,10 +297,12 @@ function treeOf(r: FileRead, ctx: ParseContext, file?: string): Tree {
     ctx.issue({ line: first, severity: 'warning', message, ...at });
   }
   const previous: Record<string, number> = {};
+  const before: (number | undefined)[] = [];
   r.entries.forEach((e, i) => {
     const chain = String(e.sidechain);
     const j = previous[chain];
     previous[chain] = i;
+    before.push(j);
     if ((e.parent === undefined && !isBoundary(e)) || tree.parents[i] >= 0 || j === undefined) return;
     tree.parents[i] = j;
     const what =
@@ -301,7 +312,31 @@ function treeOf(r: FileRead, ctx: ParseContext, file?: string): Tree {
     const message = `${what}; linked to the previous line ${r.entries[j].no}`;
     ctx.issue({ line: e.no, severity: 'warning', message, ...at });
   });
+  breakCycles(r, tree, before, ctx, file);
   return tree;
+}
+
+/**
+ * parentUuid links that lead back to themselves would cut the lines above the loop out of every branch. Each
+ * cycle is cut at its forward link (a parent later in the log) and that line bridged to the previous line of its
+ * chain, with a warning naming the lines; a bridge that closes another cycle makes the line a root instead.
+ */
+function breakCycles(r: FileRead, tree: Tree, before: (number | undefined)[], ctx: ParseContext, file?: string) {
+  const at = file ? { file } : {};
+  for (const cycle of cyclesOf(tree.parents)) {
+    const cut = cycle[0];
+    const e = r.entries[cut];
+    const j = before[cut];
+    tree.parents[cut] = j ?? -1;
+    const nos = cycle.map((n) => r.entries[n].no);
+    const loop = [...nos.slice(0, 8), ...(nos.length > 8 ? [`… (${nos.length} lines)`] : [e.no])].join(' → ');
+    const link = e.parent === undefined ? 'its link' : `parentUuid "${e.parent}"`;
+    const kept = j === undefined ? 'it starts its own branch' : `linked to the previous line ${r.entries[j].no}`;
+    const message = `${link} makes a cycle (line ${loop}: each line's parent is the next); cut on line ${e.no} and ${kept}`;
+    ctx.issue({ line: e.no, severity: 'warning', message, ...at });
+  }
+  // A bridge can close a new cycle only in a log built to do so: those lines become roots (no new cycle possible).
+  for (const cycle of cyclesOf(tree.parents)) tree.parents[cycle[0]] = -1;
 }
 
 /** Lines of a companion file, reporting what the loader reports for the main file (bad UTF-8, over-long lines). */
@@ -377,7 +412,7 @@ function extraThreads(
   const sides: Side[] = [];
   for (const x of extras) {
     const placed = new Set<number>();
-    const items = branchItems(x.r, x.tree, x.path, placed, x.local, billing, x.name);
+    const items = [...branchItems(x.r, x.tree, x.path, placed, x.local, billing, x.name)]; // placed, before the count
     countOffBranch(x.r, placed, x.local);
     const agentId = x.r.agentId ?? /agent-([^/\\]+)\.jsonl$/.exec(x.name)?.[1];
     const thread = assembleThread(`agent:${agentId ?? x.name}`, 'sidechain', items);

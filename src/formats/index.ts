@@ -4,14 +4,15 @@
 // `.eval`) is told by its magic and offered only to parsers that read archives, which see its entry names.
 
 import { formatBytes } from '../lib/bytes.ts';
-import { preview, tryParseJson } from '../lib/json.ts';
-import { chunksOf, DEFAULT_MAX_LINE_BYTES, decodeAll, type Line, readLines } from '../lib/lines.ts';
+import { cutDeep, isObject, MAX_JSON_DEPTH, preview, tryParseJson } from '../lib/json.ts';
+import { chunksOf, DEFAULT_MAX_LINE_BYTES, type Line, readLines } from '../lib/lines.ts';
 import { encodingHint, looksBinary } from '../lib/utf8.ts';
 import type { FormatId, ObservedUsage, ParseIssue, Thread, Transcript } from '../model/transcript.ts';
 import { anthropicRequestParser } from './anthropic-request.ts';
 import { claudeCodeParser } from './claude-code.ts';
 import { claudeTraceParser } from './claude-trace.ts';
 import { codexParser } from './codex.ts';
+import { DEEP_PLACEHOLDER, type DocumentRead, readDocument } from './document.ts';
 import { inspectParser } from './inspect.ts';
 import { openaiChatParser } from './openai-chat.ts';
 import { sweAgentParser } from './swe-agent.ts';
@@ -86,8 +87,16 @@ export function fileFromText(name: string, text: string): SourceFile {
   return fileFromBytes(name, new TextEncoder().encode(text));
 }
 
-function makeInput(main: SourceFile, extra: SourceFile[], limits: LoadLimits, archive: boolean): ParseInput {
-  let docCache: { value: unknown } | undefined;
+/** What reading the main file as one document found, for load() to report (one holder per load). */
+type DocumentSeen = { read?: DocumentRead; usedByParser?: boolean; parsing?: boolean };
+
+function makeInput(
+  main: SourceFile,
+  extra: SourceFile[],
+  limits: LoadLimits,
+  archive: boolean,
+  seen: DocumentSeen = {},
+): ParseInput {
   const tooBig = archive || main.size > limits.maxDocumentBytes;
   return {
     main,
@@ -95,24 +104,13 @@ function makeInput(main: SourceFile, extra: SourceFile[], limits: LoadLimits, ar
     lines: () => (archive ? [][Symbol.iterator]() : readLines(main.chunks(), { maxLineBytes: limits.maxLineBytes })),
     extraLines: (file) => readLines(file.chunks(), { maxLineBytes: limits.maxLineBytes }),
     doc: () => {
-      docCache ??= { value: tooBig ? undefined : parseDocument(main) };
-      return docCache.value;
+      seen.read ??= tooBig ? { value: undefined } : readDocument(main);
+      if (seen.parsing) seen.usedByParser = true;
+      return seen.read.value;
     },
     archive,
     maxDocumentBytes: limits.maxDocumentBytes,
   };
-}
-
-/** The whole file as one JSON value, or undefined when it is not one (or cannot be held as one string). */
-function parseDocument(main: SourceFile): unknown {
-  try {
-    const text = decodeAll(main.chunks());
-    const t = text.trimStart();
-    const r = t.startsWith('{') || t.startsWith('[') ? tryParseJson(text) : undefined;
-    return r?.ok ? r.value : undefined;
-  } catch {
-    return undefined; // RangeError: the text is longer than a string can be
-  }
 }
 
 /** The first `n` bytes of a file, across as many chunks as it takes (a stream may hand out tiny chunks). */
@@ -130,6 +128,7 @@ function firstBytes(file: SourceFile, n: number): Uint8Array {
 
 function sniffHead(input: ParseInput): SniffHead & { firstLine: string } {
   const lines: unknown[] = [];
+  const deep: [number, string][] = [];
   let firstLine = '';
   let nonEmpty = 0;
   for (const line of input.lines()) {
@@ -138,7 +137,16 @@ function sniffHead(input: ParseInput): SniffHead & { firstLine: string } {
     nonEmpty++;
     const r = tryParseJson(line.text);
     lines.push(r.ok ? r.value : undefined);
+    if (!r.ok && r.tooDeep) deep.push([lines.length - 1, line.text]);
     if (nonEmpty >= 20) break;
+  }
+  // A line nested too deep is refused when parsed (one issue, the rest loads). When no line of the head is
+  // readable otherwise, detection sees those lines with their deep values cut, so the file is still recognised.
+  if (deep.length > 0 && !lines.some((v) => v !== undefined)) {
+    for (const [i, text] of deep) {
+      const cut = tryParseJson(cutDeep(text, MAX_JSON_DEPTH, DEEP_PLACEHOLDER).text);
+      if (cut.ok && isObject(cut.value)) lines[i] = cut.value;
+    }
   }
   const anyLineJson = lines.some((v) => v !== undefined && typeof v === 'object');
   const singleLine = nonEmpty <= 1;
@@ -219,7 +227,8 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
     issues.push({ line: 0, file: f.name, severity: 'error', message: `companion file is ${over}; not loaded` });
     return false;
   });
-  const input = makeInput(main, companions, limits, archive);
+  const seen: DocumentSeen = {};
+  const input = makeInput(main, companions, limits, archive, seen);
   const head = archive ? archiveHead(input) : sniffHead(input);
   if (!archive && head.lines.length === 0) {
     const tooLong = countLongLines(input);
@@ -238,8 +247,12 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
   if (archive && (parser ? !parser.archives : !options.format)) {
     return archiveError(name, head.archive?.entries ?? [], parser);
   }
+  // A document cut mid-write is named so (SPEC §1.3's "matches no format" message would show only its "{").
+  const truncated = seen.read?.truncated;
+  if (!parser && truncated && !options.format) return { ok: false, error: `${name} ${truncated}.`, issues: [] };
   if (!parser) {
     const tried = PARSERS.map((p) => p.id).join(', ');
+    const invalid = seen.read?.invalid ? `; ${seen.read.invalid}` : '';
     const what = options.format ? `Unknown format "${options.format}"` : `Could not recognise ${name}`;
     const big =
       main.size > limits.maxDocumentBytes
@@ -247,7 +260,7 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
         : '';
     return {
       ok: false,
-      error: `${what}: tried ${tried}${big}. The first line looks like: ${preview(head.firstLine, 120)}`,
+      error: `${what}: tried ${tried}${big}. The first line looks like: ${preview(head.firstLine, 120)}${invalid}`,
       issues: [],
     };
   }
@@ -263,7 +276,9 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
     lines: () => reportLineProblems(input.lines(), ctx.issue, main.size, limits.maxLineBytes, ctx.progress),
   };
   try {
+    seen.parsing = true;
     const transcript = parser.parse(reporting, ctx);
+    if (seen.usedByParser && seen.read?.cut) issues.push(seen.read.cut);
     dropImpossibleUsage(transcript.threads, issues);
     const all = dedupeIssues([...issues, ...transcript.parseIssues]);
     transcript.threads = limitThreads(transcript.threads, limits.maxThreads, all);

@@ -17,7 +17,7 @@ export function tryParseJson(text: string): JsonParseResult {
   // Checked first: building a 100,000-level value only to refuse it costs more than the scan.
   const at = deeperThan(text, MAX_JSON_DEPTH);
   if (at >= 0) {
-    return { ok: false, message: `nested more than ${MAX_JSON_DEPTH} levels deep`, column: at + 1, tooDeep: true };
+    return { ok: false, message: `nested deeper than ${MAX_JSON_DEPTH} levels`, column: at + 1, tooDeep: true };
   }
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -47,6 +47,63 @@ function deeperThan(text: string, max: number): number {
     return true;
   });
   return found;
+}
+
+/**
+ * A JSON text with every value that opens level `max + 1` replaced by `placeholder` (a JSON string), and the
+ * offsets where they started; the text itself when nothing is that deep. What a document keeps of a value it
+ * cannot hold (the rest of the document loads), and what detection sees of a line it will refuse.
+ */
+export function cutDeep(text: string, max: number, placeholder: string): { text: string; cuts: number[] } {
+  if (text.length <= 2 * max) return { text, cuts: [] };
+  const cuts: number[] = [];
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  scanStructure(text, (c, i) => {
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth === max + 1) {
+        cuts.push(i);
+        parts.push(text.slice(from, i), JSON.stringify(placeholder));
+      }
+    } else if (c === 0x5d || c === 0x7d) {
+      if (depth-- === max + 1) from = i + 1;
+    }
+    return true;
+  });
+  if (cuts.length === 0) return { text, cuts };
+  // A deep value never closed (a cut file): the text ends inside it, so nothing after the placeholder.
+  parts.push(depth > max ? '' : text.slice(from));
+  return { text: parts.join(''), cuts };
+}
+
+/** How a JSON text ends: brackets still open and whether inside a string. A valid text ends with neither; a
+ *  file cut mid-write ends with one or both (then "truncated" says more than the parser's "unexpected end"). */
+export function openAtEnd(text: string): { open: number; inString: boolean } {
+  let open = 0;
+  let inString = false;
+  let last = -1;
+  scanStructure(text, (c, i) => {
+    last = i;
+    if (c === 0x5b || c === 0x7b) open++;
+    else if (c === 0x5d || c === 0x7d) open--;
+    return true;
+  });
+  // scanStructure stops at a string that never closes: a quote after the last structural character, unmatched.
+  const tail = text.slice(last + 1);
+  inString = unclosedQuote(tail);
+  return { open: Math.max(open, 0), inString };
+}
+
+/** Whether a text (with no structural characters outside strings) ends inside a string. */
+function unclosedQuote(tail: string): boolean {
+  let inside = false;
+  for (let i = 0; i < tail.length; i++) {
+    const c = tail.charCodeAt(i);
+    if (c === 0x5c && inside) i++;
+    else if (c === 0x22) inside = !inside;
+  }
+  return inside;
 }
 
 /** Calls `f` with each structural character (`[ ] { } , :`) of a JSON text outside strings, until it

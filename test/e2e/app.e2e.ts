@@ -1,6 +1,7 @@
 // The app shell as a person meets it: the visible file input, a second load replacing the first, paste,
-// an unknown format explained, parse issues with line numbers, the summary bar's "—" for logs without
-// usage (no recorded dollars, a simulated estimate), the theme switch, the key help and `?src=`.
+// an unknown format explained, a truncated .json and a parentUuid cycle named, parse issues with line numbers,
+// the summary bar's "—" for logs without usage (no recorded dollars, a simulated estimate), the theme switch,
+// the key help and `?src=`.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fmtUsd } from '../../src/lib/money.ts';
@@ -77,6 +78,51 @@ describeReal('app shell', () => {
     expect(await s.page.getByTestId('transcript-row').count()).toBe(0);
     expect(await s.page.getByTestId('thread-item').count()).toBe(0);
     expect(await s.page.getByTestId('stat-hit-rate-simulated').count()).toBe(0);
+  });
+
+  it('names a .json cut mid-write truncated at its byte, and lists a parentUuid cycle as a parse issue', async () => {
+    const chat = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello there' }] }, null, 2);
+    const cut = chat.slice(0, 60);
+    await s.page.getByTestId('paste-button').click();
+    await s.page.getByTestId('paste-text').fill(cut);
+    await s.page.getByTestId('paste-load').click();
+    await s.page.locator('[data-testid="load-status"][data-status="error"]').waitFor();
+    const text = (await s.page.getByTestId('load-status').textContent()) ?? '';
+    expect(text).toContain(`is truncated: its JSON document stops at byte ${cut.length} `);
+    expect(text).not.toMatch(/first line looks like/);
+    // Line 3 names line 6 as its parent: the loop is cut there, every line stays, one warning says so.
+    const line = (uuid: string, parent: string | null, type: 'user' | 'assistant', t: string) =>
+      JSON.stringify({
+        type,
+        uuid,
+        parentUuid: parent,
+        sessionId: 's',
+        isSidechain: false,
+        timestamp: '2025-09-01T00:00:00Z',
+        message:
+          type === 'user'
+            ? { role: 'user', content: t }
+            : { id: `m-${uuid}`, role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: t }] },
+      });
+    const log = [
+      line('u1', null, 'user', 'q1'),
+      line('a1', 'u1', 'assistant', 'r1'),
+      line('u2', 'a3', 'user', 'q2'),
+      line('a2', 'u2', 'assistant', 'r2'),
+      line('u3', 'a2', 'user', 'q3'),
+      line('a3', 'u3', 'assistant', 'r3'),
+    ].join('\n');
+    await s.page.getByTestId('paste-button').click();
+    await s.page.getByTestId('paste-text').fill(log);
+    await s.page.getByTestId('paste-load').click();
+    await s.page.locator('[data-testid="load-status"][data-status="ready"]').waitFor();
+    await expect.poll(() => s.page.getByTestId('transcript-row').count()).toBe(6);
+    const issues = s.page.getByTestId('parse-issues');
+    await issues.locator('summary').click();
+    expect(await issues.getByTestId('parse-issue').first().textContent()).toMatch(
+      /line 3.*parentUuid "a3" makes a cycle \(line 3 → 6 → 5 → 4 → 3.*cut on line 3 and linked to the previous line 2/,
+    );
+    await issues.locator('summary').click();
   });
 
   it('lists parse issues with line numbers and counts', async () => {

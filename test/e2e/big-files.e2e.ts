@@ -3,7 +3,8 @@
 // size); the file-size limit refuses an input on every path (picker, drop, paste, a same-origin URL as ?src= and
 // samples use) with a clear message; gzip logs load from the picker and from ?src= (DecompressionStream), a
 // truncated one keeps what decompressed, one that expands past the limit is refused; and an engine that stops in
-// the middle of a load shows Retry with a smaller limit to try, after which the same file is refused, not crashed.
+// the middle of a load shows Retry with a smaller limit to try, after which the same file is refused, not crashed
+// (the Limits tab's input shows the limit set there, and Defaults).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,12 +165,22 @@ it('an engine that stops in the middle of a load: Retry, and a smaller limit tha
     expect(suggestion).toContain(`stopped while working on a ${formatBytes(gz.length)} file`);
     expect(suggestion).toContain(`Try a smaller file-size limit (${formatBytes(suggested)};`);
     await screenshot(page, 'engine-stopped-while-loading');
+    // The Limits tab open beside the banner: its input shows the limit the banner sets (it kept the old one).
+    await page.getByTestId('config-tab-limits').click();
+    const input = page.getByTestId('limit-maxFileBytes');
+    expect(await input.inputValue()).toBe(String(384));
     await page.getByTestId('engine-lower-limit').click();
+    await expect.poll(() => input.inputValue()).toBe(String(suggested / MB));
     await page.getByTestId('engine-retry').click();
     await banner.waitFor({ state: 'detached', timeout: 30_000 });
     expect(await loadError(page)).toContain(
       `big.jsonl.gz is ${formatBytes(gz.length)}, over the ${formatBytes(suggested)} file-size limit`,
     );
+    // Defaults puts every input back to the default it applies.
+    await page.getByTestId('limit-maxThreads').fill('7');
+    await page.getByTestId('limits-reset').click();
+    await expect.poll(() => input.inputValue()).toBe(String(384));
+    expect(await page.getByTestId('limit-maxThreads').inputValue()).toBe('10000');
     // The page is usable: a sample loads.
     await page.getByTestId('sample-picker').selectOption('pairing-bug');
     await page.waitForFunction(

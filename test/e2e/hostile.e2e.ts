@@ -273,7 +273,7 @@ it(`${HOSTILE_COUNT} hostile payloads in text, tool names, inputs, results and t
 
     // Past the depth limit: a parse issue with its line; inside it: a row like any other.
     const issues = (await page.getByTestId('parse-issues').textContent()) ?? '';
-    expect(issues).toMatch(/nested more than 512 levels deep/);
+    expect(issues).toMatch(/nested deeper than 512 levels/);
     expect(rows[3].tools).toBe('Read');
 
     // Detail (Monaco): the raw source as text, marks drawn for bidi overrides, nothing clickable.

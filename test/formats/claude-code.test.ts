@@ -693,6 +693,58 @@ describe('claude-code bad input', () => {
     expect(t.meta.skipped).toEqual({ 'inactive-branch': 1 });
   });
 
+  it('cuts a parentUuid cycle with a warning naming its lines and keeps every line', () => {
+    // Line 3 names a later line as its parent: 3 → 6 → 5 → 4 → 3. Walking from the leaf used to stop in the loop,
+    // dropping lines 1–2 into the inactive-branch count with no issue.
+    const t = load(
+      jsonl(
+        user('u1', null, 'q1'),
+        asst('a1', 'u1', 'm1', [text('r1')]),
+        user('u2', 'a3', 'q2'),
+        asst('a2', 'u2', 'm2', [text('r2')]),
+        user('u3', 'a2', 'q3'),
+        asst('a3', 'u3', 'm3', [text('r3')]),
+      ),
+    );
+    expect(t.parseIssues.map((i) => [i.line, i.severity, i.message])).toEqual([
+      [
+        3,
+        'warning',
+        'parentUuid "a3" makes a cycle (line 3 → 6 → 5 → 4 → 3: each line\'s parent is the next); cut on line 3 and linked to the previous line 2',
+      ],
+    ]);
+    expect(texts(t.threads[0])).toEqual(['q1', 'r1', 'q2', 'r2', 'q3', 'r3']);
+    expect(t.threads[0].requests).toHaveLength(3);
+    expect(t.meta.skipped).toBeUndefined();
+    expectIntegrity(t);
+  });
+
+  it('reports a cycle with no earlier line to bridge to, and one through every line of a sidechain', () => {
+    const side = (o: Obj) => ({ ...o, isSidechain: true });
+    const t = load(
+      jsonl(
+        user('u1', 'a2', 'q1'),
+        asst('a1', 'u1', 'm1', [text('r1')]),
+        user('u2', 'a1', 'q2'),
+        asst('a2', 'u2', 'm2', [text('r2')]),
+        side(user('s1', 's2', 'sq')),
+        side(asst('s2', 's1', 'ms', [text('sr')])),
+      ),
+    );
+    expect(t.parseIssues.map((i) => [i.line, i.message])).toEqual([
+      [
+        1,
+        'parentUuid "a2" makes a cycle (line 1 → 4 → 3 → 2 → 1: each line\'s parent is the next); cut on line 1 and it starts its own branch',
+      ],
+      [
+        5,
+        'parentUuid "s2" makes a cycle (line 5 → 6 → 5: each line\'s parent is the next); cut on line 5 and it starts its own branch',
+      ],
+    ]);
+    expect(texts(t.threads[0])).toEqual(['q1', 'r1', 'q2', 'r2']);
+    expect(t.threads.map((th) => th.messages.length)).toEqual([4, 2]);
+  });
+
   it('counts unknown line types and system lines by kind, never as errors', () => {
     const t = load(
       jsonl(

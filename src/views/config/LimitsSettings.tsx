@@ -1,10 +1,16 @@
+// The Limits tab of the config panel: file, line and thread limits for this tab's loads (SPEC §1.3), why the file
+// limit is what it is, Defaults, and loading the current input again. Each input shows the applied limit, also
+// when it is set elsewhere (Defaults, the engine-stopped banner).
+import { useEffect, useState } from 'react';
 import { lastInput } from '../../state/last-input.ts';
 import { DEFAULT_LOAD_LIMITS, type LoadLimitValues, limitBytes, useLoadLimits } from '../../state/load-limits.ts';
 import './summarizer.css';
 
 const MB = 1024 * 1024;
 
-const FIELDS: { key: keyof LoadLimitValues; label: string; unit: 'MB' | 'threads'; help: string }[] = [
+type Field = { key: keyof LoadLimitValues; label: string; unit: 'MB' | 'threads'; help: string };
+
+const FIELDS: Field[] = [
   { key: 'maxFileBytes', label: 'file size', unit: 'MB', help: 'A bigger file is refused before it is read.' },
   { key: 'maxLineBytes', label: 'line size', unit: 'MB', help: 'A longer line is skipped with a parse issue.' },
   { key: 'maxThreads', label: 'threads', unit: 'threads', help: 'Threads past this many are dropped, with an issue.' },
@@ -28,29 +34,9 @@ export function LimitsSettings() {
         with it; raise the limit only on a machine with memory to spare, or use the CLI (
         <code>tierscope analyze &lt;file&gt;</code>, up to 2 GB).
       </p>
-      {FIELDS.map((f) => {
-        const value = f.unit === 'MB' ? limits[f.key] / MB : limits[f.key];
-        return (
-          <label key={f.key} title={f.help}>
-            <span className="muted">{f.label}</span>
-            <input
-              type="number"
-              data-testid={`limit-${f.key}`}
-              min={f.unit === 'MB' ? 0.001 : 1}
-              step={f.unit === 'MB' ? 'any' : 1}
-              defaultValue={Number(value.toFixed(3))}
-              onChange={(e) => {
-                const n = Number(e.target.value);
-                if (!Number.isFinite(n) || n <= 0) return;
-                useLoadLimits.setState({ [f.key]: f.unit === 'MB' ? Math.round(n * MB) : Math.floor(n) });
-              }}
-            />
-            <span className="muted">
-              {f.unit} · {f.help}
-            </span>
-          </label>
-        );
-      })}
+      {FIELDS.map((f) => (
+        <LimitField key={f.key} field={f} value={limits[f.key]} />
+      ))}
       <div>
         <button
           type="button"
@@ -66,5 +52,45 @@ export function LimitsSettings() {
         </button>
       </div>
     </div>
+  );
+}
+
+/** The stored limit a typed text stands for (null: not a limit, the stored one stays). */
+function parsed(f: Field, text: string): number | null {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) return null;
+  return f.unit === 'MB' ? Math.round(n * MB) : Math.floor(n);
+}
+
+const shown = (f: Field, value: number) => String(f.unit === 'MB' ? Number((value / MB).toFixed(3)) : value);
+
+/**
+ * One limit's input. It shows what the user types, and the applied value whenever the limit is set elsewhere
+ * (Defaults, the engine-stopped banner's smaller limit): an uncontrolled input kept showing the old value.
+ */
+function LimitField({ field: f, value }: { field: Field; value: number }) {
+  const [text, setText] = useState(() => shown(f, value));
+  useEffect(() => {
+    setText((t) => (parsed(f, t) === value ? t : shown(f, value)));
+  }, [f, value]);
+  return (
+    <label title={f.help}>
+      <span className="muted">{f.label}</span>
+      <input
+        type="number"
+        data-testid={`limit-${f.key}`}
+        min={f.unit === 'MB' ? 0.001 : 1}
+        step={f.unit === 'MB' ? 'any' : 1}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          const n = parsed(f, e.target.value);
+          if (n !== null) useLoadLimits.setState({ [f.key]: n });
+        }}
+      />
+      <span className="muted">
+        {f.unit} · {f.help}
+      </span>
+    </label>
   );
 }

@@ -1,4 +1,7 @@
-import { useState } from 'react';
+// The thread switcher (left panel): main, sidechains by title, side calls folded into one group, each with its
+// message count and recorded dollars. A list of thousands of threads (a hostile link) draws only the rows in view.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { fmtUsd, type ThreadInfo } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
@@ -62,6 +65,14 @@ function Item({
   );
 }
 
+/** One row of the list: a thread, or the side-call group's header. */
+type Row = { thread: ThreadInfo } | { group: true };
+
+/** Lists up to this many rows are drawn whole; longer ones (a link or log of thousands of threads drew them all,
+ *  issue 19 item 10: 1 s of main thread for 10,000) draw only the rows in view. */
+const DRAW_ALL = 200;
+const ROW_HEIGHT = 24;
+
 /** The thread switcher: main, the sidechains (sub-agents) by title, side calls folded into one group. */
 export function ThreadList() {
   const { threads, current, byThread } = useStore(
@@ -71,61 +82,110 @@ export function ThreadList() {
       byThread: s.run.result?.totals.cost.recorded?.byThread,
     })),
   );
-  const usd: ThreadUsd | undefined = byThread && new Map(byThread.map((b) => [b.thread, b]));
+  const usd: ThreadUsd | undefined = useMemo(() => byThread && new Map(byThread.map((b) => [b.thread, b])), [byThread]);
   const setThread = useStore((s) => s.viewActions.setThread);
   const [open, setOpen] = useState(false);
+  const groups = useMemo(() => {
+    const ordered = threadOrder(threads ?? []);
+    const sideCalls = ordered.filter((t) => t.kind === 'side-call');
+    const others = ordered.filter((t) => t.kind !== 'side-call');
+    return {
+      sideCalls,
+      others,
+      several: others.filter((t) => t.kind === 'main').length > 1,
+      sideRequests: sideCalls.reduce((n, t) => n + t.requests, 0),
+    };
+  }, [threads]);
   if (!threads) return <nav className="thread-list" />;
-  const ordered = threadOrder(threads);
-  const sideCalls = ordered.filter((t) => t.kind === 'side-call');
-  const others = ordered.filter((t) => t.kind !== 'side-call');
-  const several = others.filter((t) => t.kind === 'main').length > 1;
+  const { sideCalls, others, several, sideRequests } = groups;
   const currentIsSide = sideCalls.some((t) => t.id === current);
-  const sideRequests = sideCalls.reduce((n, t) => n + t.requests, 0);
+  const expanded = open || currentIsSide;
   const sideUsd = usd && sideCalls.reduce((n, t) => n + (usd.get(t.id)?.usd ?? 0), 0);
+  const rows: Row[] = others.map((t) => ({ thread: t }));
+  if (sideCalls.length > 0) rows.push({ group: true });
+  if (expanded) for (const t of sideCalls) rows.push({ thread: t });
+  const draw = (r: Row) =>
+    'group' in r ? (
+      <button
+        key="side-call-group"
+        type="button"
+        className="thread group"
+        data-testid="side-call-group"
+        aria-expanded={expanded}
+        onClick={() => setOpen(!open)}
+        title="Side calls: title generation, quota probes and other helper requests outside the conversation"
+      >
+        <span className="thread-dot" aria-hidden="true">
+          {expanded ? '▾' : '▸'}
+        </span>
+        <span className="thread-name">side calls ×{sideCalls.length}</span>
+        {sideUsd !== undefined && (
+          <span className="thread-usd num" data-testid="side-call-cost" title="recorded dollars of every side call">
+            {fmtUsd(sideUsd)}
+          </span>
+        )}
+        <span className="thread-count num" title="requests">
+          {sideRequests}
+        </span>
+      </button>
+    ) : (
+      <Item
+        key={r.thread.id}
+        t={r.thread}
+        current={r.thread.id === current}
+        several={several}
+        onPick={setThread}
+        usd={usd}
+      />
+    );
   return (
     <nav className="thread-list" aria-label="Threads" data-testid="thread-list">
       <div className="panel-title">
         Threads <span className="muted num">{threads.length}</span>
         <span className="panel-hint">msgs</span>
       </div>
-      <div className="thread-scroll">
-        {others.map((t) => (
-          <Item key={t.id} t={t} current={t.id === current} several={several} onPick={setThread} usd={usd} />
-        ))}
-        {sideCalls.length > 0 && (
-          <>
-            <button
-              type="button"
-              className="thread group"
-              data-testid="side-call-group"
-              aria-expanded={open || currentIsSide}
-              onClick={() => setOpen(!open)}
-              title="Side calls: title generation, quota probes and other helper requests outside the conversation"
-            >
-              <span className="thread-dot" aria-hidden="true">
-                {open || currentIsSide ? '▾' : '▸'}
-              </span>
-              <span className="thread-name">side calls ×{sideCalls.length}</span>
-              {sideUsd !== undefined && (
-                <span
-                  className="thread-usd num"
-                  data-testid="side-call-cost"
-                  title="recorded dollars of every side call"
-                >
-                  {fmtUsd(sideUsd)}
-                </span>
-              )}
-              <span className="thread-count num" title="requests">
-                {sideRequests}
-              </span>
-            </button>
-            {(open || currentIsSide) &&
-              sideCalls.map((t) => (
-                <Item key={t.id} t={t} current={t.id === current} several={several} onPick={setThread} usd={usd} />
-              ))}
-          </>
-        )}
-      </div>
+      {rows.length <= DRAW_ALL ? (
+        <div className="thread-scroll">{rows.map(draw)}</div>
+      ) : (
+        <LongList rows={rows} draw={draw} current={current} />
+      )}
     </nav>
+  );
+}
+
+/** A long thread list: only the rows in view (and a few around them) are in the page; the current thread is
+ *  scrolled into view when it changes (t / T, a link's thread). */
+function LongList({ rows, draw, current }: { rows: Row[]; draw: (r: Row) => ReactNode; current: string }) {
+  const parent = useRef<HTMLDivElement>(null);
+  const v = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+  });
+  const at = rows.findIndex((r) => 'thread' in r && r.thread.id === current);
+  useEffect(() => {
+    if (at >= 0) v.scrollToIndex(at, { align: 'auto' });
+  }, [at, v]);
+  return (
+    <div className="thread-scroll" ref={parent} data-testid="thread-scroll" data-rows={rows.length}>
+      <div style={{ height: v.getTotalSize(), position: 'relative' }}>
+        {v.getVirtualItems().map((item) => (
+          <div
+            key={item.key}
+            style={{
+              position: 'absolute',
+              top: 0,
+              left: 0,
+              right: 0,
+              height: ROW_HEIGHT,
+              transform: `translateY(${item.start}px)`,
+            }}
+          >
+            {draw(rows[item.index])}
+          </div>
+        ))}
+      </div>
+    </div>
   );
 }
