@@ -51,6 +51,10 @@ export type CompactionTexts = { summary: string; anchored: string; ledger: Ledge
 
 type Audited = { row: AuditedCompaction; texts: CompactionTexts };
 
+/** What an audit reads that depends on the thread alone (kept in the AuditMemo): where its todo lists are, and
+ *  each message's contribution to an anchored summary. */
+type Known = { sites: readonly number[]; contributions: Contributions };
+
 /** What the audit keeps from one run to the next of one transcript and tokenizer (the engine's AnalysisCache). */
 export class AuditMemo {
   /** Thread → its agent compactions audited (independent of the run). Bound: one list per thread. */
@@ -59,6 +63,9 @@ export class AuditMemo {
   readonly pipeline = new WeakMap<ThreadReplay, Audited[]>();
   /** Thread → where its todo lists are (ledger.ts todoSites; independent of the run). Bound: one list per thread. */
   readonly todoSites = new WeakMap<Thread, number[]>();
+  /** Message → what it adds to an anchored summary (artifacts.ts; depends on the message alone). Bound: the
+   *  messages alive. */
+  readonly contributions = new Contributions();
   /** Thread → its tasks' typed messages (tasks.ts taskStarts; independent of the run). Bound: one per thread. */
   readonly taskStarts = new WeakMap<Thread, readonly { mi: number; text: string }[]>();
 }
@@ -81,9 +88,8 @@ function textOf(m: Message): string {
 }
 
 /** Tierscope's anchored summary of messages [from, to): the artifact index the `summarize` stage builds. */
-function anchoredOf(thread: Thread, from: number, to: number): string {
+function anchoredOf(thread: Thread, from: number, to: number, contributions: Contributions): string {
   const index = emptyIndex();
-  const contributions = new Contributions();
   for (let i = from; i < to; i++) {
     const m = thread.messages[i];
     if (!m.compaction) indexMessage(index, contributions.of(m), requestOf(thread, i));
@@ -96,10 +102,10 @@ function audit(
   summary: string,
   thread: Thread,
   tok: Tokenizer,
-  sites: readonly number[],
+  known: Known,
 ): Audited {
-  const ledger = buildLedger(thread, base.span.from, base.span.to, sites);
-  const anchored = anchoredOf(thread, base.span.from, base.span.to);
+  const ledger = buildLedger(thread, base.span.from, base.span.to, known.sites);
+  const anchored = anchoredOf(thread, base.span.from, base.span.to, known.contributions);
   return {
     row: {
       ...base,
@@ -127,7 +133,7 @@ function emptyLedger(l: Ledger): Ledger {
 }
 
 /** The agent's compactions of a thread: each summary against the messages since the previous one. */
-function agentCompactions(thread: Thread, tok: Tokenizer, sites: readonly number[]): Audited[] {
+function agentCompactions(thread: Thread, tok: Tokenizer, known: Known): Audited[] {
   const out: Audited[] = [];
   let from = 0;
   for (const m of thread.messages) {
@@ -164,7 +170,7 @@ function agentCompactions(thread: Thread, tok: Tokenizer, sites: readonly number
         textOf(m),
         thread,
         tok,
-        sites,
+        known,
       ),
     );
     from = m.index + 1;
@@ -175,7 +181,7 @@ function agentCompactions(thread: Thread, tok: Tokenizer, sites: readonly number
 const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
 
 /** The pipeline's summaries in a thread's replay: each against the messages it newly folded. */
-function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, sites: readonly number[]): Audited[] {
+function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, known: Known): Audited[] {
   const out: Audited[] = [];
   const spans = new Map<number, { from: number; to: number }>();
   tr.folded.forEach((r, mi) => {
@@ -209,7 +215,7 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, s
           blockText(e.after),
           thread,
           tok,
-          sites,
+          known,
         ),
       );
     }
@@ -226,10 +232,13 @@ export function auditCompactions(
 ): Audited[] {
   const out: Audited[] = [];
   for (const [ti, thread] of t.threads.entries()) {
-    const sites = getOrInsert(memo.todoSites, thread, () => todoSites(thread));
+    const known: Known = {
+      sites: getOrInsert(memo.todoSites, thread, () => todoSites(thread)),
+      contributions: memo.contributions,
+    };
     let agent = memo.agent.get(thread);
     if (!agent) {
-      agent = agentCompactions(thread, tok, sites);
+      agent = agentCompactions(thread, tok, known);
       memo.agent.set(thread, agent);
     }
     out.push(...agent);
@@ -237,7 +246,7 @@ export function auditCompactions(
     if (!tr) continue;
     let pipe = memo.pipeline.get(tr);
     if (!pipe) {
-      pipe = pipelineCompactions(thread, tr, tok, sites);
+      pipe = pipelineCompactions(thread, tr, tok, known);
       memo.pipeline.set(tr, pipe);
     }
     out.push(...pipe);
