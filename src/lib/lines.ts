@@ -26,13 +26,22 @@ export type LineReaderOptions = {
 export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
+/** Throws on the same sequences `firstInvalidUtf8` finds (the WHATWG decoder's errors), natively: most lines are
+ *  valid, so the byte-by-byte scan runs only for the few that are not. */
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function decodeLine(bytes: Uint8Array, offset: number, no: number, unterminated: boolean): Line {
   let end = bytes.length;
   if (end > 0 && bytes[end - 1] === 13) end--;
   const view = end === bytes.length ? bytes : bytes.subarray(0, end);
-  const bad = firstInvalidUtf8(view);
-  let text = decoder.decode(view);
+  let bad = -1;
+  let text: string;
+  try {
+    text = strict.decode(view);
+  } catch {
+    bad = firstInvalidUtf8(view);
+    text = decoder.decode(view);
+  }
   if (no === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const line: Line = { no, text, byteOffset: offset, byteLength: bytes.length };
   if (bad >= 0) line.badUtf8At = offset + bad;
