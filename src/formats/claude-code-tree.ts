@@ -90,8 +90,9 @@ export type BranchItem =
       requestId?: string;
     };
 
-/** A response seen so far: its message, request, source lines and the serialized blocks it already holds. */
-type Response = { message: Message; request: Request; lines: LineNumber[]; have: Set<string> };
+/** A response seen so far: its message, request, source lines and the serialized blocks it already holds (made
+ *  when a second line of the response arrives: most responses have one line, and serializing is not free). */
+type Response = { message: Message; request: Request; lines: LineNumber[]; have?: Set<string> };
 
 /**
  * Build a thread from a branch (root first). Assistant lines with the same response key become one message and
@@ -177,8 +178,7 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
     pendingBoundary = false;
     thread.requests.push(request);
     if (item.responseKey !== undefined) {
-      const have = new Set(message.blocks.map((b) => JSON.stringify(b)));
-      byKey.set(item.responseKey, { message, request, lines: lines.get(message) ?? [], have });
+      byKey.set(item.responseKey, { message, request, lines: lines.get(message) ?? [] });
     }
   }
   for (const [message, list] of lines) if (list.length > 1) message.source.lines = list;
@@ -187,6 +187,8 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
 
 /** Append a split line's blocks, skipping exact copies of blocks already there (a re-written line). */
 function appendBlocks(prior: Response, blocks: Block[]): void {
+  // Only appendBlocks adds to the message once it is a response's, so its blocks now are the ones it began with.
+  prior.have ??= new Set(prior.message.blocks.map((b) => JSON.stringify(b)));
   for (const b of blocks) {
     const key = JSON.stringify(b);
     if (prior.have.has(key)) continue;
