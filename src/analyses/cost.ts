@@ -97,8 +97,9 @@ const HOUR = 3_600_000;
  *  move with the thresholds a drag changes. */
 export class CostMemo {
   /** (user prices, model, hour) → its pricing before the simulation's multipliers. Assumes the catalog does not
-   *  change while the engine lives. Bound: models × hours of the log × price settings tried. */
-  readonly pricings = new Map<string, ModelPricing>();
+   *  change while the engine lives. Bound: models × hours of the log × price settings tried. A scan hands every
+   *  session's memo the same map (pricings do not depend on the transcript). */
+  constructor(readonly pricings = new Map<string, ModelPricing>()) {}
   /** The recorded cost for the user prices it was made with (it depends on nothing else). Bound: one. */
   recorded: { key: string; value: unknown } | undefined;
 }

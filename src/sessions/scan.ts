@@ -1,6 +1,7 @@
 // Scan a folder's sessions into rows (SPEC §6 Sessions, §8 `scan`): group the listing (layout.ts), parse each
 // session with its companions, summarize it (summary.ts) without tokenizing. The bytes come through `open`, so the
 // CLI reads from disk and the worker from a dropped folder's files; progress per session, cancellable between them.
+import type { CostMemo } from '../analyses/cost.ts';
 import { parseTranscript } from '../formats/index.ts';
 import type { SourceFile } from '../formats/types.ts';
 import type { Transcript } from '../model/transcript.ts';
@@ -50,6 +51,7 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
   let files = 0;
   let bytes = 0;
   let cancelled = false;
+  const pricings: CostMemo['pricings'] = new Map();
   for (const [i, s] of sessions.entries()) {
     if (o.cancelled?.()) {
       cancelled = true;
@@ -68,12 +70,16 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
     }
     const t = loaded.transcript;
     rows.push(
-      sessionRow(t, {
-        path: s.path,
-        companions: s.companions.map((c) => c.path),
-        project: projectOf(t, s),
-        bytes: s.size,
-      }),
+      sessionRow(
+        t,
+        {
+          path: s.path,
+          companions: s.companions.map((c) => c.path),
+          project: projectOf(t, s),
+          bytes: s.size,
+        },
+        pricings,
+      ),
     );
   }
   o.progress?.({

@@ -4,6 +4,7 @@
 // settings are the ones `analyze` starts from (the log's defaults over the seeds preset), so both agree per file.
 
 import { observedTimeline } from '../analyses/cache-timeline.ts';
+import { CostMemo } from '../analyses/cost.ts';
 import { inputPairing } from '../analyses/input-pairing.ts';
 import { logDefaults } from '../analyses/log-defaults.ts';
 import { recordedCost } from '../analyses/recorded-cost.ts';
@@ -107,11 +108,12 @@ function modelsOf(t: Transcript): string[] {
 
 export type RowPlace = { path: string; companions: string[]; project: string; bytes: number };
 
-/** The row of a parsed session at `place`. */
-export function sessionRow(t: Transcript, place: RowPlace): SessionRow {
+/** The row of a parsed session at `place`. `pricings`: price lookups shared by the sessions of one scan (a
+ *  model's prices at an hour are the same in every session; the catalog lookup is not free). */
+export function sessionRow(t: Transcript, place: RowPlace, pricings?: CostMemo['pricings']): SessionRow {
   const defaults = logDefaults(t);
   const config = withLogDefaults(presetConfig('seeds'), defaults);
-  const cost = recordedCost(t, config.prices).totals;
+  const cost = recordedCost(t, config.prices, new CostMemo(pricings)).totals;
   let prompt = 0;
   let read = 0;
   for (const th of t.threads)
