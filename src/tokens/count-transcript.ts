@@ -1,6 +1,7 @@
 // Exact counts for a whole transcript from the counting pool: every block text (messages, exact inputs,
 // system prompts) and tool definition is counted once in the workers, then primed into the meter so the
-// replay and the views never tokenize on their own thread. Small transcripts are counted inline.
+// replay and the views never tokenize on their own thread. Small transcripts (and what is left once the texts the
+// tokenizer has seen are taken from its cache) are counted inline.
 import type { Block, ToolDef, Transcript } from '../model/transcript.ts';
 import { blockText, toolDefText } from './block-text.ts';
 import { type CountEndpoint, countAll, type PoolProgress } from './count-pool.ts';
@@ -55,8 +56,32 @@ export async function countTranscript(
   onProgress?: (p: PoolProgress) => void,
 ): Promise<CountStats> {
   const t0 = performance.now();
-  const { blocks, tools } = collect(t, meter);
-  const texts = [...blocks.map(blockText), ...tools.map(toolDefText)];
+  const collected = collect(t, meter);
+  // Texts the tokenizer has counted before (the same session read again as it grew, the same file opened again)
+  // are taken from its cache; only the others are counted, so a followed session's growth counts what it added.
+  const known = (text: string) => meter.tokenizer.known?.(text);
+  const blocks: Block[] = [];
+  const blockTexts: string[] = [];
+  for (const b of collected.blocks) {
+    const text = blockText(b);
+    // A known text: meter.block is a cache hit, nothing is tokenized.
+    if (known(text) !== undefined) meter.block(b);
+    else {
+      blocks.push(b);
+      blockTexts.push(text);
+    }
+  }
+  const tools: ToolDef[] = [];
+  const toolTexts: string[] = [];
+  for (const tool of collected.tools) {
+    const text = toolDefText(tool);
+    if (known(text) !== undefined) meter.tool(tool);
+    else {
+      tools.push(tool);
+      toolTexts.push(text);
+    }
+  }
+  const texts = [...blockTexts, ...toolTexts];
   const chars = texts.reduce((n, s) => n + s.length, 0);
   if (chars < POOL_MIN_CHARS) {
     for (const b of blocks) meter.block(b);
