@@ -1,6 +1,7 @@
 // Streaming line reader over byte chunks (SPEC §1.3): no whole-file string is ever built. Lines are
 // split on LF (CR stripped), decoded one by one with their 1-based number and byte offset; invalid
 // UTF-8 and over-long lines become problems with a location instead of exceptions.
+import type { JsonParseResult } from './json.ts';
 import { firstInvalidUtf8 } from './utf8.ts';
 
 export type Line = {
@@ -16,11 +17,15 @@ export type Line = {
   tooLong?: boolean;
   /** True for the last line when the file did not end with a newline. */
   unterminated?: boolean;
+  /** The line's text parsed as JSON, once a reader did (a growing file's held lines are not parsed again). */
+  parsed?: JsonParseResult;
 };
 
 export type LineReaderOptions = {
   /** Lines longer than this many bytes are skipped and reported (default 256 MB, SPEC §1.3). */
   maxLineBytes?: number;
+  /** Where the chunks start in the file: the byte offset and number of their first line (default 0 and 1). */
+  start?: { offset: number; no: number };
 };
 
 export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
@@ -55,9 +60,9 @@ export function* readLines(chunks: Iterable<Uint8Array>, options: LineReaderOpti
   let pending: Uint8Array[] = [];
   let pendingLen = 0;
   let skipping = false;
-  let lineStart = 0;
-  let pos = 0;
-  let no = 1;
+  let lineStart = options.start?.offset ?? 0;
+  let pos = lineStart;
+  let no = options.start?.no ?? 1;
   for (const chunk of chunks) {
     let start = 0;
     while (start < chunk.length) {
