@@ -1,8 +1,9 @@
 // Following a session that grows (SPEC §6: a session opened from `tierscope serve`): once a second, while the tab
 // is visible, ask the server for the bytes from the last one held (an HTTP byte range), keep a last line that has no
 // end yet until its end arrives, and when whole lines were added read the session again with its settings and
-// selection kept. Hidden tab: paused (no requests), resumed on return. Each read parses the whole session again;
-// only the appended bytes cross the network.
+// selection kept. Hidden tab: paused (no requests), resumed on return. The bytes are held as a Blob of the parts
+// fetched (nothing copied); the engine keeps the lines it parsed (HeldLines), so a growth reads and parses only the
+// appended bytes. What re-runs on each growth: the session's assembly from its parsed lines, the replay and the timeline.
 import { create } from 'zustand';
 import { useStore } from './store.ts';
 import type { LoadSource } from './types.ts';
@@ -37,12 +38,17 @@ export const useFollow = create<FollowState>()((set, get) => {
     followActions: {
       start(target, first) {
         stopCurrent?.();
-        let held = first;
-        let complete = completeEnd(held);
+        let held = new Blob([first]);
+        let last = first[first.length - 1];
+        let complete = completeEnd(first);
+        /** Where the lines the engine last read end. */
+        let read = complete;
+        /** The file was replaced or cut short since the last read: the next read starts over. */
+        let replaced = false;
         let timer: ReturnType<typeof setTimeout> | undefined;
         let busy = false;
         let stopped = false;
-        const show = () => set({ bytes: complete, waiting: held.length - complete });
+        const show = () => set({ bytes: complete, waiting: held.size - complete });
 
         const tick = async () => {
           timer = undefined;
@@ -61,30 +67,37 @@ export const useFollow = create<FollowState>()((set, get) => {
           try {
             // From the last byte held, not after it: the range is never empty (no 416 when nothing was added),
             // and that byte tells whether the file is still the one held.
-            const from = Math.max(0, held.length - 1);
+            const from = Math.max(0, held.size - 1);
             const res = await fetch(target.url, { headers: { Range: `bytes=${from}-` }, cache: 'no-store' });
             const body = new Uint8Array(await res.arrayBuffer());
-            if (res.status === 206 && held.length > 0 && body[0] === held[held.length - 1]) {
+            if (res.status === 206 && held.size > 0 && body[0] === last) {
               if (body.length > 1) {
-                const next = new Uint8Array(held.length + body.length - 1);
-                next.set(held);
-                next.set(body.subarray(1), held.length);
-                held = next;
+                const added = body.subarray(1);
+                const nl = added.lastIndexOf(10);
+                if (nl >= 0) complete = held.size + nl + 1;
+                held = new Blob([held, added]);
+                last = added[added.length - 1];
               }
             } else if (res.status === 200 || res.status === 206 || res.status === 416) {
               // The file was replaced or cut short (or was empty): start over from what it holds now.
-              held =
+              const whole =
                 res.status === 200
                   ? body
                   : new Uint8Array(await (await fetch(target.url, { cache: 'no-store' })).arrayBuffer());
-              complete = 0;
+              held = new Blob([whole]);
+              last = whole[whole.length - 1];
+              complete = completeEnd(whole);
+              replaced = true;
             }
-            const end = completeEnd(held);
-            if (!stopped && end !== complete) {
-              complete = end;
+            if (!stopped && complete > 0 && (replaced || complete !== read)) {
+              const appended = !replaced;
+              read = complete;
+              replaced = false;
               set({ lastLineAt: Date.now() });
-              const file = new File([held.subarray(0, complete)], target.name);
-              await useStore.getState().transcriptActions.reloadGrown([file, ...target.companions], target.source);
+              const file = new File([held.slice(0, complete)], target.name);
+              await useStore
+                .getState()
+                .transcriptActions.reloadGrown([file, ...target.companions], target.source, appended);
             }
             show();
           } catch {
@@ -134,7 +147,7 @@ export async function openFollowed(target: FollowTarget): Promise<boolean> {
   const bytes = new Uint8Array(await res.arrayBuffer());
   const end = completeEnd(bytes);
   const main = new File([bytes.subarray(0, end > 0 ? end : bytes.length)], target.name);
-  await useStore.getState().transcriptActions.loadFiles([main, ...target.companions], target.source);
+  await useStore.getState().transcriptActions.loadFiles([main, ...target.companions], target.source, 'start');
   follow.start(target, bytes);
   return true;
 }
