@@ -1,10 +1,12 @@
 // The sessions of an opened folder (SPEC §6 Sessions): the scan runs in the engine (progress, cancel), the table
 // asks the engine for its rows per query (date range, projects, sort) and renders them. The folder's files stay
-// here as Blobs (never read on this thread until a session is opened); opening one loads it with its sub-agents.
+// here as Blobs (never read on this thread until a session is opened); opening one loads it with its sub-agents,
+// and follows them as they grow when they can be read again (a served folder, the directory picker's handles).
 import { create } from 'zustand';
 import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView } from '../../worker/api.ts';
 import { engine } from './engine-client.ts';
 import { openFollowed, useFollow } from './follow.ts';
+import { type FileHandle, type FileTail, handleTail, urlTail } from './growing-file.ts';
 import { useStore } from './store.ts';
 
 type ScanDone = Extract<ScanReply, { stale: false }>;
@@ -23,7 +25,8 @@ export type FolderState = {
   opened: string | null;
   error: string | null;
   folderActions: {
-    openFolder(files: FolderFile[], rootName: string): Promise<void>;
+    /** `handles`: the directory picker's file handles by path, so sessions opened from it can be followed. */
+    openFolder(files: FolderFile[], rootName: string, handles?: Map<string, FileHandle>): Promise<void>;
     cancel(): void;
     setQuery(q: Partial<SessionsQuery>): Promise<void>;
     show(shown: boolean): void;
@@ -42,6 +45,16 @@ const INITIAL_QUERY: SessionsQuery = { since: null, until: null, projects: [], s
 export const useFolder = create<FolderState>()((set, get) => {
   /** The opened folder's files by path (frozen reference, outside the rendered state). */
   let files = new Map<string, FolderFile>();
+  /** The directory picker's file handles by path (read again to follow a session). */
+  let handles = new Map<string, FileHandle>();
+
+  /** Where a folder file's bytes can be read again as it grows: its handle, or its URL on the server. */
+  function tailOf(path: string): FileTail | null {
+    const h = handles.get(path);
+    if (h) return handleTail(h);
+    const url = files.get(path)?.url;
+    return url ? urlTail(url) : null;
+  }
 
   /** A folder file as a File named `name` (a Blob as it is; a served file fetched from this origin). */
   async function fileOf(path: string, name: string): Promise<File | null> {
@@ -70,9 +83,10 @@ export const useFolder = create<FolderState>()((set, get) => {
     opened: null,
     error: null,
     folderActions: {
-      async openFolder(list, rootName) {
+      async openFolder(list, rootName, picked) {
         const token = get().token + 1;
         files = new Map(list.map((f) => [f.path, f]));
+        handles = picked ?? new Map();
         set({ status: 'scanning', rootName, token, progress: { done: 0, total: 0, path: '' }, scan: null, view: null });
         set({ shown: true, opened: null, error: null, query: INITIAL_QUERY });
         let reply: ScanReply;
@@ -106,23 +120,28 @@ export const useFolder = create<FolderState>()((set, get) => {
           const base = p.slice(p.lastIndexOf('/') + 1);
           return p.includes('/subagents/') || p.startsWith('subagents/') ? `${id}/subagents/${base}` : base;
         };
+        const follow = useFollow.getState().followActions;
+        follow.stop();
+        const source = { kind: 'file', name: row.path } as const;
+        const main = tailOf(row.path);
+        if (main) {
+          // A served session, or one from the directory picker, is followed as it grows with its sub-agent files:
+          // shown up to the last complete line of each, the rest when it ends.
+          const companions = row.companions.flatMap((p) => {
+            const tail = tailOf(p);
+            return tail ? [{ name: companionName(p), tail }] : [];
+          });
+          set({ shown: false, opened: row.path });
+          if (await openFollowed({ main: { name, tail: main }, companions, source })) return;
+        }
+        // Files the browser handed over as they were (a dropped folder, the webkitdirectory input) cannot grow.
         const companions = (await Promise.all(row.companions.map((p) => fileOf(p, companionName(p))))).filter(
           (f): f is File => f !== null,
         );
-        const follow = useFollow.getState().followActions;
-        follow.stop();
-        const served = files.get(row.path)?.url;
-        const source = { kind: 'file', name: row.path } as const;
-        if (!served) {
-          const main = await fileOf(row.path, name);
-          if (!main) return;
-          set({ shown: false, opened: row.path });
-          await useStore.getState().transcriptActions.loadFiles([main, ...companions], source);
-          return;
-        }
-        // A served session is followed as it grows: shown up to its last complete line, the rest when it ends.
+        const file = await fileOf(row.path, name);
+        if (!file) return;
         set({ shown: false, opened: row.path });
-        await openFollowed({ url: served, name, companions, source });
+        await useStore.getState().transcriptActions.loadFiles([file, ...companions], source);
       },
       async openServed() {
         let listing: { root: string; files: { path: string; size: number }[] };

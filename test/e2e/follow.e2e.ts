@@ -2,7 +2,7 @@
 // opened, and followed while this test appends to it — a request written in one go, then one written in two
 // halves (the first half waits for its end). New requests appear within 2 s, the selected row stays selected,
 // the live badge says when the last line arrived (paused while the tab is hidden), the document carried the app's
-// security headers, and a session opened with `?src=` is followed the same way.
+// security headers, a session opened with `?src=` is followed the same way, and so are a session's sub-agent files.
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,26 +14,31 @@ import { clickRow, counted } from './ui.ts';
 
 const SESSION = 'f0110w00-0000-4000-8000-000000000001';
 
-/** One user prompt and the assistant's answer with usage: one request of a Claude Code session. */
-function turn(k: number): string {
+/** One user prompt and the assistant's answer with usage: one request of a Claude Code session (of its sub-agent
+ *  `agent` when one is named). */
+function turn(k: number, agent?: string): string {
   const t = (s: number) => new Date(Date.UTC(2026, 0, 5, 10, 0, k * 10 + s)).toISOString();
+  const p = agent ? `${agent}-` : '';
+  const side = agent ? { isSidechain: true, agentId: agent } : {};
   const user = {
     type: 'user',
-    uuid: `u${k}`,
-    parentUuid: k === 0 ? null : `a${k - 1}`,
+    uuid: `${p}u${k}`,
+    parentUuid: k === 0 ? null : `${p}a${k - 1}`,
     sessionId: SESSION,
+    ...side,
     timestamp: t(0),
     message: { role: 'user', content: `step ${k}: count the files` },
   };
   const assistant = {
     type: 'assistant',
-    uuid: `a${k}`,
-    parentUuid: `u${k}`,
+    uuid: `${p}a${k}`,
+    parentUuid: `${p}u${k}`,
     sessionId: SESSION,
+    ...side,
     timestamp: t(5),
-    requestId: `req_${k}`,
+    requestId: `${p}req_${k}`,
     message: {
-      id: `msg_${k}`,
+      id: `${p}msg_${k}`,
       role: 'assistant',
       model: 'claude-sonnet-4-5-20250929',
       content: [{ type: 'text', text: `There are ${k + 3} files.` }],
@@ -148,6 +153,29 @@ describe('following a session that tierscope serve serves', () => {
     expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
     appendFileSync(file, turn(5));
     await requestsShown(s, 6);
+    expect(s.consoleErrors).toEqual([]);
+  });
+
+  it('follows the sub-agent files of a session opened from the table', async () => {
+    const subagents = join(project, SESSION, 'subagents');
+    mkdirSync(subagents, { recursive: true });
+    const agent = join(subagents, 'agent-a1.jsonl');
+    writeFileSync(agent, turn(0, 'a1'));
+    await s.page.goto(serve.url);
+    await s.page.locator(`[data-testid="session-row"][data-path="-home-me-work/${SESSION}.jsonl"]`).click();
+    await s.page.waitForFunction(
+      () => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes('7 requests'),
+      undefined,
+      { timeout: 60_000 },
+    );
+    const next = turn(1, 'a1');
+    appendFileSync(agent, next.slice(0, 30)); // half a line: waits
+    await s.page.waitForTimeout(1500);
+    expect((await s.page.getByTestId('load-status').textContent()) ?? '').toContain(counted(7, 'request'));
+    appendFileSync(agent, next.slice(30));
+    await requestsShown(s, 8);
+    appendFileSync(file, turn(6));
+    await requestsShown(s, 9);
     expect(s.consoleErrors).toEqual([]);
   });
 });
