@@ -6,7 +6,7 @@ import { create } from 'zustand';
 import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView } from '../../worker/api.ts';
 import { engine } from './engine-client.ts';
 import { openFollowed, useFollow } from './follow.ts';
-import { type FileHandle, type FileTail, handleTail, urlTail } from './growing-file.ts';
+import { type DirHandle, type FileHandle, type FileTail, handleTail, urlTail } from './growing-file.ts';
 import { useStore } from './store.ts';
 
 type ScanDone = Extract<ScanReply, { stale: false }>;
@@ -25,8 +25,8 @@ export type FolderState = {
   opened: string | null;
   error: string | null;
   folderActions: {
-    /** `handles`: the directory picker's file handles by path, so sessions opened from it can be followed. */
-    openFolder(files: FolderFile[], rootName: string, handles?: Map<string, FileHandle>): Promise<void>;
+    /** `handles`: the directory picker's handles by path, so sessions opened from it can be followed. */
+    openFolder(files: FolderFile[], rootName: string, handles?: Map<string, FileHandle | DirHandle>): Promise<void>;
     cancel(): void;
     setQuery(q: Partial<SessionsQuery>): Promise<void>;
     show(shown: boolean): void;
@@ -40,20 +40,57 @@ export type FolderState = {
 const LIST_PATH = '/_folder/list';
 const servedUrl = (path: string) => `/_folder/file/${path.split('/').map(encodeURIComponent).join('/')}`;
 
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+const baseOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/** Whether `path` is a sub-agent file of the session at `session`, as the scan pairs them (sessions/layout.ts):
+ *  `<dir>/<id>/subagents/*.jsonl|*.meta.json`, or a 2.0.x sibling `<dir>/agent-*.jsonl`. */
+function companionOf(session: string, path: string): boolean {
+  const dir = dirOf(session);
+  const sub = `${dir ? `${dir}/` : ''}${baseOf(session).replace(/\.jsonl$/, '')}/subagents`;
+  if (dirOf(path) === sub) return path.endsWith('.jsonl') || path.endsWith('.meta.json');
+  return dirOf(path) === dir && /^agent-.*\.jsonl$/.test(baseOf(path));
+}
+
 const INITIAL_QUERY: SessionsQuery = { since: null, until: null, projects: [], sort: 'start', dir: 'desc' };
 
 export const useFolder = create<FolderState>()((set, get) => {
   /** The opened folder's files by path (frozen reference, outside the rendered state). */
   let files = new Map<string, FolderFile>();
-  /** The directory picker's file handles by path (read again to follow a session). */
-  let handles = new Map<string, FileHandle>();
+  /** The directory picker's handles by path, files and folders (read again to follow a session). */
+  let handles = new Map<string, FileHandle | DirHandle>();
 
   /** Where a folder file's bytes can be read again as it grows: its handle, or its URL on the server. */
   function tailOf(path: string): FileTail | null {
     const h = handles.get(path);
-    if (h) return handleTail(h);
+    if (h?.kind === 'file') return handleTail(h);
     const url = files.get(path)?.url;
     return url ? urlTail(url) : null;
+  }
+
+  /** The files that may be the session's sub-agents as the folder is now: the server's listing, or the
+   *  session's folder read again through the picker's handle (its files, `<id>/subagents/`). */
+  async function filesNow(session: string): Promise<Map<string, FileTail>> {
+    const out = new Map<string, FileTail>();
+    const dir = dirOf(session);
+    const id = baseOf(session).replace(/\.jsonl$/, '');
+    const h = handles.get(dir);
+    if (h?.kind === 'directory') {
+      const walk = async (d: DirHandle, prefix: string, depth: number): Promise<void> => {
+        for await (const e of d.values()) {
+          const p = prefix ? `${prefix}/${e.name}` : e.name;
+          if (e.kind === 'file') out.set(p, handleTail(e));
+          else if (depth > 0 && e.name === (depth === 2 ? id : 'subagents')) await walk(e, p, depth - 1);
+        }
+      };
+      await walk(h, dir, 2);
+    } else if (files.get(session)?.url) {
+      const res = await fetch(LIST_PATH, { cache: 'no-store' });
+      if (!res.ok) return out;
+      const listing: { files: { path: string }[] } = await res.json();
+      for (const f of listing.files) out.set(f.path, urlTail(servedUrl(f.path)));
+    }
+    return out;
   }
 
   /** A folder file as a File named `name` (a Blob as it is; a served file fetched from this origin). */
@@ -131,8 +168,13 @@ export const useFolder = create<FolderState>()((set, get) => {
             const tail = tailOf(p);
             return tail ? [{ name: companionName(p), tail }] : [];
           });
+          // Sub-agents started after the session was opened are found as they appear.
+          const discover = async (known: ReadonlySet<string>) =>
+            [...(await filesNow(row.path))]
+              .filter(([p]) => companionOf(row.path, p) && !known.has(companionName(p)))
+              .map(([p, tail]) => ({ name: companionName(p), tail }));
           set({ shown: false, opened: row.path });
-          if (await openFollowed({ main: { name, tail: main }, companions, source })) return;
+          if (await openFollowed({ main: { name, tail: main }, companions, source, discover })) return;
         }
         // Files the browser handed over as they were (a dropped folder, the webkitdirectory input) cannot grow.
         const companions = (await Promise.all(row.companions.map((p) => fileOf(p, companionName(p))))).filter(

@@ -1,9 +1,10 @@
 // Following a session that grows (SPEC §6: a session opened from `tierscope serve`, from the folder picker, or with
-// `?src=`): once a second, while the tab is visible, read what was added to the session and to its sub-agent files
-// (growing-file.ts: a byte range, or the file handle read again; a last line without its end waits for it), and when
-// whole lines were added read the session again with its settings and selection kept. Hidden tab: paused (no
-// reads), resumed on return. The engine keeps the main file's parsed lines (HeldLines), so a growth parses only the
-// appended bytes; the sub-agent files, the session's assembly, the replay and the timeline run again.
+// `?src=`): once a second, while the tab is visible, read what was added to the session and to its sub-agent files,
+// and every few seconds look for new sub-agent files (growing-file.ts: a byte range, or the file handle read again;
+// a last line without its end waits for it); when whole lines were added, read the session again with its settings
+// and selection kept. Hidden tab: paused (no reads), resumed on return. The engine keeps the main file's parsed
+// lines (HeldLines), so a growth parses only its appended bytes; the sub-agent files, the session's assembly, the
+// replay and the timeline run again.
 import { create } from 'zustand';
 import { type FileTail, GrowingFile } from './growing-file.ts';
 import { useStore } from './store.ts';
@@ -13,7 +14,12 @@ const POLL_MS = 1000;
 
 /** A followed file: the name the parser sees it under, and where its bytes come from. */
 type FollowedFile = { name: string; tail: FileTail };
-export type FollowTarget = { main: FollowedFile; companions: FollowedFile[]; source: LoadSource };
+/** Files of the session that appeared since it was opened (a sub-agent started), given the names followed. */
+type Discover = (known: ReadonlySet<string>) => Promise<FollowedFile[]>;
+export type FollowTarget = { main: FollowedFile; companions: FollowedFile[]; source: LoadSource; discover?: Discover };
+
+/** New sub-agent files are looked for every this many polls (a listing costs more than a byte range). */
+const DISCOVER_EVERY = 3;
 
 export type FollowState = {
   state: 'off' | 'live' | 'paused';
@@ -22,7 +28,7 @@ export type FollowState = {
   /** Bytes held of the main file (complete lines) and waiting (a last line without its end yet). */
   bytes: number;
   waiting: number;
-  followActions: { start(source: LoadSource, files: GrowingFile[]): void; stop(): void };
+  followActions: { start(source: LoadSource, files: GrowingFile[], discover?: Discover): void; stop(): void };
 };
 
 export const useFollow = create<FollowState>()((set, get) => {
@@ -34,9 +40,10 @@ export const useFollow = create<FollowState>()((set, get) => {
     bytes: 0,
     waiting: 0,
     followActions: {
-      start(source, files) {
+      start(source, files, discover) {
         stopCurrent?.();
         const main = files[0];
+        let polls = 0;
         let timer: ReturnType<typeof setTimeout> | undefined;
         let busy = false;
         let stopped = false;
@@ -57,13 +64,19 @@ export const useFollow = create<FollowState>()((set, get) => {
           }
           busy = true;
           try {
+            if (discover && polls++ % DISCOVER_EVERY === DISCOVER_EVERY - 1) {
+              // Followed from empty: its first poll reads its complete lines.
+              const found = await discover(new Set(files.map((f) => f.name))).catch(() => []);
+              for (const f of found) files.push(new GrowingFile(f.name, f.tail, new Uint8Array()));
+            }
             // A file that cannot be read now (the server went away, a sub-agent file removed) counts as unchanged.
             const polled = await Promise.allSettled(files.map((f) => f.poll()));
             if (!stopped && polled.some((p) => p.status === 'fulfilled' && p.value)) {
               set({ lastLineAt: Date.now() });
               const taken = files.map((f) => f.take());
               await useStore.getState().transcriptActions.reloadGrown(
-                taken.map((t) => t.file),
+                // A new sub-agent file without a whole line yet is not sent.
+                taken.filter((t, i) => i === 0 || t.file.size > 0).map((t) => t.file),
                 source,
                 taken[0].appended,
               );
@@ -124,6 +137,6 @@ export async function openFollowed(target: FollowTarget): Promise<boolean> {
     target.source,
     'start',
   );
-  follow.start(target.source, files);
+  follow.start(target.source, files, target.discover);
   return true;
 }

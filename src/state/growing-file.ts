@@ -29,8 +29,13 @@ export function urlTail(url: string): FileTail {
   };
 }
 
-/** What the directory picker hands out for a file (FileSystemFileHandle, as far as it is used here). */
-export type FileHandle = { getFile(): Promise<File> };
+/** What the directory picker hands out (FileSystemFileHandle, FileSystemDirectoryHandle), as far as used here. */
+export type FileHandle = { name: string; kind: 'file'; getFile(): Promise<File> };
+export type DirHandle = {
+  name: string;
+  kind: 'directory';
+  values(): AsyncIterable<DirHandle | FileHandle>;
+};
 
 /** A file handle from the directory picker: each read asks it for the file as it is now. */
 export function handleTail(handle: FileHandle): FileTail {

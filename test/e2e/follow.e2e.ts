@@ -2,7 +2,8 @@
 // opened, and followed while this test appends to it — a request written in one go, then one written in two
 // halves (the first half waits for its end). New requests appear within 2 s, the selected row stays selected,
 // the live badge says when the last line arrived (paused while the tab is hidden), the document carried the app's
-// security headers, a session opened with `?src=` is followed the same way, and so are a session's sub-agent files.
+// security headers, a session opened with `?src=` is followed the same way, and so are a session's sub-agent
+// files, one started after it was opened included.
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,12 +54,12 @@ function turn(k: number, agent?: string): string {
   return `${JSON.stringify(user)}\n${JSON.stringify(assistant)}\n`;
 }
 
-async function requestsShown(s: Session, n: number): Promise<void> {
+async function requestsShown(s: Session, n: number, timeout = 2000): Promise<void> {
   const want = counted(n, 'request');
   await s.page.waitForFunction(
     (w) => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes(w),
     want,
-    { timeout: 2000, polling: 50 },
+    { timeout, polling: 50 },
   );
 }
 
@@ -156,7 +157,7 @@ describe('following a session that tierscope serve serves', () => {
     expect(s.consoleErrors).toEqual([]);
   });
 
-  it('follows the sub-agent files of a session opened from the table', async () => {
+  it('follows the sub-agent files of a session opened from the table, new ones too', async () => {
     const subagents = join(project, SESSION, 'subagents');
     mkdirSync(subagents, { recursive: true });
     const agent = join(subagents, 'agent-a1.jsonl');
@@ -176,6 +177,9 @@ describe('following a session that tierscope serve serves', () => {
     await requestsShown(s, 8);
     appendFileSync(file, turn(6));
     await requestsShown(s, 9);
+    // A sub-agent started after the session was opened: found within a few seconds (a listing every 3 polls).
+    writeFileSync(join(subagents, 'agent-a2.jsonl'), turn(0, 'a2'));
+    await requestsShown(s, 10, 6000);
     expect(s.consoleErrors).toEqual([]);
   });
 });

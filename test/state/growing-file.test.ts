@@ -59,7 +59,11 @@ describe('a followed file', () => {
 
   it('reads a file handle again as it is now', async () => {
     let content = '{"a":1}\n';
-    const handle = { getFile: async () => new File([content], 'agent-1.jsonl') };
+    const handle = {
+      name: 'agent-1.jsonl',
+      kind: 'file' as const,
+      getFile: async () => new File([content], 'agent-1.jsonl'),
+    };
     const g = new GrowingFile('agent-1.jsonl', handleTail(handle), enc.encode(content));
     content += '{"b":2}\n';
     expect(await g.poll()).toBe(true);

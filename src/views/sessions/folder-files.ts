@@ -2,17 +2,13 @@
 // '/'-separated): a directory handle from showDirectoryPicker, the files of an `<input webkitdirectory>` (their
 // webkitRelativePath starts with the folder's name), or a dropped folder's entries (walked recursively). Only the
 // picker's file handles can be read again later, so only a session opened from them is followed as it grows.
+
 import type { FolderFile } from '../../../worker/api.ts';
+import type { DirHandle, FileHandle } from '../../state/growing-file.ts';
 
-/** `handles`: the directory picker's file handles by path (the app follows a session opened from them). */
-export type PickedFolder = { rootName: string; files: FolderFile[]; handles?: Map<string, FileHandle> };
-
-type DirHandle = {
-  name: string;
-  kind: 'directory';
-  values(): AsyncIterable<DirHandle | FileHandle>;
-};
-type FileHandle = { name: string; kind: 'file'; getFile(): Promise<File> };
+/** `handles`: the directory picker's handles by path, files and folders ('' the folder itself): the app follows a
+ *  session opened from them and finds its new sub-agent files. */
+export type PickedFolder = { rootName: string; files: FolderFile[]; handles?: Map<string, FileHandle | DirHandle> };
 
 /** Whether this browser has the directory picker (Chromium); elsewhere the webkitdirectory input is used. */
 export function hasDirectoryPicker(): boolean {
@@ -23,8 +19,9 @@ async function walkHandle(
   dir: DirHandle,
   prefix: string,
   out: FolderFile[],
-  handles: Map<string, FileHandle>,
+  handles: Map<string, FileHandle | DirHandle>,
 ): Promise<void> {
+  handles.set(prefix, dir);
   for await (const h of dir.values()) {
     const path = prefix ? `${prefix}/${h.name}` : h.name;
     if (h.kind === 'directory') await walkHandle(h, path, out, handles);
@@ -46,7 +43,7 @@ export async function pickFolder(): Promise<PickedFolder | null> {
     return null; // AbortError: the picker was closed
   }
   const files: FolderFile[] = [];
-  const handles = new Map<string, FileHandle>();
+  const handles = new Map<string, FileHandle | DirHandle>();
   await walkHandle(dir, '', files, handles);
   return { rootName: dir.name, files, handles };
 }
