@@ -28,3 +28,19 @@ it('looks a model up once per hour across the sessions of a scan, and the rows a
   expect(first).toEqual(sessionRow(one, place('one.jsonl')));
   expect(second).toEqual(sessionRow(two, place('two.jsonl')));
 });
+
+it('looks a model priced alike at any time up once for every hour of a log, with the same dollars', () => {
+  const hour = (h: number) => ({ timestamp: new Date(Date.UTC(2025, 8, 1, h, 5)).toISOString() });
+  const lines = [0, 3, 7, 12].flatMap((h, i) => {
+    const a = asst(`a${i}`, `u${i}`, `msg_${i}`, [text(`answer ${i}`)], hour(h));
+    (a.message as { model: string }).model = MODEL;
+    return [user(`u${i}`, i === 0 ? null : `a${i - 1}`, `question ${i}`, hour(h)), a];
+  });
+  const t = load(jsonl(...lines));
+  const shared = new Map();
+  const row = sessionRow(t, place('hours.jsonl'), shared);
+  expect(t.threads[0].requests).toHaveLength(4);
+  expect(shared.size).toBe(1);
+  // Looked up hour by hour (the prices a catalog lists by date would differ), the dollars are the same.
+  expect(row.usd).toBe(sessionRow(t, place('hours.jsonl')).usd);
+});
