@@ -64,8 +64,8 @@ export async function countTranscript(
   const blockTexts: string[] = [];
   for (const b of collected.blocks) {
     const text = blockText(b);
-    // A known text: meter.block is a cache hit, nothing is tokenized.
-    if (known(text) !== undefined) meter.block(b);
+    const n = known(text);
+    if (n !== undefined) meter.adoptBlock(b, n);
     else {
       blocks.push(b);
       blockTexts.push(text);
@@ -75,7 +75,8 @@ export async function countTranscript(
   const toolTexts: string[] = [];
   for (const tool of collected.tools) {
     const text = toolDefText(tool);
-    if (known(text) !== undefined) meter.tool(tool);
+    const n = known(text);
+    if (n !== undefined) meter.adoptTool(tool, n);
     else {
       tools.push(tool);
       toolTexts.push(text);
