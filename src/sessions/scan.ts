@@ -1,12 +1,11 @@
 // Scan a folder's sessions into rows (SPEC §6 Sessions, §8 `scan`): group the listing (layout.ts), parse each
 // session with its companions, summarize it (summary.ts) without tokenizing. The bytes come through `open`, so the
 // CLI reads from disk and the worker from a dropped folder's files; progress per session, cancellable between them.
-import type { CostMemo } from '../analyses/cost.ts';
 import { parseTranscript } from '../formats/index.ts';
 import type { SourceFile } from '../formats/types.ts';
 import type { Transcript } from '../model/transcript.ts';
 import { type FolderEntry, type SessionFiles, sessionsOf } from './layout.ts';
-import { type SessionRow, sessionRow } from './summary.ts';
+import { rowMemo, type SessionRow, sessionRow } from './summary.ts';
 
 export type ScanProgress = { done: number; total: number; bytes: number; path: string };
 
@@ -51,7 +50,7 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
   let files = 0;
   let bytes = 0;
   let cancelled = false;
-  const pricings: CostMemo['pricings'] = new Map();
+  const memo = rowMemo();
   for (const [i, s] of sessions.entries()) {
     if (o.cancelled?.()) {
       cancelled = true;
@@ -78,7 +77,7 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
           project: projectOf(t, s),
           bytes: s.size,
         },
-        pricings,
+        memo,
       ),
     );
   }
