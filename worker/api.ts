@@ -263,6 +263,9 @@ export interface EngineApi {
     onProgress?: (p: LoadProgress) => void,
     /** Load limits chosen for this tab (file size, line size, threads); the defaults otherwise. */
     limits?: Partial<LoadLimits>,
+    /** A followed session: 'start' keeps its lines for the next load, 'grow' is that next load (the same file
+     *  with bytes appended: only those are read and parsed). */
+    follow?: 'start' | 'grow',
   ): Promise<LoadSummary | LoadFailure>;
   rows(thread: string): Promise<Row[]>;
   /** Resolves when exact counts for the loaded transcript are done (progress through load's callback). */

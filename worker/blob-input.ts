@@ -28,6 +28,9 @@ function sourceFromBytes(name: string, bytes: Uint8Array): ByteSource {
     chunks: function* () {
       for (let i = 0; i < bytes.length; i += CHUNK) yield bytes.subarray(i, Math.min(bytes.length, i + CHUNK));
     },
+    chunksFrom: function* (offset) {
+      for (let i = offset; i < bytes.length; i += CHUNK) yield bytes.subarray(i, Math.min(bytes.length, i + CHUNK));
+    },
     read: (a, b) => bytes.subarray(a, b),
   };
 }
@@ -47,6 +50,9 @@ function sourceFromBlob(name: string, blob: Blob, reader: SyncReader): ByteSourc
     size: blob.size,
     chunks: function* () {
       for (let i = 0; i < blob.size; i += CHUNK) yield read(i, Math.min(blob.size, i + CHUNK));
+    },
+    chunksFrom: function* (offset) {
+      for (let i = offset; i < blob.size; i += CHUNK) yield read(i, Math.min(blob.size, i + CHUNK));
     },
     read,
   };

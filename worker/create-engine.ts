@@ -7,7 +7,13 @@ import { AnalysisCache } from '../src/analyses/cache.ts';
 import { logDefaults } from '../src/analyses/log-defaults.ts';
 import { gradeModelProbes, modelProbeCalls } from '../src/analyses/model-probes.ts';
 import { tasksByPreset } from '../src/analyses/preset-tasks.ts';
-import { APP_MAX_FILE_BYTES, type LoadLimits, parseTranscript } from '../src/formats/index.ts';
+import {
+  APP_MAX_FILE_BYTES,
+  type HeldLines,
+  heldLines,
+  type LoadLimits,
+  parseTranscript,
+} from '../src/formats/index.ts';
 import { skipReason } from '../src/formats/skip-reasons.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
 import type { Block, FormatId, Thread, Transcript } from '../src/model/transcript.ts';
@@ -95,6 +101,8 @@ export type EngineOptions = {
 
 export function createEngine(options: EngineOptions = {}): EngineApi {
   let loaded: Loaded | undefined;
+  /** The lines of a followed session's main file (by the name it was sent under), for its next growth. */
+  let held: { name: string; lines: HeldLines } | undefined;
   /** The run cache of the loaded transcript per encoding (analyses/cache.ts): every run-to-run memo lives there,
    *  and all of it is dropped when another transcript loads. */
   const caches = new Map<EncodingName, Promise<AnalysisCache>>();
@@ -200,8 +208,12 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       format: FormatId | undefined,
       onProgress?: (p: LoadProgress) => void,
       limits?: Partial<LoadLimits>,
+      follow?: 'start' | 'grow',
     ): Promise<LoadSummary | LoadFailure> {
       const t0 = performance.now();
+      // A followed session's lines, kept from its last load; any other load lets them go.
+      const keep = follow === 'grow' && held?.name === files[0]?.name ? held.lines : follow ? heldLines() : undefined;
+      held = undefined;
       if (files.length === 0) return { ok: false, error: 'No file given.', issues: [] };
       // Every input path (picker, drop, paste, ?src=, share file) is checked against the file-size limit here,
       // before anything is parsed; gzip is undone on the way in.
@@ -222,8 +234,10 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         format,
         limits,
         progress: (f) => onProgress?.({ phase: 'parsing', fraction: f }),
+        held: keep,
       });
       if (!r.ok) return { ok: false, error: r.error, issues: r.issues };
+      if (keep) held = { name: files[0].name, lines: keep };
       for (const p of prepared)
         if (p.issue)
           r.transcript.parseIssues.unshift({ line: 0, severity: 'warning', message: p.issue, file: p.source.name });

@@ -12,6 +12,7 @@ import {
   type PriceSource,
   priceTokens,
   pricingOf,
+  pricingTimeless,
   type TokenSplit,
   type UsdSplit,
   type UserPrices,
@@ -97,8 +98,9 @@ const HOUR = 3_600_000;
  *  move with the thresholds a drag changes. */
 export class CostMemo {
   /** (user prices, model, hour) → its pricing before the simulation's multipliers. Assumes the catalog does not
-   *  change while the engine lives. Bound: models × hours of the log × price settings tried. */
-  readonly pricings = new Map<string, ModelPricing>();
+   *  change while the engine lives. Bound: models × hours of the log × price settings tried. A scan hands every
+   *  session's memo the same map (pricings do not depend on the transcript). */
+  constructor(readonly pricings = new Map<string, ModelPricing>()) {}
   /** The recorded cost for the user prices it was made with (it depends on nothing else). Bound: one. */
   recorded: { key: string; value: unknown } | undefined;
 }
@@ -132,18 +134,23 @@ export class CostBook {
   pricing(model: string | undefined, time: number | undefined): ModelPricing {
     const hour = time === undefined ? undefined : Math.floor(time / HOUR);
     const key = `${model ?? ''}\u0000${hour ?? 'newest'}`;
-    let p = this.pricings.get(key);
+    // A model priced alike at any time (most are) is looked up once, not once per hour of the log.
+    const anyTime = `${model ?? ''}\u0000any`;
+    let p = this.pricings.get(key) ?? this.pricings.get(anyTime);
     if (!p) {
       const at = hour === undefined ? undefined : new Date(hour * HOUR + HOUR / 2);
       const memo = this.memo?.pricings;
       const shared = `${this.userKey}\u0000${key}`;
-      p = memo?.get(shared);
+      const sharedAny = `${this.userKey}\u0000${anyTime}`;
+      p = memo?.get(shared) ?? memo?.get(sharedAny);
+      let timeless = p !== undefined && memo?.get(sharedAny) === p;
       if (!p) {
         p = pricingOf(model, at, this.user);
-        memo?.set(shared, p);
+        timeless = p.known && pricingTimeless(model, this.user);
+        memo?.set(timeless ? sharedAny : shared, p);
       }
       if (p.known && this.adjust) p = { ...p, prices: this.adjust(p.prices) };
-      this.pricings.set(key, p);
+      this.pricings.set(timeless ? anyTime : key, p);
     }
     return p;
   }

@@ -135,17 +135,18 @@ function ttlDefault(t: Transcript): TtlDefault {
   };
 }
 
-/** The settings a log implies: provider, context window and cache TTL, each with where it came from. Pure. */
-export function logDefaults(t: Transcript): LogDefaults {
+/** The settings a log implies: provider, context window and cache TTL, each with where it came from. Pure.
+ *  `lookup`: the catalog lookup (a scan passes one that remembers the models of its folder). */
+export function logDefaults(t: Transcript, lookup: (id: string) => ModelLookup = lookupModel): LogDefaults {
   const format = t.format === 'tierscope' ? (t.meta.originalFormat ?? t.format) : t.format;
   const model = logModel(t);
-  const lookup = model ? lookupModel(model.id) : null;
+  const found = model ? lookup(model.id) : null;
   return {
     format,
     model,
-    lookup,
+    lookup: found,
     provider: providerDefault(format, model ? parseModelId(model.id) : null),
-    contextWindow: windowDefault(t, model, lookup),
+    contextWindow: windowDefault(t, model, found),
     cacheTtl: ttlDefault(t),
     catalog: CATALOG,
   };

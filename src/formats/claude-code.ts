@@ -438,7 +438,9 @@ function attachApart(billing: Billing, owners: readonly Owner[]): void {
     o.r.entries.forEach((e, i) => {
       if (e.kind !== 'assistant' || o.placed.has(i)) return;
       const t = o.owner(i);
-      keys.set(t, [...(keys.get(t) ?? []), billingKey(e, o.file)]);
+      const list = keys.get(t);
+      if (list) list.push(billingKey(e, o.file));
+      else keys.set(t, [billingKey(e, o.file)]);
     });
   for (const [t, list] of keys) {
     const apart = apartOf(billing, list, held);

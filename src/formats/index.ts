@@ -75,11 +75,60 @@ export type LoadOptions = {
   format?: FormatId;
   limits?: Partial<LoadLimits>;
   progress?: (fraction: number) => void;
+  /** The main file's lines held from an earlier load of it (a followed session that grew): only the bytes after
+   *  them are read and parsed, and the complete lines read there are added to it. */
+  held?: HeldLines;
 };
+
+/**
+ * The complete lines of a file that only grows, kept by the caller from one load to the next (the engine, for a
+ * followed session), each with its JSON value once a parser read it. The caller promises the bytes before `end`
+ * are unchanged; a file shorter than `end` or another line-size limit starts it over.
+ */
+export type HeldLines = { lines: Line[]; end: number; maxLineBytes: number };
+
+export function heldLines(): HeldLines {
+  return { lines: [], end: 0, maxLineBytes: DEFAULT_MAX_LINE_BYTES };
+}
+
+/** The bytes of `chunks` from `offset` on. */
+function* bytesFrom(chunks: Iterable<Uint8Array>, offset: number): Generator<Uint8Array> {
+  let at = 0;
+  for (const c of chunks) {
+    if (at + c.length > offset) yield at >= offset ? c : c.subarray(offset - at);
+    at += c.length;
+  }
+}
+
+/** The held lines, then the lines of the bytes after them; complete lines read there join the held ones. */
+function* growingLines(main: SourceFile, held: HeldLines, maxLineBytes: number): Generator<Line> {
+  if (held.end > main.size || held.maxLineBytes !== maxLineBytes) {
+    held.lines = [];
+    held.end = 0;
+    held.maxLineBytes = maxLineBytes;
+  }
+  const known = held.lines.length;
+  for (let i = 0; i < known; i++) yield held.lines[i];
+  const from = held.end;
+  const chunks = main.chunksFrom ? main.chunksFrom(from) : bytesFrom(main.chunks(), from);
+  for (const line of readLines(chunks, { maxLineBytes, start: { offset: from, no: known + 1 } })) {
+    // Another pass over the lines may have held this one already.
+    if (!line.unterminated && line.byteOffset === held.end) {
+      held.lines.push(line);
+      held.end = line.byteOffset + line.byteLength + 1;
+    }
+    yield line;
+  }
+}
 
 /** A SourceFile over an in-memory byte buffer. */
 export function fileFromBytes(name: string, bytes: Uint8Array, chunkSize = 1 << 20): SourceFile {
-  return { name, size: bytes.length, chunks: () => chunksOf(bytes, chunkSize) };
+  return {
+    name,
+    size: bytes.length,
+    chunks: () => chunksOf(bytes, chunkSize),
+    chunksFrom: (offset) => chunksOf(bytes.subarray(offset), chunkSize),
+  };
 }
 
 /** A SourceFile over a string (tests, paste). */
@@ -95,13 +144,19 @@ function makeInput(
   extra: SourceFile[],
   limits: LoadLimits,
   archive: boolean,
+  held: HeldLines | undefined,
   seen: DocumentSeen = {},
 ): ParseInput {
   const tooBig = archive || main.size > limits.maxDocumentBytes;
   return {
     main,
     extra,
-    lines: () => (archive ? [][Symbol.iterator]() : readLines(main.chunks(), { maxLineBytes: limits.maxLineBytes })),
+    lines: () =>
+      archive
+        ? [][Symbol.iterator]()
+        : held
+          ? growingLines(main, held, limits.maxLineBytes)
+          : readLines(main.chunks(), { maxLineBytes: limits.maxLineBytes }),
     extraLines: (file) => readLines(file.chunks(), { maxLineBytes: limits.maxLineBytes }),
     doc: () => {
       seen.read ??= tooBig ? { value: undefined } : readDocument(main);
@@ -135,7 +190,8 @@ function sniffHead(input: ParseInput): SniffHead & { firstLine: string } {
     if (line.tooLong || line.text.trim() === '') continue;
     if (nonEmpty === 0) firstLine = line.text;
     nonEmpty++;
-    const r = tryParseJson(line.text);
+    line.parsed ??= tryParseJson(line.text);
+    const r = line.parsed;
     lines.push(r.ok ? r.value : undefined);
     if (!r.ok && r.tooDeep) deep.push([lines.length - 1, line.text]);
     if (nonEmpty >= 20) break;
@@ -228,7 +284,7 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
     return false;
   });
   const seen: DocumentSeen = {};
-  const input = makeInput(main, companions, limits, archive, seen);
+  const input = makeInput(main, companions, limits, archive, options.held, seen);
   const head = archive ? archiveHead(input) : sniffHead(input);
   if (!archive && head.lines.length === 0) {
     const tooLong = countLongLines(input);

@@ -17,7 +17,9 @@ export function* jsonLinesOf(lines: Iterable<Line>, ctx: ParseContext, file?: st
   for (const line of lines) {
     if (line.tooLong) continue; // reported by the input wrapper
     if (line.text.trim() === '') continue;
-    const r = tryParseJson(line.text);
+    // Kept on the line: a growing file's held lines (formats/index.ts HeldLines) are parsed once.
+    line.parsed ??= tryParseJson(line.text);
+    const r = line.parsed;
     if (r.ok) {
       yield { line, value: r.value };
       continue;

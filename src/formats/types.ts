@@ -10,6 +10,8 @@ export type SourceFile = {
   name: string;
   size: number;
   chunks: () => Iterable<Uint8Array>;
+  /** The bytes from `offset` on, without reading those before (optional: else `chunks` is read and skipped). */
+  chunksFrom?: (offset: number) => Iterable<Uint8Array>;
 };
 
 /** What `sniff` sees: the first non-empty lines parsed as JSON, and (for single-document inputs) the document. */

@@ -1,6 +1,7 @@
 // Streaming line reader over byte chunks (SPEC §1.3): no whole-file string is ever built. Lines are
 // split on LF (CR stripped), decoded one by one with their 1-based number and byte offset; invalid
 // UTF-8 and over-long lines become problems with a location instead of exceptions.
+import type { JsonParseResult } from './json.ts';
 import { firstInvalidUtf8 } from './utf8.ts';
 
 export type Line = {
@@ -16,23 +17,36 @@ export type Line = {
   tooLong?: boolean;
   /** True for the last line when the file did not end with a newline. */
   unterminated?: boolean;
+  /** The line's text parsed as JSON, once a reader did (a growing file's held lines are not parsed again). */
+  parsed?: JsonParseResult;
 };
 
 export type LineReaderOptions = {
   /** Lines longer than this many bytes are skipped and reported (default 256 MB, SPEC §1.3). */
   maxLineBytes?: number;
+  /** Where the chunks start in the file: the byte offset and number of their first line (default 0 and 1). */
+  start?: { offset: number; no: number };
 };
 
 export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
+/** Throws on the same sequences `firstInvalidUtf8` finds (the WHATWG decoder's errors), natively: most lines are
+ *  valid, so the byte-by-byte scan runs only for the few that are not. */
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function decodeLine(bytes: Uint8Array, offset: number, no: number, unterminated: boolean): Line {
   let end = bytes.length;
   if (end > 0 && bytes[end - 1] === 13) end--;
   const view = end === bytes.length ? bytes : bytes.subarray(0, end);
-  const bad = firstInvalidUtf8(view);
-  let text = decoder.decode(view);
+  let bad = -1;
+  let text: string;
+  try {
+    text = strict.decode(view);
+  } catch {
+    bad = firstInvalidUtf8(view);
+    text = decoder.decode(view);
+  }
   if (no === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const line: Line = { no, text, byteOffset: offset, byteLength: bytes.length };
   if (bad >= 0) line.badUtf8At = offset + bad;
@@ -46,9 +60,9 @@ export function* readLines(chunks: Iterable<Uint8Array>, options: LineReaderOpti
   let pending: Uint8Array[] = [];
   let pendingLen = 0;
   let skipping = false;
-  let lineStart = 0;
-  let pos = 0;
-  let no = 1;
+  let lineStart = options.start?.offset ?? 0;
+  let pos = lineStart;
+  let no = options.start?.no ?? 1;
   for (const chunk of chunks) {
     let start = 0;
     while (start < chunk.length) {

@@ -151,6 +151,15 @@ export function lookupModel(raw: string, at: Date = NEWEST): ModelLookup {
   };
 }
 
+/** Whether the catalog prices a model the same at any time: one price list, not prices by date or time of day
+ *  (then a lookup at one time answers for every time). False for a model it does not list. */
+export function pricedAlikeAtAnyTime(raw: string): boolean {
+  const id = parseModelId(raw);
+  const provider = id.bare ? catalogProviderOf(id) : undefined;
+  const found = provider ? calcPrice({}, lookupId(id), { provider }) : null;
+  return found ? !Array.isArray(found.model.prices) : false;
+}
+
 /** The distinct context windows the catalog lists for a maker's models (its own API), ascending. */
 export function familyWindows(family: ModelFamily): Tokens[] {
   const id =

@@ -4,7 +4,14 @@
 // come from the catalog, or from prices the user typed (for a model the catalog does not list); a model with
 // neither is "price unknown", never another model's numbers. Pure.
 import type { Tokens } from '../model/units.ts';
-import { CATALOG, type LongContextPrices, lookupModel, type ModelPrices, type TokenPrices } from './catalog.ts';
+import {
+  CATALOG,
+  type LongContextPrices,
+  lookupModel,
+  type ModelPrices,
+  pricedAlikeAtAnyTime,
+  type TokenPrices,
+} from './catalog.ts';
 
 /** Tokens of one request (or a sum of them) by how they are billed. */
 export type TokenSplit = {
@@ -85,6 +92,12 @@ export function pricingOf(model: string | undefined, at: Date | undefined, user:
   if (!l.known) return { known: false, reason: l.reason };
   if (!l.prices) return { known: false, reason: `${CATALOG.name} ${CATALOG.version} lists no price for ${model}` };
   return { known: true, source: 'catalog', prices: l.prices, catalogId: l.catalogId };
+}
+
+/** Whether `pricingOf(model, at, user)` is the same for every `at`: the user typed its prices, or the catalog has
+ *  one price list for it. */
+export function pricingTimeless(model: string | undefined, user: UserPrices): boolean {
+  return !!model && (!!user[model] || pricedAlikeAtAnyTime(model));
 }
 
 /** The prices a request pays: the long-context tier once its prompt (input + cache) is over the threshold. */

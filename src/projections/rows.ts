@@ -29,8 +29,17 @@ export type Row = {
 
 const PREVIEW = 160;
 
+/** `t` with runs of white space as one space, trimmed — or, for a long `t`, a prefix of that over `need`
+ *  characters: only a head of the text is read (a tool result can be megabytes; the preview shows 160 characters). */
+function oneLineHead(t: string, need: number): string {
+  for (let k = 4 * need; ; k *= 2) {
+    const head = (k >= t.length ? t : t.slice(0, k)).replace(/\s+/g, ' ').trim();
+    if (k >= t.length || head.length > need) return head;
+  }
+}
+
 /** The first ~160 characters of a message as one line: tool calls as `name(input…)`, images as `[image]`. */
-function previewOf(m: Message): string {
+export function previewOf(m: Message): string {
   const parts: string[] = [];
   let len = 0;
   for (const b of m.blocks) {
@@ -42,7 +51,8 @@ function previewOf(m: Message): string {
           : b.type === 'tool_result'
             ? resultText(b)
             : blockText(b);
-    parts.push(t.replace(/\s+/g, ' ').trim());
+    // A head over PREVIEW characters decides the preview as the whole text would (its first 160, and the `…`).
+    parts.push(oneLineHead(t, PREVIEW));
     len += t.length;
     if (len > PREVIEW) break;
   }

@@ -5,7 +5,7 @@ import { parseTranscript } from '../formats/index.ts';
 import type { SourceFile } from '../formats/types.ts';
 import type { Transcript } from '../model/transcript.ts';
 import { type FolderEntry, type SessionFiles, sessionsOf } from './layout.ts';
-import { type SessionRow, sessionRow } from './summary.ts';
+import { rowMemo, type SessionRow, sessionRow } from './summary.ts';
 
 export type ScanProgress = { done: number; total: number; bytes: number; path: string };
 
@@ -50,6 +50,7 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
   let files = 0;
   let bytes = 0;
   let cancelled = false;
+  const memo = rowMemo();
   for (const [i, s] of sessions.entries()) {
     if (o.cancelled?.()) {
       cancelled = true;
@@ -68,12 +69,16 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
     }
     const t = loaded.transcript;
     rows.push(
-      sessionRow(t, {
-        path: s.path,
-        companions: s.companions.map((c) => c.path),
-        project: projectOf(t, s),
-        bytes: s.size,
-      }),
+      sessionRow(
+        t,
+        {
+          path: s.path,
+          companions: s.companions.map((c) => c.path),
+          project: projectOf(t, s),
+          bytes: s.size,
+        },
+        memo,
+      ),
     );
   }
   o.progress?.({

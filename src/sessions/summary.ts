@@ -4,11 +4,13 @@
 // settings are the ones `analyze` starts from (the log's defaults over the seeds preset), so both agree per file.
 
 import { observedTimeline } from '../analyses/cache-timeline.ts';
+import { CostMemo } from '../analyses/cost.ts';
 import { inputPairing } from '../analyses/input-pairing.ts';
 import { logDefaults } from '../analyses/log-defaults.ts';
 import { recordedCost } from '../analyses/recorded-cost.ts';
 import { withLogDefaults } from '../analyses/settings-origin.ts';
 import type { FormatId, Message, Thread, Transcript } from '../model/transcript.ts';
+import { lookupModel, type ModelLookup } from '../models/catalog.ts';
 import { presetConfig } from '../pipeline/presets.ts';
 
 export type SessionRow = {
@@ -107,11 +109,27 @@ function modelsOf(t: Transcript): string[] {
 
 export type RowPlace = { path: string; companions: string[]; project: string; bytes: number };
 
-/** The row of a parsed session at `place`. */
-export function sessionRow(t: Transcript, place: RowPlace): SessionRow {
-  const defaults = logDefaults(t);
+/** Catalog lookups shared by the sessions of one scan: a model's entry, and its prices at an hour, are the same in
+ *  every session, and a lookup is not free. */
+export type RowMemo = { pricings: CostMemo['pricings']; models: Map<string, ModelLookup> };
+
+export function rowMemo(): RowMemo {
+  return { pricings: new Map(), models: new Map() };
+}
+
+/** The row of a parsed session at `place`; `memo`: the scan's (rows are the same without one). */
+export function sessionRow(t: Transcript, place: RowPlace, memo: RowMemo = rowMemo()): SessionRow {
+  const lookup = (id: string) => {
+    let found = memo.models.get(id);
+    if (!found) {
+      found = lookupModel(id);
+      memo.models.set(id, found);
+    }
+    return found;
+  };
+  const defaults = logDefaults(t, lookup);
   const config = withLogDefaults(presetConfig('seeds'), defaults);
-  const cost = recordedCost(t, config.prices).totals;
+  const cost = recordedCost(t, config.prices, new CostMemo(memo.pricings)).totals;
   let prompt = 0;
   let read = 0;
   for (const th of t.threads)

@@ -1,10 +1,12 @@
 // The sessions of an opened folder (SPEC §6 Sessions): the scan runs in the engine (progress, cancel), the table
 // asks the engine for its rows per query (date range, projects, sort) and renders them. The folder's files stay
-// here as Blobs (never read on this thread until a session is opened); opening one loads it with its sub-agents.
+// here as Blobs (never read on this thread until a session is opened); opening one loads it with its sub-agents,
+// and follows them as they grow when they can be read again (a served folder, the directory picker's handles).
 import { create } from 'zustand';
 import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView } from '../../worker/api.ts';
 import { engine } from './engine-client.ts';
 import { openFollowed, useFollow } from './follow.ts';
+import { type DirHandle, type FileHandle, type FileTail, handleTail, urlTail } from './growing-file.ts';
 import { useStore } from './store.ts';
 
 type ScanDone = Extract<ScanReply, { stale: false }>;
@@ -23,7 +25,8 @@ export type FolderState = {
   opened: string | null;
   error: string | null;
   folderActions: {
-    openFolder(files: FolderFile[], rootName: string): Promise<void>;
+    /** `handles`: the directory picker's handles by path, so sessions opened from it can be followed. */
+    openFolder(files: FolderFile[], rootName: string, handles?: Map<string, FileHandle | DirHandle>): Promise<void>;
     cancel(): void;
     setQuery(q: Partial<SessionsQuery>): Promise<void>;
     show(shown: boolean): void;
@@ -37,11 +40,58 @@ export type FolderState = {
 const LIST_PATH = '/_folder/list';
 const servedUrl = (path: string) => `/_folder/file/${path.split('/').map(encodeURIComponent).join('/')}`;
 
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+const baseOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/** Whether `path` is a sub-agent file of the session at `session`, as the scan pairs them (sessions/layout.ts):
+ *  `<dir>/<id>/subagents/*.jsonl|*.meta.json`, or a 2.0.x sibling `<dir>/agent-*.jsonl`. */
+function companionOf(session: string, path: string): boolean {
+  const dir = dirOf(session);
+  const sub = `${dir ? `${dir}/` : ''}${baseOf(session).replace(/\.jsonl$/, '')}/subagents`;
+  if (dirOf(path) === sub) return path.endsWith('.jsonl') || path.endsWith('.meta.json');
+  return dirOf(path) === dir && /^agent-.*\.jsonl$/.test(baseOf(path));
+}
+
 const INITIAL_QUERY: SessionsQuery = { since: null, until: null, projects: [], sort: 'start', dir: 'desc' };
 
 export const useFolder = create<FolderState>()((set, get) => {
   /** The opened folder's files by path (frozen reference, outside the rendered state). */
   let files = new Map<string, FolderFile>();
+  /** The directory picker's handles by path, files and folders (read again to follow a session). */
+  let handles = new Map<string, FileHandle | DirHandle>();
+
+  /** Where a folder file's bytes can be read again as it grows: its handle, or its URL on the server. */
+  function tailOf(path: string): FileTail | null {
+    const h = handles.get(path);
+    if (h?.kind === 'file') return handleTail(h);
+    const url = files.get(path)?.url;
+    return url ? urlTail(url) : null;
+  }
+
+  /** The files that may be the session's sub-agents as the folder is now: the server's listing, or the
+   *  session's folder read again through the picker's handle (its files, `<id>/subagents/`). */
+  async function filesNow(session: string): Promise<Map<string, FileTail>> {
+    const out = new Map<string, FileTail>();
+    const dir = dirOf(session);
+    const id = baseOf(session).replace(/\.jsonl$/, '');
+    const h = handles.get(dir);
+    if (h?.kind === 'directory') {
+      const walk = async (d: DirHandle, prefix: string, depth: number): Promise<void> => {
+        for await (const e of d.values()) {
+          const p = prefix ? `${prefix}/${e.name}` : e.name;
+          if (e.kind === 'file') out.set(p, handleTail(e));
+          else if (depth > 0 && e.name === (depth === 2 ? id : 'subagents')) await walk(e, p, depth - 1);
+        }
+      };
+      await walk(h, dir, 2);
+    } else if (files.get(session)?.url) {
+      const res = await fetch(LIST_PATH, { cache: 'no-store' });
+      if (!res.ok) return out;
+      const listing: { files: { path: string }[] } = await res.json();
+      for (const f of listing.files) out.set(f.path, urlTail(servedUrl(f.path)));
+    }
+    return out;
+  }
 
   /** A folder file as a File named `name` (a Blob as it is; a served file fetched from this origin). */
   async function fileOf(path: string, name: string): Promise<File | null> {
@@ -70,9 +120,10 @@ export const useFolder = create<FolderState>()((set, get) => {
     opened: null,
     error: null,
     folderActions: {
-      async openFolder(list, rootName) {
+      async openFolder(list, rootName, picked) {
         const token = get().token + 1;
         files = new Map(list.map((f) => [f.path, f]));
+        handles = picked ?? new Map();
         set({ status: 'scanning', rootName, token, progress: { done: 0, total: 0, path: '' }, scan: null, view: null });
         set({ shown: true, opened: null, error: null, query: INITIAL_QUERY });
         let reply: ScanReply;
@@ -106,23 +157,33 @@ export const useFolder = create<FolderState>()((set, get) => {
           const base = p.slice(p.lastIndexOf('/') + 1);
           return p.includes('/subagents/') || p.startsWith('subagents/') ? `${id}/subagents/${base}` : base;
         };
+        const follow = useFollow.getState().followActions;
+        follow.stop();
+        const source = { kind: 'file', name: row.path } as const;
+        const main = tailOf(row.path);
+        if (main) {
+          // A served session, or one from the directory picker, is followed as it grows with its sub-agent files:
+          // shown up to the last complete line of each, the rest when it ends.
+          const companions = row.companions.flatMap((p) => {
+            const tail = tailOf(p);
+            return tail ? [{ name: companionName(p), tail }] : [];
+          });
+          // Sub-agents started after the session was opened are found as they appear.
+          const discover = async (known: ReadonlySet<string>) =>
+            [...(await filesNow(row.path))]
+              .filter(([p]) => companionOf(row.path, p) && !known.has(companionName(p)))
+              .map(([p, tail]) => ({ name: companionName(p), tail }));
+          set({ shown: false, opened: row.path });
+          if (await openFollowed({ main: { name, tail: main }, companions, source, discover })) return;
+        }
+        // Files the browser handed over as they were (a dropped folder, the webkitdirectory input) cannot grow.
         const companions = (await Promise.all(row.companions.map((p) => fileOf(p, companionName(p))))).filter(
           (f): f is File => f !== null,
         );
-        const follow = useFollow.getState().followActions;
-        follow.stop();
-        const served = files.get(row.path)?.url;
-        const source = { kind: 'file', name: row.path } as const;
-        if (!served) {
-          const main = await fileOf(row.path, name);
-          if (!main) return;
-          set({ shown: false, opened: row.path });
-          await useStore.getState().transcriptActions.loadFiles([main, ...companions], source);
-          return;
-        }
-        // A served session is followed as it grows: shown up to its last complete line, the rest when it ends.
+        const file = await fileOf(row.path, name);
+        if (!file) return;
         set({ shown: false, opened: row.path });
-        await openFollowed({ url: served, name, companions, source });
+        await useStore.getState().transcriptActions.loadFiles([file, ...companions], source);
       },
       async openServed() {
         let listing: { root: string; files: { path: string; size: number }[] };

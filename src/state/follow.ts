@@ -1,30 +1,35 @@
-// Following a session that grows (SPEC §6: a session opened from `tierscope serve`): once a second, while the tab
-// is visible, ask the server for the bytes from the last one held (an HTTP byte range), keep a last line that has no
-// end yet until its end arrives, and when whole lines were added read the session again with its settings and
-// selection kept. Hidden tab: paused (no requests), resumed on return. Each read parses the whole session again;
-// only the appended bytes cross the network.
+// Following a session that grows (SPEC §6: a session opened from `tierscope serve`, from the folder picker, or with
+// `?src=`): once a second, while the tab is visible, read what was added to the session and to its sub-agent files,
+// and every few seconds look for new sub-agent files (growing-file.ts: a byte range, or the file handle read again;
+// a last line without its end waits for it); when whole lines were added, read the session again with its settings
+// and selection kept. Hidden tab: paused (no reads), resumed on return. The engine keeps the main file's parsed
+// lines (HeldLines), so a growth parses only its appended bytes; the sub-agent files, the session's assembly, the
+// replay and the timeline run again.
 import { create } from 'zustand';
+import { type FileTail, GrowingFile } from './growing-file.ts';
 import { useStore } from './store.ts';
 import type { LoadSource } from './types.ts';
 
 const POLL_MS = 1000;
 
-export type FollowTarget = { url: string; name: string; companions: File[]; source: LoadSource };
+/** A followed file: the name the parser sees it under, and where its bytes come from. */
+type FollowedFile = { name: string; tail: FileTail };
+/** Files of the session that appeared since it was opened (a sub-agent started), given the names followed. */
+type Discover = (known: ReadonlySet<string>) => Promise<FollowedFile[]>;
+export type FollowTarget = { main: FollowedFile; companions: FollowedFile[]; source: LoadSource; discover?: Discover };
+
+/** New sub-agent files are looked for every this many polls (a listing costs more than a byte range). */
+const DISCOVER_EVERY = 3;
 
 export type FollowState = {
   state: 'off' | 'live' | 'paused';
   /** When the last complete line arrived (epoch ms), or null before any did while following. */
   lastLineAt: number | null;
-  /** Bytes held (complete lines) and waiting (a last line without its end yet). */
+  /** Bytes held of the main file (complete lines) and waiting (a last line without its end yet). */
   bytes: number;
   waiting: number;
-  followActions: { start(target: FollowTarget, first: Uint8Array<ArrayBuffer>): void; stop(): void };
+  followActions: { start(source: LoadSource, files: GrowingFile[], discover?: Discover): void; stop(): void };
 };
-
-/** Where the complete lines of `bytes` end (after the last line feed). */
-function completeEnd(bytes: Uint8Array): number {
-  return bytes.lastIndexOf(10) + 1;
-}
 
 export const useFollow = create<FollowState>()((set, get) => {
   let stopCurrent: (() => void) | null = null;
@@ -35,21 +40,21 @@ export const useFollow = create<FollowState>()((set, get) => {
     bytes: 0,
     waiting: 0,
     followActions: {
-      start(target, first) {
+      start(source, files, discover) {
         stopCurrent?.();
-        let held = first;
-        let complete = completeEnd(held);
+        const main = files[0];
+        let polls = 0;
         let timer: ReturnType<typeof setTimeout> | undefined;
         let busy = false;
         let stopped = false;
-        const show = () => set({ bytes: complete, waiting: held.length - complete });
+        const show = () => set({ bytes: main.bytes, waiting: main.waiting });
 
         const tick = async () => {
           timer = undefined;
           if (stopped || busy) return;
           // Another file was opened since: this session is no longer on screen.
           const now = useStore.getState().transcript.source;
-          if (now?.kind !== target.source.kind || now.name !== target.source.name) {
+          if (now?.kind !== source.kind || now.name !== source.name) {
             get().followActions.stop();
             return;
           }
@@ -59,36 +64,26 @@ export const useFollow = create<FollowState>()((set, get) => {
           }
           busy = true;
           try {
-            // From the last byte held, not after it: the range is never empty (no 416 when nothing was added),
-            // and that byte tells whether the file is still the one held.
-            const from = Math.max(0, held.length - 1);
-            const res = await fetch(target.url, { headers: { Range: `bytes=${from}-` }, cache: 'no-store' });
-            const body = new Uint8Array(await res.arrayBuffer());
-            if (res.status === 206 && held.length > 0 && body[0] === held[held.length - 1]) {
-              if (body.length > 1) {
-                const next = new Uint8Array(held.length + body.length - 1);
-                next.set(held);
-                next.set(body.subarray(1), held.length);
-                held = next;
-              }
-            } else if (res.status === 200 || res.status === 206 || res.status === 416) {
-              // The file was replaced or cut short (or was empty): start over from what it holds now.
-              held =
-                res.status === 200
-                  ? body
-                  : new Uint8Array(await (await fetch(target.url, { cache: 'no-store' })).arrayBuffer());
-              complete = 0;
+            if (discover && polls++ % DISCOVER_EVERY === DISCOVER_EVERY - 1) {
+              // Followed from empty: its first poll reads its complete lines.
+              const found = await discover(new Set(files.map((f) => f.name))).catch(() => []);
+              for (const f of found) files.push(new GrowingFile(f.name, f.tail, new Uint8Array()));
             }
-            const end = completeEnd(held);
-            if (!stopped && end !== complete) {
-              complete = end;
+            // A file that cannot be read now (the server went away, a sub-agent file removed) counts as unchanged.
+            const polled = await Promise.allSettled(files.map((f) => f.poll()));
+            if (!stopped && polled.some((p) => p.status === 'fulfilled' && p.value)) {
               set({ lastLineAt: Date.now() });
-              const file = new File([held.subarray(0, complete)], target.name);
-              await useStore.getState().transcriptActions.reloadGrown([file, ...target.companions], target.source);
+              const taken = files.map((f) => f.take());
+              await useStore.getState().transcriptActions.reloadGrown(
+                // A new sub-agent file without a whole line yet is not sent.
+                taken.filter((t, i) => i === 0 || t.file.size > 0).map((t) => t.file),
+                source,
+                taken[0].appended,
+              );
             }
             show();
           } catch {
-            // The server went away: keep what is shown and try again on the next tick.
+            // The engine stopped: keep what is shown and try again on the next tick.
           } finally {
             busy = false;
             if (!stopped && get().state === 'live') timer = setTimeout(() => void tick(), POLL_MS);
@@ -124,17 +119,24 @@ export const useFollow = create<FollowState>()((set, get) => {
   };
 });
 
-/** Open a same-origin JSONL session (served by `tierscope serve`, or `?src=`) up to its last complete line and
- *  follow it; false when it could not be fetched. */
+/** Open a session up to the last complete line of each of its files and follow it; false when a file could not
+ *  be read. */
 export async function openFollowed(target: FollowTarget): Promise<boolean> {
   const follow = useFollow.getState().followActions;
   follow.stop();
-  const res = await fetch(target.url, { cache: 'no-store' });
-  if (!res.ok) return false;
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  const end = completeEnd(bytes);
-  const main = new File([bytes.subarray(0, end > 0 ? end : bytes.length)], target.name);
-  await useStore.getState().transcriptActions.loadFiles([main, ...target.companions], target.source);
-  follow.start(target, bytes);
+  let files: GrowingFile[];
+  try {
+    files = await Promise.all(
+      [target.main, ...target.companions].map(async (f) => new GrowingFile(f.name, f.tail, await f.tail.whole())),
+    );
+  } catch {
+    return false;
+  }
+  await useStore.getState().transcriptActions.loadFiles(
+    files.map((f) => f.opening()),
+    target.source,
+    'start',
+  );
+  follow.start(target.source, files, target.discover);
   return true;
 }

@@ -38,9 +38,9 @@ export const useStore = create<AppState>()((set, get) => ({
   },
 
   transcriptActions: {
-    async loadFiles(files: File[], source?: LoadSource) {
+    async loadFiles(files: File[], source?: LoadSource, follow?: 'start') {
       const src = source ?? { kind: 'file', name: files[0]?.name ?? 'file' };
-      rememberInput(() => get().transcriptActions.loadFiles(files, src), files[0]?.size ?? null);
+      rememberInput(() => get().transcriptActions.loadFiles(files, src, follow), files[0]?.size ?? null);
       // Over the limit: refused before anything is read (the engine checks again, for every input path).
       const tooBig = files[0] ? fileTooBig(files[0].name, files[0].size) : null;
       if (tooBig) {
@@ -51,14 +51,18 @@ export const useStore = create<AppState>()((set, get) => ({
       await loadInputs(
         files.map((f) => ({ name: f.name, blob: f })),
         src,
+        undefined,
+        false,
+        follow,
       );
     },
-    async reloadGrown(files: File[], source: LoadSource) {
+    async reloadGrown(files: File[], source: LoadSource, appended: boolean) {
       await loadInputs(
         files.map((f) => ({ name: f.name, blob: f })),
         source,
         undefined,
         true,
+        appended ? 'grow' : 'start',
       );
     },
     async loadText(name: string, text: string, source?: LoadSource) {
@@ -215,7 +219,13 @@ export function threadRows(s: AppState, thread = s.view.thread): readonly Row[] 
   return Object.hasOwn(s.transcript.rows, thread) ? s.transcript.rows[thread] : undefined;
 }
 
-async function loadInputs(inputs: LoadFile[], source: LoadSource, restore?: Restore, grown = false): Promise<void> {
+async function loadInputs(
+  inputs: LoadFile[],
+  source: LoadSource,
+  restore?: Restore,
+  grown = false,
+  follow?: 'start' | 'grow',
+): Promise<void> {
   const set = useStore.setState;
   set((s) => ({
     transcript: {
@@ -230,7 +240,7 @@ async function loadInputs(inputs: LoadFile[], source: LoadSource, restore?: Rest
   const onProgress = loadProgress();
   let summary: Awaited<ReturnType<ReturnType<typeof engine>['load']>>;
   try {
-    summary = await engine().load(inputs, undefined, onProgress, useLoadLimits.getState());
+    summary = await engine().load(inputs, undefined, onProgress, useLoadLimits.getState(), follow);
   } catch (e) {
     // The engine stopped while loading (engine-status.ts offers a retry), or the input could not be sent.
     return failLoad(e instanceof Error ? e.message : String(e));

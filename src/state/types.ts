@@ -108,9 +108,11 @@ export type ViewState = {
 };
 
 type TranscriptActions = {
-  loadFiles: (files: File[], source?: LoadSource) => Promise<void>;
-  /** A followed session that grew, read again: settings and selection kept (follow.ts). */
-  reloadGrown: (files: File[], source: LoadSource) => Promise<void>;
+  /** `follow: 'start'`: a session that will be followed (the engine keeps its lines for its growth). */
+  loadFiles: (files: File[], source?: LoadSource, follow?: 'start') => Promise<void>;
+  /** A followed session that grew, read again: settings and selection kept (follow.ts). `appended`: the file
+   *  only grew since the last read, so the engine reads and parses just the new bytes; else it was replaced. */
+  reloadGrown: (files: File[], source: LoadSource, appended: boolean) => Promise<void>;
   loadText: (name: string, text: string, source?: LoadSource) => Promise<void>;
   loadUrl: (url: string, source?: LoadSource, restore?: Restore) => Promise<void>;
   /** Open a share link (`#s=…`): the engine decodes it and loads its transcript; a link that names a bundled

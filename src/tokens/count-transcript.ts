@@ -1,6 +1,7 @@
 // Exact counts for a whole transcript from the counting pool: every block text (messages, exact inputs,
 // system prompts) and tool definition is counted once in the workers, then primed into the meter so the
-// replay and the views never tokenize on their own thread. Small transcripts are counted inline.
+// replay and the views never tokenize on their own thread. Small transcripts (and what is left once the texts the
+// tokenizer has seen are taken from its cache) are counted inline.
 import type { Block, ToolDef, Transcript } from '../model/transcript.ts';
 import { blockText, toolDefText } from './block-text.ts';
 import { type CountEndpoint, countAll, type PoolProgress } from './count-pool.ts';
@@ -58,8 +59,33 @@ export async function countTranscript(
   derived?: () => readonly string[],
 ): Promise<CountStats> {
   const t0 = performance.now();
-  const { blocks, tools } = collect(t, meter);
-  const texts = [...blocks.map(blockText), ...tools.map(toolDefText)];
+  const collected = collect(t, meter);
+  // Texts the tokenizer has counted before (the same session read again as it grew, the same file opened again)
+  // are taken from its cache; only the others are counted, so a followed session's growth counts what it added.
+  const known = (text: string) => meter.tokenizer.known?.(text);
+  const blocks: Block[] = [];
+  const blockTexts: string[] = [];
+  for (const b of collected.blocks) {
+    const text = blockText(b);
+    const n = known(text);
+    if (n !== undefined) meter.adoptBlock(b, n);
+    else {
+      blocks.push(b);
+      blockTexts.push(text);
+    }
+  }
+  const tools: ToolDef[] = [];
+  const toolTexts: string[] = [];
+  for (const tool of collected.tools) {
+    const text = toolDefText(tool);
+    const n = known(text);
+    if (n !== undefined) meter.adoptTool(tool, n);
+    else {
+      tools.push(tool);
+      toolTexts.push(text);
+    }
+  }
+  const texts = [...blockTexts, ...toolTexts];
   const chars = texts.reduce((n, s) => n + s.length, 0);
   if (chars < POOL_MIN_CHARS) {
     for (const b of blocks) meter.block(b);
@@ -67,7 +93,7 @@ export async function countTranscript(
     onProgress?.({ done: 1, total: 1, chars, totalChars: chars });
     return { blocks: blocks.length, texts: texts.length, chars, ms: performance.now() - t0, pooled: false };
   }
-  const made = derived?.() ?? [];
+  const made = (derived?.() ?? []).filter((text) => known(text) === undefined);
   const owned = texts.length;
   texts.push(...made);
   const eps = endpoints();

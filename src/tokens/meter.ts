@@ -83,6 +83,16 @@ export class TokenMeter {
     this.lineUnits.set(next, made);
   }
 
+  /** Record a block whose text's count the tokenizer already holds (`textTokens`): what `block` would count, without
+   *  hashing the text a second time. */
+  adoptBlock(b: Block, textTokens: number): void {
+    this.blockCache.set(b, textTokens + imagesTokens(b));
+  }
+
+  adoptTool(t: ToolDef, tokens: number): void {
+    this.toolCache.set(t, tokens);
+  }
+
   primeTool(t: ToolDef, tokens: number): void {
     this.toolCache.set(t, tokens);
     this.tokenizer.prime?.(toolDefText(t), tokens);

@@ -14,6 +14,8 @@ export interface Tokenizer {
   count(text: string): number;
   /** Seed the cache with a count computed elsewhere (optional). */
   prime?(text: string, n: number): void;
+  /** The count of `text` when it is already known (cached), without counting it (optional). */
+  known?(text: string): number | undefined;
 }
 
 const counters = new Map<EncodingName, BpeCounter>();
@@ -94,6 +96,11 @@ export class CachedTokenizer implements Tokenizer {
   /** Seed the cache with counts computed elsewhere (e.g. by a pool of workers). */
   prime(text: string, n: number): void {
     if (text.length >= 24) this.cache.set(hashKey(text), n);
+  }
+
+  /** The cached count of a text (counted here or primed before), or undefined; never counts. */
+  known(text: string): number | undefined {
+    return text.length >= 24 ? this.cache.get(hashKey(text)) : undefined;
   }
 
   get size(): number {

@@ -2,7 +2,8 @@
 // opened, and followed while this test appends to it — a request written in one go, then one written in two
 // halves (the first half waits for its end). New requests appear within 2 s, the selected row stays selected,
 // the live badge says when the last line arrived (paused while the tab is hidden), the document carried the app's
-// security headers, and a session opened with `?src=` is followed the same way.
+// security headers, a session opened with `?src=` or from the directory picker is followed the same way, and so
+// are a session's sub-agent files, one started after it was opened included.
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,26 +15,31 @@ import { clickRow, counted } from './ui.ts';
 
 const SESSION = 'f0110w00-0000-4000-8000-000000000001';
 
-/** One user prompt and the assistant's answer with usage: one request of a Claude Code session. */
-function turn(k: number): string {
+/** One user prompt and the assistant's answer with usage: one request of a Claude Code session (of its sub-agent
+ *  `agent` when one is named). */
+function turn(k: number, agent?: string): string {
   const t = (s: number) => new Date(Date.UTC(2026, 0, 5, 10, 0, k * 10 + s)).toISOString();
+  const p = agent ? `${agent}-` : '';
+  const side = agent ? { isSidechain: true, agentId: agent } : {};
   const user = {
     type: 'user',
-    uuid: `u${k}`,
-    parentUuid: k === 0 ? null : `a${k - 1}`,
+    uuid: `${p}u${k}`,
+    parentUuid: k === 0 ? null : `${p}a${k - 1}`,
     sessionId: SESSION,
+    ...side,
     timestamp: t(0),
     message: { role: 'user', content: `step ${k}: count the files` },
   };
   const assistant = {
     type: 'assistant',
-    uuid: `a${k}`,
-    parentUuid: `u${k}`,
+    uuid: `${p}a${k}`,
+    parentUuid: `${p}u${k}`,
     sessionId: SESSION,
+    ...side,
     timestamp: t(5),
-    requestId: `req_${k}`,
+    requestId: `${p}req_${k}`,
     message: {
-      id: `msg_${k}`,
+      id: `${p}msg_${k}`,
       role: 'assistant',
       model: 'claude-sonnet-4-5-20250929',
       content: [{ type: 'text', text: `There are ${k + 3} files.` }],
@@ -48,12 +54,12 @@ function turn(k: number): string {
   return `${JSON.stringify(user)}\n${JSON.stringify(assistant)}\n`;
 }
 
-async function requestsShown(s: Session, n: number): Promise<void> {
+async function requestsShown(s: Session, n: number, timeout = 2000): Promise<void> {
   const want = counted(n, 'request');
   await s.page.waitForFunction(
     (w) => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes(w),
     want,
-    { timeout: 2000, polling: 50 },
+    { timeout, polling: 50 },
   );
 }
 
@@ -148,6 +154,87 @@ describe('following a session that tierscope serve serves', () => {
     expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
     appendFileSync(file, turn(5));
     await requestsShown(s, 6);
+    expect(s.consoleErrors).toEqual([]);
+  });
+
+  it('follows the sub-agent files of a session opened from the table, new ones too', async () => {
+    const subagents = join(project, SESSION, 'subagents');
+    mkdirSync(subagents, { recursive: true });
+    const agent = join(subagents, 'agent-a1.jsonl');
+    writeFileSync(agent, turn(0, 'a1'));
+    await s.page.goto(serve.url);
+    await s.page.locator(`[data-testid="session-row"][data-path="-home-me-work/${SESSION}.jsonl"]`).click();
+    await s.page.waitForFunction(
+      () => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes('7 requests'),
+      undefined,
+      { timeout: 60_000 },
+    );
+    const next = turn(1, 'a1');
+    appendFileSync(agent, next.slice(0, 30)); // half a line: waits
+    await s.page.waitForTimeout(1500);
+    expect((await s.page.getByTestId('load-status').textContent()) ?? '').toContain(counted(7, 'request'));
+    appendFileSync(agent, next.slice(30));
+    await requestsShown(s, 8);
+    appendFileSync(file, turn(6));
+    await requestsShown(s, 9);
+    // A sub-agent started after the session was opened: found within a few seconds (a listing every 3 polls).
+    writeFileSync(join(subagents, 'agent-a2.jsonl'), turn(0, 'a2'));
+    await requestsShown(s, 10, 6000);
+    expect(s.consoleErrors).toEqual([]);
+  });
+
+  it('follows a session opened from the directory picker, through its file handles', async () => {
+    const picked = join(dir, '-home-me-picked');
+    mkdirSync(picked);
+    const session = join(picked, `${SESSION}.jsonl`);
+    writeFileSync(session, turn(0) + turn(1));
+    // The picker stands in for the person choosing the served folder: handles whose getFile reads the file as it
+    // is now (through the server), folders listed afresh each time, as the browser's handles behave.
+    await s.page.evaluate(() => {
+      type Handle = { kind: 'file' | 'directory'; name: string };
+      const fileHandle = (path: string, name: string) => ({
+        kind: 'file' as const,
+        name,
+        getFile: async () => {
+          const url = `/_folder/file/${path.split('/').map(encodeURIComponent).join('/')}`;
+          return new File([await (await fetch(url, { cache: 'no-store' })).arrayBuffer()], name);
+        },
+      });
+      const dirHandle = (prefix: string, name: string): Handle & { values(): AsyncIterable<Handle> } => ({
+        kind: 'directory',
+        name,
+        async *values() {
+          const listing = (await (await fetch('/_folder/list', { cache: 'no-store' })).json()) as {
+            files: { path: string }[];
+          };
+          const seen = new Set<string>();
+          for (const f of listing.files) {
+            if (prefix && !f.path.startsWith(`${prefix}/`)) continue;
+            const [head, ...rest] = (prefix ? f.path.slice(prefix.length + 1) : f.path).split('/');
+            if (seen.has(head)) continue;
+            seen.add(head);
+            const path = prefix ? `${prefix}/${head}` : head;
+            yield rest.length > 0 ? dirHandle(path, head) : fileHandle(path, head);
+          }
+        },
+      });
+      (window as unknown as { showDirectoryPicker: () => Promise<unknown> }).showDirectoryPicker = async () =>
+        dirHandle('', 'projects');
+    });
+    await s.page.getByTestId('open-folder').click();
+    await s.page.locator(`[data-testid="session-row"][data-path="-home-me-picked/${SESSION}.jsonl"]`).click();
+    await s.page.waitForFunction(
+      () => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes('2 requests'),
+      undefined,
+      { timeout: 60_000 },
+    );
+    expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
+    appendFileSync(session, turn(2));
+    await requestsShown(s, 3);
+    // A sub-agent file that appears later is found through the session's folder handle.
+    mkdirSync(join(picked, SESSION, 'subagents'), { recursive: true });
+    writeFileSync(join(picked, SESSION, 'subagents', 'agent-p1.jsonl'), turn(0, 'p1'));
+    await requestsShown(s, 4, 6000);
     expect(s.consoleErrors).toEqual([]);
   });
 });

@@ -105,3 +105,34 @@ describeReal('engine on a real fixture', () => {
     expect(d?.raw).toContain('"type": "assistant"');
   });
 });
+
+describeReal('a followed session that grows', () => {
+  it('loads the grown file from the lines it kept and reports what a fresh load reports', async () => {
+    const lines = readFileSync(realPath('claude-code/ccviewer-5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const text = (n: number) => `${lines.slice(0, n).join('\n')}\n`;
+    const followed = createEngine();
+    const first = await followed.load(
+      [file('s.jsonl', text(lines.length - 6))],
+      undefined,
+      undefined,
+      undefined,
+      'start',
+    );
+    expect(first.ok).toBe(true);
+    for (const n of [lines.length - 3, lines.length]) {
+      const grown = await followed.load([file('s.jsonl', text(n))], undefined, undefined, undefined, 'grow');
+      const fresh = await createEngine().load([file('s.jsonl', text(n))], undefined);
+      if (!grown.ok || !fresh.ok) throw new Error('did not load');
+      expect({ ...grown, loadMs: 0 }).toEqual({ ...fresh, loadMs: 0 });
+      expect(await followed.rows('main')).toEqual(await freshRows(text(n)));
+    }
+  });
+});
+
+async function freshRows(text: string) {
+  const engine = createEngine();
+  await engine.load([file('s.jsonl', text)], undefined);
+  return engine.rows('main');
+}

@@ -6,6 +6,7 @@
 import { useEffect } from 'react';
 import { useFolder } from '../../state/folder.ts';
 import { openFollowed } from '../../state/follow.ts';
+import { urlTail } from '../../state/growing-file.ts';
 import { useStore } from '../../state/store.ts';
 import type { SampleSettings } from '../../state/types.ts';
 import { stateFromUrl } from '../../state/url-state.ts';
@@ -115,8 +116,7 @@ export function useStartup(): void {
       // A JSONL session is followed as it grows (the server must answer byte ranges: vite and tierscope serve do).
       if (url && /\.jsonl$/i.test(new URL(url).pathname))
         void openFollowed({
-          url,
-          name: decodeURIComponent(new URL(url).pathname.split('/').pop() ?? src),
+          main: { name: decodeURIComponent(new URL(url).pathname.split('/').pop() ?? src), tail: urlTail(url) },
           companions: [],
           source: { kind: 'url', name: src },
         }).then((ok) => {

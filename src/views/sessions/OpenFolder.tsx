@@ -18,7 +18,7 @@ export function OpenFolder() {
             return;
           }
           const picked = await pickFolder();
-          if (picked) void openFolder(picked.files, picked.rootName);
+          if (picked) void openFolder(picked.files, picked.rootName, picked.handles);
         }}
       >
         Open folder…

@@ -1,29 +1,34 @@
 // A folder as the browser hands it over, turned into the engine's FolderFile list (paths relative to the folder,
 // '/'-separated): a directory handle from showDirectoryPicker, the files of an `<input webkitdirectory>` (their
-// webkitRelativePath starts with the folder's name), or a dropped folder's entries (walked recursively).
+// webkitRelativePath starts with the folder's name), or a dropped folder's entries (walked recursively). Only the
+// picker's file handles can be read again later, so only a session opened from them is followed as it grows.
+
 import type { FolderFile } from '../../../worker/api.ts';
+import type { DirHandle, FileHandle } from '../../state/growing-file.ts';
 
-export type PickedFolder = { rootName: string; files: FolderFile[] };
-
-type DirHandle = {
-  name: string;
-  kind: 'directory';
-  values(): AsyncIterable<DirHandle | FileHandle>;
-};
-type FileHandle = { name: string; kind: 'file'; getFile(): Promise<File> };
+/** `handles`: the directory picker's handles by path, files and folders ('' the folder itself): the app follows a
+ *  session opened from them and finds its new sub-agent files. */
+export type PickedFolder = { rootName: string; files: FolderFile[]; handles?: Map<string, FileHandle | DirHandle> };
 
 /** Whether this browser has the directory picker (Chromium); elsewhere the webkitdirectory input is used. */
 export function hasDirectoryPicker(): boolean {
   return typeof (window as unknown as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function';
 }
 
-async function walkHandle(dir: DirHandle, prefix: string, out: FolderFile[]): Promise<void> {
+async function walkHandle(
+  dir: DirHandle,
+  prefix: string,
+  out: FolderFile[],
+  handles: Map<string, FileHandle | DirHandle>,
+): Promise<void> {
+  handles.set(prefix, dir);
   for await (const h of dir.values()) {
     const path = prefix ? `${prefix}/${h.name}` : h.name;
-    if (h.kind === 'directory') await walkHandle(h, path, out);
+    if (h.kind === 'directory') await walkHandle(h, path, out, handles);
     else {
       const file = await h.getFile();
       out.push({ path, size: file.size, file });
+      handles.set(path, h);
     }
   }
 }
@@ -38,8 +43,9 @@ export async function pickFolder(): Promise<PickedFolder | null> {
     return null; // AbortError: the picker was closed
   }
   const files: FolderFile[] = [];
-  await walkHandle(dir, '', files);
-  return { rootName: dir.name, files };
+  const handles = new Map<string, FileHandle | DirHandle>();
+  await walkHandle(dir, '', files, handles);
+  return { rootName: dir.name, files, handles };
 }
 
 /** The files of an `<input webkitdirectory>`: paths lose the folder's own name, which becomes the root name. */
