@@ -56,8 +56,6 @@ type Repeat = Omit<Refetch, 'kind' | 'lostBy'> & {
 export class RefetchMemo {
   /** Thread → its repeats (independent of the replay). Bound: one list per thread. */
   readonly repeats = new WeakMap<Thread, Repeat[]>();
-  /** Thread replay → its classified re-fetches (a reused replay classifies the same). Bound: replays alive. */
-  readonly classified = new WeakMap<ThreadReplay, Refetch[]>();
 }
 
 function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] {
@@ -141,12 +139,5 @@ function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefi
 /** Every re-fetch in every thread, classified against the replay (when given). */
 export function refetches(t: Transcript, tok: Tokenizer, replay: Replay | undefined, memo: RefetchMemo): Refetch[] {
   const byId = new Map(replay?.threads.map((tr) => [tr.thread, tr]));
-  return t.threads.flatMap((th) => {
-    const tr = byId.get(th.id);
-    const kept = tr ? memo.classified.get(tr) : undefined;
-    if (kept) return kept;
-    const found = findRefetches(th, tok, tr, memo);
-    if (tr) memo.classified.set(tr, found);
-    return found;
-  });
+  return t.threads.flatMap((th) => findRefetches(th, tok, byId.get(th.id), memo));
 }
