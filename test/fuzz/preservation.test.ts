@@ -126,8 +126,16 @@ describe('never lose what parsed: inline samples', () => {
   for (const seed of inlineSeeds().filter((s) => s.jsonl)) preservationProperty(seed);
 });
 
+/** A Claude Code log whose uuids repeat (a fixture trimmed them all to one string; the load warns that each
+ *  parentUuid resolves to the nearest earlier use): which branch is active is a guess there, and removing one
+ *  line legitimately moves it to another branch, so "every other line's messages stay" does not apply. */
+function ambiguousUuids(seed: Seed): boolean {
+  const r = load(seed.name, seed.bytes).result;
+  return r.ok && r.transcript.parseIssues.some((i) => /^uuid ".*" is used by \d+ lines/.test(i.message));
+}
+
 describeReal('never lose what parsed: real fixtures', () => {
-  for (const seed of realSeeds().filter((s) => s.jsonl)) preservationProperty(seed);
+  for (const seed of realSeeds().filter((s) => s.jsonl && !ambiguousUuids(s))) preservationProperty(seed);
 });
 
 // ---- whole-document formats: one item of the message list replaced by a value of the wrong type ----
