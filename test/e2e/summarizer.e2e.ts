@@ -170,8 +170,15 @@ it('summarizes through an OpenAI-shaped, then an Anthropic-shaped local endpoint
     // The summaries as the detail shows them: a `[micro-compact] …` result and an anchored turn summary.
     await page.locator('[data-testid="summarizer-output"][data-action="tier2-summary"]').first().click();
     await page.getByTestId('diff-editor').waitFor({ timeout: 30_000 });
+    // The inline diff draws the long original above the summary, and Monaco renders only the lines in view:
+    // scroll to the end of the diff first, so the summary is drawn whatever the pane's height.
+    const diffEnd = async () => {
+      await page.getByTestId('diff-editor').hover();
+      await page.mouse.wheel(0, 10_000);
+      return editorText(page, 'diff-editor');
+    };
     await expect
-      .poll(() => editorText(page, 'diff-editor'), { timeout: 30_000 })
+      .poll(diffEnd, { timeout: 30_000 })
       .toContain('[micro-compact] FAKE RESULT SUMMARY: go test output, cache errors noted.');
     await page.locator('[data-testid="summarizer-output"][data-action="summarize"]').first().click();
     await expect
