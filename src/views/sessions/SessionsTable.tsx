@@ -1,7 +1,6 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
 import type { SessionRow, SortKey } from '../../../worker/api.ts';
 import { useFolder } from '../../state/folder.ts';
+import { useFixedRows } from '../common/fixed-rows.ts';
 import { fmtDollars, fmtDuration, fmtRate, fmtStart } from './session-format.ts';
 
 const ROW_HEIGHT = 24;
@@ -84,13 +83,7 @@ export function SessionsTable({ rows }: { rows: readonly SessionRow[] }) {
   const query = useFolder((s) => s.query);
   const { setQuery, openSession } = useFolder((s) => s.folderActions);
   const opened = useFolder((s) => s.opened);
-  const parent = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => parent.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 20,
-  });
+  const { parent, v } = useFixedRows(rows.length, ROW_HEIGHT);
   return (
     <div className="sessions-table" data-testid="sessions-table" data-rows={rows.length}>
       <div className="sessions-head">

@@ -1,10 +1,10 @@
 // The thread switcher (left panel): main, sidechains by title, side calls folded into one group, each with its
 // message count and recorded dollars. A list of thousands of threads (a hostile link) draws only the rows in view.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { fmtUsd, type ThreadInfo } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
+import { useFixedRows } from '../common/fixed-rows.ts';
 import { visibleText } from '../common/visible-text.ts';
 import { threadOrder } from './navigation.ts';
 
@@ -156,13 +156,7 @@ export function ThreadList() {
 /** A long thread list: only the rows in view (and a few around them) are in the page; the current thread is
  *  scrolled into view when it changes (t / T, a link's thread). */
 function LongList({ rows, draw, current }: { rows: Row[]; draw: (r: Row) => ReactNode; current: string }) {
-  const parent = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => parent.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 20,
-  });
+  const { parent, v } = useFixedRows(rows.length, ROW_HEIGHT);
   const at = rows.findIndex((r) => 'thread' in r && r.thread.id === current);
   useEffect(() => {
     if (at >= 0) v.scrollToIndex(at, { align: 'auto' });
