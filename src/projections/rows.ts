@@ -1,7 +1,7 @@
 // The transcript list's rows: one small, plain record per message (role, tokens, tools, a one-line preview),
 // made once per load and thread and sent to the UI, which never sees the transcript itself (SPEC §6).
 import { indexToolCalls } from '../analyses/tool-index.ts';
-import type { Message, Role, Thread } from '../model/transcript.ts';
+import type { Block, Message, Role, Thread } from '../model/transcript.ts';
 import { blockText, resultText } from '../tokens/block-text.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 
@@ -38,19 +38,19 @@ function oneLineHead(t: string, need: number): string {
   }
 }
 
+/** What a block shows in a preview: a tool call as `name(input…)`, an image as `[image]`, else its text. */
+export function previewText(b: Block): string {
+  if (b.type === 'tool_use') return `${b.name}(${blockText(b).slice(b.name.length + 1, 120)})`;
+  if (b.type === 'image') return '[image]';
+  return b.type === 'tool_result' ? resultText(b) : blockText(b);
+}
+
 /** The first ~160 characters of a message as one line: tool calls as `name(input…)`, images as `[image]`. */
 export function previewOf(m: Message): string {
   const parts: string[] = [];
   let len = 0;
   for (const b of m.blocks) {
-    const t =
-      b.type === 'tool_use'
-        ? `${b.name}(${blockText(b).slice(b.name.length + 1, 120)})`
-        : b.type === 'image'
-          ? '[image]'
-          : b.type === 'tool_result'
-            ? resultText(b)
-            : blockText(b);
+    const t = previewText(b);
     // A head over PREVIEW characters decides the preview as the whole text would (its first 160, and the `…`).
     parts.push(oneLineHead(t, PREVIEW));
     len += t.length;

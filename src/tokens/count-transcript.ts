@@ -47,6 +47,27 @@ function collect(t: Transcript, meter: TokenMeter): { blocks: Block[]; tools: To
   return { blocks, tools };
 }
 
+/** The items whose text the tokenizer does not know yet, with those texts; the others are adopted with their count. */
+function unknownOf<T>(
+  items: readonly T[],
+  textOf: (x: T) => string,
+  known: (text: string) => number | undefined,
+  adopt: (x: T, n: number) => void,
+): [T[], string[]] {
+  const out: T[] = [];
+  const texts: string[] = [];
+  for (const x of items) {
+    const text = textOf(x);
+    const n = known(text);
+    if (n !== undefined) adopt(x, n);
+    else {
+      out.push(x);
+      texts.push(text);
+    }
+  }
+  return [out, texts];
+}
+
 /** Count every text of `t` on the endpoints and prime `meter`; returns stats. `derived()`: texts a run will likely
  *  make from the log (Tier-1 stubs), counted with it by the pool and primed into the tokenizer; not made when the
  *  transcript is small enough to count inline. */
@@ -63,28 +84,8 @@ export async function countTranscript(
   // Texts the tokenizer has counted before (the same session read again as it grew, the same file opened again)
   // are taken from its cache; only the others are counted, so a followed session's growth counts what it added.
   const known = (text: string) => meter.tokenizer.known?.(text);
-  const blocks: Block[] = [];
-  const blockTexts: string[] = [];
-  for (const b of collected.blocks) {
-    const text = blockText(b);
-    const n = known(text);
-    if (n !== undefined) meter.adoptBlock(b, n);
-    else {
-      blocks.push(b);
-      blockTexts.push(text);
-    }
-  }
-  const tools: ToolDef[] = [];
-  const toolTexts: string[] = [];
-  for (const tool of collected.tools) {
-    const text = toolDefText(tool);
-    const n = known(text);
-    if (n !== undefined) meter.adoptTool(tool, n);
-    else {
-      tools.push(tool);
-      toolTexts.push(text);
-    }
-  }
+  const [blocks, blockTexts] = unknownOf(collected.blocks, blockText, known, (b, n) => meter.adoptBlock(b, n));
+  const [tools, toolTexts] = unknownOf(collected.tools, toolDefText, known, (x, n) => meter.adoptTool(x, n));
   const texts = [...blockTexts, ...toolTexts];
   const chars = texts.reduce((n, s) => n + s.length, 0);
   if (chars < POOL_MIN_CHARS) {

@@ -49,7 +49,8 @@ export function forEachLineUnit(text: string, unit: (part: string) => void): voi
 }
 
 /**
- * The line-unit counts of `text` with [head, tail) replaced by `marker` (a head/tail truncation), from the counts
+ * The line-unit counts of `cut`, which is `text` with [head, tail) replaced by a marker (a head/tail truncation
+ * the caller made already), from the counts
  * of `text`'s own units: the units wholly before the head's last line and after the tail's first are kept as they
  * are, and only the part between — that line, the marker, that line — is cut into units and counted (`count`).
  * Only the kept head and tail are scanned. undefined when `units` cannot be `text`'s. The sum of the result is
@@ -59,12 +60,11 @@ export function cutUnits(
   text: string,
   units: ArrayLike<number>,
   head: number,
-  marker: string,
   tail: number,
+  cut: string,
   count: (part: string) => number,
 ): Uint32Array | undefined {
   if (head > tail || tail > text.length) return undefined;
-  const cut = text.slice(0, head) + marker + text.slice(tail);
   // Safe cuts before the head's end, ascending: the units ending there are kept, but for the last ones whose start
   // is no safe cut of the cut text (their indentation runs into the marker).
   const before: number[] = [];

@@ -72,10 +72,12 @@ export class TokenMeter {
   /** Count `next`, whose text is `from`'s text cut by `cut` (head/tail truncation), from `from`'s line-unit counts:
    *  only the lines at the cut are tokenized. Nothing when `from` has no line units (then `next` is counted when
    *  first measured, as any block). Both must be text blocks or results with string content. */
-  primeCut(from: Block, next: Block, cut: { head: number; marker: string; tail: number }): void {
+  primeCut(from: Block, next: Block, cut: { head: number; tail: number }): void {
     const units = this.lineUnits.get(from);
     if (!units || this.blockCache.has(next)) return;
-    const made = cutUnits(blockText(from), units, cut.head, cut.marker, cut.tail, (part) => this.tokenizer.count(part));
+    const made = cutUnits(blockText(from), units, cut.head, cut.tail, blockText(next), (part) =>
+      this.tokenizer.count(part),
+    );
     if (!made) return;
     let n = 0;
     for (let k = 0; k < made.length; k++) n += made[k];

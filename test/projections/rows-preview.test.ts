@@ -3,22 +3,14 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { Block, Message } from '../../src/model/transcript.ts';
-import { previewOf } from '../../src/projections/rows.ts';
-import { blockText, resultText } from '../../src/tokens/block-text.ts';
+import { previewOf, previewText } from '../../src/projections/rows.ts';
 
 /** The preview from the whole texts (every block's text collapsed in full). */
 function wholePreview(m: Message): string {
   const parts: string[] = [];
   let len = 0;
   for (const b of m.blocks) {
-    const t =
-      b.type === 'tool_use'
-        ? `${b.name}(${blockText(b).slice(b.name.length + 1, 120)})`
-        : b.type === 'image'
-          ? '[image]'
-          : b.type === 'tool_result'
-            ? resultText(b)
-            : blockText(b);
+    const t = previewText(b);
     parts.push(t.replace(/\s+/g, ' ').trim());
     len += t.length;
     if (len > 160) break;

@@ -113,8 +113,8 @@ describe('counting pool line units', () => {
         const tail = head + (y % (text.length - head + 1));
         const units: number[] = [];
         forEachLineUnit(text, (p) => units.push(counter.count(p)));
-        const made = cutUnits(text, units, head, marker, tail, (p) => counter.count(p));
         const cut = text.slice(0, head) + marker + text.slice(tail);
+        const made = cutUnits(text, units, head, tail, cut, (p) => counter.count(p));
         expect(made?.reduce((a, b) => a + b, 0)).toBe(counter.count(cut));
         const own: number[] = [];
         forEachLineUnit(cut, (p) => own.push(counter.count(p)));
