@@ -3,6 +3,7 @@
 // replaced by a placeholder and the rest kept, with an issue; a file cut mid-write is named truncated at its byte.
 import { cutDeep, MAX_JSON_DEPTH, openAtEnd, preview, tryParseJson } from '../lib/json.ts';
 import { decodeAll } from '../lib/lines.ts';
+import { utf8Length } from '../lib/runes.ts';
 import type { ParseIssue } from '../model/transcript.ts';
 import type { SourceFile } from './types.ts';
 
@@ -12,7 +13,6 @@ export type DocumentRead = { value: unknown; cut?: ParseIssue; truncated?: strin
 
 export const DEEP_PLACEHOLDER = `[nested deeper than ${MAX_JSON_DEPTH} levels: not loaded]`;
 
-const utf8Length = (s: string) => new TextEncoder().encode(s).length;
 const lineAt = (text: string, i: number) => text.slice(0, i).split('\n').length;
 
 export function readDocument(main: SourceFile): DocumentRead {
