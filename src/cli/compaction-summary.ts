@@ -2,6 +2,7 @@
 // per probe kind, the re-fetches after it, and tokens per task recorded and replayed. The JSON report has it all.
 import type { Report } from '../analyses/report.ts';
 import { fmtUsd } from '../lib/money.ts';
+import { counted } from './counted.ts';
 
 const KIND: Record<string, string> = {
   filesModified: 'files modified',
@@ -41,9 +42,14 @@ export function compactionLines(r: Report, num: (n: number) => string): string[]
   }
   const t = r.taskTotals;
   if (t && t.tasks > 0) {
-    const recorded = (r.tasks ?? []).reduce((n, x) => n + (x.recorded.tokens ?? 0), 0);
+    const tasks = r.tasks ?? [];
+    const recorded = tasks.reduce((n, x) => n + (x.recorded.tokens ?? 0), 0);
+    // A log without usage has no recorded tokens to show: not 0.
+    const observed = tasks.some((x) => x.recorded.tokens !== null)
+      ? num(Math.round(recorded / t.tasks))
+      : 'n/a (no usage in the log)';
     out.push(
-      `tokens per task: ${t.tasks} tasks, recorded ${num(Math.round(recorded / t.tasks))}, this run ≈${num(t.tokensPerTask)} (≈${num(t.tokensPerTaskWithoutRefetch)} without re-fetches)`,
+      `tokens per task: ${counted(t.tasks, 'task')}, recorded ${observed}, this run ≈${num(t.tokensPerTask)} (≈${num(t.tokensPerTaskWithoutRefetch)} without re-fetches)`,
     );
   }
   return out;

@@ -56,6 +56,9 @@ export function costLines(c: CostReport): string[] {
   const width = Math.max(...rows.byModel.map((m) => m.model.length), 5);
   for (const m of rows.byModel) lines.push(modelLine(m, r ? sims.get(m.model) : undefined, width));
   const unpriced = rows.unpriced.entries;
-  if (unpriced > 0) lines.push(`  ${n(unpriced)} response(s) not priced are left out of the dollars above`);
+  if (unpriced > 0)
+    lines.push(
+      `  ${n(unpriced)} ${unpriced === 1 ? 'response not priced is' : 'responses not priced are'} left out of the dollars above`,
+    );
   return lines;
 }

@@ -9,6 +9,7 @@ import { fmtUsd } from '../lib/money.ts';
 import type { Transcript } from '../model/transcript.ts';
 import { compactionLines } from './compaction-summary.ts';
 import { costLines } from './cost-summary.ts';
+import { counted } from './counted.ts';
 import { terminalLine } from './terminal.ts';
 
 function fmtNum(n: number): string {
@@ -57,12 +58,18 @@ export function formatSummary(t: Transcript, r: Report, observed?: readonly Pick
   );
   if (r.defaults) lines.push(...originLines(r.defaults));
   lines.push(
-    `${c.threads} threads · ${c.messages} messages · ${c.requests} requests · ${c.toolUses} tool uses · ${c.toolResults} tool results`,
+    [
+      counted(c.threads, 'thread'),
+      counted(c.messages, 'message'),
+      counted(c.requests, 'request'),
+      counted(c.toolUses, 'tool use'),
+      counted(c.toolResults, 'tool result'),
+    ].join(' · '),
   );
   const sideCalls = t.threads.filter((th) => th.kind === 'side-call');
   for (const th of t.threads.filter((x) => x.kind !== 'side-call')) {
     lines.push(
-      `  ${th.kind.padEnd(9)} ${th.id}  ${th.messages.length} msgs, ${th.requests.length} requests${th.title ? `  (${th.title})` : ''}`,
+      `  ${th.kind.padEnd(9)} ${th.id}  ${counted(th.messages.length, 'msg')}, ${counted(th.requests.length, 'request')}${th.title ? `  (${th.title})` : ''}`,
     );
   }
   if (sideCalls.length > 0) {
