@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Entry point for `tierscope` / `npm run tierscope`. Runs the CLI as built JavaScript (dist-cli/tierscope.mjs,
-// written by scripts/build-cli.mjs on `npm ci`): no TypeScript compilation at start-up. While a file under src/
-// is newer than that build (a checkout being edited) or it is missing, it loads the TypeScript through tsx instead.
+// Entry point for `tierscope` / `npm run tierscope`. Runs the CLI as built JavaScript (dist-cli/tierscope.cjs,
+// written by scripts/build-cli.mjs on `npm ci`) with its code cache (run-built.mjs): no TypeScript compilation at
+// start-up. While a file under src/ is newer than that build (a checkout being edited) or it is missing, it loads
+// the TypeScript through tsx instead.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { runBuilt } from './run-built.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const built = `${root}dist-cli/tierscope.mjs`;
+const built = `${root}dist-cli/tierscope.cjs`;
 
 /** The newest modification time of any file under `dir`, or past `limit` as soon as one is. */
 function newest(dir, limit) {
@@ -26,7 +28,7 @@ function fresh() {
   return newest(`${root}src`, at) <= at;
 }
 
-if (fresh()) await import(built);
+if (fresh()) runBuilt(`${root}dist-cli`);
 else {
   const { register } = await import('tsx/esm/api');
   register();

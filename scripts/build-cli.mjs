@@ -1,9 +1,11 @@
-// Build the CLI into one JavaScript file with the project's own bundler (vite, in SSR mode for Node), so
-// `tierscope` starts without compiling TypeScript: dist-cli/tierscope.mjs (the packages every start loads bundled
-// in, the rest of node_modules left as imports).
-// Run by `npm ci`/`npm install` (the `prepare` script) and `npm run build:cli`; `--out <dir>` builds elsewhere
-// (tests). bin/tierscope.mjs uses the bundle while it is newer than every file under src/.
+// Build the CLI into JavaScript with the project's own bundler (vite, in SSR mode for Node), so `tierscope` starts
+// without compiling TypeScript: dist-cli/tierscope.cjs (the packages every start loads bundled in, the rest of
+// node_modules left as requires), then the packed rank tables and V8's code cache beside it (bin/run-built.mjs).
+// CommonJS with dynamic imports made into require(): a script compiled with a code cache cannot run `import()` on
+// Node 20. Run by `npm ci`/`npm install` (the `prepare` script) and `npm run build:cli`; `--out <dir>` builds
+// elsewhere (tests). bin/tierscope.mjs uses the bundle while it is newer than every file under src/.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'vite';
 
@@ -28,10 +30,23 @@ await build({
     sourcemap: false,
     rolldownOptions: {
       checks: { bundlerTimings: false },
-      output: { entryFileNames: 'tierscope.mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
+      output: {
+        format: 'cjs',
+        dynamicImportInCjs: false,
+        entryFileNames: 'tierscope.cjs',
+        chunkFileNames: 'chunks/[name]-[hash].cjs',
+      },
     },
   },
 });
 
+const bundle = resolve(outDir, 'tierscope.cjs');
 // The rank tables, decoded once here rather than on every start (src/cli/entry.ts).
-execFileSync(process.execPath, [resolve(outDir, 'tierscope.mjs'), '--pack-ranks'], { stdio: 'inherit' });
+execFileSync(process.execPath, [bundle, '--pack-ranks'], { stdio: 'inherit' });
+// The code cache, saved after a warm-up of the commands a start mostly runs (an analyze and a scan of the samples).
+const samples = resolve(root, 'public/samples');
+rmSync(`${bundle}.code-cache`, { force: true });
+const run = `import(${JSON.stringify(resolve(root, 'bin/run-built.mjs'))}).then((m) => m.runBuilt(${JSON.stringify(outDir)}, { writeCache: true }))`;
+// (`-e` leaves no script path in argv, so the bundle's path stands in for it, as if it had been run.)
+const warm = ['--warm', resolve(samples, 'cache-break.jsonl'), samples];
+execFileSync(process.execPath, ['--input-type=module', '-e', run, bundle, ...warm], { stdio: 'inherit' });

@@ -1,7 +1,8 @@
 // The CLI as a process: run `runCli` on the arguments, write to stdout/stderr, set the exit code. What
-// scripts/build-cli.mjs bundles to dist-cli/tierscope.mjs (no TypeScript compilation at start-up); the build then
-// runs it once with `--pack-ranks` to write each encoding's ranks decoded beside it, which the tokenizer reads
-// instead of decoding base64 on every start. A reader that stops early (`| head`) closes the pipe: EPIPE ends quietly.
+// scripts/build-cli.mjs bundles to dist-cli/tierscope.cjs (no TypeScript compilation at start-up); the build then
+// runs it with `--pack-ranks` to write each encoding's ranks decoded beside it (the tokenizer reads them instead of
+// decoding base64 on every start), and with `--warm <file> <folder>` (an analyze and a scan, output dropped) before
+// saving V8's code cache (bin/run-built.mjs). A reader that stops early (`| head`) closes the pipe: EPIPE ends quietly.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RankFile } from '../tokens/bpe.ts';
@@ -38,10 +39,27 @@ for (const stream of [process.stdout, process.stderr])
     process.exit(process.exitCode ?? 0);
   });
 
-if (process.argv[2] === '--pack-ranks') await writeRanks();
-else
+/** The commands a start mostly runs, so the functions they compile are in the code cache the build saves. */
+async function warm(file: string, folder: string): Promise<void> {
+  const quiet = { out: () => {}, err: () => {}, ranks: readRanks };
+  for (const argv of [
+    ['analyze', file],
+    ['analyze', file, '--json'],
+    ['scan', folder, '--json'],
+    ['scan', folder],
+  ])
+    if ((await runCli(argv, quiet)) !== 0) throw new Error(`warm-up failed: tierscope ${argv.join(' ')}`);
+}
+
+async function main(): Promise<void> {
+  const [flag, file, folder] = process.argv.slice(2);
+  if (flag === '--pack-ranks') return writeRanks();
+  if (flag === '--warm' && file && folder) return warm(file, folder);
   process.exitCode = await runCli(process.argv.slice(2), {
     out: (s) => process.stdout.write(`${s}\n`),
     err: (s) => process.stderr.write(`${s}\n`),
     ranks: readRanks,
   });
+}
+
+void main();
