@@ -6,12 +6,12 @@
 // needs on Node 20 (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the build turns dynamic imports into require().
 import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import vm from 'node:vm';
 
 /** The bundle compiled with its saved code cache (if any); `rejected`: V8 refused that cache. */
 export function compileBuilt(dir) {
-  const file = join(dir, 'tierscope.cjs');
+  const file = resolve(dir, 'tierscope.cjs');
   const cacheFile = `${file}.code-cache`;
   let cachedData;
   try {

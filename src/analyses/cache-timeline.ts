@@ -138,6 +138,9 @@ function computeObserved(t: Transcript, config: PipelineConfig, ctx: ObservedCon
   const all: { thread: Thread; r: Request }[] = [];
   for (const th of t.threads) for (const r of th.requests) if (r.observed) all.push({ thread: th, r });
   const byTime = [...all].sort((a, b) => (a.r.time ?? 0) - (b.r.time ?? 0));
+  // Per model, not per request: the rules parse the model id and format their reasons.
+  const minByModel = new Map<string | undefined, number>();
+  const minOf = (model: string | undefined) => getOrInsert(minByModel, model, () => observedMin(model, config));
   for (const th of t.threads) {
     let prev: Request | undefined;
     for (const r of th.requests) {
@@ -158,7 +161,7 @@ function computeObserved(t: Transcript, config: PipelineConfig, ctx: ObservedCon
         }
       }
       let brk: BreakInfo | null = null;
-      if (ref?.observed && isBreak(r.observed.cacheRead, observedPrompt(ref.observed), observedMin(r.model, config)))
+      if (ref?.observed && isBreak(r.observed.cacheRead, observedPrompt(ref.observed), minOf(r.model)))
         brk = observedBreak(th, ref, refThread, r, first, config, ctx);
       out.push({
         thread: th.id,

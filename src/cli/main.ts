@@ -8,7 +8,6 @@ import { type ParsedArgs, parseArgs, UsageError } from './args.ts';
 import { type CliIo, load, type TermIo, termIo } from './load.ts';
 import { ALL_FLAGS, COMMANDS } from './options.ts';
 import { scanCommand } from './scan.ts';
-import { serveCommand } from './serve.ts';
 import { formatSummary } from './summary.ts';
 
 export type { CliIo } from './load.ts';
@@ -65,8 +64,9 @@ export async function runCli(argv: string[], raw: CliIo): Promise<number> {
     const flags = COMMANDS[command as keyof typeof COMMANDS];
     const args = parseArgs(argv, flags.valued, flags.booleans);
     if (command === 'scan') return await scanCommand(args, io);
-    if (command === 'serve') return await serveCommand(args, io);
-    // Sharing needs the share codec and the secret scanner: loaded only for these commands (a faster start).
+    // Serving needs node:http, sharing the share codec and the secret scanner: loaded only for these commands (a
+    // faster start for the others).
+    if (command === 'serve') return await (await import('./serve.ts')).serveCommand(args, io);
     if (command === 'share') return await (await import('./share-commands.ts')).shareCommand(args, io);
     if (command === 'minimize') return await (await import('./share-commands.ts')).minimizeCommand(args, io);
     return await analyzeCommand(args, io);

@@ -34,7 +34,7 @@ export function tryParseJson(text: string): JsonParseResult {
  * each level takes two characters, so short texts are not scanned at all.
  */
 function deeperThan(text: string, max: number): number {
-  if (text.length <= 2 * max) return -1;
+  if (text.length <= 2 * max || !moreOpenersThan(text, max)) return -1;
   let depth = 0;
   let found = -1;
   scanStructure(text, (c, i) => {
@@ -47,6 +47,16 @@ function deeperThan(text: string, max: number): number {
     return true;
   });
   return found;
+}
+
+/** Whether `text` holds more than `max` of `{` and `[` (in strings too): fewer cannot nest deeper than `max`, and
+ *  counting them natively (indexOf) is much cheaper than the structural scan most lines would otherwise get. */
+function moreOpenersThan(text: string, max: number): boolean {
+  let n = 0;
+  for (const opener of ['{', '[']) {
+    for (let i = text.indexOf(opener); i >= 0; i = text.indexOf(opener, i + 1)) if (++n > max) return true;
+  }
+  return false;
 }
 
 /**
