@@ -1,0 +1,172 @@
+// A followed session read again as it grows (issue 18 item 2) shows exactly what a fresh load of the grown file
+// shows: the load summary, every thread's rows, the run (timeline, report totals, events, pairing …) and the
+// report, for real fixtures and generated Claude Code sessions with sub-agents, grown at several split points —
+// in the middle of a response written over several lines, and between a tool_use and its tool_result.
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { claudeCodeLines } from '../../bench/generate.ts';
+import { withLogDefaults } from '../../src/analyses/settings-origin.ts';
+import { presetConfig } from '../../src/pipeline/presets.ts';
+import type { EngineApi, LoadFile, LoadSummary, RunResult, RunSettings } from '../../worker/api.ts';
+import { createEngine } from '../../worker/create-engine.ts';
+import { describeReal, realPath } from '../helpers/fixtures.ts';
+
+const enc = new TextEncoder();
+const file = (name: string, lines: readonly string[]): LoadFile => ({
+  name,
+  buffer: enc.encode(lines.length > 0 ? `${lines.join('\n')}\n` : '').buffer as ArrayBuffer,
+});
+
+type Session = { name: string; main: string[]; agents: Map<string, string[]> };
+/** The files of `s` with its main file cut after `n` lines (sub-agent files cut in proportion). */
+function filesAt(s: Session, n: number): LoadFile[] {
+  const id = s.name.replace(/\.jsonl$/, '');
+  const share = n / s.main.length;
+  return [
+    file(s.name, s.main.slice(0, n)),
+    ...[...s.agents].map(([a, lines]) =>
+      file(`${id}/subagents/agent-${a}.jsonl`, lines.slice(0, Math.ceil(lines.length * share))),
+    ),
+  ];
+}
+
+const settings = (summary: LoadSummary, over: Partial<RunSettings['config']> = {}): RunSettings => ({
+  preset: 'seeds',
+  config: { ...withLogDefaults(presetConfig('seeds'), summary.defaults), ...over },
+  mode: 'recorded',
+  provider: 'anthropic',
+  encoding: 'o200k_base',
+});
+
+/** Everything the page reads of a loaded session and its run (timings left out). */
+async function shown(engine: EngineApi, summary: LoadSummary, runId: number, over?: Partial<RunSettings['config']>) {
+  if (!summary.ok) throw new Error('not loaded');
+  const run = (await engine.run(runId, settings(summary, over))) as RunResult;
+  if (run.stale) throw new Error('stale');
+  const rows: Record<string, unknown> = {};
+  for (const t of summary.threads) rows[t.id] = await engine.rows(t.id);
+  return {
+    summary: { ...summary, loadMs: 0 },
+    rows,
+    run: { ...run, ms: 0, runId: 0 },
+    report: await engine.report(),
+  };
+}
+
+/** Open `s` at `cuts[0]` lines (follow 'start'), grow it to each later cut ('grow'): each growth shows what a
+ *  fresh engine shows for the same files. */
+async function followMatchesFresh(s: Session, cuts: number[], over?: Partial<RunSettings['config']>): Promise<void> {
+  const followed = createEngine();
+  let runId = 0;
+  for (const [i, n] of cuts.entries()) {
+    const grown = await followed.load(filesAt(s, n), undefined, undefined, undefined, i === 0 ? 'start' : 'grow');
+    const fresh = createEngine();
+    const whole = await fresh.load(filesAt(s, n), undefined);
+    if (!grown.ok || !whole.ok) throw new Error(`${s.name} at ${n} lines did not load`);
+    const a = await shown(followed, grown, ++runId, over);
+    const b = await shown(fresh, whole, 1, over);
+    expect(a, `${s.name} grown to ${n} lines`).toEqual(b);
+  }
+}
+
+type Line = { type?: string; message?: { id?: string; content?: unknown } };
+const parsed = (l: string): Line => {
+  try {
+    return JSON.parse(l) as Line;
+  } catch {
+    return {};
+  }
+};
+const hasBlock = (l: Line, type: string) =>
+  Array.isArray(l.message?.content) && (l.message.content as { type?: string }[]).some((b) => b.type === type);
+
+/** Cut points of a Claude Code log: inside a response written over several lines, and between a line with a
+ *  tool_use and the next line holding a tool_result; at most `k` of each, spread over the log. */
+function claudeCuts(lines: readonly string[], k = 3): { midResponse: number[]; afterToolUse: number[] } {
+  const ls = lines.map(parsed);
+  const midResponse: number[] = [];
+  const afterToolUse: number[] = [];
+  for (let i = 1; i < ls.length; i++) {
+    const a = ls[i - 1];
+    const b = ls[i];
+    if (a.type === 'assistant' && b.type === 'assistant' && a.message?.id && a.message.id === b.message?.id)
+      midResponse.push(i);
+    if (hasBlock(a, 'tool_use') && hasBlock(b, 'tool_result')) afterToolUse.push(i);
+  }
+  const spread = (xs: number[]) => xs.filter((_, j) => xs.length <= k || j % Math.ceil(xs.length / k) === 0);
+  return { midResponse: spread(midResponse), afterToolUse: spread(afterToolUse) };
+}
+
+function generated(seed: number, requests: number): Session {
+  const agents = new Map<string, string[]>();
+  const main = [
+    ...claudeCodeLines(4 << 20, seed, {
+      maxRequests: requests,
+      resultScale: 0.05,
+      onAgentLine: (id, line) => agents.set(id, [...(agents.get(id) ?? []), line]),
+    }),
+  ];
+  return { name: `gen-${seed}.jsonl`, main, agents };
+}
+
+const ascending = (xs: number[]) => [...new Set(xs)].sort((a, b) => a - b);
+
+describe('a followed session that grows shows what a fresh load shows', () => {
+  it('generated Claude Code sessions with sub-agents, grown at any lines (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1000 }),
+        fc.array(fc.double({ min: 0.05, max: 1, noNaN: true }), { minLength: 1, maxLength: 4 }),
+        async (seed, fractions) => {
+          const s = generated(seed, 60);
+          const last = s.main.length;
+          // Every cut before the last line, so the session grows at least once.
+          await followMatchesFresh(
+            s,
+            ascending([...fractions.map((f) => Math.max(1, Math.floor(f * (last - 1)))), last]),
+          );
+        },
+      ),
+      { numRuns: 6, seed: 18 },
+    );
+  }, 120_000);
+
+  it('a generated session grown inside responses and between a tool_use and its result', async () => {
+    const s = generated(7, 80);
+    const { midResponse, afterToolUse } = claudeCuts(s.main);
+    expect(midResponse.length).toBeGreaterThan(0);
+    expect(afterToolUse.length).toBeGreaterThan(0);
+    await followMatchesFresh(s, ascending([...midResponse, ...afterToolUse, s.main.length]));
+    // A small window: the pipeline compacts (tiers, summaries) before and after each growth.
+    await followMatchesFresh(s, ascending([...midResponse, ...afterToolUse, s.main.length]), {
+      contextWindow: 30_000,
+      outputReserve: 2000,
+    });
+  }, 120_000);
+});
+
+describeReal('a followed real session that grows shows what a fresh load shows', () => {
+  const logs = [
+    'claude-code/ccviewer-5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl',
+    'claude-code/ccviewer-1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl',
+    'claude-code/synthetic-agentsessions-claude-linetypes.jsonl',
+    'codex/synthetic-agentsessions-codex-itemtypes.jsonl',
+    'codex/simonw-codex-0.77-homelab.jsonl',
+    'openai-chat/inspect-browser-gpt4o-mini.chat-completions.jsonl',
+  ];
+  for (const rel of logs)
+    it(rel, async () => {
+      const main = readFileSync(realPath(rel), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '');
+      const s: Session = { name: rel.split('/').pop() ?? rel, main, agents: new Map() };
+      const { midResponse, afterToolUse } = claudeCuts(main, 2);
+      const fractions = [0.3, 0.6, 0.9].map((f) => Math.max(1, Math.round(f * main.length)));
+      await followMatchesFresh(
+        s,
+        ascending([...fractions, ...midResponse, ...afterToolUse, main.length - 1, main.length]),
+        { contextWindow: 40_000, outputReserve: 2000 },
+      );
+    }, 120_000);
+});
