@@ -9,7 +9,6 @@ import { withLogDefaults } from '../src/analyses/settings-origin.ts';
 import { presetConfig } from '../src/pipeline/presets.ts';
 import type { LoadFile, LoadSummary, RunResult, RunSettings } from '../worker/api.ts';
 import { createEngine } from '../worker/create-engine.ts';
-import { nodeEndpoints } from './node-pool.ts';
 
 const [file, growthsArg = '7', perArg = '2'] = process.argv.slice(2);
 const growths = Number(growthsArg);
@@ -32,11 +31,18 @@ if (lines.at(-1) === '') lines.pop();
 const enc = new TextEncoder();
 const upTo = (n: number) => asFile(basename(file), enc.encode(`${lines.slice(0, n).join('\n')}\n`));
 
-const engine = createEngine({ endpoints: () => nodeEndpoints(2) });
+// Counting in this thread (a growth has only its new texts to count), so the CPU time is the engine's own.
+const engine = createEngine();
 let runId = 0;
 async function run(summary: LoadSummary): Promise<RunResult> {
   const config = withLogDefaults(presetConfig('seeds'), summary.defaults);
-  const settings: RunSettings = { preset: 'seeds', config, mode: 'recorded', provider: 'anthropic', encoding: 'o200k_base' };
+  const settings: RunSettings = {
+    preset: 'seeds',
+    config,
+    mode: 'recorded',
+    provider: 'anthropic',
+    encoding: 'o200k_base',
+  };
   const r = await engine.run(++runId, settings);
   if (r.stale) throw new Error('stale');
   return r;
