@@ -34,8 +34,11 @@ const upTo = (n: number) => asFile(basename(file), enc.encode(`${lines.slice(0, 
 // Counting in this thread (a growth has only its new texts to count), so the CPU time is the engine's own.
 const engine = createEngine();
 let runId = 0;
+let opened: LoadSummary | undefined;
+/** The settings the session was opened with (a growth keeps them, as the page does). */
 async function run(summary: LoadSummary): Promise<RunResult> {
-  const config = withLogDefaults(presetConfig('seeds'), summary.defaults);
+  opened ??= summary;
+  const config = withLogDefaults(presetConfig('seeds'), opened.defaults);
   const settings: RunSettings = {
     preset: 'seeds',
     config,

@@ -139,9 +139,13 @@ export class ReportMemo {
   /** Per thread: the sizes of every tool result (they do not change between runs). */
   staticRows: StaticRow[][] | undefined;
   /** Thread replay → its tool-result rows (a reused thread replay has the same rows). Bound: replays alive. */
-  readonly threadRows = new WeakMap<ThreadReplay, ToolResultRow[]>();
+  readonly threadRows: WeakMap<ThreadReplay, ToolResultRow[]>;
   /** The transcript's counts. */
   counts: Counts | undefined;
+  /** `from`: the memo of an earlier read of a followed session; only what is keyed on replays is kept. */
+  constructor(from?: ReportMemo) {
+    this.threadRows = from?.threadRows ?? new WeakMap();
+  }
 }
 
 function staticRowsOf(t: Transcript, tok: Tokenizer, memo: ReportMemo): StaticRow[][] {

@@ -70,6 +70,18 @@ export class ToolIds {
 export class ToolIdTables {
   private readonly tables = new WeakMap<Thread, ToolIds>();
 
+  /** The table of `thread` if one was made. */
+  peek(thread: Thread): ToolIds | undefined {
+    return this.tables.get(thread);
+  }
+
+  /** `table` (an earlier read of the thread, replay/cache.ts carries) becomes `thread`'s, numbering its messages'
+   *  ids: numbers already handed out stay valid for the grown thread. */
+  share(thread: Thread, table: ToolIds): void {
+    for (const m of thread.messages) table.refsOf(m);
+    this.tables.set(thread, table);
+  }
+
   of(thread: Thread): ToolIds {
     let t = this.tables.get(thread);
     if (!t) {

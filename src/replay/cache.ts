@@ -1,12 +1,16 @@
 // What the replay keeps from one run to the next, with the pipeline's memos (PipelineMemo), in one object the
 // engine owns per loaded transcript and encoding (dropped on the next load) and passes explicitly. Each field is a
 // named memo: its key, what it assumes, its bound. Runs A, B, A, B on one cache equal B on a fresh cache
-// (test/replay/cache.test.ts).
+// (test/replay/cache.test.ts). A followed session's growth carries the cache over to the grown transcript
+// (model/carry-over.ts keeps unchanged objects), keeping what is keyed on identity (test/worker/follow-grow).
+import { sameValue } from '../model/carry-over.ts';
 import type { Thread, Transcript } from '../model/transcript.ts';
 import { PipelineMemo } from '../pipeline/memo.ts';
+import { ToolIds } from '../pipeline/tool-ids.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import type { ReplayMode } from './inputs.ts';
+import type { LiveReplay } from './resume.ts';
 import type { ReplayOptions, RequestPlan, ThreadReplay } from './types.ts';
 
 /** A thread's last full replay, with what it depended on besides the config keys it read (reuse.ts). */
@@ -25,29 +29,81 @@ export class ReplayCache {
   readonly pipeline: PipelineMemo;
   /** Thread → its request plans per mode (plan.ts). Assumes the transcript is never mutated. Bound: one list
    *  per thread and mode. */
-  readonly plans = new WeakMap<Thread, Map<ReplayMode, PlanSet>>();
+  readonly plans: WeakMap<Thread, Map<ReplayMode, PlanSet>>;
   /** Thread → its last replay (transcript.ts): reused while nothing it read changed. Bound: one per thread. */
-  readonly lastReplays = new WeakMap<Thread, Reusable>();
+  readonly lastReplays: WeakMap<Thread, Reusable>;
   /** Thread → message index → the request that produced it (replay.ts). Bound: one table per thread. */
-  readonly requestTables = new WeakMap<Thread, Int32Array>();
+  readonly requestTables: WeakMap<Thread, Int32Array>;
   /** A prefix part (a thread's tools or system array) → the hash of its content (plan.ts). Bound: one per
    *  array object of the transcript. */
-  readonly contentKeys = new WeakMap<object, string>();
+  readonly contentKeys: WeakMap<object, string>;
+  /** Thread id → the runs of its latest replays, kept going (resume.ts), the most recently used first: a later
+   *  read of the thread that only appended requests replays just those under the same settings. Bound: a few per
+   *  thread id (transcript.ts LIVE_PER_THREAD). */
+  readonly live: Map<string, LiveReplay[]>;
+  /** Requests this cache's replays ran through the pipeline (reuse and resumption skip them): the work a run
+   *  did, for tests and the bench. */
+  replayed = 0;
   private cals: Map<string, Calibration> | undefined;
+  /** The calibrations of the read this cache was carried over from, by thread id: an equal one is used instead
+   *  of the new object, so what is keyed on a calibration (plans, last replays) still matches. */
+  private earlierCals: Map<string, Calibration> | undefined;
 
   constructor(
     readonly transcript: Transcript,
     readonly meter: TokenMeter,
     /** Calibrations to use instead of computing them (tests; a caller that has them). */
     calibrations?: Map<string, Calibration>,
+    /** The cache of an earlier read of a followed session (carries(from, transcript) said its memos hold). */
+    from?: ReplayCache,
   ) {
-    this.pipeline = new PipelineMemo(meter);
+    this.pipeline = from?.pipeline ?? new PipelineMemo(meter);
+    this.plans = from?.plans ?? new WeakMap();
+    this.lastReplays = from?.lastReplays ?? new WeakMap();
+    this.requestTables = from?.requestTables ?? new WeakMap();
+    this.contentKeys = from?.contentKeys ?? new WeakMap();
+    this.live = from?.live ?? new Map();
     this.cals = calibrations;
+    this.earlierCals = from?.cals;
   }
 
   /** Thread id → its calibration (computed on first use: it needs the transcript counted). */
   calibrations(calibrate: (t: Transcript, meter: TokenMeter) => Map<string, Calibration>): Map<string, Calibration> {
-    this.cals ??= calibrate(this.transcript, this.meter);
+    if (!this.cals) {
+      const cals = calibrate(this.transcript, this.meter);
+      const earlier = this.earlierCals;
+      if (earlier)
+        for (const [id, c] of cals) {
+          const e = earlier.get(id);
+          if (e && sameValue(e, c)) cals.set(id, e);
+        }
+      this.earlierCals = undefined;
+      this.cals = cals;
+    }
     return this.cals;
   }
+}
+
+/**
+ * Whether the memos of `from` hold for `next`, a later read of the growing file `from` was made for, with its
+ * unchanged objects carried over (model/carry-over.ts). Every memo is keyed on objects, which a new read only
+ * reuses where they are equal, except for one fact read from the rest of the thread: a tool result's tool is the
+ * name the thread's first call of that id gives (categories, tier facts). So every thread that grew must name
+ * every id of its earlier read as that read did; then the earlier id table becomes the grown thread's, extended
+ * by its messages (numbers already used by memos and plans stay valid). False: start from a fresh cache.
+ */
+export function carries(from: ReplayCache, next: Transcript): boolean {
+  const before = new Map(from.transcript.threads.map((t) => [t.id, t]));
+  const shared: [Thread, ToolIds][] = [];
+  for (const t of next.threads) {
+    const p = before.get(t.id);
+    const old = p && p !== t ? from.pipeline.toolIds.peek(p) : undefined;
+    if (!old) continue;
+    const fresh = new ToolIds();
+    for (const m of t.messages) fresh.refsOf(m);
+    for (let n = 0; n < old.size; n++) if (old.name(old.id(n)) !== fresh.name(old.id(n))) return false;
+    shared.push([t, old]);
+  }
+  for (const [t, table] of shared) from.pipeline.toolIds.share(t, table);
+  return true;
 }

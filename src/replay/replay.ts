@@ -20,7 +20,7 @@ import type { ReplayCache } from './cache.ts';
 import { InputRepeats, spliceMayBreak, validateAppended } from './pairing-window.ts';
 import { type RequestPlan, threadPlan } from './plan.ts';
 import { type ConfigReads, noteShut, trackedConfig } from './reuse.ts';
-import type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
+import type { ReplayOptions, RequestReplay, ThreadReplay, ThreadRun } from './types.ts';
 
 export type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
 
@@ -112,6 +112,25 @@ export function replayThread(
   capture = false,
   observe?: (request: number, output: readonly Message[]) => void,
 ): ThreadReplay {
+  const run = startReplay(thread, opts, cache, calibration, capture, observe);
+  for (const plan of threadPlan(thread, opts.mode, cache, calibration)) {
+    if (plan.request.index > until) break;
+    run.step(plan);
+  }
+  return run.finish();
+}
+
+/** Start a thread's replay (ThreadRun, types.ts): its plans are then stepped through one by one. */
+export function startReplay(
+  first: Thread,
+  opts: ReplayOptions,
+  cache: ReplayCache,
+  firstCalibration: Calibration,
+  capture = false,
+  observe?: (request: number, output: readonly Message[]) => void,
+): ThreadRun {
+  let thread = first;
+  let calibration = firstCalibration;
   const { meter, pipeline: memo } = cache;
   const reads: ConfigReads = new Map();
   const keys = checkKeys(opts);
@@ -123,7 +142,6 @@ export function replayThread(
   const rewrites = new Map<string, Block>();
   let lastChars = new Int32Array(work.ids.size).fill(-1);
   const losses: (PipelineEvent | undefined)[] = [];
-  const requestOf = requestIndexer(thread, cache.requestTables);
   const reported = new Set<string>();
   const reportKey = (v: PairingViolation, messageIndex: number) =>
     `${v.stage}|${v.rule}|${v.toolUseId ?? ''}|${v.toolUseId ? '' : messageIndex}`;
@@ -187,7 +205,7 @@ export function replayThread(
     },
     factor,
     prefixTokens: 0,
-    requestOf,
+    requestOf: requestIndexer(thread, cache.requestTables),
     freshFrom: 0,
     task: () => {
       task ??= latestTask(work);
@@ -213,9 +231,8 @@ export function replayThread(
     ctx.record({ thread: thread.id, request: current, stage: stage.id, ...e });
   });
 
-  for (const plan of threadPlan(thread, opts.mode, cache, calibration)) {
+  const step = (plan: RequestPlan): void => {
     const r = plan.request;
-    if (r.index > until) break;
     const { view, delta, toolsKey, systemKey, toolsTokens, staticTokens, rawInputTokens } = plan;
     let pairing: PairingViolation[] = NO_VIOLATIONS;
     // Made only when something is validated (most requests find their input check cached).
@@ -347,14 +364,28 @@ export function replayThread(
     observe?.(r.index, work.snapshot());
     prevToolsKey = toolsKey;
     prevSystemKey = systemKey;
-  }
+  };
   return {
-    thread: thread.id,
-    calibration,
-    requests: out,
-    fates: resultFates(memo.sites.of(thread), stageStates(states), { lastChars, losses }),
-    folded: (states[SUMMARIZE] as SummarizeState).folded.slice(),
-    output: capture ? work.snapshot() : undefined,
-    reads,
+    step,
+    finish: () => ({
+      thread: thread.id,
+      calibration,
+      requests: out.slice(),
+      fates: resultFates(memo.sites.of(thread), stageStates(states), { lastChars, losses }),
+      folded: (states[SUMMARIZE] as SummarizeState).folded.slice(),
+      output: capture ? work.snapshot() : undefined,
+      reads: new Map(reads),
+    }),
+    grown(next: Thread, nextCalibration: Calibration) {
+      thread = next;
+      calibration = nextCalibration;
+      ctx.requestOf = requestIndexer(next, cache.requestTables);
+      // What a replayed request copies of its request (a response's later line moves its response time).
+      out.forEach((q, i) => {
+        const r = next.requests[i];
+        if (q.time !== r.time || q.responseTime !== r.responseTime || q.model !== r.model)
+          out[i] = { ...q, time: r.time, responseTime: r.responseTime, model: r.model };
+      });
+    },
   };
 }

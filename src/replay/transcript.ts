@@ -16,7 +16,9 @@ import { ANTHROPIC_FRAMING_PER_BLOCK, isThinking, isToolBlock, loadsToolSchemas 
 import type { TokenMeter } from '../tokens/meter.ts';
 import type { ReplayCache } from './cache.ts';
 import { InputBuilder } from './inputs.ts';
-import { type ReplayOptions, replayThread, type ThreadReplay } from './replay.ts';
+import { threadPlan } from './plan.ts';
+import { type ReplayOptions, startReplay, type ThreadReplay } from './replay.ts';
+import { type LiveReplay, whyNotResume } from './resume.ts';
 import { sameReads } from './reuse.ts';
 
 export type Replay = {
@@ -183,7 +185,7 @@ function replayOrReuse(th: Thread, opts: ReplayOptions, cache: ReplayCache, cali
     sameReads(opts.config, prev.replay.reads)
   )
     return prev.replay;
-  const replay = replayThread(th, opts, cache, calibration);
+  const replay = replayLive(th, opts, cache, calibration);
   cache.lastReplays.set(th, {
     replay,
     calibration,
@@ -192,6 +194,55 @@ function replayOrReuse(th: Thread, opts: ReplayOptions, cache: ReplayCache, cali
     summarizer: opts.summarizer,
   });
   return replay;
+}
+
+/** Kept runs per thread (cache.live): a run's replay and the no-pipeline replay its cost is measured against,
+ *  and a couple more, the most recently used first. */
+const LIVE_PER_THREAD = 4;
+
+/** Replay `th` whole, or from where the kept run of an earlier read of it with the same settings stopped
+ *  (resume.ts), keeping the run for the next growth (cache.live). */
+function replayLive(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibration: Calibration): ThreadReplay {
+  const ids = cache.pipeline.toolIds.peek(th);
+  const config = JSON.stringify(opts.config);
+  const kept = cache.live.get(th.id) ?? [];
+  const at = kept.findIndex(
+    (l) =>
+      l.config === config && l.mode === opts.mode && l.provider === opts.provider && l.summarizer === opts.summarizer,
+  );
+  const live = at >= 0 ? kept[at] : undefined;
+  if (live) kept.splice(at, 1);
+  let entry: LiveReplay;
+  if (live && live.thread === th && live.calibration === calibration && opts.summarizer.id !== 'http') {
+    // Its run under these very settings replayed this thread already (the run's replay and the no-pipeline one
+    // take turns in cache.lastReplays); an http summarizer's answers arrive between runs.
+    entry = live;
+  } else if (live && live.thread !== th && whyNotResume(live, th, opts, calibration, ids) === null) {
+    const plans = threadPlan(th, opts.mode, cache, calibration, live.plans);
+    live.run.grown(th, calibration);
+    for (let i = live.plans.length; i < plans.length; i++) live.run.step(plans[i]);
+    cache.replayed += plans.length - live.plans.length;
+    entry = { ...live, thread: th, calibration, plans, replay: live.run.finish() };
+  } else {
+    const plans = threadPlan(th, opts.mode, cache, calibration);
+    const run = startReplay(th, opts, cache, calibration);
+    for (const plan of plans) run.step(plan);
+    cache.replayed += plans.length;
+    entry = {
+      thread: th,
+      calibration,
+      plans,
+      run,
+      replay: run.finish(),
+      mode: opts.mode,
+      provider: opts.provider,
+      summarizer: opts.summarizer,
+      config,
+      ids: ids ?? cache.pipeline.toolIds.peek(th),
+    };
+  }
+  cache.live.set(th.id, [entry, ...kept].slice(0, LIVE_PER_THREAD));
+  return entry.replay;
 }
 
 /** Replay every thread of the cache's transcript. */

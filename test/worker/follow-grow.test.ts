@@ -56,9 +56,19 @@ async function shown(engine: EngineApi, summary: LoadSummary, runId: number, ove
 
 /** Open `s` at `cuts[0]` lines (follow 'start'), grow it to each later cut ('grow'): each growth shows what a
  *  fresh engine shows for the same files. */
-async function followMatchesFresh(s: Session, cuts: number[], over?: Partial<RunSettings['config']>): Promise<void> {
-  const followed = createEngine();
+/** One growth: lines before and after, requests it added, requests the run replayed. */
+type Growth = { from: number; to: number; added: number; replayed: number };
+
+async function followMatchesFresh(
+  s: Session,
+  cuts: number[],
+  over?: Partial<RunSettings['config']>,
+): Promise<Growth[]> {
+  let replayed = 0;
+  const followed = createEngine({ onReplayed: (n) => (replayed = n) });
   let runId = 0;
+  let requests = 0;
+  const growths: Growth[] = [];
   for (const [i, n] of cuts.entries()) {
     const grown = await followed.load(filesAt(s, n), undefined, undefined, undefined, i === 0 ? 'start' : 'grow');
     const fresh = createEngine();
@@ -67,7 +77,10 @@ async function followMatchesFresh(s: Session, cuts: number[], over?: Partial<Run
     const a = await shown(followed, grown, ++runId, over);
     const b = await shown(fresh, whole, 1, over);
     expect(a, `${s.name} grown to ${n} lines`).toEqual(b);
+    if (i > 0) growths.push({ from: cuts[i - 1], to: n, added: grown.counts.requests - requests, replayed });
+    requests = grown.counts.requests;
   }
+  return growths;
 }
 
 type Line = { type?: string; message?: { id?: string; content?: unknown } };
@@ -137,12 +150,18 @@ describe('a followed session that grows shows what a fresh load shows', () => {
     const { midResponse, afterToolUse } = claudeCuts(s.main);
     expect(midResponse.length).toBeGreaterThan(0);
     expect(afterToolUse.length).toBeGreaterThan(0);
-    await followMatchesFresh(s, ascending([...midResponse, ...afterToolUse, s.main.length]));
+    // The session as it stood at each point, then a line or two later (the response completed, the result in).
+    const cuts = ascending([...midResponse, ...afterToolUse].flatMap((p) => [p, p + 1, p + 2]));
+    const plain = await followMatchesFresh(s, cuts);
     // A small window: the pipeline compacts (tiers, summaries) before and after each growth.
-    await followMatchesFresh(s, ascending([...midResponse, ...afterToolUse, s.main.length]), {
-      contextWindow: 30_000,
-      outputReserve: 2000,
-    });
+    const compacting = await followMatchesFresh(s, cuts, { contextWindow: 30_000, outputReserve: 2000 });
+    // Most small growths went on from the kept replays (their run and the no-pipeline one replayed just the
+    // requests they added), which is what the equality above checks.
+    for (const growths of [plain, compacting]) {
+      const small = growths.filter((g) => g.to - g.from <= 2);
+      const kept = small.filter((g) => g.replayed <= 2 * g.added);
+      expect(kept.length).toBeGreaterThan(small.length / 2);
+    }
   }, 120_000);
 });
 
@@ -169,4 +188,36 @@ describeReal('a followed real session that grows shows what a fresh load shows',
         { contextWindow: 40_000, outputReserve: 2000 },
       );
     }, 120_000);
+});
+
+describe('a growth costs what it appended', () => {
+  it('2-line growths of a 300-request session replay only the requests they added', async () => {
+    const s = generated(11, 300);
+    let replayed = 0;
+    const followed = createEngine({ onReplayed: (n) => (replayed += n) });
+    const at = s.main.length - 20;
+    const first = await followed.load(filesAt(s, at), undefined, undefined, undefined, 'start');
+    if (!first.ok) throw new Error('did not load');
+    // The session keeps the settings it was opened with, as the page does.
+    const run = async (id: number) => {
+      const r = await followed.run(id, settings(first, { contextWindow: 60_000, outputReserve: 2000 }));
+      if (r.stale) throw new Error('stale');
+    };
+    await run(1);
+    expect(replayed).toBeGreaterThan(300); // the first run replays everything (its run and the no-pipeline one)
+    let requests = first.counts.requests;
+    const perGrowth: { added: number; replayed: number }[] = [];
+    for (let n = at + 2, id = 2; n <= s.main.length; n += 2, id++) {
+      const grown = await followed.load(filesAt(s, n), undefined, undefined, undefined, 'grow');
+      if (!grown.ok) throw new Error('did not load');
+      replayed = 0;
+      await run(id);
+      perGrowth.push({ added: grown.counts.requests - requests, replayed });
+      requests = grown.counts.requests;
+    }
+    // Each growth replays its new requests twice (the run and the no-pipeline replay its saving is measured
+    // against), nothing it had replayed before.
+    expect(perGrowth).toEqual(perGrowth.map((g) => ({ added: g.added, replayed: 2 * g.added })));
+    expect(perGrowth.some((g) => g.added > 0)).toBe(true);
+  });
 });
