@@ -312,7 +312,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       const th = thread(threadId);
       if (!th) return [];
       if (!loaded) return [];
-      return messageRows(th, (await cacheFor(loaded.transcript, 'o200k_base')).meter);
+      const cache = await cacheFor(loaded.transcript, 'o200k_base');
+      return messageRows(th, cache.meter, cache.previews);
     },
 
     async run(

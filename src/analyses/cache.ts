@@ -2,7 +2,7 @@
 // replay and the analyses: the replay's and the pipeline's memos (ReplayCache, PipelineMemo) and the analyses'
 // (report rows, re-fetch repeats, timeline schedule). Every run-to-run memo is a named field of one of these,
 // documented where it is defined; nothing in the pure layers keeps state at module level (test/architecture).
-import type { Transcript } from '../model/transcript.ts';
+import type { Message, Transcript } from '../model/transcript.ts';
 import { ReplayCache } from '../replay/cache.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
@@ -23,6 +23,9 @@ export class AnalysisCache extends ReplayCache {
   /** Compaction row → its re-fetches after, priced under the last price settings (compaction-refetch.ts
    *  AfterMemo): a drag that re-runs one thread re-counts only that thread's compactions. Bound: the rows alive. */
   readonly compactionAfter: AfterMemo;
+  /** Message → its one-line preview in the transcript's rows (projections/rows.ts; depends on the message
+   *  alone). Bound: the messages alive. */
+  readonly previews: WeakMap<Message, string>;
   /** Price lookups and the recorded cost (cost.ts). */
   readonly cost: CostMemo;
   /** withoutPipelineKey → the simulated cost of the recorded inputs without the pipeline (analyze.ts): it
@@ -48,5 +51,6 @@ export class AnalysisCache extends ReplayCache {
     this.audit = from?.audit ?? new AuditMemo();
     this.compactionAfter = from?.compactionAfter ?? new WeakMap();
     this.cost = new CostMemo(from?.cost.pricings);
+    this.previews = from?.previews ?? new WeakMap();
   }
 }
