@@ -10,6 +10,7 @@ import { ToolIds } from '../pipeline/tool-ids.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import type { ReplayMode } from './inputs.ts';
+import { requestIndexer } from './request-of.ts';
 import type { LiveReplay } from './resume.ts';
 import type { ReplayOptions, RequestPlan, ThreadReplay } from './types.ts';
 
@@ -90,14 +91,21 @@ export class ReplayCache {
  * reuses where they are equal, except for one fact read from the rest of the thread: a tool result's tool is the
  * name the thread's first call of that id gives (categories, tier facts). So every thread that grew must name
  * every id of its earlier read as that read did; then the earlier id table becomes the grown thread's, extended
- * by its messages (numbers already used by memos and plans stay valid). False: start from a fresh cache.
+ * by its messages (numbers already used by memos and plans stay valid). And the request each earlier message
+ * is tagged with (summaries tag what they fold with it; the summary drafts' memo keys on the folded messages and
+ * their span of requests) must be the same in the grown thread. False: start from a fresh cache.
  */
 export function carries(from: ReplayCache, next: Transcript): boolean {
   const before = new Map(from.transcript.threads.map((t) => [t.id, t]));
   const shared: [Thread, ToolIds][] = [];
   for (const t of next.threads) {
     const p = before.get(t.id);
-    const old = p && p !== t ? from.pipeline.toolIds.peek(p) : undefined;
+    if (!p || p === t) continue;
+    const was = requestIndexer(p, from.requestTables);
+    const now = requestIndexer(t, from.requestTables);
+    for (let mi = Math.min(p.messages.length, t.messages.length) - 1; mi >= 0; mi--)
+      if (was(mi) !== now(mi)) return false;
+    const old = from.pipeline.toolIds.peek(p);
     if (!old) continue;
     const fresh = new ToolIds();
     for (const m of t.messages) fresh.refsOf(m);

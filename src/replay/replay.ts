@@ -4,7 +4,6 @@
 // unchanged history; a recorded input that stops extending the previous one (an agent compaction, a
 // rewritten request log) resets the history and re-applies every persisted result rewrite byte-identically.
 // The pairing validator runs on the recorded input and after every stage that changed structure.
-import { firstIndex } from '../lib/search.ts';
 
 import type { Block, Message, Thread } from '../model/transcript.ts';
 import { FLAGS_DUPLICATES, newViolations, type PairingViolation, validatePairing } from '../pairing/validate.ts';
@@ -19,6 +18,7 @@ import type { Calibration } from '../tokens/calibration.ts';
 import type { ReplayCache } from './cache.ts';
 import { InputRepeats, spliceMayBreak, validateAppended } from './pairing-window.ts';
 import { type RequestPlan, threadPlan } from './plan.ts';
+import { requestIndexer } from './request-of.ts';
 import { type ConfigReads, noteShut, trackedConfig } from './reuse.ts';
 import type { ReplayOptions, RequestReplay, ThreadReplay, ThreadRun } from './types.ts';
 
@@ -51,30 +51,6 @@ function keepCheck(plan: RequestPlan, key: string, found: PairingViolation[]): P
   plan.checks ??= new Map();
   plan.checks.set(key, found);
   return found;
-}
-
-/** Thread message index → the request that produced it (the last request whose input ends at or before the
- *  message; 0 before the first): a table per thread (cache.requestTables), so summaries tag thousands of items
- *  without searching. */
-function searchIndexer(ends: readonly number[]): (messageIndex: number) => number {
-  return (mi: number) => Math.max(0, firstIndex(ends.length, (i) => ends[i] > mi) - 1);
-}
-function requestIndexer(thread: Thread, tables: WeakMap<Thread, Int32Array>): (messageIndex: number) => number {
-  const ends = thread.requests.map((r) => r.inputEnd);
-  if (ends.some((e, k) => k > 0 && e < ends[k - 1])) return searchIndexer(ends); // out of order: search
-  let table = tables.get(thread);
-  if (!table) {
-    table = new Int32Array(thread.messages.length);
-    let r = 0;
-    for (let mi = 0; mi < table.length; mi++) {
-      while (r + 1 < thread.requests.length && thread.requests[r + 1].inputEnd <= mi) r++;
-      table[mi] = thread.requests.length > 0 && thread.requests[0].inputEnd <= mi ? r : 0;
-    }
-    tables.set(thread, table);
-  }
-  const t = table;
-  const last = Math.max(0, thread.requests.length - 1);
-  return (mi: number) => (mi < 0 ? 0 : mi < t.length ? t[mi] : last);
 }
 
 function reapply(messages: readonly Message[], rewrites: Map<string, Block>): Message[] {

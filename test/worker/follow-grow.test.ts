@@ -221,3 +221,30 @@ describe('a growth costs what it appended', () => {
     expect(perGrowth.some((g) => g.added > 0)).toBe(true);
   });
 });
+
+describe('a growth that changes what was replayed starts that thread over', () => {
+  it('a prompt appended on an earlier branch (the user rewound the session)', async () => {
+    const s = generated(5, 80);
+    const ls = s.main.map((l) => JSON.parse(l) as Record<string, unknown>);
+    // A user prompt halfway through, sent again from the same parent: the session's active branch is now that one.
+    const at = ls.findIndex(
+      (l, i) =>
+        i > ls.length / 2 && l.type === 'user' && typeof (l.message as { content?: unknown })?.content === 'string',
+    );
+    expect(at).toBeGreaterThan(0);
+    const last = ls[ls.length - 1];
+    const rewound = {
+      ...ls[at],
+      uuid: 'rewound-0000',
+      timestamp: new Date(Date.parse(String(last.timestamp)) + 60_000).toISOString(),
+      message: { role: 'user', content: 'try again differently' },
+    };
+    const grown: Session = { ...s, main: [...s.main, JSON.stringify(rewound)] };
+    const growths = await followMatchesFresh(grown, [s.main.length - 4, s.main.length, s.main.length + 1], {
+      contextWindow: 30_000,
+      outputReserve: 2000,
+    });
+    // The rewind changed the main thread's earlier messages: it was replayed from request 0.
+    expect(growths[1].replayed).toBeGreaterThan(2 * Math.max(0, growths[1].added));
+  }, 60_000);
+});
