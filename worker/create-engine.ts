@@ -106,8 +106,9 @@ export type EngineOptions = {
 
 export function createEngine(options: EngineOptions = {}): EngineApi {
   let loaded: Loaded | undefined;
-  /** The lines of a followed session's main file (by the name it was sent under), for its next growth. */
-  let held: { name: string; lines: HeldLines } | undefined;
+  /** The lines of a followed session's main file (by the name it was sent under) and of its sub-agent files (by
+   *  theirs), for its next growth. */
+  let held: { name: string; lines: HeldLines; extras: Map<string, HeldLines> } | undefined;
   /** The run cache of the loaded transcript per encoding (analyses/cache.ts): every run-to-run memo lives there,
    *  and all of it is dropped when another transcript loads. */
   const caches = new Map<EncodingName, Promise<AnalysisCache>>();
@@ -226,6 +227,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       // A followed session's lines, kept from its last load; any other load lets them go.
       const growing = follow === 'grow' && held !== undefined && held.name === files[0]?.name;
       const keep = growing ? held?.lines : follow ? heldLines() : undefined;
+      const keepExtras = growing ? held?.extras : follow ? new Map<string, HeldLines>() : undefined;
       held = undefined;
       if (files.length === 0) return { ok: false, error: 'No file given.', issues: [] };
       // Every input path (picker, drop, paste, ?src=, share file) is checked against the file-size limit here,
@@ -248,9 +250,10 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         limits,
         progress: (f) => onProgress?.({ phase: 'parsing', fraction: f }),
         held: keep,
+        heldExtras: keepExtras,
       });
       if (!r.ok) return { ok: false, error: r.error, issues: r.issues };
-      if (keep) held = { name: files[0].name, lines: keep };
+      if (keep && keepExtras) held = { name: files[0].name, lines: keep, extras: keepExtras };
       for (const p of prepared)
         if (p.issue)
           r.transcript.parseIssues.unshift({ line: 0, severity: 'warning', message: p.issue, file: p.source.name });
