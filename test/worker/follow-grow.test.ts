@@ -10,7 +10,7 @@ import { withLogDefaults } from '../../src/analyses/settings-origin.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import type { EngineApi, LoadFile, LoadSummary, RunResult, RunSettings } from '../../worker/api.ts';
 import { createEngine } from '../../worker/create-engine.ts';
-import { describeReal, realPath } from '../helpers/fixtures.ts';
+import { describeReal, describeWild, realPath, wildPath } from '../helpers/fixtures.ts';
 
 const enc = new TextEncoder();
 const file = (name: string, lines: readonly string[]): LoadFile => ({
@@ -188,6 +188,26 @@ describeReal('a followed real session that grows shows what a fresh load shows',
         { contextWindow: 40_000, outputReserve: 2000 },
       );
     }, 120_000);
+});
+
+describeWild('a followed wild session with agent compactions that grows shows what a fresh load shows', () => {
+  it('paismart (Claude Code, compact_boundary summaries)', async () => {
+    const rel =
+      'claude-code/projects/paismart--Users-pretor-Documents-PAI---TPOS/24a90d02-9724-4548-9f4f-97bcb9f93ef3.jsonl';
+    const main = readFileSync(wildPath(rel), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const s: Session = { name: '24a90d02.jsonl', main, agents: new Map() };
+    // Just after each compaction and a few lines later (its audit kept while its span is unchanged), and the end.
+    const compactions = main.flatMap((l, i) => (l.includes('"compact_boundary"') ? [i + 2] : []));
+    expect(compactions.length).toBeGreaterThan(0);
+    const cuts = ascending([...compactions.flatMap((c) => [c, c + 2, c + 6]), main.length - 2, main.length]);
+    await followMatchesFresh(
+      s,
+      cuts.filter((n) => n <= main.length),
+      { contextWindow: 60_000, outputReserve: 2000 },
+    );
+  }, 120_000);
 });
 
 describe('a growth costs what it appended', () => {
