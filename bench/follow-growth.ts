@@ -91,5 +91,9 @@ for (let g = 0; g < growths; g++) {
 const out: Record<string, { wallMs: number; cpuMs: number }> = {};
 for (const k of Object.keys(wall) as Step[])
   out[k] = { wallMs: Math.round(median(wall[k])), cpuMs: Math.round(median(cpu[k])) };
-console.log(JSON.stringify({ file: basename(file), lines: lines.length, growths, linesPerGrowth: per, median: out }));
+// With --expose-gc: the heap the engine holds once the growths are done (the kept lines, caches and runs).
+const gc = (globalThis as { gc?: () => void }).gc;
+gc?.();
+const heapMB = gc ? Math.round(process.memoryUsage().heapUsed / 2 ** 20) : undefined;
+console.log(JSON.stringify({ file: basename(file), lines: lines.length, growths, linesPerGrowth: per, median: out, heapMB }));
 process.exit(0);
