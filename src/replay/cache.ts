@@ -12,7 +12,7 @@ import type { TokenMeter } from '../tokens/meter.ts';
 import type { ReplayMode } from './inputs.ts';
 import { requestIndexer } from './request-of.ts';
 import type { LiveReplay } from './resume.ts';
-import type { ReplayOptions, RequestPlan, ThreadReplay } from './types.ts';
+import type { ReplayOptions, RequestPlan, ThreadReplay, ThreadSamples } from './types.ts';
 
 /** A thread's last full replay, with what it depended on besides the config keys it read (reuse.ts). */
 export type Reusable = {
@@ -42,6 +42,10 @@ export class ReplayCache {
    *  read of the thread that only appended requests replays just those under the same settings. Bound: a few per
    *  thread id (transcript.ts LIVE_PER_THREAD). */
   readonly live: Map<string, LiveReplay[]>;
+  /** Thread id → its calibration samples and what they were made from (transcript.ts calibrateTranscript): a
+   *  followed session's grown thread makes only the samples after its unchanged requests. Bound: one per thread
+   *  id. */
+  readonly calibrationInputs: Map<string, ThreadSamples>;
   /** Requests this cache's replays ran through the pipeline (reuse and resumption skip them): the work a run
    *  did, for tests and the bench. */
   replayed = 0;
@@ -64,14 +68,17 @@ export class ReplayCache {
     this.requestTables = from?.requestTables ?? new WeakMap();
     this.contentKeys = from?.contentKeys ?? new WeakMap();
     this.live = from?.live ?? new Map();
+    this.calibrationInputs = from?.calibrationInputs ?? new Map();
     this.cals = calibrations;
     this.earlierCals = from?.cals;
   }
 
   /** Thread id → its calibration (computed on first use: it needs the transcript counted). */
-  calibrations(calibrate: (t: Transcript, meter: TokenMeter) => Map<string, Calibration>): Map<string, Calibration> {
+  calibrations(
+    calibrate: (t: Transcript, meter: TokenMeter, memo: Map<string, ThreadSamples>) => Map<string, Calibration>,
+  ): Map<string, Calibration> {
     if (!this.cals) {
-      const cals = calibrate(this.transcript, this.meter);
+      const cals = calibrate(this.transcript, this.meter, this.calibrationInputs);
       const earlier = this.earlierCals;
       if (earlier)
         for (const [id, c] of cals) {

@@ -20,6 +20,7 @@ import { threadPlan } from './plan.ts';
 import { type ReplayOptions, startReplay, type ThreadReplay } from './replay.ts';
 import { type LiveReplay, whyNotResume } from './resume.ts';
 import { sameReads } from './reuse.ts';
+import type { MessageSums, ThreadSamples } from './types.ts';
 
 export type Replay = {
   threads: ThreadReplay[];
@@ -49,14 +50,23 @@ function hiddenThinking(thread: Thread, meter: TokenMeter): Float64Array {
  *  claude-trace fixture: observed/o200k 1.064–1.137, median 1.112). */
 const HIDDEN_RATIO = 1.1;
 
-/** Running sums over a thread's messages, so each request's sample costs O(1) (inputs share prefixes). */
-function sums(thread: Thread, meter: TokenMeter, hidden: Float64Array) {
+/** Running sums over a thread's messages, so each request's sample costs O(1) (inputs share prefixes).
+ *  `earlier`: the sums of an earlier read of the thread, whose first `from` entries still hold. */
+function sums(thread: Thread, meter: TokenMeter, hidden: Float64Array, earlier?: MessageSums, from = 0): MessageSums {
   const n = thread.messages.length;
   const all = new Float64Array(n + 1);
   const blocks = new Float64Array(n + 1);
   const hid = new Float64Array(n + 1);
   const think = new Float64Array(n + 1);
-  thread.messages.forEach((m, i) => {
+  const kept = earlier ? Math.min(from, n) : 0;
+  if (earlier && kept > 0) {
+    all.set(earlier.all.subarray(0, kept + 1));
+    blocks.set(earlier.blocks.subarray(0, kept + 1));
+    hid.set(earlier.hid.subarray(0, kept + 1));
+    think.set(earlier.think.subarray(0, kept + 1));
+  }
+  for (let i = kept; i < n; i++) {
+    const m = thread.messages[i];
     let tools = 0;
     let thought = 0;
     for (const b of m.blocks) {
@@ -67,7 +77,7 @@ function sums(thread: Thread, meter: TokenMeter, hidden: Float64Array) {
     blocks[i + 1] = blocks[i] + tools;
     hid[i + 1] = hid[i] + hidden[i];
     think[i + 1] = think[i] + thought;
-  });
+  }
   return { all, blocks, hid, think };
 }
 
@@ -92,15 +102,41 @@ function turnStarts(thread: Thread): Int32Array {
 }
 
 /** What calibration needs of each request's recorded input (see calibration.ts and hidden.ts). `perTurn`: hidden
- *  reasoning counts only within the current turn (Codex). */
-function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 0, perTurn = false): CalibrationSample[] {
+ *  reasoning counts only within the current turn (Codex). `earlier`: the samples of an earlier read of the thread
+ *  (a followed session's growth): a request's sample depends on its request, the messages before its input's end
+ *  (their tokens, and the hidden reasoning of the responses among them) and the samples before it, so the first
+ *  samples whose requests and messages are unchanged are kept and the rest made again. */
+function calibrationSamples(
+  thread: Thread,
+  meter: TokenMeter,
+  framing = 0,
+  perTurn = false,
+  earlier?: ThreadSamples,
+): ThreadSamples {
+  if (earlier?.thread === thread && earlier.framing === framing && earlier.perTurn === perTurn) return earlier;
   const inputs = new InputBuilder(thread, 'recorded');
-  const s = sums(thread, meter, hiddenThinking(thread, meter));
+  const hidden = hiddenThinking(thread, meter);
+  const was = earlier && earlier.framing === framing && earlier.perTurn === perTurn ? earlier : undefined;
+  const p = was?.thread;
+  // The first message whose sums may differ from the earlier read's.
+  let same = 0;
+  if (p && was && p.prefix === thread.prefix) {
+    const n = Math.min(p.messages.length, thread.messages.length);
+    while (same < n && p.messages[same] === thread.messages[same] && was.hidden[same] === hidden[same]) same++;
+  }
+  const s = sums(thread, meter, hidden, was?.sums, same);
   const turns = perTurn ? turnStarts(thread) : undefined;
   let segment = 0;
   let prev: { start: number; end: number; model?: string } | undefined;
-  return thread.requests.map((r) => {
+  let keeping = p !== undefined && same > 0;
+  const samples = thread.requests.map((r, i) => {
     const v = inputs.view(r);
+    if (keeping && was && p && i < was.samples.length && p.requests[i] === r && v.end <= same) {
+      segment = was.samples[i].segment;
+      prev = { start: v.start, end: v.end, model: r.model ?? prev?.model };
+      return was.samples[i];
+    }
+    keeping = false;
     const prefix = r.exactPrefix ?? thread.prefix;
     if (prev) {
       const loads = !v.exact && thread.messages.slice(prev.end, v.end).some(loadsToolSchemas);
@@ -131,16 +167,28 @@ function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 0, perT
     }
     return sample;
   });
+  return { thread, framing, perTurn, hidden, sums: s, samples };
 }
 
 /** Calibrate every thread; a thread whose usage cannot fix a factor takes the median factor of those that
  *  can (else the prior: 1.1 for Claude models, 1 for the rest), and a thread without usage the median offset
  *  of the others' first requests. */
-export function calibrateTranscript(t: Transcript, meter: TokenMeter): Map<string, Calibration> {
+export function calibrateTranscript(
+  t: Transcript,
+  meter: TokenMeter,
+  /** Thread id → its samples from an earlier run (ReplayCache.calibrationInputs), updated here. */
+  memo?: Map<string, ThreadSamples>,
+): Map<string, Calibration> {
   const framing = framingPerBlock(t.meta.originalFormat ?? t.format);
   // Codex: a turn's reasoning leaves the prompt at the next user prompt (hidden.ts).
   const perTurn = (t.meta.originalFormat ?? t.format) === 'codex';
-  const samples = new Map(t.threads.map((th) => [th.id, calibrationSamples(th, meter, framing, perTurn)]));
+  const samples = new Map(
+    t.threads.map((th) => {
+      const made = calibrationSamples(th, meter, framing, perTurn, memo?.get(th.id));
+      memo?.set(th.id, made);
+      return [th.id, made.samples];
+    }),
+  );
   const own = new Map([...samples].map(([id, ss]) => [id, fitFactor(ss)]));
   const fitted = [...own.values()].filter(Number.isFinite);
   const shared = fitted.length > 0 ? median(fitted) : Number.NaN;

@@ -7,7 +7,7 @@ import type { ResultFate } from '../pipeline/fates.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
 import type { Summarizer } from '../pipeline/summarizer.ts';
 import type { KnownMessages } from '../pipeline/working.ts';
-import type { Calibration, EstimateBasis } from '../tokens/calibration.ts';
+import type { Calibration, CalibrationSample, EstimateBasis } from '../tokens/calibration.ts';
 import type { InputDelta, InputView, ReplayMode } from './inputs.ts';
 import type { ConfigReads } from './reuse.ts';
 
@@ -98,4 +98,18 @@ export type ThreadRun = {
   step(plan: RequestPlan): void;
   finish(): ThreadReplay;
   grown(thread: Thread, calibration: Calibration): void;
+};
+
+/** Running sums over a thread's messages (transcript.ts): tokens, tool blocks, hidden reasoning, thinking text. */
+export type MessageSums = { all: Float64Array; blocks: Float64Array; hid: Float64Array; think: Float64Array };
+
+/** A thread's calibration samples with what they were made from (ReplayCache.calibrationInputs). */
+export type ThreadSamples = {
+  thread: Thread;
+  framing: number;
+  perTurn: boolean;
+  /** By message: the hidden reasoning of the response there. */
+  hidden: Float64Array;
+  sums: MessageSums;
+  samples: CalibrationSample[];
 };
