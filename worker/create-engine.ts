@@ -109,6 +109,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
   /** The lines of a followed session's main file (by the name it was sent under) and of its sub-agent files (by
    *  theirs), for its next growth. */
   let held: { name: string; lines: HeldLines; extras: Map<string, HeldLines> } | undefined;
+  /** The loaded session is followed: its run caches keep their replays running for its next growth. */
+  let following = false;
   /** The run cache of the loaded transcript per encoding (analyses/cache.ts): every run-to-run memo lives there,
    *  and all of it is dropped when another transcript loads. */
   const caches = new Map<EncodingName, Promise<AnalysisCache>>();
@@ -167,7 +169,12 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
   function cacheFor(t: Transcript, enc: EncodingName): Promise<AnalysisCache> {
     let p = caches.get(enc);
     if (!p) {
-      p = tokenizerFor(enc).then((tok) => new AnalysisCache(t, new TokenMeter(tok)));
+      const keepRuns = following;
+      p = tokenizerFor(enc).then((tok) => {
+        const cache = new AnalysisCache(t, new TokenMeter(tok));
+        cache.keepRuns = keepRuns;
+        return cache;
+      });
       caches.set(enc, p);
     }
     return p;
@@ -175,9 +182,10 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
 
   /** The run cache of `t`, a growth of the transcript `c` was made for: carried over when its memos hold. */
   function grownCache(c: AnalysisCache, t: Transcript): AnalysisCache {
-    return carries(c, t)
-      ? new AnalysisCache(t, c.meter, undefined, c)
-      : new AnalysisCache(t, new TokenMeter(c.meter.tokenizer));
+    if (carries(c, t)) return new AnalysisCache(t, c.meter, undefined, c);
+    const fresh = new AnalysisCache(t, new TokenMeter(c.meter.tokenizer));
+    fresh.keepRuns = true;
+    return fresh;
   }
 
   function thread(id: string): Thread | undefined {
@@ -254,6 +262,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       });
       if (!r.ok) return { ok: false, error: r.error, issues: r.issues };
       if (keep && keepExtras) held = { name: files[0].name, lines: keep, extras: keepExtras };
+      following = follow !== undefined;
       for (const p of prepared)
         if (p.issue)
           r.transcript.parseIssues.unshift({ line: 0, severity: 'warning', message: p.issue, file: p.source.name });

@@ -46,6 +46,9 @@ export class ReplayCache {
    *  followed session's grown thread makes only the samples after its unchanged requests. Bound: one per thread
    *  id. */
   readonly calibrationInputs: Map<string, ThreadSamples>;
+  /** Keep each thread's replay running for a later read (cache.live): set for a followed session only, as the
+   *  runs hold their working histories (about 17 MB more for a 2,000-request session). */
+  keepRuns: boolean;
   /** Requests this cache's replays ran through the pipeline (reuse and resumption skip them): the work a run
    *  did, for tests and the bench. */
   replayed = 0;
@@ -68,6 +71,7 @@ export class ReplayCache {
     this.requestTables = from?.requestTables ?? new WeakMap();
     this.contentKeys = from?.contentKeys ?? new WeakMap();
     this.live = from?.live ?? new Map();
+    this.keepRuns = from?.keepRuns ?? false;
     this.calibrationInputs = from?.calibrationInputs ?? new Map();
     this.cals = calibrations;
     this.earlierCals = from?.cals;

@@ -245,12 +245,19 @@ function replayOrReuse(th: Thread, opts: ReplayOptions, cache: ReplayCache, cali
 }
 
 /** Kept runs per thread (cache.live): a run's replay and the no-pipeline replay its cost is measured against,
- *  and a couple more, the most recently used first. */
-const LIVE_PER_THREAD = 4;
+ *  and one more (the setting a drag left), the most recently used first. */
+const LIVE_PER_THREAD = 3;
 
-/** Replay `th` whole, or from where the kept run of an earlier read of it with the same settings stopped
- *  (resume.ts), keeping the run for the next growth (cache.live). */
+/** Replay `th` whole, or, for a followed session (cache.keepRuns), from where the kept run of an earlier read of it
+ *  with the same settings stopped (resume.ts), keeping the run for the next growth (cache.live). */
 function replayLive(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibration: Calibration): ThreadReplay {
+  if (!cache.keepRuns) {
+    const plans = threadPlan(th, opts.mode, cache, calibration);
+    const run = startReplay(th, opts, cache, calibration);
+    for (const plan of plans) run.step(plan);
+    cache.replayed += plans.length;
+    return run.finish();
+  }
   const ids = cache.pipeline.toolIds.peek(th);
   const config = JSON.stringify(opts.config);
   const kept = cache.live.get(th.id) ?? [];
