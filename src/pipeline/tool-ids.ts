@@ -75,10 +75,11 @@ export class ToolIdTables {
     return this.tables.get(thread);
   }
 
-  /** `table` (an earlier read of the thread, replay/cache.ts carries) becomes `thread`'s, numbering its messages'
-   *  ids: numbers already handed out stay valid for the grown thread. */
-  share(thread: Thread, table: ToolIds): void {
-    for (const m of thread.messages) table.refsOf(m);
+  /** `table` (an earlier read of the thread, replay/cache.ts carries) becomes `thread`'s, numbering the ids of its
+   *  messages from `from` on (the earlier ones are that read's: numbered already): numbers already handed out stay
+   *  valid for the grown thread. */
+  share(thread: Thread, table: ToolIds, from = 0): void {
+    for (let i = from; i < thread.messages.length; i++) table.refsOf(thread.messages[i]);
     this.tables.set(thread, table);
   }
 

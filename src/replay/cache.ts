@@ -4,7 +4,7 @@
 // (test/replay/cache.test.ts). A followed session's growth carries the cache over to the grown transcript
 // (model/carry-over.ts keeps unchanged objects), keeping what is keyed on identity (test/worker/follow-grow).
 import { sameValue } from '../model/carry-over.ts';
-import type { Thread, Transcript } from '../model/transcript.ts';
+import type { Message, Thread, Transcript } from '../model/transcript.ts';
 import { PipelineMemo } from '../pipeline/memo.ts';
 import { ToolIds } from '../pipeline/tool-ids.ts';
 import type { Calibration } from '../tokens/calibration.ts';
@@ -108,7 +108,7 @@ export class ReplayCache {
  */
 export function carries(from: ReplayCache, next: Transcript): boolean {
   const before = new Map(from.transcript.threads.map((t) => [t.id, t]));
-  const shared: [Thread, ToolIds][] = [];
+  const shared: [Thread, ToolIds, number][] = [];
   for (const t of next.threads) {
     const p = before.get(t.id);
     if (!p || p === t) continue;
@@ -118,11 +118,42 @@ export function carries(from: ReplayCache, next: Transcript): boolean {
       if (was(mi) !== now(mi)) return false;
     const old = from.pipeline.toolIds.peek(p);
     if (!old) continue;
+    let same = 0;
+    while (same < p.messages.length && same < t.messages.length && p.messages[same] === t.messages[same]) same++;
+    if (!namesKept(old, p, t, same)) return false;
+    shared.push([t, old, same]);
+  }
+  for (const [t, table, same] of shared) from.pipeline.toolIds.share(t, table, same);
+  return true;
+}
+
+/** The first assistant tool_use name of each id among `messages` from `start` on. */
+function firstNames(messages: readonly Message[], start: number): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = start; i < messages.length; i++) {
+    const m = messages[i];
+    if (m.role !== 'assistant') continue;
+    for (const b of m.blocks) if (b.type === 'tool_use' && !out.has(b.id)) out.set(b.id, b.name);
+  }
+  return out;
+}
+
+/** Whether a table made afresh over `t` names every id of `old` (the table of `p`, whose first `same` messages
+ *  `t` shares) as `old` does. A name comes from an id's first call: the shared messages name the same; only an id
+ *  whose first call in one of the reads is after them may differ, which the tails show (when they disagree about
+ *  an id `old` names as `p`'s tail does, whether the shared messages name it decides: the whole thread is read). */
+function namesKept(old: ToolIds, p: Thread, t: Thread, same: number): boolean {
+  const was = firstNames(p.messages, same);
+  const now = firstNames(t.messages, same);
+  for (const id of new Set([...was.keys(), ...now.keys()])) {
+    if (was.get(id) === now.get(id) || old.get(id) === undefined) continue;
+    const named = old.name(id);
+    if (named === undefined) return false; // t's tail names an id p never named
+    if (named !== was.get(id)) continue; // named by a shared message: the same in t
     const fresh = new ToolIds();
     for (const m of t.messages) fresh.refsOf(m);
     for (let n = 0; n < old.size; n++) if (old.name(old.id(n)) !== fresh.name(old.id(n))) return false;
-    shared.push([t, old]);
+    return true;
   }
-  for (const [t, table] of shared) from.pipeline.toolIds.share(t, table);
   return true;
 }
