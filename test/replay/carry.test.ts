@@ -7,7 +7,7 @@ import { claudeCodeLines } from '../../bench/generate.ts';
 import { AnalysisCache } from '../../src/analyses/cache.ts';
 import { fileFromText, heldLines, parseTranscript } from '../../src/formats/index.ts';
 import { carryOver, sameValue } from '../../src/model/carry-over.ts';
-import type { ToolResultBlock, Transcript } from '../../src/model/transcript.ts';
+import type { Message, Thread, ToolResultBlock, Transcript } from '../../src/model/transcript.ts';
 import { applyCut, headTailCut } from '../../src/pipeline/markers.ts';
 import { carries } from '../../src/replay/cache.ts';
 import { inlineEndpoint } from '../../src/tokens/count-pool.ts';
@@ -88,5 +88,96 @@ describe('carry-over', () => {
     adopted.primeCut(long, again, other);
     adopted.block(again);
     expect(Math.max(0, ...asked)).toBeGreaterThan(10_000);
+  });
+});
+
+/** A thread whose messages are assistant calls (id, tool name) each answered by its result. */
+function calls(list: [string, string][]): Thread {
+  const messages: Message[] = list.flatMap(([id, name], k) => [
+    {
+      index: 2 * k,
+      role: 'assistant',
+      blocks: [{ type: 'tool_use', id, name, input: {} }],
+      source: { line: 2 * k + 1 },
+    },
+    {
+      index: 2 * k + 1,
+      role: 'user',
+      blocks: [{ type: 'tool_result', toolUseId: id, content: 'ok', isError: false }],
+      source: { line: 2 * k + 2 },
+    },
+  ]);
+  return { id: 'main', kind: 'main', messages, requests: [], prefix: {} };
+}
+const transcriptOf = (th: Thread): Transcript => ({ format: 'tierscope', meta: {}, threads: [th], parseIssues: [] });
+
+describe('the run cache is carried over only while a grown thread names its earlier tool ids as before', () => {
+  const cacheOf = async (t: Transcript) => {
+    const cache = new AnalysisCache(
+      t,
+      new TokenMeter(new CachedTokenizer('o200k_base', await loadCounter('o200k_base'))),
+    );
+    cache.pipeline.toolIds.of(t.threads[0]);
+    return cache;
+  };
+  it('an appended call reusing an id keeps the names (the first call names it)', async () => {
+    const p = transcriptOf(
+      calls([
+        ['a', 'Read'],
+        ['b', 'Bash'],
+      ]),
+    );
+    const cache = await cacheOf(p);
+    const t = carryOver(
+      p,
+      transcriptOf(
+        calls([
+          ['a', 'Read'],
+          ['b', 'Bash'],
+          ['a', 'Edit'],
+        ]),
+      ),
+    );
+    expect(carries(cache, t)).toBe(true);
+  });
+  it('the last call rewritten under another name is refused', async () => {
+    const p = transcriptOf(
+      calls([
+        ['a', 'Read'],
+        ['b', 'Bash'],
+      ]),
+    );
+    const cache = await cacheOf(p);
+    const t = carryOver(
+      p,
+      transcriptOf(
+        calls([
+          ['a', 'Read'],
+          ['b', 'Grep'],
+        ]),
+      ),
+    );
+    expect(carries(cache, t)).toBe(false);
+  });
+  it('unless an earlier, shared call named that id already', async () => {
+    const p = transcriptOf(
+      calls([
+        ['b', 'Bash'],
+        ['a', 'Read'],
+        ['b', 'Bash'],
+      ]),
+    );
+    const cache = await cacheOf(p);
+    const t = carryOver(
+      p,
+      transcriptOf(
+        calls([
+          ['b', 'Bash'],
+          ['a', 'Read'],
+          ['b', 'Grep'],
+        ]),
+      ),
+    );
+    expect(carries(cache, t)).toBe(true);
   });
 });
