@@ -95,5 +95,7 @@ for (const k of Object.keys(wall) as Step[])
 const gc = (globalThis as { gc?: () => void }).gc;
 gc?.();
 const heapMB = gc ? Math.round(process.memoryUsage().heapUsed / 2 ** 20) : undefined;
-console.log(JSON.stringify({ file: basename(file), lines: lines.length, growths, linesPerGrowth: per, median: out, heapMB }));
+console.log(
+  JSON.stringify({ file: basename(file), lines: lines.length, growths, linesPerGrowth: per, median: out, heapMB }),
+);
 process.exit(0);
