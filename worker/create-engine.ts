@@ -16,6 +16,7 @@ import {
 } from '../src/formats/index.ts';
 import { skipReason } from '../src/formats/skip-reasons.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
+import { carryOver } from '../src/model/carry-over.ts';
 import type { Block, FormatId, Thread, Transcript } from '../src/model/transcript.ts';
 import { hardcapTokens, landingTokens, triggerTokens } from '../src/pipeline/config.ts';
 import type { PipelineEvent } from '../src/pipeline/stage.ts';
@@ -23,6 +24,7 @@ import { tier1StubTexts } from '../src/pipeline/stub-texts.ts';
 import { CachedHttpSummarizer, type HttpCall, type SummaryOutcome, summarizerFor } from '../src/pipeline/summarizer.ts';
 import { messageRows } from '../src/projections/rows.ts';
 import { runTimeline } from '../src/projections/timeline.ts';
+import { carries } from '../src/replay/cache.ts';
 import { type CountEndpoint, inlineEndpoint } from '../src/tokens/count-pool.ts';
 import { countTranscript } from '../src/tokens/count-transcript.ts';
 import { TokenMeter } from '../src/tokens/meter.ts';
@@ -97,12 +99,18 @@ function blockJson(b: Block | undefined): string {
 export type EngineOptions = {
   /** Counting pool transport (browser workers); without it counting runs in this thread. */
   endpoints?: () => CountEndpoint[];
+  /** Told after each run how many requests it ran through the pipeline (tests and the bench: the work a followed
+   *  session's growth costs, which reuse and resumption keep to the new requests). */
+  onReplayed?: (requests: number) => void;
 };
 
 export function createEngine(options: EngineOptions = {}): EngineApi {
   let loaded: Loaded | undefined;
-  /** The lines of a followed session's main file (by the name it was sent under), for its next growth. */
-  let held: { name: string; lines: HeldLines } | undefined;
+  /** The lines of a followed session's main file (by the name it was sent under) and of its sub-agent files (by
+   *  theirs), for its next growth. */
+  let held: { name: string; lines: HeldLines; extras: Map<string, HeldLines> } | undefined;
+  /** The loaded session is followed: its run caches keep their replays running for its next growth. */
+  let following = false;
   /** The run cache of the loaded transcript per encoding (analyses/cache.ts): every run-to-run memo lives there,
    *  and all of it is dropped when another transcript loads. */
   const caches = new Map<EncodingName, Promise<AnalysisCache>>();
@@ -161,10 +169,23 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
   function cacheFor(t: Transcript, enc: EncodingName): Promise<AnalysisCache> {
     let p = caches.get(enc);
     if (!p) {
-      p = tokenizerFor(enc).then((tok) => new AnalysisCache(t, new TokenMeter(tok)));
+      const keepRuns = following;
+      p = tokenizerFor(enc).then((tok) => {
+        const cache = new AnalysisCache(t, new TokenMeter(tok));
+        cache.keepRuns = keepRuns;
+        return cache;
+      });
       caches.set(enc, p);
     }
     return p;
+  }
+
+  /** The run cache of `t`, a growth of the transcript `c` was made for: carried over when its memos hold. */
+  function grownCache(c: AnalysisCache, t: Transcript): AnalysisCache {
+    if (carries(c, t)) return new AnalysisCache(t, c.meter, undefined, c);
+    const fresh = new AnalysisCache(t, new TokenMeter(c.meter.tokenizer));
+    fresh.keepRuns = true;
+    return fresh;
   }
 
   function thread(id: string): Thread | undefined {
@@ -212,7 +233,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     ): Promise<LoadSummary | LoadFailure> {
       const t0 = performance.now();
       // A followed session's lines, kept from its last load; any other load lets them go.
-      const keep = follow === 'grow' && held?.name === files[0]?.name ? held.lines : follow ? heldLines() : undefined;
+      const growing = follow === 'grow' && held !== undefined && held.name === files[0]?.name;
+      const keep = growing ? held?.lines : follow ? heldLines() : undefined;
+      const keepExtras = growing ? held?.extras : follow ? new Map<string, HeldLines>() : undefined;
       held = undefined;
       if (files.length === 0) return { ok: false, error: 'No file given.', issues: [] };
       // Every input path (picker, drop, paste, ?src=, share file) is checked against the file-size limit here,
@@ -235,17 +258,27 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         limits,
         progress: (f) => onProgress?.({ phase: 'parsing', fraction: f }),
         held: keep,
+        heldExtras: keepExtras,
       });
       if (!r.ok) return { ok: false, error: r.error, issues: r.issues };
-      if (keep) held = { name: files[0].name, lines: keep };
+      if (keep && keepExtras) held = { name: files[0].name, lines: keep, extras: keepExtras };
+      following = follow !== undefined;
       for (const p of prepared)
         if (p.issue)
           r.transcript.parseIssues.unshift({ line: 0, severity: 'warning', message: p.issue, file: p.source.name });
       const fileMap = new Map<string, ByteSource>(prepared.map((p) => [p.source.name, p.source]));
-      loaded = { transcript: r.transcript, files: fileMap, mainName: main.name, lineStarts: new Map() };
+      // A growth keeps the objects the file's last read made that did not change, and the run cache with them.
+      const earlier = growing && loaded ? loaded.transcript : undefined;
+      const t = earlier ? carryOver(earlier, r.transcript) : r.transcript;
+      loaded = { transcript: t, files: fileMap, mainName: main.name, lineStarts: new Map() };
       last = undefined;
+      const kept = earlier ? [...caches] : [];
       caches.clear();
-      const t = r.transcript;
+      for (const [enc, before] of kept)
+        caches.set(
+          enc,
+          before.then((c) => grownCache(c, t)),
+        );
       counting = startCounting(t, onProgress);
       let toolUses = 0;
       let toolResults = 0;
@@ -291,7 +324,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       const th = thread(threadId);
       if (!th) return [];
       if (!loaded) return [];
-      return messageRows(th, (await cacheFor(loaded.transcript, 'o200k_base')).meter);
+      const cache = await cacheFor(loaded.transcript, 'o200k_base');
+      return messageRows(th, cache.meter, cache.previews);
     },
 
     async run(
@@ -312,6 +346,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       if (runId < latestRun) return { runId, stale: true };
       onProgress?.({ phase: 'replaying', fraction: 0.5 });
       const summarizer = summarizerFor(settings.config.summarizer, httpCache);
+      const replayedBefore = cache.replayed;
       const analysis = analyze(loaded.transcript, {
         withoutPipeline: true,
         config: settings.config,
@@ -324,6 +359,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         reportEvents: false,
         reportRows: false,
       });
+      options.onReplayed?.(cache.replayed - replayedBefore);
       const report = analysis.report;
       const { timeline, events, full } = runTimeline(loaded.transcript, analysis);
       last = { analysis, events, full, preset: settings.preset, tokenizer: meter.tokenizer, cache, settings };

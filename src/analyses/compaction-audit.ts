@@ -5,6 +5,7 @@
 // is kept per thread in the AuditMemo; the pipeline's per thread replay.
 import { getOrInsert } from '../lib/maps.ts';
 import { firstIndex } from '../lib/search.ts';
+import { sameValue } from '../model/carry-over.ts';
 import type { Message, Thread, Transcript } from '../model/transcript.ts';
 import { Contributions, emptyIndex, indexMessage, renderSections } from '../pipeline/artifacts.ts';
 import { STAGES } from '../pipeline/stages/index.ts';
@@ -66,6 +67,10 @@ export class AuditMemo {
   /** Message → what it adds to an anchored summary (artifacts.ts; depends on the message alone). Bound: the
    *  messages alive. */
   readonly contributions = new Contributions();
+  /** Agent summary message → its audit and the read of the thread it was made in: a followed session's grown
+   *  thread audits again only the compactions whose span, requests or todo lists changed (sameAgentAudit).
+   *  Bound: the summary messages alive. */
+  readonly agentAudits = new WeakMap<Message, { thread: Thread; audited: Audited }>();
   /** Thread → its tasks' typed messages (tasks.ts taskStarts; independent of the run). Bound: one per thread. */
   readonly taskStarts = new WeakMap<Thread, readonly { mi: number; text: string }[]>();
 }
@@ -133,7 +138,30 @@ function emptyLedger(l: Ledger): Ledger {
 }
 
 /** The agent's compactions of a thread: each summary against the messages since the previous one. */
-function agentCompactions(thread: Thread, tok: Tokenizer, known: Known): Audited[] {
+/** Whether `was` (an audit of the same summary message in an earlier read of the thread) holds in `thread` with
+ *  `base`: the same row fields, the same messages up to the summary (its span, and the todo lists before it, which
+ *  the ledger reads), and the same request for each message of the span (the anchored summary tags them). */
+function sameAgentAudit(
+  was: { thread: Thread; audited: Audited },
+  thread: Thread,
+  base: Omit<AuditedCompaction, 'probes' | 'anchoredProbes' | 'summaryTokens' | 'anchoredTokens'>,
+): boolean {
+  const row = was.audited.row as unknown as Record<string, unknown>;
+  for (const [k, v] of Object.entries(base)) if (!sameValue(v, row[k])) return false;
+  const p = was.thread;
+  const at = base.messageIndex;
+  if (at === null) return false;
+  for (let i = 0; i <= at; i++) if (p.messages[i] !== thread.messages[i]) return false;
+  for (let i = base.span.from; i < base.span.to; i++) if (requestOf(p, i) !== requestOf(thread, i)) return false;
+  return true;
+}
+
+function agentCompactions(
+  thread: Thread,
+  tok: Tokenizer,
+  known: Known,
+  kept?: WeakMap<Message, { thread: Thread; audited: Audited }>,
+): Audited[] {
   const out: Audited[] = [];
   let from = 0;
   for (const m of thread.messages) {
@@ -152,27 +180,28 @@ function agentCompactions(thread: Thread, tok: Tokenizer, known: Known): Audited
         break;
       }
     }
-    out.push(
-      audit(
-        {
-          id: `${thread.id}/agent/${out.length}`,
-          thread: thread.id,
-          source: 'agent',
-          request: requestSending(thread, m.index),
-          trigger: m.compactedFrom?.trigger ?? null,
-          messageIndex: m.index,
-          line: m.compactedFrom?.line ?? m.source.line,
-          span: { from, to: m.index, firstRequest: requestOf(thread, from), lastRequest: before },
-          preTokens,
-          preTokensBasis: basis,
-          opaque: m.blocks.some((b) => b.type === 'other' && b.kind === 'compaction') || textOf(m).trim() === '',
-        },
-        textOf(m),
-        thread,
-        tok,
-        known,
-      ),
-    );
+    const base = {
+      id: `${thread.id}/agent/${out.length}`,
+      thread: thread.id,
+      source: 'agent' as const,
+      request: requestSending(thread, m.index),
+      trigger: m.compactedFrom?.trigger ?? null,
+      messageIndex: m.index,
+      line: m.compactedFrom?.line ?? m.source.line,
+      span: { from, to: m.index, firstRequest: requestOf(thread, from), lastRequest: before },
+      preTokens,
+      preTokensBasis: basis,
+      opaque: m.blocks.some((b) => b.type === 'other' && b.kind === 'compaction') || textOf(m).trim() === '',
+    };
+    const was = kept?.get(m);
+    // A kept audit gets a new row object: what is keyed on the row (the re-fetches after it) depends on the
+    // messages after the summary, which a growth appends to.
+    const audited =
+      was && sameAgentAudit(was, thread, base)
+        ? { row: { ...was.audited.row }, texts: was.audited.texts }
+        : audit(base, textOf(m), thread, tok, known);
+    kept?.set(m, { thread, audited });
+    out.push(audited);
     from = m.index + 1;
   }
   return out;
@@ -238,7 +267,7 @@ export function auditCompactions(
     };
     let agent = memo.agent.get(thread);
     if (!agent) {
-      agent = agentCompactions(thread, tok, known);
+      agent = agentCompactions(thread, tok, known, memo.agentAudits);
       memo.agent.set(thread, agent);
     }
     out.push(...agent);

@@ -3,7 +3,7 @@
 // the agent compacted in between; `after-pipeline`: in the replay the earlier result had been stubbed,
 // cleared, summarised or dropped before the repeat — the 37.1 failure; otherwise `plain`.
 import { firstIndex } from '../lib/search.ts';
-import type { Message, Thread, Transcript } from '../model/transcript.ts';
+import type { Block, Message, Thread, ToolResultBlock, Transcript } from '../model/transcript.ts';
 import { canonicalTool } from '../pipeline/aliases.ts';
 import { inputPaths } from '../pipeline/artifacts.ts';
 import type { ThreadReplay } from '../replay/replay.ts';
@@ -56,6 +56,9 @@ type Repeat = Omit<Refetch, 'kind' | 'lostBy'> & {
 export class RefetchMemo {
   /** Thread → its repeats (independent of the replay). Bound: one list per thread. */
   readonly repeats = new WeakMap<Thread, Repeat[]>();
+  /** Tool result block → its text's tokens (a followed session's growth finds the repeats of its grown thread
+   *  again). Bound: the result blocks alive. */
+  readonly resultTokens = new WeakMap<Block, number>();
 }
 
 function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] {
@@ -65,9 +68,17 @@ function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] 
   const seen = new Map<string, { id: string; mi: number }>();
   const writes: { mi: number; paths: string[] }[] = [];
   const compactions: number[] = [];
-  const results = new Map<string, string>();
-  for (const m of thread.messages)
-    for (const b of m.blocks) if (b.type === 'tool_result') results.set(b.toolUseId, resultText(b));
+  const results = new Map<string, ToolResultBlock>();
+  for (const m of thread.messages) for (const b of m.blocks) if (b.type === 'tool_result') results.set(b.toolUseId, b);
+  const tokensOf = (b: ToolResultBlock | undefined): number => {
+    if (!b) return tok.count('');
+    let n = memo.resultTokens.get(b);
+    if (n === undefined) {
+      n = tok.count(resultText(b));
+      memo.resultTokens.set(b, n);
+    }
+    return n;
+  };
   const ends = thread.requests.map((r) => r.inputEnd);
   const requestOf = (mi: number) => firstIndex(ends.length, (i) => ends[i] > mi) - 1;
   thread.messages.forEach((m: Message) => {
@@ -90,7 +101,7 @@ function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] 
           repeatToolUseId: b.id,
           firstMessageIndex: first.mi,
           repeatMessageIndex: m.index,
-          tokens: tok.count(results.get(b.id) ?? ''),
+          tokens: tokensOf(results.get(b.id)),
           edited:
             paths.length > 0 &&
             writes.some((w) => w.mi > first.mi && w.mi < m.index && w.paths.some((p) => paths.includes(p))),

@@ -3,7 +3,7 @@
 // follow SPEC §8 (`tier` 1/2 at first touch, 3 if tiering only ran while it sat in the window, null if
 // tiering never ran while it existed; `finalChars` = its size in the last request that carries it).
 import { runeCount } from '../lib/runes.ts';
-import type { ObservedUsage, ParseIssue, Transcript } from '../model/transcript.ts';
+import type { Block, ObservedUsage, ParseIssue, Thread, Transcript } from '../model/transcript.ts';
 import type { PairingViolation } from '../pairing/validate.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
 import type { ThreadReplay } from '../replay/replay.ts';
@@ -136,49 +136,60 @@ type StaticRow = Pick<ToolResultRow, 'thread' | 'toolUseId' | 'tool' | 'messageI
 
 /** What the report keeps from one run to the next of one transcript and tokenizer (the engine's AnalysisCache). */
 export class ReportMemo {
-  /** Per thread: the sizes of every tool result (they do not change between runs). */
-  staticRows: StaticRow[][] | undefined;
+  /** Thread → the sizes of every tool result (they do not change between runs). Bound: one list per thread. */
+  readonly staticRows: WeakMap<Thread, StaticRow[]>;
+  /** Tool result block → its text's runes and tokens (a followed session's growth reads every result again).
+   *  Bound: the result blocks alive. */
+  readonly resultSizes: WeakMap<Block, { chars: number; tokens: number }>;
   /** Thread replay → its tool-result rows (a reused thread replay has the same rows). Bound: replays alive. */
-  readonly threadRows = new WeakMap<ThreadReplay, ToolResultRow[]>();
+  readonly threadRows: WeakMap<ThreadReplay, ToolResultRow[]>;
   /** The transcript's counts. */
   counts: Counts | undefined;
+  /** `from`: the memo of an earlier read of a followed session; what is keyed on threads, blocks and replays is
+   *  kept (the counts are the whole transcript's). */
+  constructor(from?: ReportMemo) {
+    this.staticRows = from?.staticRows ?? new WeakMap();
+    this.resultSizes = from?.resultSizes ?? new WeakMap();
+    this.threadRows = from?.threadRows ?? new WeakMap();
+  }
 }
 
-function staticRowsOf(t: Transcript, tok: Tokenizer, memo: ReportMemo): StaticRow[][] {
-  let rows = memo.staticRows;
-  if (!rows) {
-    rows = t.threads.map((th) => {
-      const calls = indexToolCalls(th.messages);
-      const seen = new Set<string>();
-      const out: StaticRow[] = [];
-      for (const m of th.messages) {
-        for (const b of m.blocks) {
-          if (b.type !== 'tool_result' || seen.has(b.toolUseId)) continue;
-          seen.add(b.toolUseId);
+function staticRowsOf(th: Thread, tok: Tokenizer, memo: ReportMemo): StaticRow[] {
+  let out = memo.staticRows.get(th);
+  if (!out) {
+    const calls = indexToolCalls(th.messages);
+    const seen = new Set<string>();
+    out = [];
+    for (const m of th.messages) {
+      for (const b of m.blocks) {
+        if (b.type !== 'tool_result' || seen.has(b.toolUseId)) continue;
+        seen.add(b.toolUseId);
+        let size = memo.resultSizes.get(b);
+        if (!size) {
           const text = resultText(b);
-          out.push({
-            thread: th.id,
-            toolUseId: b.toolUseId,
-            tool: calls.get(b.toolUseId)?.name ?? 'unknown',
-            messageIndex: m.index,
-            chars: runeCount(text),
-            tokens: tok.count(text),
-            isError: b.isError,
-          });
+          size = { chars: runeCount(text), tokens: tok.count(text) };
+          memo.resultSizes.set(b, size);
         }
+        out.push({
+          thread: th.id,
+          toolUseId: b.toolUseId,
+          tool: calls.get(b.toolUseId)?.name ?? 'unknown',
+          messageIndex: m.index,
+          chars: size.chars,
+          tokens: size.tokens,
+          isError: b.isError,
+        });
       }
-      return out;
-    });
-    memo.staticRows = rows;
+    }
+    memo.staticRows.set(th, out);
   }
-  return rows;
+  return out;
 }
 
 /** Per tool result: size, tokens, and what the pipeline did to it. `memo`: the run's (a fresh one when absent). */
 function toolResultRows(t: Transcript, tok: Tokenizer, replay: Replay | undefined, memo: ReportMemo): ToolResultRow[] {
   const rows: ToolResultRow[] = [];
-  const statics = staticRowsOf(t, tok, memo);
-  for (const [ti] of t.threads.entries()) {
+  for (const [ti, th] of t.threads.entries()) {
     const tr = replay?.threads[ti];
     const kept = tr ? memo.threadRows.get(tr) : undefined;
     if (kept) {
@@ -186,7 +197,7 @@ function toolResultRows(t: Transcript, tok: Tokenizer, replay: Replay | undefine
       continue;
     }
     const from = rows.length;
-    threadRowsInto(rows, statics[ti], tr);
+    threadRowsInto(rows, staticRowsOf(th, tok, memo), tr);
     if (tr) memo.threadRows.set(tr, rows.slice(from));
   }
   return rows;

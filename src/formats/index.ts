@@ -78,6 +78,8 @@ export type LoadOptions = {
   /** The main file's lines held from an earlier load of it (a followed session that grew): only the bytes after
    *  them are read and parsed, and the complete lines read there are added to it. */
   held?: HeldLines;
+  /** The same for the companion files (sub-agent logs), by file name; a companion not in it is added. */
+  heldExtras?: Map<string, HeldLines>;
 };
 
 /**
@@ -145,6 +147,7 @@ function makeInput(
   limits: LoadLimits,
   archive: boolean,
   held: HeldLines | undefined,
+  heldExtras: Map<string, HeldLines> | undefined,
   seen: DocumentSeen = {},
 ): ParseInput {
   const tooBig = archive || main.size > limits.maxDocumentBytes;
@@ -157,7 +160,15 @@ function makeInput(
         : held
           ? growingLines(main, held, limits.maxLineBytes)
           : readLines(main.chunks(), { maxLineBytes: limits.maxLineBytes }),
-    extraLines: (file) => readLines(file.chunks(), { maxLineBytes: limits.maxLineBytes }),
+    extraLines: (file) => {
+      if (!heldExtras) return readLines(file.chunks(), { maxLineBytes: limits.maxLineBytes });
+      let h = heldExtras.get(file.name);
+      if (!h) {
+        h = heldLines();
+        heldExtras.set(file.name, h);
+      }
+      return growingLines(file, h, limits.maxLineBytes);
+    },
     doc: () => {
       seen.read ??= tooBig ? { value: undefined } : readDocument(main);
       if (seen.parsing) seen.usedByParser = true;
@@ -284,7 +295,7 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
     return false;
   });
   const seen: DocumentSeen = {};
-  const input = makeInput(main, companions, limits, archive, options.held, seen);
+  const input = makeInput(main, companions, limits, archive, options.held, options.heldExtras, seen);
   const head = archive ? archiveHead(input) : sniffHead(input);
   if (!archive && head.lines.length === 0) {
     const tooLong = countLongLines(input);

@@ -70,6 +70,19 @@ export class ToolIds {
 export class ToolIdTables {
   private readonly tables = new WeakMap<Thread, ToolIds>();
 
+  /** The table of `thread` if one was made. */
+  peek(thread: Thread): ToolIds | undefined {
+    return this.tables.get(thread);
+  }
+
+  /** `table` (an earlier read of the thread, replay/cache.ts carries) becomes `thread`'s, numbering the ids of its
+   *  messages from `from` on (the earlier ones are that read's: numbered already): numbers already handed out stay
+   *  valid for the grown thread. */
+  share(thread: Thread, table: ToolIds, from = 0): void {
+    for (let i = from; i < thread.messages.length; i++) table.refsOf(thread.messages[i]);
+    this.tables.set(thread, table);
+  }
+
   of(thread: Thread): ToolIds {
     let t = this.tables.get(thread);
     if (!t) {

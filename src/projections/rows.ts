@@ -60,8 +60,19 @@ export function previewOf(m: Message): string {
   return s.length > PREVIEW ? `${s.slice(0, PREVIEW)}…` : s;
 }
 
-/** The rows of a thread; token counts are the meter's exact ones where known, else its estimate. */
-export function messageRows(th: Thread, meter: TokenMeter): Row[] {
+function previewFrom(m: Message, previews: WeakMap<Message, string> | undefined): string {
+  let p = previews?.get(m);
+  if (p === undefined) {
+    p = previewOf(m);
+    previews?.set(m, p);
+  }
+  return p;
+}
+
+/** The rows of a thread; token counts are the meter's exact ones where known, else its estimate. `previews`:
+ *  message → its preview, kept by the caller (the run cache: a followed session's rows are read again on every
+ *  growth, its unchanged messages being the same objects). */
+export function messageRows(th: Thread, meter: TokenMeter, previews?: WeakMap<Message, string>): Row[] {
   const calls = indexToolCalls(th.messages);
   const responseOf = new Map<number, number>();
   for (const r of th.requests) if (r.responseEnd !== undefined) responseOf.set(r.inputEnd, r.index);
@@ -88,7 +99,7 @@ export function messageRows(th: Thread, meter: TokenMeter): Row[] {
       tools,
       toolUseIds: ids,
       blockTypes: m.blocks.map((b) => b.type),
-      preview: previewOf(m),
+      preview: previewFrom(m, previews),
       isError,
       line: m.source.line,
     };

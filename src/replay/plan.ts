@@ -26,16 +26,24 @@ function contentKey(keys: WeakMap<object, string>, part: readonly unknown[] | un
   return k;
 }
 
-function build(thread: Thread, mode: ReplayMode, cache: ReplayCache, calibration: Calibration): RequestPlan[] {
+/** The plans of `thread`'s requests after `earlier` (the plans of its first requests, made before). */
+function build(
+  thread: Thread,
+  mode: ReplayMode,
+  cache: ReplayCache,
+  calibration: Calibration,
+  earlier: readonly RequestPlan[] = [],
+): RequestPlan[] {
   const { meter, pipeline } = cache;
   const inputs = new InputBuilder(thread, mode);
   const ids = pipeline.toolIds.of(thread);
   // Result categories name the tool of the id's first call in the whole thread.
   const nameOf = (id: string) => ids.name(id);
-  const out: RequestPlan[] = [];
-  let prev: InputView | undefined;
-  let rawInputTokens = 0;
-  for (const r of thread.requests) {
+  const out: RequestPlan[] = earlier.slice();
+  let prev: InputView | undefined = earlier.at(-1)?.view;
+  let rawInputTokens = earlier.at(-1)?.rawInputTokens ?? 0;
+  for (let i = earlier.length; i < thread.requests.length; i++) {
+    const r = thread.requests[i];
     const view = inputs.view(r);
     const delta = inputDelta(prev, view, r.boundary === 'agent-compaction');
     let messages: Message[];
@@ -73,12 +81,16 @@ function build(thread: Thread, mode: ReplayMode, cache: ReplayCache, calibration
   return out;
 }
 
-/** The plan of every request of `thread` (kept in cache.plans per mode, for the calibration it was made with). */
+/** The plan of every request of `thread` (kept in cache.plans per mode, for the calibration it was made with).
+ *  `earlier`: the plans of its first requests as an earlier read of the thread had them, when they hold for this
+ *  one (resume.ts checks it: the same requests over the same messages, the same calibration of them); only the
+ *  plans after them are made. */
 export function threadPlan(
   thread: Thread,
   mode: ReplayMode,
   cache: ReplayCache,
   calibration: Calibration,
+  earlier?: readonly RequestPlan[],
 ): readonly RequestPlan[] {
   let byMode = cache.plans.get(thread);
   if (!byMode) {
@@ -87,7 +99,7 @@ export function threadPlan(
   }
   let hit = byMode.get(mode);
   if (!hit || hit.calibration !== calibration) {
-    hit = { calibration, plans: build(thread, mode, cache, calibration) };
+    hit = { calibration, plans: build(thread, mode, cache, calibration, earlier) };
     byMode.set(mode, hit);
   }
   return hit.plans;

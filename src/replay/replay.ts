@@ -4,7 +4,6 @@
 // unchanged history; a recorded input that stops extending the previous one (an agent compaction, a
 // rewritten request log) resets the history and re-applies every persisted result rewrite byte-identically.
 // The pairing validator runs on the recorded input and after every stage that changed structure.
-import { firstIndex } from '../lib/search.ts';
 
 import type { Block, Message, Thread } from '../model/transcript.ts';
 import { FLAGS_DUPLICATES, newViolations, type PairingViolation, validatePairing } from '../pairing/validate.ts';
@@ -19,8 +18,9 @@ import type { Calibration } from '../tokens/calibration.ts';
 import type { ReplayCache } from './cache.ts';
 import { InputRepeats, spliceMayBreak, validateAppended } from './pairing-window.ts';
 import { type RequestPlan, threadPlan } from './plan.ts';
+import { requestIndexer } from './request-of.ts';
 import { type ConfigReads, noteShut, trackedConfig } from './reuse.ts';
-import type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
+import type { ReplayOptions, RequestReplay, ThreadReplay, ThreadRun } from './types.ts';
 
 export type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
 
@@ -51,30 +51,6 @@ function keepCheck(plan: RequestPlan, key: string, found: PairingViolation[]): P
   plan.checks ??= new Map();
   plan.checks.set(key, found);
   return found;
-}
-
-/** Thread message index → the request that produced it (the last request whose input ends at or before the
- *  message; 0 before the first): a table per thread (cache.requestTables), so summaries tag thousands of items
- *  without searching. */
-function searchIndexer(ends: readonly number[]): (messageIndex: number) => number {
-  return (mi: number) => Math.max(0, firstIndex(ends.length, (i) => ends[i] > mi) - 1);
-}
-function requestIndexer(thread: Thread, tables: WeakMap<Thread, Int32Array>): (messageIndex: number) => number {
-  const ends = thread.requests.map((r) => r.inputEnd);
-  if (ends.some((e, k) => k > 0 && e < ends[k - 1])) return searchIndexer(ends); // out of order: search
-  let table = tables.get(thread);
-  if (!table) {
-    table = new Int32Array(thread.messages.length);
-    let r = 0;
-    for (let mi = 0; mi < table.length; mi++) {
-      while (r + 1 < thread.requests.length && thread.requests[r + 1].inputEnd <= mi) r++;
-      table[mi] = thread.requests.length > 0 && thread.requests[0].inputEnd <= mi ? r : 0;
-    }
-    tables.set(thread, table);
-  }
-  const t = table;
-  const last = Math.max(0, thread.requests.length - 1);
-  return (mi: number) => (mi < 0 ? 0 : mi < t.length ? t[mi] : last);
 }
 
 function reapply(messages: readonly Message[], rewrites: Map<string, Block>): Message[] {
@@ -112,6 +88,25 @@ export function replayThread(
   capture = false,
   observe?: (request: number, output: readonly Message[]) => void,
 ): ThreadReplay {
+  const run = startReplay(thread, opts, cache, calibration, capture, observe);
+  for (const plan of threadPlan(thread, opts.mode, cache, calibration)) {
+    if (plan.request.index > until) break;
+    run.step(plan);
+  }
+  return run.finish();
+}
+
+/** Start a thread's replay (ThreadRun, types.ts): its plans are then stepped through one by one. */
+export function startReplay(
+  first: Thread,
+  opts: ReplayOptions,
+  cache: ReplayCache,
+  firstCalibration: Calibration,
+  capture = false,
+  observe?: (request: number, output: readonly Message[]) => void,
+): ThreadRun {
+  let thread = first;
+  let calibration = firstCalibration;
   const { meter, pipeline: memo } = cache;
   const reads: ConfigReads = new Map();
   const keys = checkKeys(opts);
@@ -123,7 +118,6 @@ export function replayThread(
   const rewrites = new Map<string, Block>();
   let lastChars = new Int32Array(work.ids.size).fill(-1);
   const losses: (PipelineEvent | undefined)[] = [];
-  const requestOf = requestIndexer(thread, cache.requestTables);
   const reported = new Set<string>();
   const reportKey = (v: PairingViolation, messageIndex: number) =>
     `${v.stage}|${v.rule}|${v.toolUseId ?? ''}|${v.toolUseId ? '' : messageIndex}`;
@@ -187,7 +181,7 @@ export function replayThread(
     },
     factor,
     prefixTokens: 0,
-    requestOf,
+    requestOf: requestIndexer(thread, cache.requestTables),
     freshFrom: 0,
     task: () => {
       task ??= latestTask(work);
@@ -213,9 +207,8 @@ export function replayThread(
     ctx.record({ thread: thread.id, request: current, stage: stage.id, ...e });
   });
 
-  for (const plan of threadPlan(thread, opts.mode, cache, calibration)) {
+  const step = (plan: RequestPlan): void => {
     const r = plan.request;
-    if (r.index > until) break;
     const { view, delta, toolsKey, systemKey, toolsTokens, staticTokens, rawInputTokens } = plan;
     let pairing: PairingViolation[] = NO_VIOLATIONS;
     // Made only when something is validated (most requests find their input check cached).
@@ -347,14 +340,28 @@ export function replayThread(
     observe?.(r.index, work.snapshot());
     prevToolsKey = toolsKey;
     prevSystemKey = systemKey;
-  }
+  };
   return {
-    thread: thread.id,
-    calibration,
-    requests: out,
-    fates: resultFates(memo.sites.of(thread), stageStates(states), { lastChars, losses }),
-    folded: (states[SUMMARIZE] as SummarizeState).folded.slice(),
-    output: capture ? work.snapshot() : undefined,
-    reads,
+    step,
+    finish: () => ({
+      thread: thread.id,
+      calibration,
+      requests: out.slice(),
+      fates: resultFates(memo.sites.of(thread), stageStates(states), { lastChars, losses }),
+      folded: (states[SUMMARIZE] as SummarizeState).folded.slice(),
+      output: capture ? work.snapshot() : undefined,
+      reads: new Map(reads),
+    }),
+    grown(next: Thread, nextCalibration: Calibration) {
+      thread = next;
+      calibration = nextCalibration;
+      ctx.requestOf = requestIndexer(next, cache.requestTables);
+      // What a replayed request copies of its request (a response's later line moves its response time).
+      out.forEach((q, i) => {
+        const r = next.requests[i];
+        if (q.time !== r.time || q.responseTime !== r.responseTime || q.model !== r.model)
+          out[i] = { ...q, time: r.time, responseTime: r.responseTime, model: r.model };
+      });
+    },
   };
 }

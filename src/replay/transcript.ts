@@ -16,8 +16,11 @@ import { ANTHROPIC_FRAMING_PER_BLOCK, isThinking, isToolBlock, loadsToolSchemas 
 import type { TokenMeter } from '../tokens/meter.ts';
 import type { ReplayCache } from './cache.ts';
 import { InputBuilder } from './inputs.ts';
-import { type ReplayOptions, replayThread, type ThreadReplay } from './replay.ts';
+import { threadPlan } from './plan.ts';
+import { type ReplayOptions, startReplay, type ThreadReplay } from './replay.ts';
+import { type LiveReplay, whyNotResume } from './resume.ts';
 import { sameReads } from './reuse.ts';
+import type { MessageSums, ThreadSamples } from './types.ts';
 
 export type Replay = {
   threads: ThreadReplay[];
@@ -47,14 +50,23 @@ function hiddenThinking(thread: Thread, meter: TokenMeter): Float64Array {
  *  claude-trace fixture: observed/o200k 1.064–1.137, median 1.112). */
 const HIDDEN_RATIO = 1.1;
 
-/** Running sums over a thread's messages, so each request's sample costs O(1) (inputs share prefixes). */
-function sums(thread: Thread, meter: TokenMeter, hidden: Float64Array) {
+/** Running sums over a thread's messages, so each request's sample costs O(1) (inputs share prefixes).
+ *  `earlier`: the sums of an earlier read of the thread, whose first `from` entries still hold. */
+function sums(thread: Thread, meter: TokenMeter, hidden: Float64Array, earlier?: MessageSums, from = 0): MessageSums {
   const n = thread.messages.length;
   const all = new Float64Array(n + 1);
   const blocks = new Float64Array(n + 1);
   const hid = new Float64Array(n + 1);
   const think = new Float64Array(n + 1);
-  thread.messages.forEach((m, i) => {
+  const kept = earlier ? Math.min(from, n) : 0;
+  if (earlier && kept > 0) {
+    all.set(earlier.all.subarray(0, kept + 1));
+    blocks.set(earlier.blocks.subarray(0, kept + 1));
+    hid.set(earlier.hid.subarray(0, kept + 1));
+    think.set(earlier.think.subarray(0, kept + 1));
+  }
+  for (let i = kept; i < n; i++) {
+    const m = thread.messages[i];
     let tools = 0;
     let thought = 0;
     for (const b of m.blocks) {
@@ -65,7 +77,7 @@ function sums(thread: Thread, meter: TokenMeter, hidden: Float64Array) {
     blocks[i + 1] = blocks[i] + tools;
     hid[i + 1] = hid[i] + hidden[i];
     think[i + 1] = think[i] + thought;
-  });
+  }
   return { all, blocks, hid, think };
 }
 
@@ -90,15 +102,41 @@ function turnStarts(thread: Thread): Int32Array {
 }
 
 /** What calibration needs of each request's recorded input (see calibration.ts and hidden.ts). `perTurn`: hidden
- *  reasoning counts only within the current turn (Codex). */
-function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 0, perTurn = false): CalibrationSample[] {
+ *  reasoning counts only within the current turn (Codex). `earlier`: the samples of an earlier read of the thread
+ *  (a followed session's growth): a request's sample depends on its request, the messages before its input's end
+ *  (their tokens, and the hidden reasoning of the responses among them) and the samples before it, so the first
+ *  samples whose requests and messages are unchanged are kept and the rest made again. */
+function calibrationSamples(
+  thread: Thread,
+  meter: TokenMeter,
+  framing = 0,
+  perTurn = false,
+  earlier?: ThreadSamples,
+): ThreadSamples {
+  if (earlier?.thread === thread && earlier.framing === framing && earlier.perTurn === perTurn) return earlier;
   const inputs = new InputBuilder(thread, 'recorded');
-  const s = sums(thread, meter, hiddenThinking(thread, meter));
+  const hidden = hiddenThinking(thread, meter);
+  const was = earlier && earlier.framing === framing && earlier.perTurn === perTurn ? earlier : undefined;
+  const p = was?.thread;
+  // The first message whose sums may differ from the earlier read's.
+  let same = 0;
+  if (p && was && p.prefix === thread.prefix) {
+    const n = Math.min(p.messages.length, thread.messages.length);
+    while (same < n && p.messages[same] === thread.messages[same] && was.hidden[same] === hidden[same]) same++;
+  }
+  const s = sums(thread, meter, hidden, was?.sums, same);
   const turns = perTurn ? turnStarts(thread) : undefined;
   let segment = 0;
   let prev: { start: number; end: number; model?: string } | undefined;
-  return thread.requests.map((r) => {
+  let keeping = p !== undefined && same > 0;
+  const samples = thread.requests.map((r, i) => {
     const v = inputs.view(r);
+    if (keeping && was && p && i < was.samples.length && p.requests[i] === r && v.end <= same) {
+      segment = was.samples[i].segment;
+      prev = { start: v.start, end: v.end, model: r.model ?? prev?.model };
+      return was.samples[i];
+    }
+    keeping = false;
     const prefix = r.exactPrefix ?? thread.prefix;
     if (prev) {
       const loads = !v.exact && thread.messages.slice(prev.end, v.end).some(loadsToolSchemas);
@@ -129,16 +167,28 @@ function calibrationSamples(thread: Thread, meter: TokenMeter, framing = 0, perT
     }
     return sample;
   });
+  return { thread, framing, perTurn, hidden, sums: s, samples };
 }
 
 /** Calibrate every thread; a thread whose usage cannot fix a factor takes the median factor of those that
  *  can (else the prior: 1.1 for Claude models, 1 for the rest), and a thread without usage the median offset
  *  of the others' first requests. */
-export function calibrateTranscript(t: Transcript, meter: TokenMeter): Map<string, Calibration> {
+export function calibrateTranscript(
+  t: Transcript,
+  meter: TokenMeter,
+  /** Thread id → its samples from an earlier run (ReplayCache.calibrationInputs), updated here. */
+  memo?: Map<string, ThreadSamples>,
+): Map<string, Calibration> {
   const framing = framingPerBlock(t.meta.originalFormat ?? t.format);
   // Codex: a turn's reasoning leaves the prompt at the next user prompt (hidden.ts).
   const perTurn = (t.meta.originalFormat ?? t.format) === 'codex';
-  const samples = new Map(t.threads.map((th) => [th.id, calibrationSamples(th, meter, framing, perTurn)]));
+  const samples = new Map(
+    t.threads.map((th) => {
+      const made = calibrationSamples(th, meter, framing, perTurn, memo?.get(th.id));
+      memo?.set(th.id, made);
+      return [th.id, made.samples];
+    }),
+  );
   const own = new Map([...samples].map(([id, ss]) => [id, fitFactor(ss)]));
   const fitted = [...own.values()].filter(Number.isFinite);
   const shared = fitted.length > 0 ? median(fitted) : Number.NaN;
@@ -183,7 +233,7 @@ function replayOrReuse(th: Thread, opts: ReplayOptions, cache: ReplayCache, cali
     sameReads(opts.config, prev.replay.reads)
   )
     return prev.replay;
-  const replay = replayThread(th, opts, cache, calibration);
+  const replay = replayLive(th, opts, cache, calibration);
   cache.lastReplays.set(th, {
     replay,
     calibration,
@@ -192,6 +242,62 @@ function replayOrReuse(th: Thread, opts: ReplayOptions, cache: ReplayCache, cali
     summarizer: opts.summarizer,
   });
   return replay;
+}
+
+/** Kept runs per thread (cache.live): a run's replay and the no-pipeline replay its cost is measured against,
+ *  and one more (the setting a drag left), the most recently used first. */
+const LIVE_PER_THREAD = 3;
+
+/** Replay `th` whole, or, for a followed session (cache.keepRuns), from where the kept run of an earlier read of it
+ *  with the same settings stopped (resume.ts), keeping the run for the next growth (cache.live). */
+function replayLive(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibration: Calibration): ThreadReplay {
+  if (!cache.keepRuns) {
+    const plans = threadPlan(th, opts.mode, cache, calibration);
+    const run = startReplay(th, opts, cache, calibration);
+    for (const plan of plans) run.step(plan);
+    cache.replayed += plans.length;
+    return run.finish();
+  }
+  const ids = cache.pipeline.toolIds.peek(th);
+  const config = JSON.stringify(opts.config);
+  const kept = cache.live.get(th.id) ?? [];
+  const at = kept.findIndex(
+    (l) =>
+      l.config === config && l.mode === opts.mode && l.provider === opts.provider && l.summarizer === opts.summarizer,
+  );
+  const live = at >= 0 ? kept[at] : undefined;
+  if (live) kept.splice(at, 1);
+  let entry: LiveReplay;
+  if (live && live.thread === th && live.calibration === calibration && opts.summarizer.id !== 'http') {
+    // Its run under these very settings replayed this thread already (the run's replay and the no-pipeline one
+    // take turns in cache.lastReplays); an http summarizer's answers arrive between runs.
+    entry = live;
+  } else if (live && live.thread !== th && whyNotResume(live, th, opts, calibration, ids) === null) {
+    const plans = threadPlan(th, opts.mode, cache, calibration, live.plans);
+    live.run.grown(th, calibration);
+    for (let i = live.plans.length; i < plans.length; i++) live.run.step(plans[i]);
+    cache.replayed += plans.length - live.plans.length;
+    entry = { ...live, thread: th, calibration, plans, replay: live.run.finish() };
+  } else {
+    const plans = threadPlan(th, opts.mode, cache, calibration);
+    const run = startReplay(th, opts, cache, calibration);
+    for (const plan of plans) run.step(plan);
+    cache.replayed += plans.length;
+    entry = {
+      thread: th,
+      calibration,
+      plans,
+      run,
+      replay: run.finish(),
+      mode: opts.mode,
+      provider: opts.provider,
+      summarizer: opts.summarizer,
+      config,
+      ids: ids ?? cache.pipeline.toolIds.peek(th),
+    };
+  }
+  cache.live.set(th.id, [entry, ...kept].slice(0, LIVE_PER_THREAD));
+  return entry.replay;
 }
 
 /** Replay every thread of the cache's transcript. */

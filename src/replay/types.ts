@@ -1,13 +1,13 @@
 // The replay's vocabulary (SPEC §3): its options, what one request's replay and one thread's replay hold. Kept
 // apart from replay.ts so the run cache (cache.ts) can name them without importing the driver.
-import type { Message, Request } from '../model/transcript.ts';
+import type { Message, Request, Thread } from '../model/transcript.ts';
 import type { PairingViolation, Provider } from '../pairing/types.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import type { ResultFate } from '../pipeline/fates.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
 import type { Summarizer } from '../pipeline/summarizer.ts';
 import type { KnownMessages } from '../pipeline/working.ts';
-import type { Calibration, EstimateBasis } from '../tokens/calibration.ts';
+import type { Calibration, CalibrationSample, EstimateBasis } from '../tokens/calibration.ts';
 import type { InputDelta, InputView, ReplayMode } from './inputs.ts';
 import type { ConfigReads } from './reuse.ts';
 
@@ -86,4 +86,30 @@ export type RequestPlan = {
   /** Pairing checks of the recorded input by provider and kind, kept by the replay on first use (the input
    *  does not depend on the config: a re-run validates only what the pipeline changed). */
   checks?: Map<string, PairingViolation[]>;
+};
+
+/**
+ * A thread's replay in progress: its state after the requests it has replayed. `step` replays the next request,
+ * `finish` reads out the replay so far (copies: later steps do not change it). `grown` moves the run onto a later
+ * read of the thread whose earlier requests it already replayed (resume.ts decides when that is sound), so a
+ * followed session's growth replays only its new requests.
+ */
+export type ThreadRun = {
+  step(plan: RequestPlan): void;
+  finish(): ThreadReplay;
+  grown(thread: Thread, calibration: Calibration): void;
+};
+
+/** Running sums over a thread's messages (transcript.ts): tokens, tool blocks, hidden reasoning, thinking text. */
+export type MessageSums = { all: Float64Array; blocks: Float64Array; hid: Float64Array; think: Float64Array };
+
+/** A thread's calibration samples with what they were made from (ReplayCache.calibrationInputs). */
+export type ThreadSamples = {
+  thread: Thread;
+  framing: number;
+  perTurn: boolean;
+  /** By message: the hidden reasoning of the response there. */
+  hidden: Float64Array;
+  sums: MessageSums;
+  samples: CalibrationSample[];
 };

@@ -2,9 +2,9 @@
 // `?src=`): once a second, while the tab is visible, read what was added to the session and to its sub-agent files,
 // and every few seconds look for new sub-agent files (growing-file.ts: a byte range, or the file handle read again;
 // a last line without its end waits for it); when whole lines were added, read the session again with its settings
-// and selection kept. Hidden tab: paused (no reads), resumed on return. The engine keeps the main file's parsed
-// lines (HeldLines), so a growth parses only its appended bytes; the sub-agent files, the session's assembly, the
-// replay and the timeline run again.
+// and selection kept. Hidden tab: paused (no reads), resumed on return. The engine keeps the files' parsed lines
+// (HeldLines), so a growth parses only its appended bytes, and carries its run over: the session is assembled
+// again (its unchanged objects kept), a grown thread's replay goes on with its new requests (replay/resume.ts).
 import { create } from 'zustand';
 import { type FileTail, GrowingFile } from './growing-file.ts';
 import { useStore } from './store.ts';
