@@ -59,24 +59,41 @@ export class CategoryTable {
   of(m: Message, toolName: (id: string) => string | undefined): MessageCategories {
     let cached = this.byMessage.get(m);
     if (!cached) {
-      const per = this.meter.measure(m).blocks;
-      const ids: number[] = [];
-      const tokens: number[] = [];
-      const blockIds: number[] = [];
-      m.blocks.forEach((b, j) => {
-        const c = this.categoryOf(m, b, toolName);
-        blockIds.push(c);
-        const at = ids.indexOf(c);
-        if (at >= 0) tokens[at] += per[j];
-        else {
-          ids.push(c);
-          tokens.push(per[j]);
-        }
-      });
-      cached = { ids, tokens, blockIds };
+      cached = this.make(m, toolName);
       this.byMessage.set(m, cached);
     }
     return cached;
+  }
+
+  /** Kept for every message of a run, so made small: arrays of their exact length (a pushed-to array reserves
+   *  17 slots), and `blockIds` is `ids` itself when each block has a category of its own (one-block messages). */
+  private make(m: Message, toolName: (id: string) => string | undefined): MessageCategories {
+    const per = this.meter.measure(m).blocks;
+    const blocks = m.blocks;
+    if (blocks.length === 1) {
+      const ids = [this.categoryOf(m, blocks[0], toolName)];
+      return { ids, tokens: [per[0]], blockIds: ids };
+    }
+    const blockIds = new Array<number>(blocks.length);
+    let distinct = 0;
+    for (let j = 0; j < blocks.length; j++) {
+      const c = this.categoryOf(m, blocks[j], toolName);
+      blockIds[j] = c;
+      if (blockIds.indexOf(c) === j) distinct++;
+    }
+    if (distinct === blocks.length) return { ids: blockIds, tokens: per.slice(0, blocks.length), blockIds };
+    const ids = new Array<number>(distinct);
+    const tokens = new Array<number>(distinct);
+    let n = 0;
+    for (let j = 0; j < blocks.length; j++) {
+      const at = ids.indexOf(blockIds[j]);
+      if (at >= 0) tokens[at] += per[j];
+      else {
+        ids[n] = blockIds[j];
+        tokens[n++] = per[j];
+      }
+    }
+    return { ids, tokens, blockIds };
   }
 }
 

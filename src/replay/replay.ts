@@ -45,12 +45,18 @@ function checkKeys(opts: ReplayOptions) {
   };
 }
 function cachedCheck(plan: RequestPlan, key: string): PairingViolation[] | undefined {
-  return plan.checks?.get(key);
+  const checks = plan.checks;
+  if (checks === undefined) return undefined;
+  for (let i = 0; i < checks.length; i += 2) if (checks[i] === key) return checks[i + 1] as PairingViolation[];
+  return undefined;
 }
+/** Kept on every plan, so small: key and result side by side in one array (a Map per request weighed ~0.4 KB),
+ *  a check that found nothing as the shared empty list. */
 function keepCheck(plan: RequestPlan, key: string, found: PairingViolation[]): PairingViolation[] {
-  plan.checks ??= new Map();
-  plan.checks.set(key, found);
-  return found;
+  const kept = found.length === 0 ? NO_VIOLATIONS : found;
+  if (plan.checks === undefined) plan.checks = [key, kept];
+  else plan.checks.push(key, kept);
+  return kept;
 }
 
 /** Thread message index → the request that produced it (the last request whose input ends at or before the

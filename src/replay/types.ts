@@ -84,6 +84,7 @@ export type RequestPlan = {
   /** Static prefix tokens as the calibration has them (counted, or inferred from usage). */
   staticTokens: number;
   /** Pairing checks of the recorded input by provider and kind, kept by the replay on first use (the input
-   *  does not depend on the config: a re-run validates only what the pipeline changed). */
-  checks?: Map<string, PairingViolation[]>;
+   *  does not depend on the config: a re-run validates only what the pipeline changed). Key, result, key,
+   *  result… in one array: kept for every request, where a Map each weighed ~0.4 KB. */
+  checks?: (string | PairingViolation[])[];
 };
