@@ -223,6 +223,7 @@ export function replayThread(
     const r = plan.request;
     if (r.index > until) break;
     const { view, delta, toolsKey, systemKey, toolsTokens, staticTokens, rawInputTokens } = plan;
+    const messages = view.array.slice(plan.from, view.end);
     let pairing: PairingViolation[] = NO_VIOLATIONS;
     // Made only when something is validated (most requests find their input check cached).
     const pctx = (stage: string) => ({ thread: thread.id, request: r.index, provider: opts.provider, stage });
@@ -233,8 +234,8 @@ export function replayThread(
     const dupBefore = work.duplicateUses;
     if (delta.kind === 'append') {
       freshFrom = work.length;
-      work.append(plan.messages, plan.known);
-      repeats.append(plan.messages, inputDuplicateReported);
+      work.append(messages, plan.known, plan.from);
+      repeats.append(messages, inputDuplicateReported);
       const full = work.duplicateUses > dupBefore;
       // Every repeated id reported already: a window check that ignores those repeats says the same as the
       // full check would (what it adds are duplicates reported before), at the cost of the appended part.
@@ -251,7 +252,7 @@ export function replayThread(
       if (found.length > 0) pairing = report(found, pairing, view.array, view.start);
     } else {
       oldOutput = work.messages;
-      const raw = plan.messages;
+      const raw = messages;
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
       const found = cachedCheck(plan, keys.reset) ?? keepCheck(plan, keys.reset, validatePairing(raw, pctx('input')));

@@ -72,9 +72,11 @@ export type RequestPlan = {
   request: Request;
   view: InputView;
   delta: InputDelta;
-  /** The messages this request appends (append), or its whole input (reset). */
-  messages: readonly Message[];
-  /** Their counted tokens, runes, token categories and tool id numbers (appending them costs no lookups). */
+  /** Where the messages this request appends (append), or its whole input (reset), start in `view.array`: they
+   *  are [from, view.end). */
+  from: number;
+  /** Counted tokens, runes, token categories and tool id numbers of `view.array`'s messages, by position (shared by
+   *  the plans over one array; appending costs no lookups). */
   known: KnownMessages;
   /** Counted tokens of the recorded input's messages. */
   rawInputTokens: number;
