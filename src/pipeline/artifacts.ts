@@ -94,8 +94,21 @@ function errorLine(b: Block): string | null {
   return first ? clip(first, 200) : null;
 }
 
+/** Most messages contribute no decision, path or error: their lists are this one (frozen, never pushed to), as a
+ *  contribution is kept for every message of a run. */
+const NOTHING: string[] = Object.freeze([]) as unknown as string[];
+
 function contribution(m: Message, id: number): Contribution {
   const c: Contribution = { id, decisions: [], modified: [], read: [], errors: [] };
+  fill(c, m);
+  if (c.decisions.length === 0) c.decisions = NOTHING;
+  if (c.modified.length === 0) c.modified = NOTHING;
+  if (c.read.length === 0) c.read = NOTHING;
+  if (c.errors.length === 0) c.errors = NOTHING;
+  return c;
+}
+
+function fill(c: Contribution, m: Message): void {
   const text = textOf(m);
   const hasText = text.trim() !== '';
   if (m.role === 'user' && hasText && !m.meta) c.user = { intent: clip(text, 300), next: clip(text, 200) };
@@ -115,7 +128,6 @@ function contribution(m: Message, id: number): Contribution {
       if (first) c.errors.push(first);
     }
   }
-  return c;
 }
 
 /** What each message contributes to an artifact index, kept per message object for a run (PipelineMemo): a
