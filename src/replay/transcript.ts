@@ -170,8 +170,15 @@ export function calibrateTranscript(t: Transcript, meter: TokenMeter): Map<strin
 }
 
 /** Replay `th`, or reuse its last replay (cache.lastReplays) when nothing it depended on changed (reuse.ts). An
- *  http summarizer's answers arrive between runs, so its replays are never reused. */
-function replayOrReuse(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibration: Calibration): ThreadReplay {
+ *  http summarizer's answers arrive between runs, so its replays are never reused. `keep`: a new replay becomes
+ *  the thread's last one. */
+function replayOrReuse(
+  th: Thread,
+  opts: ReplayOptions,
+  cache: ReplayCache,
+  calibration: Calibration,
+  keep: boolean,
+): ThreadReplay {
   const prev = cache.lastReplays.get(th);
   if (
     prev &&
@@ -184,6 +191,7 @@ function replayOrReuse(th: Thread, opts: ReplayOptions, cache: ReplayCache, cali
   )
     return prev.replay;
   const replay = replayThread(th, opts, cache, calibration);
+  if (!keep) return replay;
   cache.lastReplays.set(th, {
     replay,
     calibration,
@@ -194,10 +202,11 @@ function replayOrReuse(th: Thread, opts: ReplayOptions, cache: ReplayCache, cali
   return replay;
 }
 
-/** Replay every thread of the cache's transcript. */
-export function replayTranscript(t: Transcript, opts: ReplayOptions, cache: ReplayCache): Replay {
+/** Replay every thread of the cache's transcript. `keep` false: the replays are not kept for the next run (a
+ *  side replay, such as the cost without the pipeline, leaves the run's own replays in place and is not held). */
+export function replayTranscript(t: Transcript, opts: ReplayOptions, cache: ReplayCache, keep = true): Replay {
   const cals = cache.calibrations(calibrateTranscript);
-  const threads = t.threads.map((th) => replayOrReuse(th, opts, cache, cals.get(th.id) ?? calibrate([])));
+  const threads = t.threads.map((th) => replayOrReuse(th, opts, cache, cals.get(th.id) ?? calibrate([]), keep));
   return {
     threads,
     options: { config: opts.config, mode: opts.mode, provider: opts.provider, summarizer: opts.summarizer.id },
