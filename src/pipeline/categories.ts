@@ -21,6 +21,8 @@ export class CategoryTable {
   /** `result:<tool>` made and interned once per tool name. */
   private readonly results = new Map<string, number>();
   private readonly byMessage = new WeakMap<Message, MessageCategories>();
+  /** By category id: its one-element id list (see `only`). */
+  private readonly singles: number[][] = [];
 
   constructor(private readonly meter: TokenMeter) {}
 
@@ -32,6 +34,16 @@ export class CategoryTable {
       this.ids.set(name, id);
     }
     return id;
+  }
+
+  /** The one-element list of category `id` (shared by every one-block message in it). */
+  private only(id: number): number[] {
+    let list = this.singles[id];
+    if (list === undefined) {
+      list = [id];
+      this.singles[id] = list;
+    }
+    return list;
   }
 
   /** The name of an interned category id. */
@@ -66,13 +78,15 @@ export class CategoryTable {
   }
 
   /** Kept for every message of a run, so made small: arrays of their exact length (a pushed-to array reserves
-   *  17 slots), and `blockIds` is `ids` itself when each block has a category of its own (one-block messages). */
+   *  17 slots); `blockIds` is `ids` itself when each block has a category of its own, and then `tokens` is the
+   *  meter's per-block list; a one-block message's ids are its category's shared one-element list. None of these
+   *  lists is ever written to. */
   private make(m: Message, toolName: (id: string) => string | undefined): MessageCategories {
     const per = this.meter.measure(m).blocks;
     const blocks = m.blocks;
     if (blocks.length === 1) {
-      const ids = [this.categoryOf(m, blocks[0], toolName)];
-      return { ids, tokens: [per[0]], blockIds: ids };
+      const ids = this.only(this.categoryOf(m, blocks[0], toolName));
+      return { ids, tokens: per, blockIds: ids };
     }
     const blockIds = new Array<number>(blocks.length);
     let distinct = 0;
@@ -81,7 +95,7 @@ export class CategoryTable {
       blockIds[j] = c;
       if (blockIds.indexOf(c) === j) distinct++;
     }
-    if (distinct === blocks.length) return { ids: blockIds, tokens: per.slice(0, blocks.length), blockIds };
+    if (distinct === blocks.length) return { ids: blockIds, tokens: per, blockIds };
     const ids = new Array<number>(distinct);
     const tokens = new Array<number>(distinct);
     let n = 0;
