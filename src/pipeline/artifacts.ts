@@ -111,7 +111,11 @@ function contribution(m: Message, id: number): Contribution {
 function fill(c: Contribution, m: Message): void {
   const text = textOf(m);
   const hasText = text.trim() !== '';
-  if (m.role === 'user' && hasText && !m.meta) c.user = { intent: clip(text, 300), next: clip(text, 200) };
+  if (m.role === 'user' && hasText && !m.meta) {
+    const intent = clip(text, 300);
+    const next = clip(text, 200);
+    c.user = { intent, next: next === intent ? intent : next }; // one string when the text is short
+  }
   if (m.role === 'assistant') {
     for (const sentence of text.split(/(?<=[.!?])\s+|\n+/))
       if (DECISION.test(sentence)) c.decisions.push(clip(sentence, 160));

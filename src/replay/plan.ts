@@ -16,10 +16,13 @@ import type { RequestPlan } from './types.ts';
 
 export type { RequestPlan } from './types.ts';
 
+/** The key of an absent part (one string for every request without one: it is held by each plan and replay). */
+const NO_PART = hashKey('[]');
+
 /** Hash of a prefix part (tools, system), kept per array object (cache.contentKeys): requests share them by
  *  reference. */
 function contentKey(keys: WeakMap<object, string>, part: readonly unknown[] | undefined): string {
-  if (!part) return hashKey('[]');
+  if (!part) return NO_PART;
   let k = keys.get(part);
   if (k === undefined) {
     k = hashKey(safeJson(part));
