@@ -79,10 +79,10 @@ export class CategoryTable {
 
   /** Kept for every message of a run, so made small: arrays of their exact length (a pushed-to array reserves
    *  17 slots); `blockIds` is `ids` itself when each block has a category of its own, and then `tokens` is the
-   *  meter's per-block list; a one-block message's ids are its category's shared one-element list. None of these
-   *  lists is ever written to. */
+   *  per-block list; a one-block message's ids are its category's shared one-element list. None of these lists is
+   *  ever written to. */
   private make(m: Message, toolName: (id: string) => string | undefined): MessageCategories {
-    const per = this.meter.measure(m).blocks;
+    const per = this.meter.blockTokens(m);
     const blocks = m.blocks;
     if (blocks.length === 1) {
       const ids = this.only(this.categoryOf(m, blocks[0], toolName));
