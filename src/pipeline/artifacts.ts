@@ -32,10 +32,14 @@ export function emptyIndex(): ArtifactIndex {
   return { intent: [], filesModified: [], filesRead: [], decisions: [], errors: [], state: [], next: [] };
 }
 
+/** Whitespace that normalising would change: a run, or one that is not a plain space. */
+const UNNORMAL = /[^\S ]|\s\s/;
+
 function clip(s: string, n: number): string {
-  // Normalise only a head long enough for n runes (whitespace runs collapse, so take generously).
+  // Normalise only a head long enough for n runes (whitespace runs collapse, so take generously). A text with
+  // nothing to collapse is kept as it is, not copied (clips are kept per message of a run).
   const head = s.length > n * 8 + 64 ? s.slice(0, n * 8 + 64) : s;
-  const t = head.replace(/\s+/g, ' ').trim();
+  const t = (UNNORMAL.test(head) ? head.replace(/\s+/g, ' ') : head).trim();
   return runeCount(t) > n || head.length < s.length ? `${headRunes(t, n)}…` : t;
 }
 
