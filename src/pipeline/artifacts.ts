@@ -102,14 +102,21 @@ function errorLine(b: Block): string | null {
  *  contribution is kept for every message of a run. */
 const NOTHING: string[] = Object.freeze([]) as unknown as string[];
 
+const listOrNothing = (list: string[]) => (list.length === 0 ? NOTHING : list);
+
+/** Gathered in a scratch object, kept as one literal (a field added to a made object takes a property array). */
 function contribution(m: Message, id: number): Contribution {
   const c: Contribution = { id, decisions: [], modified: [], read: [], errors: [] };
   fill(c, m);
-  if (c.decisions.length === 0) c.decisions = NOTHING;
-  if (c.modified.length === 0) c.modified = NOTHING;
-  if (c.read.length === 0) c.read = NOTHING;
-  if (c.errors.length === 0) c.errors = NOTHING;
-  return c;
+  return {
+    id,
+    decisions: listOrNothing(c.decisions),
+    modified: listOrNothing(c.modified),
+    read: listOrNothing(c.read),
+    errors: listOrNothing(c.errors),
+    ...(c.user ? { user: c.user } : {}),
+    ...(c.state !== undefined ? { state: c.state } : {}),
+  };
 }
 
 function fill(c: Contribution, m: Message): void {
