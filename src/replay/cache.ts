@@ -7,7 +7,8 @@ import { PipelineMemo } from '../pipeline/memo.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import type { ReplayMode } from './inputs.ts';
-import type { ReplayOptions, RequestPlan, ThreadReplay } from './types.ts';
+import type { PlanColumns } from './plan.ts';
+import type { ReplayOptions, ThreadReplay } from './types.ts';
 
 /** A thread's last full replay, with what it depended on besides the config keys it read (reuse.ts). */
 export type Reusable = {
@@ -19,7 +20,7 @@ export type Reusable = {
 };
 
 /** A thread's request plans for one mode, and the calibration they were made with. */
-export type PlanSet = { calibration: Calibration; plans: readonly RequestPlan[] };
+export type PlanSet = { calibration: Calibration; plans: PlanColumns };
 
 export class ReplayCache {
   readonly pipeline: PipelineMemo;

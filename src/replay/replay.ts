@@ -18,7 +18,7 @@ import { Working } from '../pipeline/working.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { ReplayCache } from './cache.ts';
 import { InputRepeats, spliceMayBreak, validateAppended } from './pairing-window.ts';
-import { type RequestPlan, threadPlan } from './plan.ts';
+import { threadPlan } from './plan.ts';
 import { type ConfigReads, noteShut, trackedConfig } from './reuse.ts';
 import type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
 
@@ -32,8 +32,8 @@ const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
 const NO_EVENTS: PipelineEvent[] = Object.freeze([]) as unknown as PipelineEvent[];
 const NO_VIOLATIONS: PairingViolation[] = Object.freeze([]) as unknown as PairingViolation[];
 
-/** The recorded input does not depend on the config: its pairing check is kept on the request plan (per
- *  mode) by provider and kind, so a re-run after a threshold change validates only what the pipeline
+/** The recorded input does not depend on the config: its pairing check is kept with the thread's plans (per
+ *  mode, PlanColumns) by provider and kind, so a re-run after a threshold change validates only what the pipeline
  *  changed. Keys are made once per thread replay. */
 function checkKeys(opts: ReplayOptions) {
   const k = `${opts.provider}|`; // the plan is the mode's already
@@ -43,20 +43,6 @@ function checkKeys(opts: ReplayOptions) {
     appendSettled: `${k}append|settled`,
     reset: `${k}reset`,
   };
-}
-function cachedCheck(plan: RequestPlan, key: string): PairingViolation[] | undefined {
-  const checks = plan.checks;
-  if (checks === undefined) return undefined;
-  for (let i = 0; i < checks.length; i += 2) if (checks[i] === key) return checks[i + 1] as PairingViolation[];
-  return undefined;
-}
-/** Kept on every plan, so small: key and result side by side in one array (a Map per request weighed ~0.4 KB),
- *  a check that found nothing as the shared empty list. */
-function keepCheck(plan: RequestPlan, key: string, found: PairingViolation[]): PairingViolation[] {
-  const kept = found.length === 0 ? NO_VIOLATIONS : found;
-  if (plan.checks === undefined) plan.checks = [key, kept];
-  else plan.checks.push(key, kept);
-  return kept;
 }
 
 /** Thread message index → the request that produced it (the last request whose input ends at or before the
@@ -219,7 +205,9 @@ export function replayThread(
     ctx.record({ thread: thread.id, request: current, stage: stage.id, ...e });
   });
 
-  for (const plan of threadPlan(thread, opts.mode, cache, calibration)) {
+  const plans = threadPlan(thread, opts.mode, cache, calibration);
+  for (let k = 0; k < plans.length; k++) {
+    const plan = plans.at(k);
     const r = plan.request;
     if (r.index > until) break;
     const { view, delta, toolsKey, systemKey, toolsTokens, staticTokens, rawInputTokens } = plan;
@@ -243,11 +231,12 @@ export function replayThread(
       const settled = repeats.settled(inputDuplicateReported);
       const key = settled ? keys.appendSettled : full ? keys.appendFull : keys.append;
       const found =
-        cachedCheck(plan, key) ??
-        keepCheck(
-          plan,
+        plans.check(k, key) ??
+        plans.keepCheck(
+          k,
           key,
           validateAppended(view, delta.from, pctx('input'), full && !settled, settled ? knownDuplicate : undefined),
+          NO_VIOLATIONS,
         );
       if (found.length > 0) pairing = report(found, pairing, view.array, view.start);
     } else {
@@ -255,7 +244,9 @@ export function replayThread(
       const raw = messages;
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
-      const found = cachedCheck(plan, keys.reset) ?? keepCheck(plan, keys.reset, validatePairing(raw, pctx('input')));
+      const found =
+        plans.check(k, keys.reset) ??
+        plans.keepCheck(k, keys.reset, validatePairing(raw, pctx('input')), NO_VIOLATIONS);
       pairing = report(found, pairing, raw);
       repeats.reset(raw, inputDuplicateReported);
     }

@@ -68,6 +68,7 @@ export type ThreadReplay = {
   reads: ConfigReads;
 };
 
+/** One request's plan as the replay reads it: made from its thread's PlanColumns when read (not kept). */
 export type RequestPlan = {
   request: Request;
   view: InputView;
@@ -85,8 +86,4 @@ export type RequestPlan = {
   toolsTokens: number;
   /** Static prefix tokens as the calibration has them (counted, or inferred from usage). */
   staticTokens: number;
-  /** Pairing checks of the recorded input by provider and kind, kept by the replay on first use (the input
-   *  does not depend on the config: a re-run validates only what the pipeline changed). Key, result, key,
-   *  result… in one array: kept for every request, where a Map each weighed ~0.4 KB. */
-  checks?: (string | PairingViolation[])[];
 };
