@@ -7,7 +7,7 @@ import { PipelineMemo } from '../pipeline/memo.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import type { ReplayMode } from './inputs.ts';
-import type { PlanColumns } from './plan.ts';
+import type { PlanColumns } from './plan-columns.ts';
 import type { ReplayOptions, ThreadReplay } from './types.ts';
 
 /** A thread's last full replay, with what it depended on besides the config keys it read (reuse.ts). */

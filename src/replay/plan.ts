@@ -4,18 +4,15 @@
 // reused by every re-run, so a threshold change spends its time on the pipeline alone (SPEC §9).
 
 import { hashKey } from '../lib/hash.ts';
-import type { Message, Request, Thread } from '../model/transcript.ts';
-import type { PairingViolation } from '../pairing/types.ts';
+import type { Message, Thread } from '../model/transcript.ts';
 import { type MessageCategories, singleCategory } from '../pipeline/categories.ts';
 import type { BlockRefs } from '../pipeline/tool-ids.ts';
 import type { KnownMessages } from '../pipeline/working.ts';
 import { safeJson } from '../tokens/block-text.ts';
 import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
 import type { ReplayCache } from './cache.ts';
-import { InputBuilder, type InputDelta, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
-import type { RequestPlan } from './types.ts';
-
-export type { RequestPlan } from './types.ts';
+import { InputBuilder, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
+import { PlanColumns } from './plan-columns.ts';
 
 /** The key of an absent part (one string for every request without one: it is held by each plan and replay). */
 const NO_PART = hashKey('[]');
@@ -51,97 +48,6 @@ function tableOf(tables: Map<readonly Message[], Table>, array: readonly Message
     tables.set(array, t);
   }
   return t;
-}
-
-/**
- * The plans of a thread's requests in columns, by request index: a plan is read as an object (`at`) but kept as a
- * few numbers and references per request (plan objects with their view and delta weighed ~0.25 KB a request). The
- * recorded input's pairing checks are kept here too, by key (`check`, `keepCheck`).
- */
-export class PlanColumns {
-  readonly length: number;
-  private readonly arrays: (readonly Message[])[];
-  private readonly start: Int32Array;
-  private readonly end: Int32Array;
-  private readonly exact: Uint8Array;
-  /** Deltas that are resets (the first request, compactions), by request; the others append from `appendFrom`. */
-  private readonly resets = new Map<number, Extract<InputDelta, { kind: 'reset' }>>();
-  private readonly appendFrom: Int32Array;
-  private readonly from: Int32Array;
-  private readonly knowns: KnownMessages[];
-  private readonly rawInputTokens: Float64Array;
-  private readonly toolsKeys: string[];
-  private readonly systemKeys: string[];
-  private readonly toolsTokens: Float64Array;
-  private readonly staticTokens: Float64Array;
-  /** Check key → by request: what the recorded input's check found (the shared empty list when nothing). */
-  private readonly checks = new Map<string, (PairingViolation[] | undefined)[]>();
-
-  constructor(private readonly requests: readonly Request[]) {
-    const n = requests.length;
-    this.length = n;
-    this.arrays = new Array(n);
-    this.start = new Int32Array(n);
-    this.end = new Int32Array(n);
-    this.exact = new Uint8Array(n);
-    this.appendFrom = new Int32Array(n);
-    this.from = new Int32Array(n);
-    this.knowns = new Array(n);
-    this.rawInputTokens = new Float64Array(n);
-    this.toolsKeys = new Array(n);
-    this.systemKeys = new Array(n);
-    this.toolsTokens = new Float64Array(n);
-    this.staticTokens = new Float64Array(n);
-  }
-
-  set(k: number, p: Omit<RequestPlan, 'request'>): void {
-    this.arrays[k] = p.view.array;
-    this.start[k] = p.view.start;
-    this.end[k] = p.view.end;
-    this.exact[k] = p.view.exact ? 1 : 0;
-    if (p.delta.kind === 'reset') this.resets.set(k, p.delta);
-    else this.appendFrom[k] = p.delta.from;
-    this.from[k] = p.from;
-    this.knowns[k] = p.known;
-    this.rawInputTokens[k] = p.rawInputTokens;
-    this.toolsKeys[k] = p.toolsKey;
-    this.systemKeys[k] = p.systemKey;
-    this.toolsTokens[k] = p.toolsTokens;
-    this.staticTokens[k] = p.staticTokens;
-  }
-
-  /** The plan of request `k`, made now. */
-  at(k: number): RequestPlan {
-    return {
-      request: this.requests[k],
-      view: { array: this.arrays[k], start: this.start[k], end: this.end[k], exact: this.exact[k] === 1 },
-      delta: this.resets.get(k) ?? { kind: 'append', from: this.appendFrom[k] },
-      from: this.from[k],
-      known: this.knowns[k],
-      rawInputTokens: this.rawInputTokens[k],
-      toolsKey: this.toolsKeys[k],
-      systemKey: this.systemKeys[k],
-      toolsTokens: this.toolsTokens[k],
-      staticTokens: this.staticTokens[k],
-    };
-  }
-
-  /** What request `k`'s recorded input check under `key` found, if it was made. */
-  check(k: number, key: string): PairingViolation[] | undefined {
-    return this.checks.get(key)?.[k];
-  }
-
-  /** Keep what request `k`'s check under `key` found (a check that found nothing as `none`, a shared empty list). */
-  keepCheck(k: number, key: string, found: PairingViolation[], none: PairingViolation[]): PairingViolation[] {
-    let column = this.checks.get(key);
-    if (!column) {
-      column = new Array(this.length);
-      this.checks.set(key, column);
-    }
-    const kept = found.length === 0 ? none : found;
-    column[k] = kept;
-    return kept;
-  }
 }
 
 function build(thread: Thread, mode: ReplayMode, cache: ReplayCache, calibration: Calibration): PlanColumns {
