@@ -16,11 +16,12 @@ import { type BlockRefs, NO_REFS, type ToolIds } from './tool-ids.ts';
 /** What the request plans know of the messages of one input array, by position (computed once for every re-run,
  *  in columns: one table per array, not arrays per request). Read only at the positions a plan covers. */
 export type KnownMessages = {
-  tokens: Float64Array;
+  /** Plain arrays, not Float64Array: counts read from them stay small integers (see plan-columns.ts). */
+  tokens: number[];
   cats: readonly MessageCategories[];
   /** singleCategory of each. */
   single: Int32Array;
-  runes: Float64Array;
+  runes: number[];
   refs: readonly BlockRefs[];
 };
 

@@ -1,5 +1,7 @@
-// A thread's request plans (plan.ts) kept in columns, by request index, for one mode: typed arrays for the numbers,
-// one reference per request for the rest, a reset's delta kept apart. A million-message log has half a million
+// A thread's request plans (plan.ts) kept in columns, by request index, for one mode: typed arrays for positions,
+// plain arrays for token counts (small integers stay small integers: a Float64Array hands out doubles, which make
+// every row the replay writes from them hold boxed numbers), one reference per request for the rest, a reset's
+// delta kept apart. A million-message log has half a million
 // plans, kept by the run cache for every re-run: as objects (with their view and delta) they weighed ~0.25 KB each.
 import type { Message, Request } from '../model/transcript.ts';
 import type { PairingViolation } from '../pairing/types.ts';
@@ -23,11 +25,11 @@ export class PlanColumns {
   private readonly appendFrom: Int32Array;
   private readonly from: Int32Array;
   private readonly knowns: KnownMessages[];
-  private readonly rawInputTokens: Float64Array;
+  private readonly rawInputTokens: number[];
   private readonly toolsKeys: string[];
   private readonly systemKeys: string[];
-  private readonly toolsTokens: Float64Array;
-  private readonly staticTokens: Float64Array;
+  private readonly toolsTokens: number[];
+  private readonly staticTokens: number[];
   /** Check key → by request: what the recorded input's check found (the shared empty list when nothing). */
   private readonly checks = new Map<string, (PairingViolation[] | undefined)[]>();
 
@@ -41,11 +43,11 @@ export class PlanColumns {
     this.appendFrom = new Int32Array(n);
     this.from = new Int32Array(n);
     this.knowns = new Array(n);
-    this.rawInputTokens = new Float64Array(n);
+    this.rawInputTokens = new Array(n);
     this.toolsKeys = new Array(n);
     this.systemKeys = new Array(n);
-    this.toolsTokens = new Float64Array(n);
-    this.staticTokens = new Float64Array(n);
+    this.toolsTokens = new Array(n);
+    this.staticTokens = new Array(n);
   }
 
   set(k: number, p: Omit<RequestPlan, 'request'>): void {

@@ -38,10 +38,10 @@ function tableOf(tables: Map<readonly Message[], Table>, array: readonly Message
   if (!t) {
     const n = array.length;
     const known: KnownMessages = {
-      tokens: new Float64Array(n),
+      tokens: new Array(n),
       cats: new Array(n),
       single: new Int32Array(n),
-      runes: new Float64Array(n),
+      runes: new Array(n),
       refs: new Array(n),
     };
     t = { known, filled: new Uint8Array(n) };
