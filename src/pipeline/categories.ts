@@ -23,6 +23,9 @@ export class CategoryTable {
   private readonly byMessage = new WeakMap<Message, MessageCategories>();
   /** By category id: its one-element id list (see `only`). */
   private readonly singles: number[][] = [];
+  /** By category id, then token count: the categories of one-block messages (see `oneBlock`; bound: the distinct
+   *  counts of one-block messages, a few thousand where a log has a million of them). */
+  private readonly oneBlocks: Map<number, MessageCategories>[] = [];
 
   constructor(private readonly meter: TokenMeter) {}
 
@@ -34,6 +37,22 @@ export class CategoryTable {
       this.ids.set(name, id);
     }
     return id;
+  }
+
+  /** The categories of a one-block message: one object for every such message with that category and count. */
+  private oneBlock(id: number, tokens: number): MessageCategories {
+    let byTokens = this.oneBlocks[id];
+    if (byTokens === undefined) {
+      byTokens = new Map();
+      this.oneBlocks[id] = byTokens;
+    }
+    let c = byTokens.get(tokens);
+    if (c === undefined) {
+      const ids = this.only(id);
+      c = { ids, tokens: [tokens], blockIds: ids };
+      byTokens.set(tokens, c);
+    }
+    return c;
   }
 
   /** The one-element list of category `id` (shared by every one-block message in it). */
@@ -79,15 +98,12 @@ export class CategoryTable {
 
   /** Kept for every message of a run, so made small: arrays of their exact length (a pushed-to array reserves
    *  17 slots); `blockIds` is `ids` itself when each block has a category of its own, and then `tokens` is the
-   *  per-block list; a one-block message's ids are its category's shared one-element list. None of these lists is
-   *  ever written to. */
+   *  per-block list; one-block messages with the same category and count share one object. None of these objects
+   *  and lists is ever written to. */
   private make(m: Message, toolName: (id: string) => string | undefined): MessageCategories {
-    const per = this.meter.blockTokens(m);
     const blocks = m.blocks;
-    if (blocks.length === 1) {
-      const ids = this.only(this.categoryOf(m, blocks[0], toolName));
-      return { ids, tokens: per, blockIds: ids };
-    }
+    if (blocks.length === 1) return this.oneBlock(this.categoryOf(m, blocks[0], toolName), this.meter.block(blocks[0]));
+    const per = this.meter.blockTokens(m);
     const blockIds = new Array<number>(blocks.length);
     let distinct = 0;
     for (let j = 0; j < blocks.length; j++) {
