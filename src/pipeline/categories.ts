@@ -20,6 +20,7 @@ export class CategoryTable {
   private readonly names: Category[] = [];
   /** `result:<tool>` made and interned once per tool name. */
   private readonly results = new Map<string, number>();
+  /** Messages of several blocks → their categories (one-block messages use `oneBlocks`, no entry each). */
   private readonly byMessage = new WeakMap<Message, MessageCategories>();
   /** By category id: its one-element id list (see `only`). */
   private readonly singles: number[][] = [];
@@ -88,6 +89,9 @@ export class CategoryTable {
   /** The categories of `m` (`toolName` names the tool of a result's id). Blocks of one category are summed,
    *  so adding the message touches each category once. */
   of(m: Message, toolName: (id: string) => string | undefined): MessageCategories {
+    // A one-block message's categories are found again in the shared table: no memo entry per message.
+    if (m.blocks.length === 1)
+      return this.oneBlock(this.categoryOf(m, m.blocks[0], toolName), this.meter.block(m.blocks[0]));
     let cached = this.byMessage.get(m);
     if (!cached) {
       cached = this.make(m, toolName);
@@ -96,13 +100,12 @@ export class CategoryTable {
     return cached;
   }
 
-  /** Kept for every message of a run, so made small: arrays of their exact length (a pushed-to array reserves
-   *  17 slots); `blockIds` is `ids` itself when each block has a category of its own, and then `tokens` is the
-   *  per-block list; one-block messages with the same category and count share one object. None of these objects
-   *  and lists is ever written to. */
+  /** A message of several blocks (kept per message object), made small: arrays of their exact length (a
+   *  pushed-to array reserves 17 slots); `blockIds` is `ids` itself when each block has a category of its own, and
+   *  then `tokens` is the per-block list. None of these objects and lists is ever written to (one-block messages
+   *  share theirs: `oneBlock`). */
   private make(m: Message, toolName: (id: string) => string | undefined): MessageCategories {
     const blocks = m.blocks;
-    if (blocks.length === 1) return this.oneBlock(this.categoryOf(m, blocks[0], toolName), this.meter.block(blocks[0]));
     const per = this.meter.blockTokens(m);
     const blockIds = new Array<number>(blocks.length);
     let distinct = 0;
