@@ -9,7 +9,7 @@ import type { Tokenizer } from './tokenizer.ts';
 
 export class TokenMeter {
   private readonly blockCache = new WeakMap<Block, number>();
-  /** Message → its total (a number, not an object with its blocks' counts: kept for every message of a run). */
+  /** Message of several blocks → its total (a number, not an object with its blocks' counts). */
   private readonly msgCache = new WeakMap<Message, number>();
   private readonly toolCache = new WeakMap<ToolDef, number>();
   /** Block → its text's line-unit counts (line-units.ts): the counting pool's for the log's long blocks
@@ -33,6 +33,8 @@ export class TokenMeter {
   }
 
   message(m: Message): number {
+    // A one-block message's total is its block's, memoized there: no entry per message.
+    if (m.blocks.length === 1) return this.block(m.blocks[0]);
     let n = this.msgCache.get(m);
     if (n === undefined) {
       n = 0;
