@@ -426,3 +426,95 @@ export function* claudeTraceLines(targetBytes: number, seed = 3): Generator<stri
     );
   }
 }
+
+/**
+ * Claude Code 2.x JSONL of many small messages (issue 19 item 10: a million of them), until `messages` messages
+ * or about `targetBytes`: a short prompt and a one-line text answer per turn, every fifth turn a tool call and
+ * its short result before the answer, usage on every response, the agent's auto-compaction near 155k tokens.
+ * What a long chat-like session looks like to the parser and the replay: per-message cost, not per-byte.
+ */
+export function* claudeCodeSmallLines(targetBytes: number, seed = 5, messages = Number.POSITIVE_INFINITY) {
+  const r = new Rng(seed);
+  const model = 'claude-sonnet-4-5-20250929';
+  let time = Date.UTC(2026, 9, 1, 9, 0, 0);
+  let bytes = 0;
+  let n = 0;
+  let prompt = 14000;
+  let pending = 20;
+  let parent: string | null = null;
+  let turn = 0;
+  const id24 = () => uuid(r).replace(/-/g, '').slice(0, 24);
+  const line = (type: string, rest: Msg, parentUuid: string | null = parent): string => {
+    const u = uuid(r);
+    const s = JSON.stringify({
+      parentUuid,
+      isSidechain: false,
+      userType: 'external',
+      cwd: '/repo',
+      sessionId: SESSION,
+      version: '2.1.114',
+      gitBranch: 'main',
+      type,
+      ...rest,
+      uuid: u,
+      timestamp: new Date(time).toISOString(),
+    });
+    parent = u;
+    bytes += s.length + 1;
+    return s;
+  };
+  const answer = (block: Msg): string => {
+    time += r.int(2, 20) * 1000;
+    const out = Math.ceil(JSON.stringify(block).length / 4);
+    const usage = {
+      input_tokens: r.int(1, 8),
+      cache_creation_input_tokens: pending,
+      cache_read_input_tokens: prompt,
+      output_tokens: out,
+    };
+    prompt += pending + out;
+    pending = 0;
+    n++;
+    const message = { id: `msg_${id24()}`, type: 'message', role: 'assistant', model, content: [block], usage };
+    return line('assistant', { message, requestId: `req_${id24()}` });
+  };
+  const user = (content: unknown, extra: Msg = {}): string => {
+    time += r.int(1, 30) * 1000;
+    pending += Math.ceil(JSON.stringify(content).length / 4);
+    n++;
+    return line('user', { message: { role: 'user', content }, ...extra });
+  };
+  while (n < messages && bytes < targetBytes) {
+    yield user(prose(r, r.int(10, 60)));
+    if (++turn % 5 === 0 && n + 3 <= messages) {
+      const id = `toolu_${id24()}`;
+      yield answer({
+        type: 'tool_use',
+        id,
+        name: 'Bash',
+        input: { command: r.pick(['ls', 'git status', 'npm test']) },
+      });
+      const text = prose(r, r.int(20, 120));
+      yield user([{ tool_use_id: id, type: 'tool_result', content: text }], { toolUseResult: { stdout: text } });
+    }
+    if (n < messages) yield answer({ type: 'text', text: prose(r, r.int(10, 80)) });
+    if (prompt + pending >= 155_000 && n + 2 <= messages) {
+      const b = line(
+        'system',
+        {
+          subtype: 'compact_boundary',
+          content: 'Conversation compacted',
+          isMeta: false,
+          level: 'info',
+          logicalParentUuid: parent,
+          compactMetadata: { trigger: 'auto', preTokens: prompt + pending },
+        },
+        null,
+      );
+      yield b;
+      const summary = `This session is being continued from a previous conversation. ${prose(r, r.int(2000, 4000))}`;
+      yield user(summary, { isCompactSummary: true, isVisibleInTranscriptOnly: true });
+      prompt = 18_000;
+    }
+  }
+}

@@ -1,10 +1,17 @@
-// Write a generated log to disk: `tsx bench/write-log.ts <claude-code|openai-chat|claude-trace> <MB> <out> [seed]
-// [maxRequests]`. A Claude Code log's sub-agents go where Claude Code 2.x puts them: <out minus .jsonl>/subagents/.
+// Write a generated log to disk: `tsx bench/write-log.ts <claude-code|claude-code-small|openai-chat|claude-trace>
+// <MB> <out> [seed] [maxRequests]` (claude-code-small: [maxMessages]). A Claude Code log's sub-agents go where Claude Code 2.x puts them: <out minus .jsonl>/subagents/.
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
-import { claudeCodeLines, claudeTraceLines, openaiChatLines } from './generate.ts';
+import { claudeCodeLines, claudeCodeSmallLines, claudeTraceLines, openaiChatLines } from './generate.ts';
 
 const [kind = 'claude-code', mb = '10', out = 'bench/out/log.jsonl', seed = '1', maxRequests] = process.argv.slice(2);
-const gen = kind === 'openai-chat' ? openaiChatLines : kind === 'claude-trace' ? claudeTraceLines : undefined;
+const gen =
+  kind === 'openai-chat'
+    ? openaiChatLines
+    : kind === 'claude-trace'
+      ? claudeTraceLines
+      : kind === 'claude-code-small'
+        ? (bytes: number, s: number) => claudeCodeSmallLines(bytes, s, Number(maxRequests ?? Number.POSITIVE_INFINITY))
+        : undefined;
 const ws = createWriteStream(out);
 let n = 0;
 const agents = new Map<string, string[]>();

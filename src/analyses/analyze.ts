@@ -117,8 +117,9 @@ function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provide
 }
 
 /** The recorded inputs replayed without rewriting (the `none` preset, same window, cache rules and prices),
- *  priced under the same simulated cache: the preset's saving is this minus the run's simulated cost. Kept in
- *  the run cache (a threshold drag does not change it). */
+ *  priced under the same simulated cache: the preset's saving is this minus the run's simulated cost. Its totals
+ *  are kept in the run cache (a threshold drag does not change them), the replay itself is not: the run's own
+ *  replays stay the ones the next run may reuse, and a big log holds one replay, not two. */
 function costWithoutPipeline(t: Transcript, o: AnalyzeOptions, cache: AnalysisCache): CostTotals {
   const key = withoutPipelineKey(o);
   const kept = cache.withoutPipeline.get(key);
@@ -129,6 +130,7 @@ function costWithoutPipeline(t: Transcript, o: AnalyzeOptions, cache: AnalysisCa
     t,
     { config, mode: o.mode, provider: o.provider, summarizer: summarizerFor('extractive') },
     cache,
+    false,
   );
   const totals = simulatedCost(t, replay, simulatedTimeline(t, replay, cache.timeline), cache.cost).totals;
   cache.withoutPipeline.set(key, totals);

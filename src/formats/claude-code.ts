@@ -100,10 +100,49 @@ function readFile(lines: Iterable<JsonLine>, ctx: ParseContext, skipped: Record<
       hasUuid: uuid !== undefined,
       ...(parent !== undefined ? { parent } : {}),
       sidechain: o.isSidechain === true,
-      o,
+      o: slim(o),
     });
   }
   return r;
+}
+
+/** The fields of a line the rest of the parse reads (items, billing, batches, attachments, sub-agent links). */
+const KEPT = [
+  'message',
+  'timestamp',
+  'isMeta',
+  'isCompactSummary',
+  'toolUseResult',
+  'requestId',
+  'compactMetadata',
+  'attachment',
+  'agentId',
+] as const;
+const KEPT_MESSAGE = ['id', 'model', 'content', 'usage'] as const;
+
+/**
+ * A line as the entries hold it until the threads are built: without its envelope (session id, cwd, version,
+ * branch, user type, uuids: read already), its message without role and type, and a tool result's copy of the
+ * tool output (`toolUseResult`) cut to what is read of it. Every line is held until then: a million of them
+ * held whole were ~0.5 KB each of the parse's peak.
+ */
+function slim(o: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const k of KEPT) if (Object.hasOwn(o, k)) out[k] = o[k];
+  const m = out.message;
+  if (isObject(m)) {
+    const message: JsonObject = {};
+    for (const k of KEPT_MESSAGE) if (Object.hasOwn(m, k)) message[k] = m[k];
+    out.message = message;
+  }
+  const tur = out.toolUseResult;
+  if (isObject(tur)) {
+    const kept: JsonObject = {};
+    if (Object.hasOwn(tur, 'interrupted')) kept.interrupted = tur.interrupted;
+    if (Object.hasOwn(tur, 'agentId')) kept.agentId = tur.agentId;
+    out.toolUseResult = kept;
+  }
+  return out;
 }
 
 /** Warnings for a user/assistant line with missing or mistyped fields; collects session id and version. */

@@ -32,10 +32,14 @@ export function emptyIndex(): ArtifactIndex {
   return { intent: [], filesModified: [], filesRead: [], decisions: [], errors: [], state: [], next: [] };
 }
 
+/** Whitespace that normalising would change: a run, or one that is not a plain space. */
+const UNNORMAL = /[^\S ]|\s\s/;
+
 function clip(s: string, n: number): string {
-  // Normalise only a head long enough for n runes (whitespace runs collapse, so take generously).
+  // Normalise only a head long enough for n runes (whitespace runs collapse, so take generously). A text with
+  // nothing to collapse is kept as it is, not copied (clips are kept per message of a run).
   const head = s.length > n * 8 + 64 ? s.slice(0, n * 8 + 64) : s;
-  const t = head.replace(/\s+/g, ' ').trim();
+  const t = (UNNORMAL.test(head) ? head.replace(/\s+/g, ' ') : head).trim();
   return runeCount(t) > n || head.length < s.length ? `${headRunes(t, n)}…` : t;
 }
 
@@ -94,11 +98,35 @@ function errorLine(b: Block): string | null {
   return first ? clip(first, 200) : null;
 }
 
+/** Most messages contribute no decision, path or error: their lists are this one (frozen, never pushed to), as a
+ *  contribution is kept for every message of a run. */
+const NOTHING: string[] = Object.freeze([]) as unknown as string[];
+
+const listOrNothing = (list: string[]) => (list.length === 0 ? NOTHING : list);
+
+/** Gathered in a scratch object, kept as one literal (a field added to a made object takes a property array). */
 function contribution(m: Message, id: number): Contribution {
   const c: Contribution = { id, decisions: [], modified: [], read: [], errors: [] };
+  fill(c, m);
+  return {
+    id,
+    decisions: listOrNothing(c.decisions),
+    modified: listOrNothing(c.modified),
+    read: listOrNothing(c.read),
+    errors: listOrNothing(c.errors),
+    ...(c.user ? { user: c.user } : {}),
+    ...(c.state !== undefined ? { state: c.state } : {}),
+  };
+}
+
+function fill(c: Contribution, m: Message): void {
   const text = textOf(m);
   const hasText = text.trim() !== '';
-  if (m.role === 'user' && hasText && !m.meta) c.user = { intent: clip(text, 300), next: clip(text, 200) };
+  if (m.role === 'user' && hasText && !m.meta) {
+    const intent = clip(text, 300);
+    const next = clip(text, 200);
+    c.user = { intent, next: next === intent ? intent : next }; // one string when the text is short
+  }
   if (m.role === 'assistant') {
     for (const sentence of text.split(/(?<=[.!?])\s+|\n+/))
       if (DECISION.test(sentence)) c.decisions.push(clip(sentence, 160));
@@ -115,7 +143,6 @@ function contribution(m: Message, id: number): Contribution {
       if (first) c.errors.push(first);
     }
   }
-  return c;
 }
 
 /** What each message contributes to an artifact index, kept per message object for a run (PipelineMemo): a

@@ -20,7 +20,13 @@ export class CategoryTable {
   private readonly names: Category[] = [];
   /** `result:<tool>` made and interned once per tool name. */
   private readonly results = new Map<string, number>();
+  /** Messages of several blocks → their categories (one-block messages use `oneBlocks`, no entry each). */
   private readonly byMessage = new WeakMap<Message, MessageCategories>();
+  /** By category id: its one-element id list (see `only`). */
+  private readonly singles: number[][] = [];
+  /** By category id, then token count: the categories of one-block messages (see `oneBlock`; bound: the distinct
+   *  counts of one-block messages, a few thousand where a log has a million of them). */
+  private readonly oneBlocks: Map<number, MessageCategories>[] = [];
 
   constructor(private readonly meter: TokenMeter) {}
 
@@ -32,6 +38,32 @@ export class CategoryTable {
       this.ids.set(name, id);
     }
     return id;
+  }
+
+  /** The categories of a one-block message: one object for every such message with that category and count. */
+  private oneBlock(id: number, tokens: number): MessageCategories {
+    let byTokens = this.oneBlocks[id];
+    if (byTokens === undefined) {
+      byTokens = new Map();
+      this.oneBlocks[id] = byTokens;
+    }
+    let c = byTokens.get(tokens);
+    if (c === undefined) {
+      const ids = this.only(id);
+      c = { ids, tokens: [tokens], blockIds: ids };
+      byTokens.set(tokens, c);
+    }
+    return c;
+  }
+
+  /** The one-element list of category `id` (shared by every one-block message in it). */
+  private only(id: number): number[] {
+    let list = this.singles[id];
+    if (list === undefined) {
+      list = [id];
+      this.singles[id] = list;
+    }
+    return list;
   }
 
   /** The name of an interned category id. */
@@ -57,26 +89,44 @@ export class CategoryTable {
   /** The categories of `m` (`toolName` names the tool of a result's id). Blocks of one category are summed,
    *  so adding the message touches each category once. */
   of(m: Message, toolName: (id: string) => string | undefined): MessageCategories {
+    // A one-block message's categories are found again in the shared table: no memo entry per message.
+    if (m.blocks.length === 1)
+      return this.oneBlock(this.categoryOf(m, m.blocks[0], toolName), this.meter.block(m.blocks[0]));
     let cached = this.byMessage.get(m);
     if (!cached) {
-      const per = this.meter.measure(m).blocks;
-      const ids: number[] = [];
-      const tokens: number[] = [];
-      const blockIds: number[] = [];
-      m.blocks.forEach((b, j) => {
-        const c = this.categoryOf(m, b, toolName);
-        blockIds.push(c);
-        const at = ids.indexOf(c);
-        if (at >= 0) tokens[at] += per[j];
-        else {
-          ids.push(c);
-          tokens.push(per[j]);
-        }
-      });
-      cached = { ids, tokens, blockIds };
+      cached = this.make(m, toolName);
       this.byMessage.set(m, cached);
     }
     return cached;
+  }
+
+  /** A message of several blocks (kept per message object), made small: arrays of their exact length (a
+   *  pushed-to array reserves 17 slots); `blockIds` is `ids` itself when each block has a category of its own, and
+   *  then `tokens` is the per-block list. None of these objects and lists is ever written to (one-block messages
+   *  share theirs: `oneBlock`). */
+  private make(m: Message, toolName: (id: string) => string | undefined): MessageCategories {
+    const blocks = m.blocks;
+    const per = this.meter.blockTokens(m);
+    const blockIds = new Array<number>(blocks.length);
+    let distinct = 0;
+    for (let j = 0; j < blocks.length; j++) {
+      const c = this.categoryOf(m, blocks[j], toolName);
+      blockIds[j] = c;
+      if (blockIds.indexOf(c) === j) distinct++;
+    }
+    if (distinct === blocks.length) return { ids: blockIds, tokens: per, blockIds };
+    const ids = new Array<number>(distinct);
+    const tokens = new Array<number>(distinct);
+    let n = 0;
+    for (let j = 0; j < blocks.length; j++) {
+      const at = ids.indexOf(blockIds[j]);
+      if (at >= 0) tokens[at] += per[j];
+      else {
+        ids[n] = blockIds[j];
+        tokens[n++] = per[j];
+      }
+    }
+    return { ids, tokens, blockIds };
   }
 }
 

@@ -13,13 +13,15 @@ import { type BlockRefs, NO_REFS, type ToolIds } from './tool-ids.ts';
 
 /** Token and rune counts of a rewrite's old and new block, when the caller keeps them (tiers do, per result). */
 
-/** What a request plan knows of the messages it appends (computed once for every re-run). */
+/** What the request plans know of the messages of one input array, by position (computed once for every re-run,
+ *  in columns: one table per array, not arrays per request). Read only at the positions a plan covers. */
 export type KnownMessages = {
-  tokens: readonly number[];
+  /** Plain arrays, not Float64Array: counts read from them stay small integers (see plan-columns.ts). */
+  tokens: number[];
   cats: readonly MessageCategories[];
   /** singleCategory of each. */
-  single: readonly number[];
-  runes: readonly number[];
+  single: Int32Array;
+  runes: number[];
   refs: readonly BlockRefs[];
 };
 
@@ -142,22 +144,23 @@ export class Working {
   }
 
   /** Append messages; `known` carries what the caller has of them already (a request plan computes it once
-   *  for every re-run). */
-  append(messages: readonly Message[], known?: KnownMessages): void {
+   *  for every re-run), `messages[i]`'s at position `at + i` of its table. */
+  append(messages: readonly Message[], known?: KnownMessages, at = 0): void {
     for (let i = 0; i < messages.length; i++) {
       const m = messages[i];
       const pos = this.messages.length;
+      const k = at + i;
       this.messages.push(m);
-      const t = known ? known.tokens[i] : this.meter.message(m);
+      const t = known ? known.tokens[k] : this.meter.message(m);
       this.tokens.push(t);
       this.total += t;
-      this.runes.push(known ? known.runes[i] : this.memo.runes.message(m));
-      const refs = known ? known.refs[i] : this.ids.refsOf(m);
+      this.runes.push(known ? known.runes[k] : this.memo.runes.message(m));
+      const refs = known ? known.refs[k] : this.ids.refsOf(m);
       this.refs.push(refs);
       this.pairs.add(m, pos, refs);
-      const c = known ? known.cats[i] : this.categoriesOf(m);
+      const c = known ? known.cats[k] : this.categoriesOf(m);
       this.cats.push(c);
-      this.single.push(known ? known.single[i] : singleCategory(c));
+      this.single.push(known ? known.single[k] : singleCategory(c));
       this.addCategories(pos, 1);
     }
   }

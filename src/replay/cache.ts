@@ -10,9 +10,10 @@ import { ToolIds } from '../pipeline/tool-ids.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import type { ReplayMode } from './inputs.ts';
+import type { PlanColumns } from './plan-columns.ts';
 import { requestIndexer } from './request-of.ts';
 import type { LiveReplay } from './resume.ts';
-import type { ReplayOptions, RequestPlan, ThreadReplay, ThreadSamples } from './types.ts';
+import type { ReplayOptions, ThreadReplay, ThreadSamples } from './types.ts';
 
 /** A thread's last full replay, with what it depended on besides the config keys it read (reuse.ts). */
 export type Reusable = {
@@ -24,7 +25,7 @@ export type Reusable = {
 };
 
 /** A thread's request plans for one mode, and the calibration they were made with. */
-export type PlanSet = { calibration: Calibration; plans: readonly RequestPlan[] };
+export type PlanSet = { calibration: Calibration; plans: PlanColumns };
 
 export class ReplayCache {
   readonly pipeline: PipelineMemo;

@@ -5,19 +5,22 @@
 
 import { hashKey } from '../lib/hash.ts';
 import type { Message, Thread } from '../model/transcript.ts';
-import { singleCategory } from '../pipeline/categories.ts';
+import { type MessageCategories, singleCategory } from '../pipeline/categories.ts';
+import type { BlockRefs } from '../pipeline/tool-ids.ts';
+import type { KnownMessages } from '../pipeline/working.ts';
 import { safeJson } from '../tokens/block-text.ts';
 import { type Calibration, prefixTokens as prefixTokensOf } from '../tokens/calibration.ts';
 import type { ReplayCache } from './cache.ts';
 import { InputBuilder, type InputView, inputDelta, type ReplayMode } from './inputs.ts';
-import type { RequestPlan } from './types.ts';
+import { PlanColumns } from './plan-columns.ts';
 
-export type { RequestPlan } from './types.ts';
+/** The key of an absent part (one string for every request without one: it is held by each plan and replay). */
+const NO_PART = hashKey('[]');
 
 /** Hash of a prefix part (tools, system), kept per array object (cache.contentKeys): requests share them by
  *  reference. */
 function contentKey(keys: WeakMap<object, string>, part: readonly unknown[] | undefined): string {
-  if (!part) return hashKey('[]');
+  if (!part) return NO_PART;
   let k = keys.get(part);
   if (k === undefined) {
     k = hashKey(safeJson(part));
@@ -26,50 +29,79 @@ function contentKey(keys: WeakMap<object, string>, part: readonly unknown[] | un
   return k;
 }
 
-/** The plans of `thread`'s requests after `earlier` (the plans of its first requests, made before). */
+/** The known table of `array` (one per input array: the thread's messages, a raw-mode history, a request log's
+ *  exact input), made on first use; `filled` marks the positions computed so far. */
+type Table = { known: KnownMessages; filled: Uint8Array };
+
+function tableOf(tables: Map<readonly Message[], Table>, array: readonly Message[]): Table {
+  let t = tables.get(array);
+  if (!t) {
+    const n = array.length;
+    const known: KnownMessages = {
+      tokens: new Array(n),
+      cats: new Array(n),
+      single: new Int32Array(n),
+      runes: new Array(n),
+      refs: new Array(n),
+    };
+    t = { known, filled: new Uint8Array(n) };
+    tables.set(array, t);
+  }
+  return t;
+}
+
+/** The plans of `thread`'s requests after those of `earlier` (the plans of its first requests, made before). */
 function build(
   thread: Thread,
   mode: ReplayMode,
   cache: ReplayCache,
   calibration: Calibration,
-  earlier: readonly RequestPlan[] = [],
-): RequestPlan[] {
+  earlier?: PlanColumns,
+): PlanColumns {
   const { meter, pipeline } = cache;
   const inputs = new InputBuilder(thread, mode);
   const ids = pipeline.toolIds.of(thread);
   // Result categories name the tool of the id's first call in the whole thread.
   const nameOf = (id: string) => ids.name(id);
-  const out: RequestPlan[] = earlier.slice();
-  let prev: InputView | undefined = earlier.at(-1)?.view;
-  let rawInputTokens = earlier.at(-1)?.rawInputTokens ?? 0;
-  for (let i = earlier.length; i < thread.requests.length; i++) {
-    const r = thread.requests[i];
+  const tables = new Map<readonly Message[], Table>();
+  /** Tokens of positions [from, to) of `array`, each position's facts computed once into its table. */
+  const know = (array: readonly Message[], from: number, to: number): { known: KnownMessages; tokens: number } => {
+    const { known, filled } = tableOf(tables, array);
+    let tokens = 0;
+    for (let i = from; i < to; i++) {
+      if (filled[i] === 0) {
+        const m = array[i];
+        filled[i] = 1;
+        known.tokens[i] = meter.message(m);
+        const cats = pipeline.categories.of(m, nameOf);
+        (known.cats as MessageCategories[])[i] = cats;
+        known.single[i] = singleCategory(cats);
+        known.runes[i] = pipeline.runes.message(m);
+        (known.refs as BlockRefs[])[i] = ids.refsOf(m);
+      }
+      tokens += known.tokens[i];
+    }
+    return { known, tokens };
+  };
+  const out = new PlanColumns(thread.requests, earlier);
+  const last = earlier && earlier.length > 0 ? earlier.at(earlier.length - 1) : undefined;
+  let prev: InputView | undefined = last?.view;
+  let rawInputTokens = last?.rawInputTokens ?? 0;
+  for (let k = earlier?.length ?? 0; k < thread.requests.length; k++) {
+    const r = thread.requests[k];
     const view = inputs.view(r);
     const delta = inputDelta(prev, view, r.boundary === 'agent-compaction');
-    let messages: Message[];
-    if (delta.kind === 'append') {
-      messages = view.array.slice(view.start + delta.from, view.end);
-      rawInputTokens += meter.messages(messages);
-    } else {
-      messages = view.array.slice(view.start, view.end);
-      rawInputTokens = meter.messages(messages);
-    }
-    const cats = messages.map((m) => pipeline.categories.of(m, nameOf));
+    const from = delta.kind === 'append' ? view.start + delta.from : view.start;
+    const { known, tokens } = know(view.array, from, view.end);
+    rawInputTokens = delta.kind === 'append' ? rawInputTokens + tokens : tokens;
     const prefix = r.exactPrefix ?? thread.prefix;
     let toolsTokens = 0;
     for (const t of prefix.tools ?? []) toolsTokens += meter.tool(t);
-    out.push({
-      request: r,
+    out.set(k, {
       view,
       delta,
-      messages,
-      known: {
-        tokens: messages.map((m) => meter.message(m)),
-        cats,
-        single: cats.map(singleCategory),
-        runes: messages.map((m) => pipeline.runes.message(m)),
-        refs: messages.map((m) => ids.refsOf(m)),
-      },
+      from,
+      known,
       rawInputTokens,
       toolsKey: contentKey(cache.contentKeys, prefix.tools),
       systemKey: contentKey(cache.contentKeys, prefix.system),
@@ -90,8 +122,8 @@ export function threadPlan(
   mode: ReplayMode,
   cache: ReplayCache,
   calibration: Calibration,
-  earlier?: readonly RequestPlan[],
-): readonly RequestPlan[] {
+  earlier?: PlanColumns,
+): PlanColumns {
   let byMode = cache.plans.get(thread);
   if (!byMode) {
     byMode = new Map();

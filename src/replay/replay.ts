@@ -17,10 +17,10 @@ import { Working } from '../pipeline/working.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { ReplayCache } from './cache.ts';
 import { InputRepeats, spliceMayBreak, validateAppended } from './pairing-window.ts';
-import { type RequestPlan, threadPlan } from './plan.ts';
+import { threadPlan } from './plan.ts';
 import { requestIndexer } from './request-of.ts';
 import { type ConfigReads, noteShut, trackedConfig } from './reuse.ts';
-import type { ReplayOptions, RequestReplay, ThreadReplay, ThreadRun } from './types.ts';
+import type { ReplayOptions, RequestReplay, ThreadPlans, ThreadReplay, ThreadRun } from './types.ts';
 
 export type { ReplayOptions, RequestReplay, ThreadReplay } from './types.ts';
 
@@ -32,8 +32,8 @@ const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
 const NO_EVENTS: PipelineEvent[] = Object.freeze([]) as unknown as PipelineEvent[];
 const NO_VIOLATIONS: PairingViolation[] = Object.freeze([]) as unknown as PairingViolation[];
 
-/** The recorded input does not depend on the config: its pairing check is kept on the request plan (per
- *  mode) by provider and kind, so a re-run after a threshold change validates only what the pipeline
+/** The recorded input does not depend on the config: its pairing check is kept with the thread's plans (per
+ *  mode, PlanColumns) by provider and kind, so a re-run after a threshold change validates only what the pipeline
  *  changed. Keys are made once per thread replay. */
 function checkKeys(opts: ReplayOptions) {
   const k = `${opts.provider}|`; // the plan is the mode's already
@@ -43,14 +43,6 @@ function checkKeys(opts: ReplayOptions) {
     appendSettled: `${k}append|settled`,
     reset: `${k}reset`,
   };
-}
-function cachedCheck(plan: RequestPlan, key: string): PairingViolation[] | undefined {
-  return plan.checks?.get(key);
-}
-function keepCheck(plan: RequestPlan, key: string, found: PairingViolation[]): PairingViolation[] {
-  plan.checks ??= new Map();
-  plan.checks.set(key, found);
-  return found;
 }
 
 function reapply(messages: readonly Message[], rewrites: Map<string, Block>): Message[] {
@@ -89,9 +81,10 @@ export function replayThread(
   observe?: (request: number, output: readonly Message[]) => void,
 ): ThreadReplay {
   const run = startReplay(thread, opts, cache, calibration, capture, observe);
-  for (const plan of threadPlan(thread, opts.mode, cache, calibration)) {
-    if (plan.request.index > until) break;
-    run.step(plan);
+  const plans = threadPlan(thread, opts.mode, cache, calibration);
+  for (let k = 0; k < plans.length; k++) {
+    if (thread.requests[k].index > until) break;
+    run.step(plans, k);
   }
   return run.finish();
 }
@@ -207,9 +200,11 @@ export function startReplay(
     ctx.record({ thread: thread.id, request: current, stage: stage.id, ...e });
   });
 
-  const step = (plan: RequestPlan): void => {
+  const step = (plans: ThreadPlans, k: number): void => {
+    const plan = plans.at(k);
     const r = plan.request;
     const { view, delta, toolsKey, systemKey, toolsTokens, staticTokens, rawInputTokens } = plan;
+    const messages = view.array.slice(plan.from, view.end);
     let pairing: PairingViolation[] = NO_VIOLATIONS;
     // Made only when something is validated (most requests find their input check cached).
     const pctx = (stage: string) => ({ thread: thread.id, request: r.index, provider: opts.provider, stage });
@@ -220,8 +215,8 @@ export function startReplay(
     const dupBefore = work.duplicateUses;
     if (delta.kind === 'append') {
       freshFrom = work.length;
-      work.append(plan.messages, plan.known);
-      repeats.append(plan.messages, inputDuplicateReported);
+      work.append(messages, plan.known, plan.from);
+      repeats.append(messages, inputDuplicateReported);
       const full = work.duplicateUses > dupBefore;
       // Every repeated id reported already: a window check that ignores those repeats says the same as the
       // full check would (what it adds are duplicates reported before), at the cost of the appended part.
@@ -229,19 +224,22 @@ export function startReplay(
       const settled = repeats.settled(inputDuplicateReported);
       const key = settled ? keys.appendSettled : full ? keys.appendFull : keys.append;
       const found =
-        cachedCheck(plan, key) ??
-        keepCheck(
-          plan,
+        plans.check(k, key) ??
+        plans.keepCheck(
+          k,
           key,
           validateAppended(view, delta.from, pctx('input'), full && !settled, settled ? knownDuplicate : undefined),
+          NO_VIOLATIONS,
         );
       if (found.length > 0) pairing = report(found, pairing, view.array, view.start);
     } else {
       oldOutput = work.messages;
-      const raw = plan.messages;
+      const raw = messages;
       work.reset(reapply(raw, rewrites));
       freshFrom = 0;
-      const found = cachedCheck(plan, keys.reset) ?? keepCheck(plan, keys.reset, validatePairing(raw, pctx('input')));
+      const found =
+        plans.check(k, keys.reset) ??
+        plans.keepCheck(k, keys.reset, validatePairing(raw, pctx('input')), NO_VIOLATIONS);
       pairing = report(found, pairing, raw);
       repeats.reset(raw, inputDuplicateReported);
     }

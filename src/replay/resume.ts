@@ -9,14 +9,15 @@ import { sameValue } from '../model/carry-over.ts';
 import type { Thread } from '../model/transcript.ts';
 import type { ToolIds } from '../pipeline/tool-ids.ts';
 import type { Calibration } from '../tokens/calibration.ts';
-import type { ReplayOptions, RequestPlan, ThreadReplay, ThreadRun } from './types.ts';
+import type { PlanColumns } from './plan-columns.ts';
+import type { ReplayOptions, ThreadReplay, ThreadRun } from './types.ts';
 
 /** A thread's replay kept running after a run (ReplayCache.live), with what it was made from. */
 export type LiveReplay = {
   /** The read of the thread whose every request the run replayed. */
   thread: Thread;
   calibration: Calibration;
-  plans: readonly RequestPlan[];
+  plans: PlanColumns;
   run: ThreadRun;
   /** What the run replayed, read out when it stopped. */
   replay: ThreadReplay;

@@ -220,8 +220,15 @@ export function calibrateTranscript(
 }
 
 /** Replay `th`, or reuse its last replay (cache.lastReplays) when nothing it depended on changed (reuse.ts). An
- *  http summarizer's answers arrive between runs, so its replays are never reused. */
-function replayOrReuse(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibration: Calibration): ThreadReplay {
+ *  http summarizer's answers arrive between runs, so its replays are never reused. `keep`: a new replay becomes
+ *  the thread's last one. */
+function replayOrReuse(
+  th: Thread,
+  opts: ReplayOptions,
+  cache: ReplayCache,
+  calibration: Calibration,
+  keep: boolean,
+): ThreadReplay {
   const prev = cache.lastReplays.get(th);
   if (
     prev &&
@@ -234,6 +241,7 @@ function replayOrReuse(th: Thread, opts: ReplayOptions, cache: ReplayCache, cali
   )
     return prev.replay;
   const replay = replayLive(th, opts, cache, calibration);
+  if (!keep) return replay;
   cache.lastReplays.set(th, {
     replay,
     calibration,
@@ -254,7 +262,7 @@ function replayLive(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibra
   if (!cache.keepRuns) {
     const plans = threadPlan(th, opts.mode, cache, calibration);
     const run = startReplay(th, opts, cache, calibration);
-    for (const plan of plans) run.step(plan);
+    for (let k = 0; k < plans.length; k++) run.step(plans, k);
     cache.replayed += plans.length;
     return run.finish();
   }
@@ -275,13 +283,13 @@ function replayLive(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibra
   } else if (live && live.thread !== th && whyNotResume(live, th, opts, calibration, ids) === null) {
     const plans = threadPlan(th, opts.mode, cache, calibration, live.plans);
     live.run.grown(th, calibration);
-    for (let i = live.plans.length; i < plans.length; i++) live.run.step(plans[i]);
+    for (let k = live.plans.length; k < plans.length; k++) live.run.step(plans, k);
     cache.replayed += plans.length - live.plans.length;
     entry = { ...live, thread: th, calibration, plans, replay: live.run.finish() };
   } else {
     const plans = threadPlan(th, opts.mode, cache, calibration);
     const run = startReplay(th, opts, cache, calibration);
-    for (const plan of plans) run.step(plan);
+    for (let k = 0; k < plans.length; k++) run.step(plans, k);
     cache.replayed += plans.length;
     entry = {
       thread: th,
@@ -300,10 +308,11 @@ function replayLive(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibra
   return entry.replay;
 }
 
-/** Replay every thread of the cache's transcript. */
-export function replayTranscript(t: Transcript, opts: ReplayOptions, cache: ReplayCache): Replay {
+/** Replay every thread of the cache's transcript. `keep` false: the replays are not kept for the next run (a
+ *  side replay, such as the cost without the pipeline, leaves the run's own replays in place and is not held). */
+export function replayTranscript(t: Transcript, opts: ReplayOptions, cache: ReplayCache, keep = true): Replay {
   const cals = cache.calibrations(calibrateTranscript);
-  const threads = t.threads.map((th) => replayOrReuse(th, opts, cache, cals.get(th.id) ?? calibrate([])));
+  const threads = t.threads.map((th) => replayOrReuse(th, opts, cache, cals.get(th.id) ?? calibrate([]), keep));
   return {
     threads,
     options: { config: opts.config, mode: opts.mode, provider: opts.provider, summarizer: opts.summarizer.id },

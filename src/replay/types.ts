@@ -68,13 +68,16 @@ export type ThreadReplay = {
   reads: ConfigReads;
 };
 
+/** One request's plan as the replay reads it: made from its thread's PlanColumns when read (not kept). */
 export type RequestPlan = {
   request: Request;
   view: InputView;
   delta: InputDelta;
-  /** The messages this request appends (append), or its whole input (reset). */
-  messages: readonly Message[];
-  /** Their counted tokens, runes, token categories and tool id numbers (appending them costs no lookups). */
+  /** Where the messages this request appends (append), or its whole input (reset), start in `view.array`: they
+   *  are [from, view.end). */
+  from: number;
+  /** Counted tokens, runes, token categories and tool id numbers of `view.array`'s messages, by position (shared by
+   *  the plans over one array; appending costs no lookups). */
   known: KnownMessages;
   /** Counted tokens of the recorded input's messages. */
   rawInputTokens: number;
@@ -83,9 +86,6 @@ export type RequestPlan = {
   toolsTokens: number;
   /** Static prefix tokens as the calibration has them (counted, or inferred from usage). */
   staticTokens: number;
-  /** Pairing checks of the recorded input by provider and kind, kept by the replay on first use (the input
-   *  does not depend on the config: a re-run validates only what the pipeline changed). */
-  checks?: Map<string, PairingViolation[]>;
 };
 
 /**
@@ -94,8 +94,17 @@ export type RequestPlan = {
  * read of the thread whose earlier requests it already replayed (resume.ts decides when that is sound), so a
  * followed session's growth replays only its new requests.
  */
+/** A thread's request plans by request index, with the recorded input's pairing checks (plan-columns.ts). */
+export interface ThreadPlans {
+  readonly length: number;
+  at(k: number): RequestPlan;
+  check(k: number, key: string): PairingViolation[] | undefined;
+  keepCheck(k: number, key: string, found: PairingViolation[], none: PairingViolation[]): PairingViolation[];
+}
+
 export type ThreadRun = {
-  step(plan: RequestPlan): void;
+  /** Replay request `k` of the thread from its plan. */
+  step(plans: ThreadPlans, k: number): void;
   finish(): ThreadReplay;
   grown(thread: Thread, calibration: Calibration): void;
 };

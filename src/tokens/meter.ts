@@ -7,11 +7,10 @@ import { imagesTokens } from './image-tokens.ts';
 import { cutUnits } from './line-units.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
-export type MessageMeasure = { total: number; blocks: number[] };
-
 export class TokenMeter {
   private readonly blockCache = new WeakMap<Block, number>();
-  private readonly msgCache = new WeakMap<Message, MessageMeasure>();
+  /** Message of several blocks → its total (a number, not an object with its blocks' counts). */
+  private readonly msgCache = new WeakMap<Message, number>();
   private readonly toolCache = new WeakMap<ToolDef, number>();
   /** Block → its text's line-unit counts (line-units.ts): the counting pool's for the log's long blocks
    *  (primeBlock), and made for every head/tail cut of such a block (primeCut), so a cut of a cut is counted the
@@ -28,18 +27,21 @@ export class TokenMeter {
     return n;
   }
 
-  measure(m: Message): MessageMeasure {
-    let r = this.msgCache.get(m);
-    if (!r) {
-      const blocks = m.blocks.map((b) => this.block(b));
-      r = { total: blocks.reduce((a, b) => a + b, 0), blocks };
-      this.msgCache.set(m, r);
-    }
-    return r;
+  /** Tokens of each block of `m`, in a new list (memoized per block, not per message). */
+  blockTokens(m: Message): number[] {
+    return m.blocks.map((b) => this.block(b));
   }
 
   message(m: Message): number {
-    return this.measure(m).total;
+    // A one-block message's total is its block's, memoized there: no entry per message.
+    if (m.blocks.length === 1) return this.block(m.blocks[0]);
+    let n = this.msgCache.get(m);
+    if (n === undefined) {
+      n = 0;
+      for (const b of m.blocks) n += this.block(b);
+      this.msgCache.set(m, n);
+    }
+    return n;
   }
 
   messages(list: readonly Message[], from = 0, to = list.length): number {
@@ -107,7 +109,7 @@ export class TokenMeter {
   /** Exact tokens when every block is counted already, else an estimate (UTF-16 length / 4); never counts. */
   peek(m: Message): { tokens: number; exact: boolean } {
     const cached = this.msgCache.get(m);
-    if (cached) return { tokens: cached.total, exact: true };
+    if (cached !== undefined) return { tokens: cached, exact: true };
     let n = 0;
     let exact = true;
     for (const b of m.blocks) {
