@@ -31,7 +31,6 @@ const ccusage = readFileSync(launcher.trim(), 'utf8').startsWith('#!/usr/bin/env
 const bin = join(root, 'bin/tierscope.mjs');
 const commands = {
   'tierscope scan --json': [process.execPath, bin, 'scan', folder, '--json'],
-  'tierscope scan --json --threads 1': [process.execPath, bin, 'scan', folder, '--json', '--threads', '1'],
   'npx ccusage session --offline': ['npx', CCUSAGE, 'session', '--offline'],
   ...(ccusage ? { 'ccusage session --offline (launcher)': [process.execPath, ccusage, 'session', '--offline'] } : {}),
   'tierscope analyze (small file)': [process.execPath, bin, 'analyze', small],
