@@ -4,13 +4,10 @@
 // Node 20 has no module.enableCompileCache). A cache V8 rejects (another Node, changed flags) only costs the
 // compile it would have saved. The bundle is CommonJS with no `import()`: a cached script loses what `import()`
 // needs on Node 20 (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the build turns dynamic imports into require().
-// The build copies this file beside the bundle: a `scan` helper thread (src/cli/entry.ts) starts that copy.
 import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { isMainThread, workerData } from 'node:worker_threads';
 
 /** The bundle compiled with its saved code cache (if any); `rejected`: V8 refused that cache. */
 export function compileBuilt(dir) {
@@ -40,6 +37,3 @@ export function runBuilt(dir, { writeCache = false } = {}) {
   script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, dirname(file));
   mod.loaded = true;
 }
-
-// Started as a `scan` helper thread: run the bundle beside this copy (it reads its task from workerData).
-if (!isMainThread && workerData?.scanHelper) runBuilt(dirname(fileURLToPath(import.meta.url)));

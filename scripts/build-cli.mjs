@@ -5,7 +5,7 @@
 // Node 20. Run by `npm ci`/`npm install` (the `prepare` script) and `npm run build:cli`; `--out <dir>` builds
 // elsewhere (tests). bin/tierscope.mjs uses the bundle while it is newer than every file under src/.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'vite';
 
@@ -41,8 +41,6 @@ await build({
 });
 
 const bundle = resolve(outDir, 'tierscope.cjs');
-// The launcher a `scan` helper thread starts (bin/run-built.mjs), beside the bundle it runs.
-copyFileSync(resolve(root, 'bin/run-built.mjs'), resolve(outDir, 'run-built.mjs'));
 // The rank tables, decoded once here rather than on every start (src/cli/entry.ts).
 execFileSync(process.execPath, [bundle, '--pack-ranks'], { stdio: 'inherit' });
 // The code cache, saved after a warm-up of the commands a start mostly runs (an analyze and a scan of the samples).

@@ -5,12 +5,10 @@
 // saving V8's code cache (bin/run-built.mjs). A reader that stops early (`| head`) closes the pipe: EPIPE ends quietly.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { RankFile } from '../tokens/bpe.ts';
 import { packRanks } from '../tokens/packed-ranks.ts';
 import { ENCODINGS, type EncodingName, type RankLoader } from '../tokens/tokenizer.ts';
 import { runCli } from './main.ts';
-import { claimAndScan, type HelperTask, type StartHelper } from './scan-parallel.ts';
 
 const ranksPath = (encoding: EncodingName) => fileURLToPath(new URL(`./${encoding}.ranks`, import.meta.url));
 
@@ -53,29 +51,7 @@ async function warm(file: string, folder: string): Promise<void> {
     if ((await runCli(argv, quiet)) !== 0) throw new Error(`warm-up failed: tierscope ${argv.join(' ')}`);
 }
 
-/** A `scan` helper thread runs the built CLI through the launcher the build copies beside it (with the code
- *  cache, bin/run-built.mjs); the TypeScript entry runs no helpers. */
-const built = import.meta.url.endsWith('.cjs');
-const startHelper: StartHelper | undefined = built
-  ? (task) => {
-      // Node's flags carry over, but not --input-type (for `-e` code only: it stops a worker starting a file).
-      const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-      const w = new Worker(new URL('./run-built.mjs', import.meta.url), { execArgv, workerData: { scanHelper: task } });
-      return {
-        done: new Promise((ok, fail) => {
-          w.once('message', ok);
-          w.once('error', fail);
-          w.once('exit', (code) => fail(new Error(`scan helper exited with ${code}`)));
-        }),
-      };
-    }
-  : undefined;
-
 async function main(): Promise<void> {
-  if (!isMainThread && workerData?.scanHelper) {
-    parentPort?.postMessage(await claimAndScan(workerData.scanHelper as HelperTask));
-    return;
-  }
   const [flag, file, folder] = process.argv.slice(2);
   if (flag === '--pack-ranks') return writeRanks();
   if (flag === '--warm' && file && folder) return warm(file, folder);
@@ -83,7 +59,6 @@ async function main(): Promise<void> {
     out: (s) => process.stdout.write(`${s}\n`),
     err: (s) => process.stderr.write(`${s}\n`),
     ranks: readRanks,
-    startHelper,
   });
 }
 

@@ -9,7 +9,6 @@ import { type CachedTokenizer, createTokenizer, type RankLoader } from '../token
 import { option, type ParsedArgs, UsageError } from './args.ts';
 import { openInput } from './node-input.ts';
 import { resolveSettings, type Settings, settingsFor } from './options.ts';
-import type { StartHelper } from './scan-parallel.ts';
 import { terminalJson, terminalText } from './terminal.ts';
 
 export type CliIo = {
@@ -19,8 +18,6 @@ export type CliIo = {
   ranks?: RankLoader;
   /** What `-` reads (process.stdin when not given). */
   stdin?: () => AsyncIterable<Uint8Array>;
-  /** Starts a `scan` helper thread (the built CLI, entry.ts); absent, `scan` runs on one thread. */
-  startHelper?: StartHelper;
 };
 /** The io the commands write through: text escaped for a terminal (terminal.ts); `json` for JSON output. */
 export type TermIo = CliIo & { json: (s: string) => void };
@@ -32,7 +29,6 @@ export function termIo(io: CliIo): TermIo {
     json: (s) => io.out(terminalJson(s)),
     ranks: io.ranks,
     stdin: io.stdin ?? (() => process.stdin),
-    startHelper: io.startHelper,
   };
 }
 

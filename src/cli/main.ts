@@ -21,7 +21,7 @@ const USAGE = [
   '                         writes the smallest .tierscope.json that still reproduces the predicate',
   '  predicates: pairing:<rule>[@<stage>][#<toolUseId>]   tier:<toolUseId>=<1|2|3|null>',
   '              break:[observed:|simulated:]<cause>     e.g. pairing:orphan-result@summarize, break:ttl-expired',
-  '       tierscope scan <dir> [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json|--ndjson|--csv] [--threads N]',
+  '       tierscope scan <dir> [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json|--ndjson|--csv]',
   '                         one row per session of a folder (Claude Code projects, Codex sessions, Inspect logs)',
   '       tierscope serve [dir] [--port N]   the app and a folder (default ~/.claude/projects), read-only, on 127.0.0.1',
   '  <file>: a log, a .gz of one, a pipe, or - for stdin',

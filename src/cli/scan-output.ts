@@ -147,7 +147,7 @@ export function scanText(
     'pairing',
   ];
   const out = [
-    `${rows.length} sessions in ${cell(dir)} (${result.files} files, ${(result.bytes / 1e6).toFixed(1)} MB read in ${result.ms} ms${result.threads ? ` on ${result.threads} threads` : ''}; USD recorded from observed usage at list prices, hit rate observed)`,
+    `${rows.length} sessions in ${cell(dir)} (${result.files} files, ${(result.bytes / 1e6).toFixed(1)} MB read in ${result.ms} ms; USD recorded from observed usage at list prices, hit rate observed)`,
     '',
     ...table(head, body, new Set([5, 6, 7, 8, 9, 10, 11])),
     '',

@@ -3,15 +3,9 @@
 // what the TypeScript CLI prints for `analyze --json` and `scan --json`, without tsx.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { compileBuilt } from '../../bin/run-built.mjs';
-import { listFolder } from '../../src/cli/node-folder.ts';
-import type { HelperTask } from '../../src/cli/scan-parallel.ts';
-import { fileFromBytes } from '../../src/formats/index.ts';
-import { sessionsOf } from '../../src/sessions/layout.ts';
-import { type SessionOutcome, scanSessions } from '../../src/sessions/scan.ts';
 import { runCapture } from '../helpers/cli.ts';
 import { describeWild, REPO_ROOT, wildPath } from '../helpers/fixtures.ts';
 
@@ -54,33 +48,6 @@ describeWild('the built CLI', () => {
     const want = JSON.parse((await runCapture(['scan', dir, '--json'])).out);
     expect(want.sessions.length).toBe(3);
     expect(JSON.parse(run(['scan', dir, '--json']))).toEqual(want);
-  }, 60_000);
-
-  it('scan --threads 3 (two helper threads running the bundle) prints the rows of the one-thread scan', async () => {
-    const dir = wildPath('claude-code/projects');
-    const want = JSON.parse((await runCapture(['scan', dir, '--json'])).out);
-    expect(want.sessions.length).toBe(14);
-    expect(JSON.parse(run(['scan', dir, '--json', '--threads', '3']))).toEqual(want);
-  }, 60_000);
-
-  it('a helper thread, started as the CLI starts one, scans every session it claims into the TypeScript rows', async () => {
-    // Whether a helper gets any session in a scan depends on timing; here it is given all of them.
-    const root = wildPath('claude-code/projects');
-    const entries = listFolder(root);
-    const sessions = sessionsOf(entries, basename(root));
-    const order = sessions.map((_, i) => i);
-    const task: HelperTask = { root, sessions, order, counter: new Int32Array(new SharedArrayBuffer(4)) };
-    const w = new Worker(join(out, 'run-built.mjs'), { execArgv: [], workerData: { scanHelper: task } });
-    const got = await new Promise<[number, SessionOutcome][]>((ok, fail) => {
-      w.once('message', ok);
-      w.once('error', fail);
-    });
-    const want = await scanSessions(entries, {
-      rootName: basename(root),
-      open: (path, name) => fileFromBytes(name, readFileSync(join(root, path))),
-    });
-    expect(got.map(([i]) => i)).toEqual(order);
-    expect(got.map(([, o]) => o.row)).toEqual(want.rows);
   }, 60_000);
 
   it('share (a chunk of its own, which requires the bundle back) prints the link the TypeScript CLI prints', async () => {
