@@ -5,6 +5,7 @@
 // keeps big blobs on disk), stopped at the file-size limit so a small .gz cannot expand without bound.
 import type { SourceFile } from '../src/formats/types.ts';
 import { formatBytes } from '../src/lib/bytes.ts';
+import { grouped } from '../src/lib/digits.ts';
 
 /** A SourceFile that can also read any byte range (for raw-line views). */
 export type ByteSource = SourceFile & { read: (start: number, end: number) => Uint8Array };
@@ -90,7 +91,7 @@ export async function spool(
     }
   } catch (e) {
     // A truncated or corrupt stream: keep what arrived, say where it stopped.
-    error = `${e instanceof Error ? e.message : String(e)} after ${total.toLocaleString('en-US')} bytes`;
+    error = `${e instanceof Error ? e.message : String(e)} after ${grouped(total)} bytes`;
   }
   return { ok: true, blob: new Blob([blob, ...(parts as BlobPart[])]), error };
 }

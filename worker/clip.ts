@@ -3,6 +3,8 @@
 // a 10 MB tool result or a 20,000-edit tool input in tens of milliseconds instead of blocking the page for
 // half a second. Only the view is cut: the transcript, its counts and exports keep every byte.
 
+import { grouped } from '../src/lib/digits.ts';
+
 export const CLIP_CHARS = 200_000;
 export const CLIP_ITEMS = 2_000;
 const HEAD = 100_000;
@@ -14,7 +16,7 @@ export function clipText(s: string): string {
   const c = s.charCodeAt(end - 1);
   if (c >= 0xd800 && c <= 0xdbff) end--;
   const rest = s.length - end;
-  return `${s.slice(0, end)} … [${rest.toLocaleString('en-US')} more characters not shown in the viewer; the transcript keeps them]`;
+  return `${s.slice(0, end)} … [${grouped(rest)} more characters not shown in the viewer; the transcript keeps them]`;
 }
 
 function clipItems(a: unknown[]): unknown[] {
@@ -22,7 +24,7 @@ function clipItems(a: unknown[]): unknown[] {
   const rest = a.length - CLIP_ITEMS;
   return [
     ...a.slice(0, CLIP_ITEMS),
-    `… [${rest.toLocaleString('en-US')} more items not shown in the viewer; the transcript keeps them]`,
+    `… [${grouped(rest)} more items not shown in the viewer; the transcript keeps them]`,
   ];
 }
 

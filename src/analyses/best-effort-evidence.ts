@@ -3,10 +3,12 @@
 // `reasoning-dropped`: at a new user prompt the previous turn's reasoning left the prompt (it shrank by that much),
 // so no read could pass the turn's first reasoning item. `older-entry`: the read equals to the token what an
 // earlier request read, an older and shorter entry than the newest; the log cannot show the rest unchanged.
+
+import { grouped } from '../lib/digits.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import { observedPrompt } from '../tokens/calibration.ts';
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const fmt = (n: number) => grouped(Math.round(n));
 const sign = (n: number) => `${n >= 0 ? '+' : '−'}${fmt(Math.abs(n))}`;
 const lineOf = (r: Request) => (r.line !== undefined ? ` (line ${r.line})` : '');
 

@@ -4,6 +4,8 @@
 // loads, the date, and the provider's documented rules (Anthropic serves the longest prefix cached at a
 // breakpoint, looking back at most 20 blocks; OpenAI caches best effort in 128-token steps). A break nothing
 // supports stays `unexplained` — the evidence lists what was checked, never a guess.
+
+import { grouped } from '../lib/digits.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import type { CacheApi } from '../models/cache-rules.ts';
 import { isPrompt } from '../replay/transcript.ts';
@@ -18,7 +20,7 @@ const MEMORY_FILE = /(^|[/\\])(CLAUDE(\.local)?|AGENTS)\.md$/i;
 const EDIT_TOOLS = /^(Edit|MultiEdit|Write|NotebookEdit|file_edit|file_write|str_replace_based_edit_tool)$/;
 const DEFERRED_TOOLS = 'The following deferred tools are now available';
 
-export const fmtTok = (n: number) => Math.round(n).toLocaleString('en-US');
+export const fmtTok = (n: number) => grouped(Math.round(n));
 const at = (m: Message) => `line ${m.source.line}`;
 
 /** The source line of block `j` of `m`: split responses (Claude Code) hold one block per line; else the range. */

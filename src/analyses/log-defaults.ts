@@ -2,6 +2,8 @@
 // from the model catalog — or the window the log itself states (Codex), or a larger one when an observed prompt
 // already exceeds it (a 1M-context session). One pure function for the CLI and the worker, so a file starts from
 // the same settings in both; every default says where it came from (the UI's "from the log" labels, the report).
+
+import { grouped } from '../lib/digits.ts';
 import type { FormatId, Transcript } from '../model/transcript.ts';
 import { CATALOG, familyWindows, lookupModel, type ModelLookup } from '../models/catalog.ts';
 import { type ParsedModelId, parseModelId } from '../models/model-id.ts';
@@ -12,9 +14,7 @@ import type { LogDefaults, LogModel, ProviderDefault, TtlDefault, WindowDefault 
 /** Formats whose logs are Anthropic Messages requests, whatever model answered them. */
 const ANTHROPIC_WIRE: readonly FormatId[] = ['claude-code', 'claude-trace', 'anthropic-request'];
 
-/** One formatter for every number of the "why" texts (toLocaleString makes a new one per call: slow per session). */
-const NUMBER = new Intl.NumberFormat('en-US');
-const fmt = (n: number) => NUMBER.format(n);
+const fmt = grouped;
 
 /** Most frequent of a list of model names (ties: the first seen); synthetic names like `<synthetic>` skipped. */
 function dominant(names: (string | undefined)[]): { id: string; count: number; of: number } | null {

@@ -4,6 +4,7 @@
 // again: written to cache where the API bills writes, plain input where it does not). Estimates at each request's
 // model prices and the run's `cache.*` settings.
 
+import { grouped } from '../lib/digits.ts';
 import { getOrInsert } from '../lib/maps.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Transcript } from '../model/transcript.ts';
@@ -59,7 +60,7 @@ export function oneHourAdvice(
     helps: saved > extra,
     extraUsd: extra,
     savedUsd: saved,
-    why: `writing the ${Math.round(b.tokensLost).toLocaleString('en-US')} lost tokens for 1 hour costs ${usd(extra)} more; reading them here instead of writing them again saves ${usd(saved)}`,
+    why: `writing the ${grouped(Math.round(b.tokensLost))} lost tokens for 1 hour costs ${usd(extra)} more; reading them here instead of writing them again saves ${usd(saved)}`,
   };
 }
 

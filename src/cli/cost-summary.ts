@@ -2,9 +2,10 @@
 // simulated (the replay under the provider's cache rules, an estimate), what was billed apart from the requests,
 // then one row per model with its parts. A model without a price says so and how to give it one.
 import type { CostReport, CostTotals, ModelCost } from '../analyses/cost.ts';
+import { grouped } from '../lib/digits.ts';
 import { fmtUsd } from '../lib/money.ts';
 
-const n = (x: number) => Math.round(x).toLocaleString('en-US');
+const n = (x: number) => grouped(Math.round(x));
 
 function modelLine(m: ModelCost, sim: ModelCost | undefined, width: number): string {
   const name = m.model.padEnd(width);

@@ -5,6 +5,7 @@ import type { ObservedPoint } from '../analyses/cache-timeline.ts';
 import type { Report } from '../analyses/report.ts';
 import type { SettingsOrigin } from '../analyses/settings-origin.ts';
 import { skipReason } from '../formats/skip-reasons.ts';
+import { grouped } from '../lib/digits.ts';
 import { fmtUsd } from '../lib/money.ts';
 import type { Transcript } from '../model/transcript.ts';
 import { compactionLines } from './compaction-summary.ts';
@@ -21,7 +22,7 @@ function fmtNum(n: number): string {
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(0)}%`);
 
-const n = (x: number) => x.toLocaleString('en-US');
+const n = grouped;
 
 /** Where the provider and the window came from: the log (and why), a flag, or the preset. */
 function originLines(o: SettingsOrigin): string[] {

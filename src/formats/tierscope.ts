@@ -1,6 +1,8 @@
 // Tierscope's own normalized bundle (`.tierscope.json`): what exports and share links carry.
 // Export writes the normalized model as versioned JSON; import narrows every field from `unknown`
 // (a hand-edited or corrupted bundle yields issues, never an exception) and round-trips exactly.
+
+import { grouped } from '../lib/digits.ts';
 import { arr, display, isObject, preview, str } from '../lib/json.ts';
 import type { FormatId, ParseIssue, Thread, Transcript, TranscriptMeta } from '../model/transcript.ts';
 import { makeTranscript } from './thread.ts';
@@ -50,7 +52,7 @@ export function importBundle(doc: unknown, ctx: ParseContext): Transcript {
     t = importChecked(doc, ctx, issue);
   } catch (e) {
     if (!(e instanceof TooManyProblems)) throw e;
-    const message = `over ${BUNDLE_GIVE_UP.toLocaleString('en-US')} fields of this bundle are not what a transcript holds; not read`;
+    const message = `over ${grouped(BUNDLE_GIVE_UP)} fields of this bundle are not what a transcript holds; not read`;
     ctx.issue({ line: 0, severity: 'error', message });
     return makeTranscript('tierscope', {}, []);
   }

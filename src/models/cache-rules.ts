@@ -3,6 +3,8 @@
 // length per model; OpenAI caches every prompt of 1,024 tokens or more by itself, in 128-token steps, with no write
 // fee; Gemini caches implicitly from a per-model minimum, also without a write fee. Bedrock serves Claude with
 // Anthropic's rules. The numbers and their sources are in reference/peers-and-bugs.md §4 (read 2026-12-01).
+
+import { grouped } from '../lib/digits.ts';
 import { parseModelId } from './model-id.ts';
 
 export type CacheApi = 'anthropic' | 'openai' | 'gemini';
@@ -83,7 +85,7 @@ export function cacheRulesFor(api: CacheApi, model: string | undefined): CacheRu
     minCacheable: min ?? t.fallback,
     step: 1,
     ttlSeconds: 300,
-    why: min !== undefined ? t.listed(name, min.toLocaleString('en-US')) : t.unlisted(name),
+    why: min !== undefined ? t.listed(name, grouped(min)) : t.unlisted(name),
   };
 }
 

@@ -2,6 +2,7 @@
 // fragment, so nothing reaches a server. The `1.` prefix versions the link itself; the JSON inside carries
 // its own `v` (payload.ts). Decoding never throws: a damaged link gets one clear message saying what broke.
 import { formatBytes } from '../lib/bytes.ts';
+import { grouped } from '../lib/digits.ts';
 import { moreValuesThan, tryParseJson } from '../lib/json.ts';
 import { deflateRaw, fromBase64Url, inflateRaw, toBase64Url } from './bytes.ts';
 import { type DecodedShare, fromPayload, type ShareState, toPayload } from './payload.ts';
@@ -112,7 +113,7 @@ export async function decodeShare(input: string): Promise<DecodedShare> {
   if (moreValuesThan(json, LINK_MAX_VALUES))
     return {
       ok: false,
-      error: `this share link is refused: its ${formatBytes(json.length)} of JSON hold over ${LINK_MAX_VALUES.toLocaleString('en-US')} values — a transcript link holds far fewer`,
+      error: `this share link is refused: its ${formatBytes(json.length)} of JSON hold over ${grouped(LINK_MAX_VALUES)} values — a transcript link holds far fewer`,
     };
   const parsed = tryParseJson(json);
   if (!parsed.ok) return { ok: false, error: `this share link is damaged: its data is not JSON (${parsed.message})` };

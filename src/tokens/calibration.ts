@@ -10,6 +10,8 @@
 //   agent's own context meter (Claude Code's auto-compact counts the last response's usage plus an estimate of
 //   the messages since), each estimate rests on the last observed prompt and adds what was appended. A segment's
 //   first observed request gives the offset its own usage implies (SPEC §2's "inferred overhead").
+
+import { grouped } from '../lib/digits.ts';
 import type { ObservedUsage, ThreadPrefix } from '../model/transcript.ts';
 import type { TokenMeter } from './meter.ts';
 
@@ -202,7 +204,7 @@ export function calibrateWith(
   };
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const fmt = (n: number) => grouped(Math.round(n));
 
 /** The reason a request's estimate misses its observed prompt: the step from its anchor that the log's
  *  appended messages do not explain, or the unknown offset of a request without its own usage. */
