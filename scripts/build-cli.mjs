@@ -1,9 +1,9 @@
 // Build the CLI into JavaScript with the project's own bundler (vite, in SSR mode for Node), so `tierscope` starts
 // without compiling TypeScript: dist-cli/tierscope.cjs (the packages every start loads bundled in, the rest of
-// node_modules left as requires), then the packed rank tables and V8's code cache beside it (bin/run-built.mjs).
+// node_modules left as requires), then the packed rank tables and V8's code cache beside it (bin/run-built.cjs).
 // CommonJS with dynamic imports made into require(): a script compiled with a code cache cannot run `import()` on
 // Node 20. Run by `npm ci`/`npm install` (the `prepare` script) and `npm run build:cli`; `--out <dir>` builds
-// elsewhere (tests). bin/tierscope.mjs uses the bundle while it is newer than every file under src/.
+// elsewhere (tests). bin/tierscope.cjs uses the bundle while it is newer than every file under src/.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -50,7 +50,7 @@ execFileSync(process.execPath, [bundle, '--pack-ranks'], { stdio: 'inherit' });
 // The code cache, saved after a warm-up of the commands a start mostly runs (an analyze and a scan of the samples).
 const samples = resolve(root, 'public/samples');
 rmSync(`${bundle}.code-cache`, { force: true });
-const run = `import(${JSON.stringify(resolve(root, 'bin/run-built.mjs'))}).then((m) => m.runBuilt(${JSON.stringify(outDir)}, { writeCache: true }))`;
+const run = `require(${JSON.stringify(resolve(root, 'bin/run-built.cjs'))}).runBuilt(${JSON.stringify(outDir)}, { writeCache: true })`;
 // (`-e` leaves no script path in argv, so the bundle's path stands in for it, as if it had been run.)
 const warm = ['--warm', resolve(samples, 'cache-break.jsonl'), samples];
-execFileSync(process.execPath, ['--input-type=module', '-e', run, bundle, ...warm], { stdio: 'inherit' });
+execFileSync(process.execPath, ['-e', run, bundle, ...warm], { stdio: 'inherit' });

@@ -28,7 +28,7 @@ const env = { ...process.env, CLAUDE_CONFIG_DIR: config };
 const launcher = execFileSync('npx', ['-y', '-p', CCUSAGE, '-c', 'command -v ccusage'], { env, encoding: 'utf8' });
 const ccusage = readFileSync(launcher.trim(), 'utf8').startsWith('#!/usr/bin/env node') ? launcher.trim() : null;
 
-const bin = join(root, 'bin/tierscope.mjs');
+const bin = join(root, 'bin/tierscope.cjs');
 const commands = {
   'tierscope scan --json': [process.execPath, bin, 'scan', folder, '--json'],
   'npx ccusage session --offline': ['npx', CCUSAGE, 'session', '--offline'],

@@ -2,7 +2,7 @@
 // scripts/build-cli.mjs bundles to dist-cli/tierscope.cjs (no TypeScript compilation at start-up); the build then
 // runs it with `--pack-ranks` to write each encoding's ranks decoded beside it (the tokenizer reads them instead of
 // decoding base64 on every start), and with `--warm <file> <folder>` (an analyze and a scan, output dropped) before
-// saving V8's code cache (bin/run-built.mjs). A reader that stops early (`| head`) closes the pipe: EPIPE ends quietly.
+// saving V8's code cache (bin/run-built.cjs). A reader that stops early (`| head`) closes the pipe: EPIPE ends quietly.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RankFile } from '../tokens/bpe.ts';

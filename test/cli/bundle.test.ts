@@ -1,11 +1,11 @@
 // The CLI as shipped: scripts/build-cli.mjs bundles it to JavaScript (with the packed rank tables and V8's code
-// cache beside it), and that bundle, run through bin/run-built.mjs as bin/tierscope.mjs runs it, prints exactly
+// cache beside it), and that bundle, run through bin/run-built.cjs as bin/tierscope.cjs runs it, prints exactly
 // what the TypeScript CLI prints for `analyze --json` and `scan --json`, without tsx.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { compileBuilt } from '../../bin/run-built.mjs';
+import { compileBuilt } from '../../bin/run-built.cjs';
 import { runCapture } from '../helpers/cli.ts';
 import { describeWild, REPO_ROOT, wildPath } from '../helpers/fixtures.ts';
 
@@ -14,9 +14,8 @@ describeWild('the built CLI', () => {
   mkdirSync(join(REPO_ROOT, '.vite'), { recursive: true });
   const out = mkdtempSync(join(REPO_ROOT, '.vite', 'cli-build-'));
   const bundle = join(out, 'tierscope.cjs');
-  const launch = `import(${JSON.stringify(join(REPO_ROOT, 'bin/run-built.mjs'))}).then((m) => m.runBuilt(${JSON.stringify(out)}))`;
-  const run = (args: string[]) =>
-    execFileSync(process.execPath, ['--input-type=module', '-e', launch, bundle, ...args], { encoding: 'utf8' });
+  const launch = `require(${JSON.stringify(join(REPO_ROOT, 'bin/run-built.cjs'))}).runBuilt(${JSON.stringify(out)})`;
+  const run = (args: string[]) => execFileSync(process.execPath, ['-e', launch, bundle, ...args], { encoding: 'utf8' });
   beforeAll(() => {
     execFileSync(process.execPath, [join(REPO_ROOT, 'scripts/build-cli.mjs'), '--out', out], { stdio: 'pipe' });
   }, 120_000);
@@ -25,7 +24,7 @@ describeWild('the built CLI', () => {
   it('is one JavaScript file with its rank tables, importing no TypeScript, no tsx, and with no import()', () => {
     const text = readFileSync(bundle, 'utf8');
     expect(text).not.toMatch(/require\(["'][^"']*\.ts["']\)|["']tsx/);
-    // A script compiled with a code cache cannot run import() on Node 20 (bin/run-built.mjs).
+    // A script compiled with a code cache cannot run import() on Node 20 (bin/run-built.cjs).
     expect(text).not.toMatch(/\bimport\(/);
     for (const enc of ['o200k_base', 'cl100k_base']) expect(existsSync(join(out, `${enc}.ranks`))).toBe(true);
   });

@@ -51,7 +51,7 @@ describe('CLI inputs', () => {
 
   it('the real binary reads a FIFO and a gzip piped to stdin (child processes: a blocked open cannot stall the suite)', async () => {
     const base = await counts(['analyze', SAMPLE]);
-    const bin = join(REPO_ROOT, 'bin/tierscope.mjs');
+    const bin = join(REPO_ROOT, 'bin/tierscope.cjs');
     const fifo = join(dir, 'fifo');
     execFileSync('mkfifo', [fifo]);
     const writer = spawn('sh', ['-c', `cat "${SAMPLE}" > "${fifo}"`]);

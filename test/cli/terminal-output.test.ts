@@ -105,7 +105,7 @@ describe('terminal output', () => {
     }
     const f = join(dir, 'long.jsonl');
     writeFileSync(f, `${JSON.stringify({ model: 'gpt-4o', messages })}\n`);
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/tierscope.mjs'), 'analyze', f, '--json'], {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/tierscope.cjs'), 'analyze', f, '--json'], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

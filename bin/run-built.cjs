@@ -4,13 +4,14 @@
 // Node 20 has no module.enableCompileCache). A cache V8 rejects (another Node, changed flags) only costs the
 // compile it would have saved. The bundle is CommonJS with no `import()`: a cached script loses what `import()`
 // needs on Node 20 (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the build turns dynamic imports into require().
-import { readFileSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
-import vm from 'node:vm';
+// CommonJS, as bin/tierscope.cjs is: a start then never initializes Node's ES module loader (~10 ms).
+const { readFileSync, writeFileSync } = require('node:fs');
+const Module = require('node:module');
+const { dirname, resolve } = require('node:path');
+const vm = require('node:vm');
 
 /** The bundle compiled with its saved code cache (if any); `rejected`: V8 refused that cache. */
-export function compileBuilt(dir) {
+function compileBuilt(dir) {
   const file = resolve(dir, 'tierscope.cjs');
   const cacheFile = `${file}.code-cache`;
   let cachedData;
@@ -27,13 +28,15 @@ export function compileBuilt(dir) {
  * Run the bundle in `dir` as the main module (registered in require's cache under its own path, so a chunk that
  * requires it back gets this instance). With `writeCache` the code cache is written when the process exits.
  */
-export function runBuilt(dir, { writeCache = false } = {}) {
+function runBuilt(dir, { writeCache = false } = {}) {
   const { script, file, cacheFile } = compileBuilt(dir);
   const mod = new Module(file);
   mod.filename = file;
-  const require = createRequire(file);
-  require.cache[file] = mod;
+  const req = Module.createRequire(file);
+  req.cache[file] = mod;
   if (writeCache) process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
-  script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, dirname(file));
+  script.runInThisContext().call(mod.exports, mod.exports, req, mod, file, dirname(file));
   mod.loaded = true;
 }
+
+module.exports = { compileBuilt, runBuilt };

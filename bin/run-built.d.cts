@@ -1,4 +1,4 @@
-// Types of run-built.mjs (for the tests that load it).
+// Types of run-built.cjs (for the tests that load it).
 import type { Script } from 'node:vm';
 
 export function compileBuilt(dir: string): {
