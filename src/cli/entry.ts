@@ -55,11 +55,28 @@ async function main(): Promise<void> {
   const [flag, file, folder] = process.argv.slice(2);
   if (flag === '--pack-ranks') return writeRanks();
   if (flag === '--warm' && file && folder) return warm(file, folder);
-  process.exitCode = await runCli(process.argv.slice(2), {
+  const code = await runCli(process.argv.slice(2), {
     out: (s) => process.stdout.write(`${s}\n`),
     err: (s) => process.stderr.write(`${s}\n`),
     ranks: readRanks,
   });
+  process.exitCode = code;
+  // `serve` goes on serving; every other command is done once its output is written.
+  if (process.argv[2] !== 'serve') exitWhenWritten(code);
+}
+
+/**
+ * End the process as soon as stdout and stderr hold nothing unwritten, instead of when the event loop empties:
+ * that also waits for V8's tasks at exit (a full garbage collection, ~20 ms of a 0.3 s `scan`).
+ */
+function exitWhenWritten(code: number): void {
+  const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
+  let left = pending.length;
+  if (left === 0) process.exit(code);
+  for (const s of pending)
+    s.once('drain', () => {
+      if (--left === 0) process.exit(code);
+    });
 }
 
 void main();
