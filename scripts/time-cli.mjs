@@ -65,3 +65,11 @@ console.log(`${rounds} interleaved rounds; ${folder} (scan), ${small} (analyze);
 console.log('| command | wall (median) | CPU user+sys (median) |\n|---|---|---|');
 for (const [name, r] of Object.entries(runs))
   console.log(`| ${name} | ${fmt(median(r.wall))} | ${fmt(median(r.cpu))} |`);
+
+// The ratio the issue bounds (scan within 2× of ccusage), round by round: both ran back to back in each round.
+const launcherRuns = runs['ccusage session --offline (launcher)'];
+if (launcherRuns) {
+  const ratios = runs['tierscope scan --json'].wall.map((w, i) => w / launcherRuns.wall[i]).sort((a, b) => a - b);
+  const q = (p) => ratios[Math.min(ratios.length - 1, Math.floor(p * ratios.length))].toFixed(2);
+  console.log(`scan / ccusage launcher, per round: median ${q(0.5)}, quartiles ${q(0.25)}–${q(0.75)}, max ${q(1)}`);
+}
