@@ -3,12 +3,13 @@
 // `tsx bench/follow-growth.ts <log.jsonl> [growths] [linesPerGrowth]`: opens the log without its last
 // growths × lines lines (follow 'start', counted, one run), then appends them a growth at a time; prints the
 // median wall and CPU milliseconds per step (CPU: every thread of the process, so waits for a shared CPU are out).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { withLogDefaults } from '../src/analyses/settings-origin.ts';
 import { presetConfig } from '../src/pipeline/presets.ts';
 import type { LoadFile, LoadSummary, RunResult, RunSettings } from '../worker/api.ts';
 import { createEngine } from '../worker/create-engine.ts';
+import { subagentFiles } from './load-log.ts';
 
 const [file, growthsArg = '7', perArg = '2'] = process.argv.slice(2);
 const growths = Number(growthsArg);
@@ -18,14 +19,7 @@ const asFile = (name: string, bytes: Uint8Array): LoadFile => ({
   name,
   buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer,
 });
-const id = basename(file).replace(/\.jsonl$/, '');
-const sub = join(dirname(file), id, 'subagents');
-const agents = existsSync(sub)
-  ? readdirSync(sub)
-      .filter((f) => f.endsWith('.jsonl'))
-      .sort()
-      .map((f) => asFile(`${id}/subagents/${f}`, readFileSync(join(sub, f))))
-  : [];
+const agents = subagentFiles(file);
 const lines = readFileSync(file, 'utf8').split('\n');
 if (lines.at(-1) === '') lines.pop();
 const enc = new TextEncoder();

@@ -9,7 +9,8 @@ function loadFile(path: string, name: string): LoadFile {
   return { name, buffer: b.buffer.slice(b.byteOffset, b.byteOffset + b.length) };
 }
 
-export async function loadLog(engine: EngineApi, file: string): Promise<LoadSummary> {
+/** The sub-agent files of a Claude Code session file, under the names the folder drop gives them. */
+export function subagentFiles(file: string): LoadFile[] {
   const id = basename(file).replace(/\.jsonl$/, '');
   const sub = join(dirname(file), id, 'subagents');
   const agents = existsSync(sub)
@@ -17,7 +18,11 @@ export async function loadLog(engine: EngineApi, file: string): Promise<LoadSumm
         .filter((f) => f.endsWith('.jsonl'))
         .sort()
     : [];
-  const files = [loadFile(file, basename(file)), ...agents.map((f) => loadFile(join(sub, f), `${id}/subagents/${f}`))];
+  return agents.map((f) => loadFile(join(sub, f), `${id}/subagents/${f}`));
+}
+
+export async function loadLog(engine: EngineApi, file: string): Promise<LoadSummary> {
+  const files = [loadFile(file, basename(file)), ...subagentFiles(file)];
   const loaded = await engine.load(files, undefined);
   if (!loaded.ok) throw new Error(loaded.error);
   await engine.counted();

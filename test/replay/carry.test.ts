@@ -120,64 +120,51 @@ describe('the run cache is carried over only while a grown thread names its earl
     cache.pipeline.toolIds.of(t.threads[0]);
     return cache;
   };
-  it('an appended call reusing an id keeps the names (the first call names it)', async () => {
-    const p = transcriptOf(
-      calls([
+  const cases: [string, [string, string][], [string, string][], boolean][] = [
+    [
+      'an appended call reusing an id keeps the names (the first call names it)',
+      [
         ['a', 'Read'],
         ['b', 'Bash'],
-      ]),
-    );
-    const cache = await cacheOf(p);
-    const t = carryOver(
-      p,
-      transcriptOf(
-        calls([
-          ['a', 'Read'],
-          ['b', 'Bash'],
-          ['a', 'Edit'],
-        ]),
-      ),
-    );
-    expect(carries(cache, t)).toBe(true);
-  });
-  it('the last call rewritten under another name is refused', async () => {
-    const p = transcriptOf(
-      calls([
+      ],
+      [
         ['a', 'Read'],
         ['b', 'Bash'],
-      ]),
-    );
-    const cache = await cacheOf(p);
-    const t = carryOver(
-      p,
-      transcriptOf(
-        calls([
-          ['a', 'Read'],
-          ['b', 'Grep'],
-        ]),
-      ),
-    );
-    expect(carries(cache, t)).toBe(false);
-  });
-  it('unless an earlier, shared call named that id already', async () => {
-    const p = transcriptOf(
-      calls([
+        ['a', 'Edit'],
+      ],
+      true,
+    ],
+    [
+      'the last call rewritten under another name is refused',
+      [
+        ['a', 'Read'],
+        ['b', 'Bash'],
+      ],
+      [
+        ['a', 'Read'],
+        ['b', 'Grep'],
+      ],
+      false,
+    ],
+    [
+      'unless an earlier, shared call named that id already',
+      [
         ['b', 'Bash'],
         ['a', 'Read'],
         ['b', 'Bash'],
-      ]),
-    );
-    const cache = await cacheOf(p);
-    const t = carryOver(
-      p,
-      transcriptOf(
-        calls([
-          ['b', 'Bash'],
-          ['a', 'Read'],
-          ['b', 'Grep'],
-        ]),
-      ),
-    );
-    expect(carries(cache, t)).toBe(true);
-  });
+      ],
+      [
+        ['b', 'Bash'],
+        ['a', 'Read'],
+        ['b', 'Grep'],
+      ],
+      true,
+    ],
+  ];
+  for (const [name, before, after, carried] of cases)
+    it(name, async () => {
+      const p = transcriptOf(calls(before));
+      const cache = await cacheOf(p);
+      expect(carries(cache, carryOver(p, transcriptOf(calls(after))))).toBe(carried);
+    });
 });
