@@ -252,6 +252,15 @@ function replayOrReuse(
   return replay;
 }
 
+/** Replay `th` from request 0 (counted in cache.replayed), with the plans and the run it stepped. */
+function replayWhole(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibration: Calibration) {
+  const plans = threadPlan(th, opts.mode, cache, calibration);
+  const run = startReplay(th, opts, cache, calibration);
+  for (let k = 0; k < plans.length; k++) run.step(plans, k);
+  cache.replayed += plans.length;
+  return { plans, run, replay: run.finish() };
+}
+
 /** Kept runs per thread (cache.live): a run's replay and the no-pipeline replay its cost is measured against,
  *  and one more (the setting a drag left), the most recently used first. */
 const LIVE_PER_THREAD = 3;
@@ -259,13 +268,7 @@ const LIVE_PER_THREAD = 3;
 /** Replay `th` whole, or, for a followed session (cache.keepRuns), from where the kept run of an earlier read of it
  *  with the same settings stopped (resume.ts), keeping the run for the next growth (cache.live). */
 function replayLive(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibration: Calibration): ThreadReplay {
-  if (!cache.keepRuns) {
-    const plans = threadPlan(th, opts.mode, cache, calibration);
-    const run = startReplay(th, opts, cache, calibration);
-    for (let k = 0; k < plans.length; k++) run.step(plans, k);
-    cache.replayed += plans.length;
-    return run.finish();
-  }
+  if (!cache.keepRuns) return replayWhole(th, opts, cache, calibration).replay;
   const ids = cache.pipeline.toolIds.peek(th);
   const config = JSON.stringify(opts.config);
   const kept = cache.live.get(th.id) ?? [];
@@ -287,16 +290,10 @@ function replayLive(th: Thread, opts: ReplayOptions, cache: ReplayCache, calibra
     cache.replayed += plans.length - live.plans.length;
     entry = { ...live, thread: th, calibration, plans, replay: live.run.finish() };
   } else {
-    const plans = threadPlan(th, opts.mode, cache, calibration);
-    const run = startReplay(th, opts, cache, calibration);
-    for (let k = 0; k < plans.length; k++) run.step(plans, k);
-    cache.replayed += plans.length;
     entry = {
       thread: th,
       calibration,
-      plans,
-      run,
-      replay: run.finish(),
+      ...replayWhole(th, opts, cache, calibration),
       mode: opts.mode,
       provider: opts.provider,
       summarizer: opts.summarizer,
