@@ -13,6 +13,7 @@ import { claudeCodeParser } from './claude-code.ts';
 import { claudeTraceParser } from './claude-trace.ts';
 import { codexParser } from './codex.ts';
 import { DEEP_PLACEHOLDER, type DocumentRead, readDocument } from './document.ts';
+import { geminiCliParser } from './gemini-cli.ts';
 import { inspectParser } from './inspect.ts';
 import { openaiChatParser } from './openai-chat.ts';
 import { sweAgentParser } from './swe-agent.ts';
@@ -26,6 +27,7 @@ export const PARSERS: readonly FormatParser[] = [
   claudeTraceParser,
   codexParser,
   claudeCodeParser,
+  geminiCliParser,
   openaiChatParser,
   anthropicRequestParser,
   sweAgentParser,

@@ -1,0 +1,60 @@
+// The repo's own fixtures of the agents added in issue 31 (test/fixtures/<format>/, each folder with its
+// PROVENANCE.md), and an independent computation of their recorded dollars straight from the raw files: no
+// parser, only each writer's own usage rule (quoted beside each) and the catalog's prices (independent-cost.ts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { companionFiles, fileFromPath } from '../../src/cli/node-input.ts';
+import { type LoadOptions, parseTranscript } from '../../src/formats/index.ts';
+import type { Transcript } from '../../src/model/transcript.ts';
+import { REPO_ROOT } from './fixture-inputs.ts';
+import { dollars, type Independent, type Usage } from './independent-cost.ts';
+
+export const AGENT_FIXTURES = join(REPO_ROOT, 'test/fixtures');
+
+export function agentFixture(rel: string): string {
+  return join(AGENT_FIXTURES, rel);
+}
+
+/** Load a repo fixture with its companions; fails loudly when it does not load. */
+export function loadAgent(rel: string, options: LoadOptions = {}): Transcript {
+  const p = agentFixture(rel);
+  const r = parseTranscript(fileFromPath(p), companionFiles(p), options);
+  if (!r.ok) throw new Error(`${rel} did not load: ${r.error}`);
+  return r.transcript;
+}
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+function total(list: { model: string; time: unknown; usage: Usage }[]): Independent {
+  let usd = 0;
+  const unpriced = new Set<string>();
+  for (const x of list) {
+    const d = dollars(x.model, x.time, x.usage);
+    if (d === null) unpriced.add(x.model);
+    else usd += d;
+  }
+  return { usd, responses: list.length, unpriced: [...unpriced] };
+}
+
+/** Gemini CLI `.json`: every `gemini` message with non-zero tokens; `cached` ⊂ `input`, thoughts billed as output,
+ *  `tool` (toolUsePromptTokenCount) as input (chatRecordingTypes.ts TokensSummary mirrors usageMetadata). */
+export function geminiJsonDollars(path: string): Independent {
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as { messages: Record<string, unknown>[] };
+  const out = [];
+  for (const m of doc.messages) {
+    const t = m.tokens as Record<string, unknown> | undefined;
+    if (m.type !== 'gemini' || !t) continue;
+    const input = num(t.input);
+    const cached = num(t.cached);
+    const usage: Usage = {
+      input: input - cached + num(t.tool),
+      cacheRead: cached,
+      output: num(t.output) + num(t.thoughts),
+      write5m: 0,
+      write1h: 0,
+    };
+    if (input + num(t.output) + num(t.thoughts) + num(t.tool) === 0) continue;
+    out.push({ model: String(m.model ?? ''), time: m.timestamp, usage });
+  }
+  return total(out);
+}
