@@ -11,6 +11,7 @@ import type { FormatId, ObservedUsage, ParseIssue, Thread, Transcript } from '..
 import { anthropicRequestParser } from './anthropic-request.ts';
 import { claudeCodeParser } from './claude-code.ts';
 import { claudeTraceParser } from './claude-trace.ts';
+import { clineParser } from './cline.ts';
 import { codexParser } from './codex.ts';
 import { DEEP_PLACEHOLDER, type DocumentRead, readDocument } from './document.ts';
 import { geminiCliParser } from './gemini-cli.ts';
@@ -28,6 +29,7 @@ export const PARSERS: readonly FormatParser[] = [
   codexParser,
   claudeCodeParser,
   geminiCliParser,
+  clineParser,
   openaiChatParser,
   anthropicRequestParser,
   sweAgentParser,
@@ -219,8 +221,10 @@ function sniffHead(input: ParseInput): SniffHead & { firstLine: string } {
   }
   const anyLineJson = lines.some((v) => v !== undefined && typeof v === 'object');
   const singleLine = nonEmpty <= 1;
-  // A whole-document format is pretty-printed (lines are not JSON) or a single line.
-  const doc = !anyLineJson || singleLine ? input.doc() : undefined;
+  // A whole-document format is pretty-printed (lines are not JSON — its first line, `{` or `[`, never is, though
+  // an inner line may be a whole object) or a single line.
+  const opensDocument = lines[0] === undefined && /^\s*[[{]\s*$/.test(firstLine);
+  const doc = !anyLineJson || singleLine || opensDocument ? input.doc() : undefined;
   return { fileName: input.main.name, lines, doc, firstLine };
 }
 

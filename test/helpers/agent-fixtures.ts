@@ -58,3 +58,53 @@ export function geminiJsonDollars(path: string): Independent {
   }
   return total(out);
 }
+
+/** Cline 3.x task folder: ui_messages.json `api_req_started` entries, `tokensIn` disjoint from cache reads and
+ *  writes (cline/cline message-translator.ts), at the model the entry names. Roo since 2025-10-31 (`total`):
+ *  `tokensIn` is the whole prompt. */
+export function clineTaskDollars(uiPath: string, whole = false, model?: string): Independent {
+  const ui = JSON.parse(readFileSync(uiPath, 'utf8')) as Record<string, unknown>[];
+  const out = [];
+  for (const m of ui) {
+    if (m.say !== 'api_req_started') continue;
+    const info = JSON.parse(String(m.text)) as Record<string, unknown>;
+    const read = num(info.cacheReads);
+    const write = num(info.cacheWrites);
+    const usage: Usage = {
+      input: whole ? num(info.tokensIn) - read - write : num(info.tokensIn),
+      cacheRead: read,
+      write5m: write,
+      write1h: 0,
+      output: num(info.tokensOut),
+    };
+    const named = (m.modelInfo as Record<string, unknown> | undefined)?.modelId;
+    out.push({ model: String(named ?? model ?? ''), time: new Date(num(m.ts)).toISOString(), usage });
+  }
+  return total(out);
+}
+
+/** Cline 4 messages.json: each assistant message's `metrics`, `inputTokens` holding reads and writes
+ *  (sdk/packages/llms/src/providers/ai-sdk.ts bills inputTokens − cacheRead − cacheWrite as input). */
+export function clineSessionDollars(path: string): Independent {
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as { messages: Record<string, unknown>[] };
+  const out = [];
+  for (const m of doc.messages) {
+    const x = m.metrics as Record<string, unknown> | undefined;
+    if (m.role !== 'assistant' || !x) continue;
+    const read = num(x.cacheReadTokens);
+    const write = num(x.cacheWriteTokens);
+    const usage: Usage = {
+      input: num(x.inputTokens) - read - write,
+      cacheRead: read,
+      write5m: write,
+      write1h: 0,
+      output: num(x.outputTokens),
+    };
+    out.push({
+      model: String((m.modelInfo as Record<string, unknown>)?.id ?? ''),
+      time: new Date(num(m.ts)).toISOString(),
+      usage,
+    });
+  }
+  return total(out);
+}
