@@ -9,6 +9,7 @@ import { chunksOf, DEFAULT_MAX_LINE_BYTES, type Line, readLines } from '../lib/l
 import { encodingHint, looksBinary } from '../lib/utf8.ts';
 import type { FormatId, ObservedUsage, ParseIssue, Thread, Transcript } from '../model/transcript.ts';
 import { anthropicRequestParser } from './anthropic-request.ts';
+import { atifParser } from './atif.ts';
 import { claudeCodeParser } from './claude-code.ts';
 import { claudeTraceParser } from './claude-trace.ts';
 import { clineParser } from './cline.ts';
@@ -17,6 +18,7 @@ import { DEEP_PLACEHOLDER, type DocumentRead, readDocument } from './document.ts
 import { geminiCliParser } from './gemini-cli.ts';
 import { inspectParser } from './inspect.ts';
 import { openaiChatParser } from './openai-chat.ts';
+import { otelGenaiParser } from './otel-genai.ts';
 import { sweAgentParser } from './swe-agent.ts';
 import { tierscopeParser } from './tierscope.ts';
 import type { FormatParser, ParseInput, SniffHead, SourceFile } from './types.ts';
@@ -30,6 +32,8 @@ export const PARSERS: readonly FormatParser[] = [
   claudeCodeParser,
   geminiCliParser,
   clineParser,
+  atifParser,
+  otelGenaiParser,
   openaiChatParser,
   anthropicRequestParser,
   sweAgentParser,

@@ -186,8 +186,10 @@ export function calibrateTranscript(
   const framing = framingPerBlock(t.meta.originalFormat ?? t.format);
   // Codex: a turn's reasoning leaves the prompt at the next user prompt (hidden.ts).
   const perTurn = (t.meta.originalFormat ?? t.format) === 'codex';
-  // Gemini CLI: a reply's thoughts never return in a later request (stripThoughts, gemini-cli geminiChat.ts).
-  const noReasoning = (t.meta.originalFormat ?? t.format) === 'gemini-cli';
+  // Gemini CLI: a reply's thoughts never return in a later request (stripThoughts, gemini-cli geminiChat.ts), also
+  // when Harbor converted its chat to ATIF.
+  const format = t.meta.originalFormat ?? t.format;
+  const noReasoning = format === 'gemini-cli' || (format === 'atif' && t.meta.extra?.agent === 'gemini-cli');
   const samples = new Map(
     t.threads.map((th) => {
       const made = calibrationSamples(th, meter, framing, perTurn, memo?.get(th.id), noReasoning);

@@ -62,9 +62,21 @@ export function geminiJsonDollars(path: string): Independent {
 /** Cline 3.x task folder: ui_messages.json `api_req_started` entries, `tokensIn` disjoint from cache reads and
  *  writes (cline/cline message-translator.ts), at the model the entry names. Roo since 2025-10-31 (`total`):
  *  `tokensIn` is the whole prompt. */
-export function clineTaskDollars(uiPath: string, whole = false, model?: string): Independent {
+export function clineTaskDollars(uiPath: string, whole = false): Independent {
   const ui = JSON.parse(readFileSync(uiPath, 'utf8')) as Record<string, unknown>[];
+  // Roo names the model only in the environment details of each user turn (`<model>…</model>`).
+  const history = JSON.parse(
+    readFileSync(uiPath.replace(/ui_messages\.json$/, 'api_conversation_history.json'), 'utf8'),
+  );
+  const envModels: string[] = [];
+  let current = '';
+  for (const h of history as { role: string; content: unknown }[]) {
+    const found = /<model>([^<]+)<\/model>/.exec(JSON.stringify(h.content))?.[1];
+    if (h.role === 'user' && found) current = found;
+    if (h.role === 'assistant') envModels.push(current);
+  }
   const out = [];
+  let k = 0;
   for (const m of ui) {
     if (m.say !== 'api_req_started') continue;
     const info = JSON.parse(String(m.text)) as Record<string, unknown>;
@@ -78,7 +90,8 @@ export function clineTaskDollars(uiPath: string, whole = false, model?: string):
       output: num(info.tokensOut),
     };
     const named = (m.modelInfo as Record<string, unknown> | undefined)?.modelId;
-    out.push({ model: String(named ?? model ?? ''), time: new Date(num(m.ts)).toISOString(), usage });
+    out.push({ model: String(named ?? envModels[k] ?? ''), time: new Date(num(m.ts)).toISOString(), usage });
+    k++;
   }
   return total(out);
 }
@@ -105,6 +118,60 @@ export function clineSessionDollars(path: string): Independent {
       time: new Date(num(m.ts)).toISOString(),
       usage,
     });
+  }
+  return total(out);
+}
+
+/** ATIF: each agent step's metrics; `prompt_tokens` holds `cached_tokens` ("This is included in the prompt_tokens
+ *  count", harbor docs/rfcs/0001-trajectory-format.md), completion tokens as output. */
+export function atifDollars(path: string): Independent {
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as {
+    agent: Record<string, unknown>;
+    steps: Record<string, unknown>[];
+  };
+  const out = [];
+  for (const s of doc.steps) {
+    const x = s.metrics as Record<string, unknown> | undefined;
+    if (s.source !== 'agent' || !x || num(x.prompt_tokens) + num(x.completion_tokens) === 0) continue;
+    const usage: Usage = {
+      input: num(x.prompt_tokens) - num(x.cached_tokens),
+      cacheRead: num(x.cached_tokens),
+      output: num(x.completion_tokens),
+      write5m: 0,
+      write1h: 0,
+    };
+    out.push({ model: String(s.model_name ?? doc.agent.model_name ?? ''), time: s.timestamp, usage });
+  }
+  return total(out);
+}
+
+/** OTLP JSON lines: the `chat` spans' gen_ai.usage.* (input_tokens holds the cache reads), never the
+ *  `invoke_agent` totals above them. */
+export function otelDollars(path: string): Independent {
+  const out = [];
+  for (const line of readFileSync(path, 'utf8').split('\n').filter(Boolean)) {
+    const body = JSON.parse(line) as { resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[] };
+    for (const rs of body.resourceSpans)
+      for (const ss of rs.scopeSpans)
+        for (const s of ss.spans) {
+          const a = new Map(
+            (s.attributes as { key: string; value: Record<string, unknown> }[]).map((x) => [
+              x.key,
+              x.value.intValue !== undefined ? Number(x.value.intValue) : x.value.stringValue,
+            ]),
+          );
+          if (a.get('gen_ai.operation.name') !== 'chat' || a.get('gen_ai.usage.input_tokens') === undefined) continue;
+          const read = num(a.get('gen_ai.usage.cache_read.input_tokens'));
+          const usage: Usage = {
+            input: num(a.get('gen_ai.usage.input_tokens')) - read,
+            cacheRead: read,
+            output: num(a.get('gen_ai.usage.output_tokens')),
+            write5m: 0,
+            write1h: 0,
+          };
+          const time = new Date(Number(BigInt(String(s.startTimeUnixNano)) / 1000000n)).toISOString();
+          out.push({ model: String(a.get('gen_ai.response.model') ?? a.get('gen_ai.request.model')), time, usage });
+        }
   }
   return total(out);
 }
