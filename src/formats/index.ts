@@ -14,11 +14,14 @@ import { claudeCodeParser } from './claude-code.ts';
 import { claudeTraceParser } from './claude-trace.ts';
 import { clineParser } from './cline.ts';
 import { codexParser } from './codex.ts';
+import { type OpenedDatabase, openDatabase, tablesOf } from './database-input.ts';
 import { DEEP_PLACEHOLDER, type DocumentRead, readDocument } from './document.ts';
 import { geminiCliParser } from './gemini-cli.ts';
 import { inspectParser } from './inspect.ts';
 import { openaiChatParser } from './openai-chat.ts';
+import { opencodeParser } from './opencode.ts';
 import { otelGenaiParser } from './otel-genai.ts';
+import { isSqlite, type SqliteDb, type SqliteOpener } from './sqlite.ts';
 import { sweAgentParser } from './swe-agent.ts';
 import { tierscopeParser } from './tierscope.ts';
 import type { FormatParser, ParseInput, SniffHead, SourceFile } from './types.ts';
@@ -34,6 +37,7 @@ export const PARSERS: readonly FormatParser[] = [
   clineParser,
   atifParser,
   otelGenaiParser,
+  opencodeParser,
   openaiChatParser,
   anthropicRequestParser,
   sweAgentParser,
@@ -88,6 +92,12 @@ export type LoadOptions = {
   held?: HeldLines;
   /** The same for the companion files (sub-agent logs), by file name; a companion not in it is added. */
   heldExtras?: Map<string, HeldLines>;
+  /** Opens an SQLite database's bytes (sql.js, loaded by the platform: worker/sqlite-browser.ts, cli/sqlite-node.ts). */
+  sqlite?: SqliteOpener;
+  /** The main file's database opened already (a scan reading each session of one database): used, not closed. */
+  database?: SqliteDb;
+  /** Of a file holding several sessions (a database), the one to read. */
+  session?: string;
 };
 
 /**
@@ -287,10 +297,11 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
   }
   const headBytes = firstBytes(main, 8192);
   const archive = isZip(headBytes);
-  const hint = archive ? null : encodingHint(headBytes);
+  const database = isSqlite(headBytes);
+  const hint = archive || database ? null : encodingHint(headBytes);
   if (hint)
     return { ok: false, error: `${name} is ${hint.what}, not a JSON or JSONL transcript: ${hint.fix}.`, issues: [] };
-  if (!archive && looksBinary(headBytes)) {
+  if (!archive && !database && looksBinary(headBytes)) {
     return {
       ok: false,
       error: `${name} looks like a binary file (NUL or control bytes in its first 8 KB), not a JSON or JSONL transcript.`,
@@ -305,9 +316,49 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
     return false;
   });
   const seen: DocumentSeen = {};
-  const input = makeInput(main, companions, limits, archive, options.held, options.heldExtras, seen);
-  const head = archive ? archiveHead(input) : sniffHead(input);
-  if (!archive && head.lines.length === 0) {
+  const input = makeInput(main, companions, limits, archive || database, options.held, options.heldExtras, seen);
+  input.archive = archive;
+  let opened: OpenedDatabase | undefined;
+  if (database) {
+    const got = options.database
+      ? { db: options.database }
+      : openDatabase(main, companions, options.sqlite, limits.maxDocumentBytes);
+    if (typeof got === 'string') return { ok: false, error: `${name} ${got}.`, issues: [] };
+    if (got.note) issues.push({ line: 0, severity: 'info', message: got.note });
+    opened = got;
+    input.database = got.db;
+    if (options.session !== undefined) input.session = options.session;
+  }
+  try {
+    return loadInput(main, input, options, limits, issues, seen, name);
+  } finally {
+    if (opened && !options.database) opened.db.close();
+  }
+}
+
+function loadInput(
+  main: SourceFile,
+  input: ParseInput,
+  options: LoadOptions,
+  limits: LoadLimits,
+  issues: ParseIssue[],
+  seen: DocumentSeen,
+  name: string,
+): LoadResult {
+  const { archive } = input;
+  const database = input.database !== undefined;
+  const head = archive
+    ? archiveHead(input)
+    : database && input.database
+      ? {
+          fileName: main.name,
+          lines: [],
+          doc: undefined,
+          firstLine: '',
+          database: { tables: tablesOf(input.database) },
+        }
+      : sniffHead(input);
+  if (!archive && !database && head.lines.length === 0) {
     const tooLong = countLongLines(input);
     return {
       ok: false,
@@ -320,9 +371,16 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
   }
   const parser = options.format
     ? PARSERS.find((p) => p.id === options.format)
-    : PARSERS.find((p) => (!archive || p.archives) && safeSniff(p, head));
+    : PARSERS.find((p) => (!archive || p.archives) && (!database || p.databases) && safeSniff(p, head));
   if (archive && (parser ? !parser.archives : !options.format)) {
     return archiveError(name, head.archive?.entries ?? [], parser);
+  }
+  if (database && (parser ? !parser.databases : !options.format)) {
+    const tables = (head.database?.tables ?? []).slice(0, 8).join(', ') || 'none';
+    const error = parser
+      ? `${name} is an SQLite database; the ${parser.id} format is not read from one.`
+      : `${name} is an SQLite database, but not an opencode one: its tables are ${tables} (opencode's has session, message and part).`;
+    return { ok: false, error, issues: [] };
   }
   // A document cut mid-write is named so (SPEC §1.3's "matches no format" message would show only its "{").
   const truncated = seen.read?.truncated;

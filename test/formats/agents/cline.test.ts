@@ -41,14 +41,7 @@ describe('Cline / Roo Code', () => {
     };
     near(SESSION, clineSessionDollars(agentFixture(SESSION)));
     near(TASK, clineTaskDollars(agentFixture('cline/tasks/1783376868634/ui_messages.json')));
-    near(
-      ROO,
-      clineTaskDollars(
-        agentFixture('cline/roo-tasks/1783376868634/ui_messages.json'),
-        true,
-        'anthropic/claude-opus-4.8-fast',
-      ),
-    );
+    near(ROO, clineTaskDollars(agentFixture('cline/roo-tasks/1783376868634/ui_messages.json'), true));
   });
 
   it('the Cline 4 manifest names the title; Roo’s environment details name the model', () => {
