@@ -104,6 +104,291 @@ function harborAtif(): void {
     if (m.type === 'user') steps.push({ ...step, source: 'user', message: text(m.content) });
     if (m.type !== 'gemini') continue;
     model ??= m.model as string;
+    const thoughts = ((m.thoughts as Obj[]) ?? []).map((t) =>
+      t.subject && t.description ? `${t.subject}: ${t.description}` : String(t.description ?? ''),
+    );
+    const calls = (m.toolCalls as Obj[]) ?? [];
+    const t = (m.tokens ?? {}) as Record<string, number>;
+    const completion = (t.output ?? 0) + (t.thoughts ?? 0) + (t.tool ?? 0);
+    totals.prompt += t.input ?? 0;
+    totals.completion += completion;
+    totals.cached += t.cached ?? 0;
+    steps.push({
+      ...step,
+      source: 'agent',
+      model_name: m.model,
+      message: text(m.content),
+      ...(thoughts.length ? { reasoning_content: thoughts.filter(Boolean).join('\n') } : {}),
+      ...(calls.length
+        ? {
+            tool_calls: calls.map((c) => ({ tool_call_id: c.id, function_name: c.name, arguments: c.args ?? {} })),
+            observation: {
+              results: calls.map((c) => ({
+                source_call_id: c.id,
+                content: (((c.result as Obj[]) ?? [])[0]?.functionResponse as Obj | undefined)?.response
+                  ? ((((c.result as Obj[])[0].functionResponse as Obj).response as Obj).output ?? null)
+                  : null,
+              })),
+            },
+          }
+        : {}),
+      ...(m.tokens
+        ? {
+            metrics: {
+              prompt_tokens: t.input ?? 0,
+              completion_tokens: completion,
+              cached_tokens: t.cached ?? 0,
+              extra: { thoughts_tokens: t.thoughts ?? 0, tool_tokens: t.tool ?? 0 },
+            },
+          }
+        : {}),
+      llm_call_count: 1,
+    });
+  }
+  const trajectory = {
+    schema_version: 'ATIF-v1.7',
+    session_id: rec.sessionId,
+    agent: { name: 'gemini-cli', version: 'unknown', model_name: model },
+    steps,
+    final_metrics: {
+      total_prompt_tokens: totals.prompt,
+      total_completion_tokens: totals.completion,
+      total_cached_tokens: totals.cached,
+      total_steps: steps.length,
+    },
+  };
+  write('atif/harbor-gemini-cli-pomodoro/trajectory.json', `${JSON.stringify(trajectory, null, 2)}\n`);
+}
+
+/** OTLP JSON spans as a GenAI semantic-conventions instrumentation writes them for the pomodoro chat's calls: a
+ *  `chat` span per reply (input = the history before it, thoughts not resent; `gen_ai.usage.input_tokens` with the
+ *  cached part inside it, `cache_read.input_tokens`, output = the billed output with thoughts), all below one
+ *  `invoke_agent` span that repeats the run's totals (as some exporters do), and a sub-agent run of two calls. Two
+ *  batches, one per line, as the Collector's file exporter writes them. */
+function otelSpans(): void {
+  const rec = read('gemini-cli/yoavf-pomodoro-timer.json') as Obj & { messages: Obj[] };
+  const ns = (iso: unknown) => `${Date.parse(String(iso))}000000`;
+  const attr = (key: string, v: unknown) => ({
+    key,
+    value:
+      typeof v === 'number' ? { intValue: String(v) } : { stringValue: typeof v === 'string' ? v : JSON.stringify(v) },
+  });
+  const trace = '5b8efff798038103d269b633813fc60c';
+  let n = 0;
+  const id = () => (++n).toString(16).padStart(16, '0');
+  const root = id();
+  const history: Obj[] = [];
+  const spans: Obj[] = [];
+  const totals = { input: 0, output: 0 };
+  let prev = rec.messages[0]?.timestamp;
+  for (const m of rec.messages) {
+    if (m.type === 'user') history.push({ role: 'user', parts: [{ type: 'text', content: String(m.content) }] });
+    if (m.type !== 'gemini') continue;
+    const calls = (m.toolCalls as Obj[]) ?? [];
+    const reply = {
+      role: 'assistant',
+      parts: [
+        ...(m.content ? [{ type: 'text', content: String(m.content) }] : []),
+        ...calls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.args })),
+      ],
+      finish_reason: calls.length ? 'tool_call' : 'stop',
+    };
+    const t = (m.tokens ?? {}) as Record<string, number>;
+    const usage =
+      (t.input ?? 0) + (t.output ?? 0) > 0
+        ? [
+            attr('gen_ai.usage.input_tokens', t.input ?? 0),
+            attr('gen_ai.usage.cache_read.input_tokens', t.cached ?? 0),
+            attr('gen_ai.usage.output_tokens', (t.output ?? 0) + (t.thoughts ?? 0)),
+          ]
+        : [];
+    totals.input += t.input ?? 0;
+    totals.output += (t.output ?? 0) + (t.thoughts ?? 0);
+    spans.push({
+      traceId: trace,
+      spanId: id(),
+      parentSpanId: root,
+      name: `chat ${m.model}`,
+      kind: 3,
+      startTimeUnixNano: ns(prev),
+      endTimeUnixNano: ns(m.timestamp),
+      attributes: [
+        attr('gen_ai.operation.name', 'chat'),
+        attr('gen_ai.provider.name', 'gcp.gemini'),
+        attr('gen_ai.request.model', m.model),
+        attr('gen_ai.response.model', m.model),
+        attr('gen_ai.conversation.id', rec.sessionId),
+        attr('gen_ai.input.messages', history),
+        attr('gen_ai.output.messages', [reply]),
+        ...usage,
+      ],
+      status: { code: 1 },
+    });
+    history.push(reply);
+    if (calls.length)
+      history.push({
+        role: 'tool',
+        parts: calls.map((c) => ({
+          type: 'tool_call_response',
+          id: c.id,
+          response: (((c.result as Obj[])?.[0]?.functionResponse as Obj)?.response as Obj)?.output ?? '',
+        })),
+      });
+    prev = m.timestamp;
+  }
+  const start = spans[0].startTimeUnixNano;
+  const end = spans.at(-1)?.endTimeUnixNano;
+  const agent = {
+    traceId: trace,
+    spanId: root,
+    name: 'invoke_agent pomodoro',
+    kind: 1,
+    startTimeUnixNano: start,
+    endTimeUnixNano: end,
+    attributes: [
+      attr('gen_ai.operation.name', 'invoke_agent'),
+      attr('gen_ai.agent.name', 'pomodoro'),
+      attr('gen_ai.conversation.id', rec.sessionId),
+      attr('gen_ai.usage.input_tokens', totals.input),
+      attr('gen_ai.usage.output_tokens', totals.output),
+    ],
+    status: { code: 1 },
+  };
+  // A sub-agent run (synthetic content): its own system instructions and history, two calls.
+  const sub = id();
+  const subStart = Number(BigInt(end as string) / 1000000n) + 1000;
+  const subSpans: Obj[] = [
+    {
+      traceId: trace,
+      spanId: sub,
+      parentSpanId: root,
+      name: 'invoke_agent reviewer',
+      kind: 1,
+      startTimeUnixNano: `${subStart}000000`,
+      endTimeUnixNano: `${subStart + 9000}000000`,
+      attributes: [attr('gen_ai.operation.name', 'invoke_agent'), attr('gen_ai.agent.name', 'reviewer')],
+    },
+  ];
+  const review: Obj[] = [
+    { role: 'user', parts: [{ type: 'text', content: 'Review script.js of the Pomodoro timer for bugs.' }] },
+  ];
+  const replies = ['I will read script.js.', 'script.js looks correct: the timer resets and the progress bar updates.'];
+  replies.forEach((text, k) => {
+    const reply = { role: 'assistant', parts: [{ type: 'text', content: text }], finish_reason: 'stop' };
+    subSpans.push({
+      traceId: trace,
+      spanId: id(),
+      parentSpanId: sub,
+      name: 'chat gemini-2.5-flash',
+      kind: 3,
+      startTimeUnixNano: `${subStart + k * 4000}000000`,
+      endTimeUnixNano: `${subStart + k * 4000 + 3000}000000`,
+      attributes: [
+        attr('gen_ai.operation.name', 'chat'),
+        attr('gen_ai.request.model', 'gemini-2.5-flash'),
+        attr('gen_ai.system_instructions', [{ type: 'text', content: 'You are a careful code reviewer.' }]),
+        attr('gen_ai.input.messages', review),
+        attr('gen_ai.output.messages', [reply]),
+        attr('gen_ai.usage.input_tokens', [21, 47][k]),
+        attr('gen_ai.usage.output_tokens', [8, 17][k]),
+      ],
+    });
+    review.push(reply, { role: 'user', parts: [{ type: 'text', content: 'Go on.' }] });
+  });
+  const batch = (list: Obj[]) => ({
+    resourceSpans: [
+      {
+        resource: { attributes: [attr('service.name', 'pomodoro-agent')] },
+        scopeSpans: [{ scope: { name: 'opentelemetry.instrumentation.google_genai' }, spans: list }],
+      },
+    ],
+  });
+  const lines = [batch([agent, ...spans]), batch(subSpans)];
+  write('otel-genai/pomodoro-genai-spans.json', `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+}
+
+type Rows = { project?: Obj[]; session: Obj[]; message: Obj[]; part: Obj[] };
+
+/** The pomodoro chat as an opencode session: each user prompt a user message with a text part, each Gemini reply
+ *  an assistant message of one step (step-start, text, tool parts with their outputs, step-finish with the reply's
+ *  tokens as opencode stores them: input without the cached part, reasoning apart from output). */
+function opencodeSession(id: string, title: string, dir: string): Rows {
+  const rec = read('gemini-cli/yoavf-pomodoro-timer.json') as Obj & { messages: Obj[] };
+  const rows: Rows = { session: [], message: [], part: [] };
+  const t0 = Date.parse(String(rec.startTime));
+  rows.session.push({
+    id,
+    project_id: 'prj_pomodoro',
+    parent_id: null,
+    slug: 'pomodoro',
+    directory: dir,
+    title,
+    version: '1.2.10',
+    time_created: t0,
+    time_updated: Date.parse(String(rec.lastUpdated)),
+  });
+  let n = 0;
+  const mid = () => `msg_${id.slice(4)}_${String(++n).padStart(4, '0')}`;
+  let parent = '';
+  for (const m of rec.messages) {
+    const time = Date.parse(String(m.timestamp));
+    const msgId = mid();
+    let p = 0;
+    const part = (data: Obj) =>
+      rows.part.push({
+        id: `prt_${msgId.slice(4)}_${String(++p).padStart(3, '0')}`,
+        message_id: msgId,
+        session_id: id,
+        time_created: time,
+        time_updated: time,
+        data: JSON.stringify(data),
+      });
+    if (m.type === 'user') {
+      parent = msgId;
+      rows.message.push({
+        id: msgId,
+        session_id: id,
+        time_created: time,
+        time_updated: time,
+        data: JSON.stringify({
+          role: 'user',
+          time: { created: time },
+          agent: 'build',
+          model: { providerID: 'google', modelID: m.model ?? 'gemini-2.5-pro' },
+        }),
+      });
+      part({ type: 'text', text: String(m.content) });
+      continue;
+    }
+    if (m.type !== 'gemini') continue;
+    const t = (m.tokens ?? {}) as Record<string, number>;
+    const tokens = {
+      input: (t.input ?? 0) - (t.cached ?? 0),
+      output: t.output ?? 0,
+      reasoning: t.thoughts ?? 0,
+      cache: { read: t.cached ?? 0, write: 0 },
+    };
+    const info = {
+      role: 'assistant',
+      parentID: parent,
+      modelID: m.model,
+      providerID: 'google',
+      mode: 'build',
+      agent: 'build',
+      path: { cwd: dir, root: dir },
+      cost: 0,
+      tokens,
+      time: { created: time, completed: time },
+      finish: 'stop',
+    };
+    rows.message.push({
+      id: msgId,
+      session_id: id,
+      time_created: time,
+      time_updated: time,
+      data: JSON.stringify(info),
+    });
+    part({ type: 'step-start' });
     // The chat's thoughts are left out: Gemini CLI never sent them back, so its prompt counts hold none.
     if (m.content) part({ type: 'text', text: String(m.content), time: { start: time, end: time } });
     for (const c of (m.toolCalls as Obj[]) ?? []) {
@@ -260,7 +545,7 @@ function opencodeDbs(): void {
     'ses_pomodoro01',
   );
   const callMsg = 'msg_pomodoro01_task';
-  const tokens = { input: 35, output: 60, reasoning: 0, cache: { read: 12100, write: 0 } };
+  const tokens = { input: 80, output: 60, reasoning: 0, cache: { read: 12700, write: 0 } };
   root.message.push({
     id: callMsg,
     session_id: 'ses_pomodoro01',

@@ -9,8 +9,8 @@ import type { FormatId, Transcript } from '../model/transcript.ts';
 import { type CachedTokenizer, createTokenizer, type RankLoader } from '../tokens/tokenizer.ts';
 import { option, type ParsedArgs, UsageError } from './args.ts';
 import { openInput } from './node-input.ts';
-import { nodeSqlite } from './sqlite-node.ts';
 import { resolveSettings, type Settings, settingsFor } from './options.ts';
+import { nodeSqlite } from './sqlite-node.ts';
 import { terminalJson, terminalText } from './terminal.ts';
 
 export type CliIo = {

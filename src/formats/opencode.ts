@@ -17,9 +17,17 @@
 // price (session getUsage: `input: inputTokens − cacheRead − cacheWrite`, `output: outputTokens − reasoning`, cost
 // `+ reasoning × cost.output`).
 import { isObject, type JsonObject, num, str, tryParseJson } from '../lib/json.ts';
-import type { Block, BilledResponse, Message, ObservedUsage, Request, Thread, TranscriptMeta } from '../model/transcript.ts';
-import { makeTranscript, newThread, pushMessage } from './thread.ts';
+import type {
+  BilledResponse,
+  Block,
+  Message,
+  ObservedUsage,
+  Request,
+  Thread,
+  TranscriptMeta,
+} from '../model/transcript.ts';
 import type { SqliteDb } from './sqlite.ts';
+import { makeTranscript, newThread, pushMessage } from './thread.ts';
 import type { FormatParser, ParseContext, ParseInput, SniffHead } from './types.ts';
 
 const CLEARED = '[Old tool result content cleared]';
@@ -44,13 +52,17 @@ export function opencodeSessions(db: SqliteDb): { id: string; title: string; cre
 function messagesOf(db: SqliteDb, session: string): Msg[] {
   const byId = new Map<string, Msg>();
   const list: Msg[] = [];
-  db.each('SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created, id', [session], (r) => {
-    const info = json(r.data);
-    if (!info) return;
-    const m = { id: String(r.id), info, parts: [], created: num(r.time_created) ?? 0 };
-    byId.set(m.id, m);
-    list.push(m);
-  });
+  db.each(
+    'SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created, id',
+    [session],
+    (r) => {
+      const info = json(r.data);
+      if (!info) return;
+      const m = { id: String(r.id), info, parts: [], created: num(r.time_created) ?? 0 };
+      byId.set(m.id, m);
+      list.push(m);
+    },
+  );
   db.each('SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id', [session], (r) => {
     const data = json(r.data);
     if (data) byId.get(String(r.message_id))?.parts.push({ ...data, id: String(r.id) });
@@ -78,7 +90,11 @@ function userBlocks(m: Msg): Block[] {
     if (p.type === 'text' && p.ignored !== true) out.push({ type: 'text', text: str(p.text) ?? '' });
     if (p.type === 'file' && p.mime !== 'text/plain' && p.mime !== 'application/x-directory') {
       const mime = str(p.mime) ?? '';
-      out.push(mime.startsWith('image/') ? { type: 'image', mediaType: mime, source: { url: p.url } } : { type: 'other', kind: 'file', raw: p });
+      out.push(
+        mime.startsWith('image/')
+          ? { type: 'image', mediaType: mime, source: { url: p.url } }
+          : { type: 'other', kind: 'file', raw: p },
+      );
     }
     if (p.type === 'compaction') out.push({ type: 'text', text: 'What did we do so far?' });
     if (p.type === 'subtask') out.push({ type: 'text', text: 'The following tool was executed by the user' });
@@ -94,7 +110,12 @@ function toolResult(p: Part, at: number | undefined): Block {
   if (state.status === 'completed') {
     const compacted = num(time.compacted);
     const cleared = compacted !== undefined && at !== undefined && compacted <= at;
-    return { type: 'tool_result', toolUseId: id, content: cleared ? CLEARED : (str(state.output) ?? ''), isError: false };
+    return {
+      type: 'tool_result',
+      toolUseId: id,
+      content: cleared ? CLEARED : (str(state.output) ?? ''),
+      isError: false,
+    };
   }
   if (state.status === 'error') {
     const meta = isObject(state.metadata) ? state.metadata : {};
@@ -140,7 +161,12 @@ function sessionThread(db: SqliteDb, row: Row, kind: Thread['kind']): SessionThr
   let summaryPending = false;
   for (const m of messagesOf(db, id)) {
     const time = num(isObject(m.info.time) ? m.info.time.created : undefined) ?? m.created;
-    const source = (suffix = '') => ({ line: 0, uuid: m.id + suffix, path: `message ${m.id}`, shape: 'native' as const });
+    const source = (suffix = '') => ({
+      line: 0,
+      uuid: m.id + suffix,
+      path: `message ${m.id}`,
+      shape: 'native' as const,
+    });
     if (m.info.role === 'user') {
       if (m.parts.some((p) => p.type === 'compaction')) summaryPending = true;
       pushMessage(thread, { role: 'user', blocks: userBlocks(m), source: source(), time });
@@ -215,12 +241,18 @@ function renderResults(thread: Thread, results: { index: number; parts: Part[] }
       const parts = byIndex.get(m.index);
       if (!parts) return m;
       const blocks = parts.map((p) => toolResult(p, at));
-      return blocks.some((b, i) => b !== m.blocks[i] && b.type === 'tool_result' && b.content === CLEARED) ? { ...m, blocks } : m;
+      return blocks.some((b, i) => b !== m.blocks[i] && b.type === 'tool_result' && b.content === CLEARED)
+        ? { ...m, blocks }
+        : m;
     });
   }
 }
 
-function readSessions(db: SqliteDb, wanted: string | undefined, ctx: ParseContext): { threads: Thread[]; meta: TranscriptMeta } {
+function readSessions(
+  db: SqliteDb,
+  wanted: string | undefined,
+  ctx: ParseContext,
+): { threads: Thread[]; meta: TranscriptMeta } {
   const all = db.rows('SELECT * FROM session ORDER BY time_created, id');
   const byId = new Map(all.map((r) => [String(r.id), r]));
   const roots = wanted !== undefined ? all.filter((r) => String(r.id) === wanted) : all.filter((r) => !r.parent_id);
@@ -268,7 +300,11 @@ export const opencodeParser: FormatParser = {
   },
   parse: (input: ParseInput, ctx: ParseContext) => {
     if (!input.database) {
-      ctx.issue({ line: 0, severity: 'error', message: 'the opencode format is read from its SQLite database (opencode.db)' });
+      ctx.issue({
+        line: 0,
+        severity: 'error',
+        message: 'the opencode format is read from its SQLite database (opencode.db)',
+      });
       return makeTranscript('opencode', { fileName: input.main.name }, []);
     }
     const { threads, meta } = readSessions(input.database, input.session, ctx);
