@@ -8,8 +8,8 @@ import { scanSessions } from '../sessions/scan.ts';
 import type { SessionRow } from '../sessions/summary.ts';
 import { option, type ParsedArgs, UsageError } from './args.ts';
 import { listFolder } from './node-folder.ts';
-import { nodeSqlite } from './sqlite-node.ts';
 import { scanCsv, scanRecord, scanText } from './scan-output.ts';
+import { nodeSqlite } from './sqlite-node.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void; json: (s: string) => void };
 

@@ -41,7 +41,11 @@ export type ScanResult = {
  *  sits in. */
 function projectOf(t: Transcript, s: SessionFiles): string {
   const cwd = t.meta.extra?.cwd;
-  if ((t.format === 'codex' || t.format === 'opencode' || t.format === 'cline') && typeof cwd === 'string' && cwd.trim()) {
+  if (
+    (t.format === 'codex' || t.format === 'opencode' || t.format === 'cline') &&
+    typeof cwd === 'string' &&
+    cwd.trim()
+  ) {
     const parts = cwd.split(/[\\/]+/).filter(Boolean);
     return parts[parts.length - 1] ?? cwd;
   }
@@ -70,7 +74,10 @@ function databaseRows(
     try {
       sessions = opencodeSessions(opened.db);
     } catch {
-      return { rows, skipped: [{ path: s.path, reason: `${main.name} is an SQLite database, but not an opencode one` }] };
+      return {
+        rows,
+        skipped: [{ path: s.path, reason: `${main.name} is an SQLite database, but not an opencode one` }],
+      };
     }
     for (const { id } of sessions) {
       const loaded = parseTranscript(main, extra, { database: opened.db, session: id });
@@ -79,7 +86,12 @@ function databaseRows(
         skipped.push({ path, reason: loaded.error });
         continue;
       }
-      const place = { path, companions: s.companions.map((c) => c.path), project: projectOf(loaded.transcript, s), bytes: s.size };
+      const place = {
+        path,
+        companions: s.companions.map((c) => c.path),
+        project: projectOf(loaded.transcript, s),
+        bytes: s.size,
+      };
       rows.push({ ...sessionRow(loaded.transcript, place, memo), session: id });
     }
   } finally {
