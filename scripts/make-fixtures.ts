@@ -544,6 +544,28 @@ function opencodeDbs(): void {
     time + 1000,
     'ses_pomodoro01',
   );
+  // The user asks for a review; the reply calls the `task` tool, whose sub-agent session is the child.
+  const ask = 'msg_pomodoro01_ask';
+  root.message.push({
+    id: ask,
+    session_id: 'ses_pomodoro01',
+    time_created: time - 5000,
+    time_updated: time - 5000,
+    data: JSON.stringify({
+      role: 'user',
+      time: { created: time - 5000 },
+      agent: 'build',
+      model: { providerID: 'google', modelID: 'gemini-2.5-pro' },
+    }),
+  });
+  root.part.push({
+    id: 'prt_pomodoro01_ask_1',
+    message_id: ask,
+    session_id: 'ses_pomodoro01',
+    time_created: time - 5000,
+    time_updated: time - 5000,
+    data: JSON.stringify({ type: 'text', text: 'Have a sub-agent review script.js for bugs.' }),
+  });
   const callMsg = 'msg_pomodoro01_task';
   const tokens = { input: 80, output: 60, reasoning: 0, cache: { read: 12700, write: 0 } };
   root.message.push({
