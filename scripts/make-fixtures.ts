@@ -575,7 +575,7 @@ function opencodeDbs(): void {
     time_updated: time + 12000,
     data: JSON.stringify({
       role: 'assistant',
-      parentID: root.message.at(-2)?.id,
+      parentID: ask,
       modelID: 'gemini-2.5-pro',
       providerID: 'google',
       mode: 'build',
