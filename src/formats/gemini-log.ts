@@ -14,7 +14,7 @@ import { bump } from './thread.ts';
 export type GeminiRecord = { id: string; rec: JsonObject; line: LineNumber; path?: string };
 
 /** The messages a reply was sent after: the first `len` ids of `list`. */
-export type Snapshot = { list: string[]; len: number };
+type Snapshot = { list: string[]; len: number };
 
 export type GeminiLog = {
   header: JsonObject;
@@ -34,7 +34,7 @@ export type GeminiLog = {
   rewrites: number;
 };
 
-export function newGeminiLog(): GeminiLog {
+function newGeminiLog(): GeminiLog {
   return {
     header: {},
     messages: new Map(),

@@ -24,7 +24,7 @@ export type Span = {
 };
 
 /** An OTLP AnyValue as a JS value (ints as numbers when safe, else their string). */
-export function anyValue(v: unknown): unknown {
+function anyValue(v: unknown): unknown {
   if (!isObject(v)) return v;
   if ('stringValue' in v) return v.stringValue;
   if ('intValue' in v) {
@@ -40,7 +40,7 @@ export function anyValue(v: unknown): unknown {
 }
 
 /** `[{key, value}]` (OTLP) or a plain object of values. */
-export function attrMap(list: unknown): Map<string, unknown> {
+function attrMap(list: unknown): Map<string, unknown> {
   const out = new Map<string, unknown>();
   if (isObject(list)) {
     for (const [k, v] of Object.entries(list)) out.set(k, v);

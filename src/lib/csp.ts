@@ -55,7 +55,7 @@ export const WORKER_POLICY = `${fullPolicy(null)}; ${FRAME}`;
 export const ENGINE_WORKER_POLICY = WORKER_POLICY.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'");
 
 /** Whether a request path is the engine worker's script (`engine.worker-<hash>.js` built, `engine.worker.ts` in dev). */
-export function isEngineWorkerPath(pathname: string): boolean {
+function isEngineWorkerPath(pathname: string): boolean {
   const path = pathname.split(/[?#]/, 1)[0];
   return /^engine\.worker[-.\w]*\.(js|ts)$/.test(path.slice(path.lastIndexOf('/') + 1));
 }

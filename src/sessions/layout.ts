@@ -29,6 +29,9 @@ function notASession(path: string, has: (p: string) => boolean): boolean {
   if (!CANDIDATE.test(base) || base.startsWith('.') || base.endsWith('.meta.json')) return true;
   if (path.split('/').some((seg) => seg.startsWith('.') || seg === 'subagents' || seg === 'node_modules')) return true;
   if (COMPANION_NAMES.has(base) || isSessionManifest(path, has)) return true;
+  // opencode's data folder: its sessions are in opencode.db; storage/ holds the legacy JSON (and diffs, todos).
+  if (/(^|\/)storage\/(session|message|part|session_diff|todo|project|snapshot|session_share)\//.test(path))
+    return true;
   // Gemini CLI: sub-agent chats sit in chats/<parent session id>/; logs.json beside chats/ holds prompts only.
   if (
     baseOf(dirOf(dirOf(path))) === 'chats' ||

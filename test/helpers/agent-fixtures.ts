@@ -9,7 +9,7 @@ import type { Transcript } from '../../src/model/transcript.ts';
 import { REPO_ROOT } from './fixture-inputs.ts';
 import { dollars, type Independent, type Usage } from './independent-cost.ts';
 
-export const AGENT_FIXTURES = join(REPO_ROOT, 'test/fixtures');
+const AGENT_FIXTURES = join(REPO_ROOT, 'test/fixtures');
 
 export function agentFixture(rel: string): string {
   return join(AGENT_FIXTURES, rel);

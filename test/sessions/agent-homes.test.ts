@@ -2,10 +2,11 @@
 // chats/ with a sub-agent chat, Cline and Roo task folders, a Cline 4 session with its manifest, an opencode
 // database of several sessions with another in WAL mode) beside a Claude Code project: every session is a row,
 // the files that belong to a session are none, and each row is what `analyze --json` says of its file.
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_HOMES } from '../../src/sessions/agent-homes.ts';
 import { agentFixture } from '../helpers/agent-fixtures.ts';
 import { runCapture } from '../helpers/cli.ts';
 import { REPO_ROOT } from '../helpers/fixtures.ts';
@@ -75,4 +76,43 @@ describe('scan over the agents’ homes', () => {
     expect(gemini.subagents).toBe(1);
     expect(gemini.companions).toEqual(['gemini/tmp/proj1/chats/b36c9e17-0000/sub.json']);
   });
+});
+
+describe('the agents’ session homes', () => {
+  it('each home, laid out as its agent keeps it under $HOME, is read by scan with no file skipped', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tierscope-home-'));
+    const at = (row: string, rel: string, from: string) => {
+      mkdirSync(join(home, row, rel, '..'), { recursive: true });
+      cpSync(from, join(home, row, rel), { recursive: true });
+    };
+    const gemini = AGENT_HOMES.find((h) => h.format === 'gemini-cli')?.path ?? '';
+    at(
+      gemini,
+      'a1b2/chats/session-2026-03-26T04-33-b36c9e17.jsonl',
+      agentFixture('gemini-cli/session-2026-03-26T04-33-b36c9e17.jsonl'),
+    );
+    at(gemini, 'a1b2/logs.json', agentFixture('cline/sessions/success/success.messages.json'));
+    const opencode = AGENT_HOMES.find((h) => h.format === 'opencode')?.path ?? '';
+    at(opencode, 'opencode.db', agentFixture('opencode/one-session/opencode.db'));
+    at(
+      opencode,
+      'storage/session_diff/ses_pomodoro01.json',
+      agentFixture('cline/sessions/success/success.messages.json'),
+    );
+    const cline = AGENT_HOMES.find((h) => h.label === 'Cline (VS Code)')?.path ?? '';
+    at(cline, '1783376868634', agentFixture('cline/tasks/1783376868634'));
+    const cline4 = AGENT_HOMES.find((h) => h.label === 'Cline')?.path ?? '';
+    at(cline4, '1784094124598_rruoq', agentFixture('cline/sessions/1784094124598_rruoq'));
+    for (const h of AGENT_HOMES) {
+      const dir = join(home, h.path);
+      if (!existsSync(dir)) continue;
+      const out = JSON.parse((await runCapture(['scan', dir, '--json'])).out) as {
+        sessions: Row[];
+        skipped: unknown[];
+      };
+      expect(out.skipped, h.path).toEqual([]);
+      expect(out.sessions.length, h.path).toBeGreaterThan(0);
+      for (const r of out.sessions) expect(r.format, h.path).toBe(h.format);
+    }
+  }, 120_000);
 });
