@@ -8,7 +8,7 @@
 // `cache_creation_input_tokens` (inside the prompt: prompt_tokens counts all input) and `reasoning_tokens`. A step
 // with `llm_call_count` > 1 sums several calls: its usage is billed but is no one request's prompt, so it is kept
 // apart. v1.6 messages and observation contents may be lists of parts (text, image with a path).
-import { arr, isObject, type JsonObject, num, str, toEpochMs } from '../lib/json.ts';
+import { arr, display, isObject, type JsonObject, num, str, toEpochMs } from '../lib/json.ts';
 import type { BilledResponse, Block, Message, ObservedUsage, Request, TranscriptMeta } from '../model/transcript.ts';
 import { makeTranscript, newThread, pushMessage } from './thread.ts';
 import type { FormatParser, ParseContext, ParseInput, SniffHead } from './types.ts';
@@ -20,7 +20,7 @@ const isTrajectory = (d: unknown) =>
 function contentBlocks(v: unknown): Block[] {
   if (typeof v === 'string') return v === '' ? [] : [{ type: 'text', text: v }];
   return (arr(v) ?? []).map((p): Block => {
-    if (!isObject(p)) return { type: 'text', text: String(p ?? '') };
+    if (!isObject(p)) return { type: 'text', text: typeof p === 'string' ? p : display(p) };
     if (p.type === 'text') return { type: 'text', text: str(p.text) ?? '' };
     if (p.type === 'image') {
       const b: Block = { type: 'image', source: p.source };

@@ -9,11 +9,11 @@
 // `toolCalls`. One reply with `tokens` = one request, its input the messages it was sent after (gemini-log.ts);
 // replies a rewind dropped were billed and are kept apart; a `$set` that rewrote the history (compression) starts
 // the requests after it from the rewritten list, its new user turn marked as the agent's summary.
-import { arr, isObject, type JsonObject, str, toEpochMs, tryParseJson } from '../lib/json.ts';
+import { arr, display, isObject, type JsonObject, str, toEpochMs } from '../lib/json.ts';
 import type { BilledResponse, Block, Message, Request, Thread, TranscriptMeta } from '../model/transcript.ts';
 import { type GeminiLog, type GeminiRecord, GeminiReplay } from './gemini-log.ts';
 import { functionResponseBlock, functionResponses, geminiBlocks, geminiUsage } from './gemini-parts.ts';
-import { jsonLinesOf } from './jsonl.ts';
+import { jsonLinesOf, linesAreJson } from './jsonl.ts';
 import { bump, makeTranscript, newThread, pushMessage } from './thread.ts';
 import type { FormatParser, ParseContext, ParseInput, SniffHead, SourceFile } from './types.ts';
 
@@ -74,7 +74,7 @@ function buildThread(log: GeminiLog, id: string, kind: Thread['kind'], file?: st
   const conversational = ids.filter((m) => {
     const type = log.messages.get(m)?.rec.type;
     if (type === 'user' || type === 'gemini') return true;
-    bump(log.skipped, `message:${String(type)}`);
+    bump(log.skipped, `message:${display(type, 40)}`);
     return false;
   });
   conversational.forEach((mid, k) => {
@@ -182,6 +182,13 @@ function reportLog(log: GeminiLog, ctx: ParseContext, file?: string): void {
       message: 'not a Gemini CLI record (no id, $set, $rewindTo or header); skipped',
       ...(file ? { file } : {}),
     });
+  if (log.unknownRewinds > 0)
+    ctx.issue({
+      line: 0,
+      severity: 'warning',
+      message: `${log.unknownRewinds} $rewindTo line(s) name a message the chat does not hold (the CLI never writes one): ignored`,
+      ...(file ? { file } : {}),
+    });
   if (log.rewinds > 0 || log.rewrites > 0) {
     const what = [
       log.rewinds ? `${log.rewinds} rewind(s)` : '',
@@ -217,17 +224,6 @@ function metaOf(log: GeminiLog, name: string): TranscriptMeta {
   return meta;
 }
 
-/** Whether the file's first non-empty line is a JSON value of its own (JSONL), not the start of a document. */
-function linesAreJson(input: ParseInput): boolean {
-  for (const l of input.lines()) {
-    if (l.tooLong) return true;
-    if (l.text.trim() === '') continue;
-    l.parsed ??= tryParseJson(l.text);
-    return l.parsed.ok;
-  }
-  return true;
-}
-
 /** A sub-agent chat: the companion's own lines (or document). */
 function companionLog(input: ParseInput, f: SourceFile, ctx: ParseContext): GeminiLog {
   const lines = [...jsonLinesOf(input.extraLines(f), ctx, f.name)];
@@ -250,7 +246,10 @@ export const geminiCliParser: FormatParser = {
   sniff: (head: SniffHead) => {
     if (isObject(head.doc) && isHeader(head.doc) && Array.isArray(head.doc.messages)) return true;
     const [first, ...rest] = head.lines.filter((v) => v !== undefined);
-    return isHeader(first) && (rest.length === 0 || rest.some(isRecord));
+    if (isHeader(first)) return rest.length === 0 || rest.some(isRecord);
+    // A chat whose header line is damaged: its records still say what it is (a reply, a patch, a rewind).
+    const records = head.lines.filter(isRecord);
+    return records.length >= 2 && records.some((r) => isObject(r) && (r.type === 'gemini' || !('type' in r)));
   },
   parse: (input: ParseInput, ctx: ParseContext) => {
     // A pretty-printed `.json` chat is one document; a `.jsonl` one (or a one-line `.json`) is read line by line.

@@ -31,6 +31,8 @@ export type GeminiLog = {
   /** Lines that are none of the record kinds (line numbers, first few). */
   unknown: LineNumber[];
   rewinds: number;
+  /** Rewinds to an id the list did not hold (ignored). */
+  unknownRewinds: number;
   rewrites: number;
 };
 
@@ -44,6 +46,7 @@ function newGeminiLog(): GeminiLog {
     skipped: {},
     unknown: [],
     rewinds: 0,
+    unknownRewinds: 0,
     rewrites: 0,
   };
 }
@@ -120,8 +123,13 @@ export class GeminiReplay {
   private rewind(id: string): void {
     this.log.rewinds++;
     const at = this.order.indexOf(id);
-    // The CLI clears everything when the id is unknown.
-    this.keep(Math.max(at, 0));
+    // The CLI writes a rewind only to a message it holds (rewindTo returns early otherwise), so an unknown id is a
+    // damaged file: ignored, not read as "drop everything" as the CLI's loader would.
+    if (at < 0) {
+      this.log.unknownRewinds++;
+      return;
+    }
+    this.keep(at);
   }
 
   /** Keep the first `n` ids of the list; the rest are dropped. */

@@ -307,8 +307,15 @@ export const opencodeParser: FormatParser = {
       });
       return makeTranscript('opencode', { fileName: input.main.name }, []);
     }
-    const { threads, meta } = readSessions(input.database, input.session, ctx);
-    meta.fileName = input.main.name;
-    return makeTranscript('opencode', meta, threads);
+    try {
+      const { threads, meta } = readSessions(input.database, input.session, ctx);
+      meta.fileName = input.main.name;
+      return makeTranscript('opencode', meta, threads);
+    } catch (e) {
+      // SQLite reports a damaged file as it reads its pages (SQLITE_CORRUPT, "database disk image is malformed").
+      const why = e instanceof Error ? e.message : String(e);
+      ctx.issue({ line: 0, severity: 'error', message: `the database could not be read: ${why}` });
+      return makeTranscript('opencode', { fileName: input.main.name }, []);
+    }
   },
 };

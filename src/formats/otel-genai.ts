@@ -11,10 +11,10 @@
 // writes Anthropic's raw `input_tokens`, smaller than the cache figures, is read as uncached). Some exporters repeat
 // a run's totals on the enclosing span under the same names: usage counts only on the innermost span that has it,
 // and usage on a span that is no model call (an agent's totals with no model spans below) is billed but kept apart.
-import { arr, isObject, num, str, tryParseJson } from '../lib/json.ts';
+import { arr, display, isObject, num, str, tryParseJson } from '../lib/json.ts';
 import type { BilledResponse, Block, Message, ObservedUsage, Request, Thread, ToolDef } from '../model/transcript.ts';
 import { geminiBlocks } from './gemini-parts.ts';
-import { jsonLines } from './jsonl.ts';
+import { jsonLines, linesAreJson } from './jsonl.ts';
 import { isTracesData, type Span, spansOf } from './otel-spans.ts';
 import { createThreadGrouper } from './request-threads.ts';
 import { makeTranscript, newThread } from './thread.ts';
@@ -85,7 +85,7 @@ function partBlock(p: unknown): Block {
     case 'file':
       return p.modality === 'image'
         ? { type: 'image', mediaType: str(p.mime_type), source: p }
-        : { type: 'other', kind: String(p.type), raw: p };
+        : { type: 'other', kind: display(p.type, 40), raw: p };
     default:
       return { type: 'other', kind: str(p.type) ?? 'part', raw: p };
   }
@@ -152,7 +152,8 @@ function toolDefs(v: unknown): ToolDef[] | undefined {
 }
 
 function readSpans(input: ParseInput, ctx: ParseContext): Span[] {
-  const doc = input.doc();
+  // One body per line (the Collector's file exporter), or one pretty-printed body.
+  const doc = linesAreJson(input) ? undefined : input.doc();
   if (isTracesData(doc)) return spansOf(doc, 0);
   const out: Span[] = [];
   for (const { line, value } of jsonLines(input, ctx)) {
