@@ -556,6 +556,41 @@ const CLINE_SESSION = JSON.stringify({
       ts: 1745343730123,
       modelInfo: { id: 'claude-sonnet-4-6', provider: 'anthropic' },
       metrics: { inputTokens: 3000, outputTokens: 9, cacheReadTokens: 2000, cacheWriteTokens: 100, cost: 0.01 },
+      content: [
+        { type: 'thinking', thinking: 'look first', signature: 'sig' },
+        { type: 'text', text: 'reading' },
+        { type: 'tool_use', id: 't1', name: 'read_files', input: { paths: ['src/a.ts', 'src/b.ts'] } },
+      ],
+    },
+    {
+      id: 'm3',
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'export const a = 1;' }] },
+        { type: 'text', text: 'and b?' },
+      ],
+    },
+    {
+      id: 'm4',
+      role: 'assistant',
+      ts: 1745343731123,
+      modelInfo: { id: 'claude-sonnet-4-6', provider: 'anthropic' },
+      metrics: { inputTokens: 3300, outputTokens: 12, cacheReadTokens: 3000, cacheWriteTokens: 200 },
+      content: [
+        { type: 'tool_use', id: 't2', name: 'run_commands', input: { commands: ['ls src', 'wc -l src/b.ts'] } },
+      ],
+    },
+    {
+      id: 'm5',
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 't2', content: 'a.ts b.ts', is_error: false }],
+    },
+    {
+      id: 'm6',
+      role: 'assistant',
+      ts: 1745343732123,
+      modelInfo: { id: 'claude-sonnet-4-6', provider: 'anthropic' },
+      metrics: { inputTokens: 3400, outputTokens: 5, cacheReadTokens: 3300, cacheWriteTokens: 50 },
       content: [{ type: 'text', text: 'ok' }],
     },
   ],
