@@ -309,6 +309,38 @@ function otelSpans(): void {
 
 type Rows = { project?: Obj[]; session: Obj[]; message: Obj[]; part: Obj[] };
 
+/** A row of opencode's `session` table. */
+const sessionRow = (id: string, slug: string, title: string, parent: string | null, dir: string, time: number[]) => ({
+  id,
+  project_id: 'prj_pomodoro',
+  parent_id: parent,
+  slug,
+  directory: dir,
+  title,
+  version: '1.2.10',
+  time_created: time[0],
+  time_updated: time[1],
+});
+
+/** A row of the `message` or `part` table: its JSON in `data`, the ids and times in columns. */
+const dataRow = (keys: Obj, created: number, updated: number, data: Obj) => ({
+  ...keys,
+  time_created: created,
+  time_updated: updated,
+  data: JSON.stringify(data),
+});
+
+/** A user message as opencode writes it: the agent and the model the prompt was sent to. */
+const userMessage = (id: string, session: string, time: number, providerID: string, modelID: string) =>
+  dataRow({ id, session_id: session }, time, time, {
+    role: 'user',
+    time: { created: time },
+    agent: 'build',
+    model: { providerID, modelID },
+  });
+
+const POMODORO_DIR = '/home/dev/pomodoro';
+
 /** The pomodoro chat as an opencode session: each user prompt a user message with a text part, each Gemini reply
  *  an assistant message of one step (step-start, text, tool parts with their outputs, step-finish with the reply's
  *  tokens as opencode stores them: input without the cached part, reasoning apart from output). */
@@ -316,17 +348,7 @@ function opencodeSession(id: string, title: string, dir: string): Rows {
   const rec = read('gemini-cli/yoavf-pomodoro-timer.json') as Obj & { messages: Obj[] };
   const rows: Rows = { session: [], message: [], part: [] };
   const t0 = Date.parse(String(rec.startTime));
-  rows.session.push({
-    id,
-    project_id: 'prj_pomodoro',
-    parent_id: null,
-    slug: 'pomodoro',
-    directory: dir,
-    title,
-    version: '1.2.10',
-    time_created: t0,
-    time_updated: Date.parse(String(rec.lastUpdated)),
-  });
+  rows.session.push(sessionRow(id, 'pomodoro', title, null, dir, [t0, Date.parse(String(rec.lastUpdated))]));
   let n = 0;
   const mid = () => `msg_${id.slice(4)}_${String(++n).padStart(4, '0')}`;
   let parent = '';
@@ -335,28 +357,17 @@ function opencodeSession(id: string, title: string, dir: string): Rows {
     const msgId = mid();
     let p = 0;
     const part = (data: Obj) =>
-      rows.part.push({
-        id: `prt_${msgId.slice(4)}_${String(++p).padStart(3, '0')}`,
-        message_id: msgId,
-        session_id: id,
-        time_created: time,
-        time_updated: time,
-        data: JSON.stringify(data),
-      });
+      rows.part.push(
+        dataRow(
+          { id: `prt_${msgId.slice(4)}_${String(++p).padStart(3, '0')}`, message_id: msgId, session_id: id },
+          time,
+          time,
+          data,
+        ),
+      );
     if (m.type === 'user') {
       parent = msgId;
-      rows.message.push({
-        id: msgId,
-        session_id: id,
-        time_created: time,
-        time_updated: time,
-        data: JSON.stringify({
-          role: 'user',
-          time: { created: time },
-          agent: 'build',
-          model: { providerID: 'google', modelID: m.model ?? 'gemini-2.5-pro' },
-        }),
-      });
+      rows.message.push(userMessage(msgId, id, time, 'google', String(m.model ?? 'gemini-2.5-pro')));
       part({ type: 'text', text: String(m.content) });
       continue;
     }
@@ -381,13 +392,7 @@ function opencodeSession(id: string, title: string, dir: string): Rows {
       time: { created: time, completed: time },
       finish: 'stop',
     };
-    rows.message.push({
-      id: msgId,
-      session_id: id,
-      time_created: time,
-      time_updated: time,
-      data: JSON.stringify(info),
-    });
+    rows.message.push(dataRow({ id: msgId, session_id: id }, time, time, info));
     part({ type: 'step-start' });
     // The chat's thoughts are left out: Gemini CLI never sent them back, so its prompt counts hold none.
     if (m.content) part({ type: 'text', text: String(m.content), time: { start: time, end: time } });
@@ -423,85 +428,30 @@ function smallSession(
   const u = `msg_${id.slice(4)}_u`;
   const a = `msg_${id.slice(4)}_a`;
   const tokens = { input: 12, output: 240, reasoning: 0, cache: { read: 18200, write: 950 } };
+  const part = (n: number, message: string, at: number, data: Obj) =>
+    dataRow({ id: `prt_${id.slice(4)}_${n}`, message_id: message, session_id: id }, at, at, data);
   return {
-    session: [
-      {
-        id,
-        project_id: 'prj_pomodoro',
-        parent_id: parent,
-        slug: id,
-        directory: '/home/dev/pomodoro',
-        title,
-        version: '1.2.10',
-        time_created: time,
-        time_updated: time + 9000,
-      },
-    ],
+    session: [sessionRow(id, id, title, parent, POMODORO_DIR, [time, time + 9000])],
     message: [
-      {
-        id: u,
-        session_id: id,
-        time_created: time,
-        time_updated: time,
-        data: JSON.stringify({
-          role: 'user',
-          time: { created: time },
-          agent: 'build',
-          model: { providerID: 'anthropic', modelID: model },
-        }),
-      },
-      {
-        id: a,
-        session_id: id,
-        time_created: time + 4000,
-        time_updated: time + 9000,
-        data: JSON.stringify({
-          role: 'assistant',
-          parentID: u,
-          modelID: model,
-          providerID: 'anthropic',
-          mode: 'build',
-          agent: 'build',
-          path: { cwd: '/home/dev/pomodoro', root: '/home/dev/pomodoro' },
-          cost: 0,
-          tokens,
-          time: { created: time + 4000, completed: time + 9000 },
-        }),
-      },
+      userMessage(u, id, time, 'anthropic', model),
+      dataRow({ id: a, session_id: id }, time + 4000, time + 9000, {
+        role: 'assistant',
+        parentID: u,
+        modelID: model,
+        providerID: 'anthropic',
+        mode: 'build',
+        agent: 'build',
+        path: { cwd: POMODORO_DIR, root: POMODORO_DIR },
+        cost: 0,
+        tokens,
+        time: { created: time + 4000, completed: time + 9000 },
+      }),
     ],
     part: [
-      {
-        id: `prt_${id.slice(4)}_1`,
-        message_id: u,
-        session_id: id,
-        time_created: time,
-        time_updated: time,
-        data: JSON.stringify({ type: 'text', text: title }),
-      },
-      {
-        id: `prt_${id.slice(4)}_2`,
-        message_id: a,
-        session_id: id,
-        time_created: time + 4000,
-        time_updated: time + 4000,
-        data: JSON.stringify({ type: 'step-start' }),
-      },
-      {
-        id: `prt_${id.slice(4)}_3`,
-        message_id: a,
-        session_id: id,
-        time_created: time + 9000,
-        time_updated: time + 9000,
-        data: JSON.stringify({ type: 'text', text: 'Done: the review found nothing to change.' }),
-      },
-      {
-        id: `prt_${id.slice(4)}_4`,
-        message_id: a,
-        session_id: id,
-        time_created: time + 9000,
-        time_updated: time + 9000,
-        data: JSON.stringify({ type: 'step-finish', reason: 'stop', cost: 0, tokens }),
-      },
+      part(1, u, time, { type: 'text', text: title }),
+      part(2, a, time + 4000, { type: 'step-start' }),
+      part(3, a, time + 9000, { type: 'text', text: 'Done: the review found nothing to change.' }),
+      part(4, a, time + 9000, { type: 'step-finish', reason: 'stop', cost: 0, tokens }),
     ],
   };
 }

@@ -3,16 +3,14 @@
 // 90% of its requests with an observed prompt ≥ 2,000 tokens have estimateIn within ±3% of it (SPEC §9; the
 // self-check of issue 26 reports the same share).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyze } from '../../src/analyses/analyze.ts';
 import { inputPairing } from '../../src/analyses/input-pairing.ts';
 import { logDefaults } from '../../src/analyses/log-defaults.ts';
 import { nodeSqlite } from '../../src/cli/sqlite-node.ts';
 import type { SqliteOpener } from '../../src/formats/sqlite.ts';
 import type { FormatId } from '../../src/model/transcript.ts';
-import { presetConfig } from '../../src/pipeline/presets.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { loadAgent } from '../helpers/agent-fixtures.ts';
-import { tokenizer } from '../helpers/replay.ts';
+import { recordedReport, tokenizer } from '../helpers/replay.ts';
 
 const FIXTURES: [string, FormatId][] = [
   ['gemini-cli/yoavf-pomodoro-timer.json', 'gemini-cli'],
@@ -44,13 +42,7 @@ describe('the new formats’ fixtures', () => {
       const provider = logDefaults(t).provider.value;
       const errors = inputPairing(t, provider).filter((v) => v.severity === 'error');
       expect(errors.map((v) => `${v.thread} #${v.request}: ${v.rule}`)).toEqual([]);
-      const report = analyze(t, {
-        config: presetConfig('seeds'),
-        preset: 'seeds',
-        mode: 'recorded',
-        provider,
-        tokenizer: tok,
-      }).report;
+      const report = recordedReport(t, tok);
       let n = 0;
       let within = 0;
       for (const q of report.requests) {
