@@ -36,7 +36,9 @@ export function openDatabase(
     const db = opener(applied.bytes);
     db.rows('SELECT name FROM sqlite_master LIMIT 1');
     const note = applied.note
-      ? `${walFile?.name}: ${applied.note}`
+      ? walFile
+        ? `${walFile.name}: ${applied.note}`
+        : applied.note
       : walFile && applied.frames > 0
         ? `${applied.frames} page(s) of committed changes read from ${walFile.name}`
         : undefined;

@@ -49,6 +49,10 @@ function checksum(b: Uint8Array, from: number, to: number, s: [number, number], 
   return [s0, s1];
 }
 
+/** A WAL-mode database read without its `-wal` file (a writer that closed cleanly checkpointed it: nothing lost). */
+export const NO_WAL =
+  'a WAL-mode database read without its -wal file: what was committed since the last checkpoint, if anything, is not in it (drop or put the -wal file beside it)';
+
 export type WalApplied = { bytes: Uint8Array; frames: number; note?: string };
 
 /** The database with the WAL's committed frames applied (a new array; `main` is not changed). */
@@ -62,7 +66,10 @@ export function applyWal(main: Uint8Array, wal: Uint8Array | undefined): WalAppl
     }
     return note ? { bytes, frames, note } : { bytes, frames };
   };
-  if (!wal || wal.length === 0) return out(main, 0);
+  if (!wal || wal.length === 0)
+    return main.length >= 20 && (main[18] === 2 || main[19] === 2)
+      ? out(main, 0, NO_WAL)
+      : out(main, 0);
   const magic = wal.length >= 32 ? u32(wal, 0) : 0;
   if (magic !== 0x377f0682 && magic !== 0x377f0683) return out(main, 0, 'the -wal file has no WAL header; left out');
   const bigEndian = magic === 0x377f0683;

@@ -10,7 +10,7 @@ import { recordedCost } from '../../../src/analyses/recorded-cost.ts';
 import { nodeSqlite } from '../../../src/cli/sqlite-node.ts';
 import { fileFromBytes, parseTranscript } from '../../../src/formats/index.ts';
 import { opencodeSessions } from '../../../src/formats/opencode.ts';
-import { applyWal, type SqliteOpener } from '../../../src/formats/sqlite.ts';
+import { applyWal, NO_WAL, type SqliteOpener } from '../../../src/formats/sqlite.ts';
 import { agentFixture, loadAgent } from '../../helpers/agent-fixtures.ts';
 import { dollars } from '../../helpers/independent-cost.ts';
 
@@ -112,6 +112,11 @@ describe('opencode databases', () => {
     // Without its -wal file the database holds only what was checkpointed.
     const alone = parseTranscript(fileFromBytes('opencode.db', before), [], { sqlite });
     expect(alone.ok && alone.transcript.threads.map((th) => th.id)).toEqual(['ses_pomodoro01']);
+    // …and says that what was committed since the last checkpoint may be missing.
+    expect(alone.ok && alone.transcript.parseIssues.map((i) => i.message)).toContain(NO_WAL);
+    // A database not in WAL mode has nothing to say about it.
+    const plain = loadAgent('opencode/one-session/opencode.db', { sqlite });
+    expect(plain.parseIssues.map((i) => i.message)).not.toContain(NO_WAL);
   });
 
   it('a torn -wal frame leaves the last commit before it', () => {
