@@ -4,8 +4,10 @@
 // tool calls (Python-repr strings in some demos: python-literal.ts) or text actions (swe-agent-actions.ts) — and
 // becomes a thread with one request per assistant message; trajectory steps past the end of the history (the final
 // `submit` of a function-calling run) are appended. `info.model_stats` are run totals, so they go to meta.
+// mini-swe-agent's `*.traj.json` (`messages` with per-call usage) is read by mini-swe-agent.ts.
 import { arr, isObject, type JsonObject, num, str, tryParseJson } from '../lib/json.ts';
 import type { Block, Message, ParseIssue, Thread, ThreadKind, TranscriptMeta } from '../model/transcript.ts';
+import { isMiniTrajectory, parseMiniTrajectory } from './mini-swe-agent.ts';
 import { openaiMessages } from './openai-messages.ts';
 import { parsePythonLiteral } from './python-literal.ts';
 import { knownCommands, withTextActions } from './swe-agent-actions.ts';
@@ -153,10 +155,11 @@ function otherAttempts(doc: JsonObject, hasRun: boolean): [JsonObject, number][]
 export const sweAgentParser: FormatParser = {
   id: 'swe-agent',
   label: 'SWE-agent trajectory',
-  sniff: (head) => isTrajectory(head.doc),
+  sniff: (head) => isTrajectory(head.doc) || isMiniTrajectory(head.doc),
   parse: (input) => {
     const issues: ParseIssue[] = [];
     const doc = input.doc();
+    if (!isTrajectory(doc) && isMiniTrajectory(doc)) return parseMiniTrajectory(doc);
     if (!isObject(doc)) {
       issues.push({ line: 0, severity: 'error', message: 'the file is not one JSON object; nothing to load' });
       return makeTranscript('swe-agent', {}, [], issues);

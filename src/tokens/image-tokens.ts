@@ -4,7 +4,6 @@
 // docs' table: 1092 × 1092 ≈ 1,590 tokens; "Vision: calculate image costs", Anthropic docs). Without the bytes (a URL, a file id) it is IMAGE_TOKENS, a flat
 // estimate for a ~1092 × 1092 image. OpenAI counts 512-px tiles instead; the calibration factor absorbs that.
 import { imageSize } from 'image-size';
-import type { Block } from '../model/transcript.ts';
 
 /** Estimated tokens for one image whose size is unknown (Anthropic: ~1,600 for a 1092×1092 image). */
 export const IMAGE_TOKENS = 1600;
@@ -55,12 +54,4 @@ export function imageTokens(source: unknown): number {
   } catch {
     return IMAGE_TOKENS;
   }
-}
-
-/** Tokens of the images in a block (an image, or a tool result holding images). */
-export function imagesTokens(b: Block): number {
-  if (b.type === 'image') return imageTokens(b.source);
-  if (b.type === 'tool_result' && typeof b.content !== 'string')
-    return b.content.reduce((n, x) => n + imagesTokens(x), 0);
-  return 0;
 }
