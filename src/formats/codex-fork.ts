@@ -123,7 +123,8 @@ export function forkTitle(f: NonNullable<Thread['fork']>): string {
 export function describeFork(meta: TranscriptMeta, thread: Thread): void {
   const f = thread.fork;
   if (!f) return;
-  const extra = (meta.extra ??= {});
+  const extra = meta.extra ?? {};
+  meta.extra = extra;
   extra.forkedFrom = f.from;
   if (f.nickname) extra.agentNickname = f.nickname;
   extra.inheritedRequests = f.inheritedRequests;
