@@ -165,6 +165,8 @@ export type RunResult = {
   ms: number;
   settings: RunSettings;
   totals: Report['totals'];
+  /** The estimates against the billed prompts and the log's own totals (self-check.ts). */
+  selfCheck: Report['selfCheck'];
   /** Recurring divergence points of observed cache breaks and advice with its dollars (report.cacheFindings). */
   cacheFindings: Report['cacheFindings'];
   calibration: Report['calibration'];

@@ -371,6 +371,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         ms: performance.now() - t0,
         settings,
         totals: report.totals,
+        selfCheck: report.selfCheck,
         cacheFindings: report.cacheFindings,
         calibration: report.calibration,
         lines: {
