@@ -61,7 +61,7 @@ function tokenLines(r: Report, _file: string): string[] {
     );
   else out.push('billed tokens: none (the log records no usage)');
   out.push(
-    `input tokens counted: ${fmtNum(tot.tokensIn)} as logged → ${fmtNum(tot.tokensAfterPipeline)} after the pipeline (saved ${fmtNum(tot.tokensSaved)}; Tierscope's tokenizer, summed over requests)`,
+    `input tokens counted: ${fmtNum(tot.tokensIn)} as logged → ${fmtNum(tot.tokensAfterPipeline)} after the pipeline (saved ${fmtNum(tot.tokensSaved)}; Tierscope's tokenizer summed over requests, the prefix a log lacks inferred)`,
   );
   const sc = r.selfCheck;
   out.push(`self-check: ${sc.ok ? 'ok' : 'WARNING'} — ${sc.summary}`);

@@ -43,7 +43,7 @@ export function TokenStats({ r }: { r: RunResult }) {
       )}
       <Stat
         label={b ? 'counted' : 'tokens counted'}
-        title={`Counted: input tokens of every request summed, by Tierscope's tokenizer (${r.settings.encoding}) over the input it reconstructed — as logged → after the pipeline. Saved ${n(t.tokensSaved)}.${b ? '' : ' The log records no usage, so nothing here is billed.'}`}
+        title={`Counted: input tokens of every request summed, by Tierscope's tokenizer (${r.settings.encoding}) over the input it reconstructed (a static prefix the log lacks is inferred from the billed usage) — as logged → after the pipeline. Saved ${n(t.tokensSaved)}.${b ? '' : ' The log records no usage, so nothing here is billed.'}`}
       >
         <span data-testid={b ? 'stat-tokens-counted' : 'stat-tokens'} data-kind="counted" data-total={t.tokensIn}>
           {fmtTokens(t.tokensIn)} → {fmtTokens(t.tokensAfterPipeline)}
