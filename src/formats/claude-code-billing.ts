@@ -5,7 +5,7 @@
 // replays a parent response (same message.id, another requestId) is not billed again. Responses no thread's
 // branch holds (rewound turns) were still paid for: `apartOf` lists them for the thread that owns their lines.
 import { obj, str, toEpochMs } from '../lib/json.ts';
-import type { BilledResponse, ObservedUsage } from '../model/transcript.ts';
+import type { BilledResponse, ObservedUsage, ReportedCacheMiss } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
 import { anthropicUsage } from './anthropic-blocks.ts';
 import { responseKeyOf } from './claude-code-batches.ts';
@@ -14,7 +14,19 @@ import { responseKeyOf } from './claude-code-batches.ts';
 export type BillingLine = { no: LineNumber; kind: string; sidechain: boolean; o: Record<string, unknown> };
 
 /** One billed response: the usage it was billed for and the line that holds that usage. */
-type Billed = Omit<BilledResponse, 'why'> & { sidechain: boolean };
+type Billed = Omit<BilledResponse, 'why'> & { sidechain: boolean; cacheMiss?: ReportedCacheMiss | null };
+
+/** The provider's own cache-miss reason of a response (2.1.1xx `message.diagnostics`): `null` says no miss. */
+function reportedMiss(m: Record<string, unknown> | undefined): ReportedCacheMiss | null | undefined {
+  if (!m || !('diagnostics' in m)) return undefined;
+  if (m.diagnostics === null) return null;
+  const reason = obj(obj(m.diagnostics)?.cache_miss_reason);
+  const type = str(reason?.type);
+  if (type === undefined) return undefined;
+  if (type === 'none') return null;
+  const missed = reason?.cache_missed_input_tokens;
+  return typeof missed === 'number' && Number.isFinite(missed) ? { type, missedTokens: missed } : { type };
+}
 
 export type Billing = {
   /** Billed responses by key (`responseKeyOf`, or `<file>#<line>` for a line without ids). */
@@ -39,6 +51,8 @@ function usageLine(l: BillingLine, file?: string): Billed | undefined {
   const usage = anthropicUsage(m?.usage);
   if (!usage) return undefined;
   const b: Billed = { usage, line: l.no, sidechain: l.sidechain };
+  const miss = reportedMiss(m);
+  if (miss !== undefined) b.cacheMiss = miss;
   if (file !== undefined) b.file = file;
   const time = toEpochMs(l.o.timestamp);
   if (time !== undefined) b.time = time;
@@ -85,7 +99,7 @@ export function apartOf(billing: Billing, keys: Iterable<string>, held: Readonly
   for (const k of new Set(keys)) {
     const b = billing.responses.get(k);
     if (!b || held.has(k)) continue;
-    const { sidechain: _s, ...rest } = b;
+    const { sidechain: _s, cacheMiss: _m, ...rest } = b;
     out.push({ why: 'abandoned-branch', ...rest });
   }
   return out.sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || a.line - b.line);

@@ -71,8 +71,9 @@ function toItem(e: Entry, skipped: Record<string, number>, billing: Billing, fil
   const key = billingKey(e, file);
   // A sidechain copy of a parent response (another requestId) is no call of this thread.
   if (billing.replays.has(key)) item.notRequest = true;
-  const usage = billing.responses.get(key)?.usage;
-  if (usage) item.usage = usage;
+  const billed = billing.responses.get(key);
+  if (billed?.usage) item.usage = billed.usage;
+  if (billed?.cacheMiss !== undefined) item.cacheMiss = billed.cacheMiss;
   return item;
 }
 

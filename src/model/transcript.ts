@@ -108,7 +108,14 @@ export type Request = {
   line?: LineNumber;
   /** Provider request id, when known (`requestId`, `request-id` header, response id). */
   requestId?: string;
+  /** Why the provider says the cache lookup missed (Anthropic `message.diagnostics.cache_miss_reason`); null when
+   *  it reported `"diagnostics": null` (no miss); absent when the log says nothing. */
+  cacheMiss?: ReportedCacheMiss | null;
 };
+
+/** A cache miss as the provider reported it: `messages_changed`, `system_changed`, `tools_changed`,
+ *  `model_changed`, `previous_message_not_found`, `unavailable` …, and the input tokens it missed. */
+export type ReportedCacheMiss = { type: string; missedTokens?: Tokens };
 
 export type ThreadPrefix = { system?: Block[]; tools?: ToolDef[] };
 
