@@ -31,6 +31,9 @@ function reportedMiss(m: Record<string, unknown> | undefined): ReportedCacheMiss
 export type Billing = {
   /** Billed responses by key (`responseKeyOf`, or `<file>#<line>` for a line without ids). */
   responses: Map<string, Billed>;
+  /** Responses whose usage names a price modifier list prices do not carry (pricedApart), by modifier, with the
+   *  first line: counted so the summary can say which dollars they leave out. */
+  modifiers: Map<string, { count: number; line: LineNumber; file?: string }>;
   /** Keys of sidechain lines that replay another file's or chain's response: not billed again. */
   replays: Set<string>;
 };
@@ -62,9 +65,34 @@ function usageLine(l: BillingLine, file?: string): Billed | undefined {
   return b;
 }
 
+/**
+ * What a 2.1.1xx usage object says beyond the tokens, and what Tierscope does with it: `iterations[]` lists the
+ * model calls of one response (its tokens are the top-level ones summed: every real response checked has one
+ * iteration equal to them), `cache_creation` splits 5-minute and 1-hour writes (priced), and these change the price
+ * per token or add a fee that list prices do not carry: a service tier other than standard (priority, batch), a
+ * `speed` other than standard, a data-residency `inference_geo`, and server tool calls (web search and fetch are
+ * billed per call). Each is named here so the summary can say what the dollars leave out.
+ */
+function pricedApart(usage: unknown): string[] {
+  const u = obj(usage);
+  if (!u) return [];
+  const out: string[] = [];
+  const tier = str(u.service_tier);
+  if (tier !== undefined && tier !== 'standard') out.push(`service_tier ${tier}`);
+  const speed = str(u.speed);
+  if (speed !== undefined && speed !== 'standard') out.push(`speed ${speed}`);
+  const geo = str(u.inference_geo);
+  if (geo !== undefined && geo !== '' && geo !== 'global' && geo !== 'not_available') out.push(`inference_geo ${geo}`);
+  const tools = obj(u.server_tool_use);
+  for (const [k, v] of Object.entries(tools ?? {}))
+    if (typeof v === 'number' && v > 0) out.push(`server_tool_use ${k}`);
+  return out;
+}
+
 /** The billed responses of a session's files (the main file first, then its sub-agent files). */
 export function billingOf(files: readonly { file?: string; lines: readonly BillingLine[] }[]): Billing {
   const responses = new Map<string, Billed>();
+  const modifiers: Billing['modifiers'] = new Map();
   /** message.id → keys seen with it, to find sidechain replays under another requestId. */
   const byMessage = new Map<string, string[]>();
   for (const { file, lines } of files) {
@@ -75,6 +103,11 @@ export function billingOf(files: readonly { file?: string; lines: readonly Billi
       const prior = responses.get(key);
       if (prior === undefined) {
         responses.set(key, b);
+        for (const m of pricedApart(obj(l.o.message)?.usage)) {
+          const seen = modifiers.get(m);
+          if (seen) seen.count++;
+          else modifiers.set(m, { count: 1, line: l.no, ...(file !== undefined ? { file } : {}) });
+        }
         const id = str(obj(l.o.message)?.id);
         if (id !== undefined) byMessage.set(id, [...(byMessage.get(id) ?? []), key]);
       } else if (total(b.usage) > total(prior.usage)) {
@@ -90,7 +123,7 @@ export function billingOf(files: readonly { file?: string; lines: readonly Billi
     for (const k of keys) if (k !== parent && responses.get(k)?.sidechain) replays.add(k);
   }
   for (const k of replays) responses.delete(k);
-  return { responses, replays };
+  return { responses, replays, modifiers };
 }
 
 /** Billed responses whose key no thread holds, as `abandoned-branch` entries in log order. */
