@@ -147,6 +147,10 @@ export type LoadSummary = {
   share?: SharedSettings;
   /** The provider and context window the log implies (SPEC §1.1), each saying where it came from. */
   defaults: LogDefaults;
+  /** The model a log that names none is priced at, and why (Codex: its CLI version's default). */
+  assumedModel?: { model: string; why: string };
+  /** A fork read without its parent: the thread it was forked from. */
+  forkOf?: string;
 };
 
 export type LoadFailure = { ok: false; error: string; issues: ParseIssue[] };

@@ -110,6 +110,7 @@ export function formatSummary(t: Transcript, r: Report, observed?: readonly Pick
   lines.push(...tokenLines(r, t.meta.fileName ?? ''));
   lines.push(`cache hit rate: observed ${pct(tot.observed?.hitRate)} → simulated ${pct(tot.simulated.hitRate)}`);
   lines.push(...costLines(tot.cost));
+  if (t.meta.assumedModel) lines.push(`  model assumed: ${t.meta.assumedModel.model} — ${t.meta.assumedModel.why}`);
   lines.push(`cache breaks: ${tot.cacheBreaksObserved} observed, ${tot.cacheBreaksSimulated} simulated`);
   const causes = new Map<string, number>();
   const breaks = observed ? observed.map((p) => p.break) : r.requests.map((q) => q.observedBreak);

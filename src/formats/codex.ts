@@ -13,6 +13,7 @@
 import { isObject, type JsonObject, num, preview, str, toEpochMs, tryParseJson } from '../lib/json.ts';
 import type { BilledResponse, Message, ObservedUsage, Request, Thread, TranscriptMeta } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
+import { codexDefaultModel } from './codex-default-model.ts';
 import { describeFork, ForkTracker, forkOutput, readChildren, totalsOf } from './codex-fork.ts';
 import { codexUsage, ItemGrouper, normalizeItem, usageDelta } from './codex-items.ts';
 import { jsonLines } from './jsonl.ts';
@@ -441,6 +442,16 @@ class RolloutReader {
   }
 }
 
+/** A rollout that names no model is priced at its CLI version's default, labelled as assumed (codex-default-model.ts). */
+function assumeModel(meta: TranscriptMeta, threads: Thread[]): void {
+  const requests = threads.flatMap((t) => t.requests);
+  if (requests.length === 0 || requests.some((r) => r.model !== undefined)) return;
+  const assumed = codexDefaultModel(meta.version);
+  meta.assumedModel = assumed;
+  for (const r of requests) r.model = assumed.model;
+  for (const b of threads.flatMap((t) => t.billedApart ?? [])) b.model ??= assumed.model;
+}
+
 /** True when one of the first 20 JSON lines is a current `{timestamp, type, payload}` rollout line. */
 function opensEnveloped(input: ParseInput): boolean {
   let seen = 0;
@@ -467,6 +478,7 @@ export const codexParser: FormatParser = {
     for (const { line, value } of jsonLines(input, ctx)) reader.line(line.no, value);
     const thread = reader.finish();
     const children = readChildren(input, ctx, reader.meta.sessionId, (c, enveloped) => new RolloutReader(c, enveloped));
+    assumeModel(reader.meta, [thread, ...children]);
     if (children.length > 0) reader.meta.attached = children.map((c) => c.file ?? '');
     describeFork(reader.meta, thread);
     return makeTranscript('codex', reader.meta, [thread, ...children]);
