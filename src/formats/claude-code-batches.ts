@@ -63,11 +63,26 @@ export function withBatches(
       continue;
     }
     const { group, results, riders } = batchOf(lines, children, i, key);
-    for (const g of group) place(g);
+    for (const g of group) if (onPath.has(g) || !abandonedCall(lines[g], results, lines)) place(g);
     // A batch the walk passes whole keeps the walk's order; one it passes in part is placed whole, in file order.
     if (results.some((r) => !onPath.has(r))) for (const r of [...results, ...riders].sort((a, b) => a - b)) place(r);
   }
   return out;
+}
+
+/**
+ * A response line the walk left whose tool calls no result answers: the turn the user aborted. Resumed with a
+ * prompt that hangs off an earlier line of the response (skipping the pending tool_use line), Claude Code sends
+ * the chain it walks, without that call — so it is no call of the branch (a parallel call the walk misses is one
+ * whose result is in the batch, and stays).
+ */
+function abandonedCall(l: BatchLine, results: readonly number[], lines: readonly BatchLine[]): boolean {
+  const calls = blocksOf(l.o).flatMap((b) => (b.type === 'tool_use' && typeof b.id === 'string' ? [b.id] : []));
+  if (calls.length === 0) return false;
+  const answered = new Set(
+    results.flatMap((r) => blocksOf(lines[r].o).flatMap((b) => (b.type === 'tool_result' ? [str(b.tool_use_id)] : []))),
+  );
+  return calls.every((c) => !answered.has(c));
 }
 
 /** The lines of the response `key` reachable from line `start` through the batch, its result lines, and the
