@@ -18,7 +18,7 @@ const SAME: Record<string, RegExp> = {
 };
 
 /** Does Tierscope's cause say what the provider reported? */
-export function agreesWith(reported: string, inferred: string): boolean {
+function agreesWith(reported: string, inferred: string): boolean {
   return SAME[reported]?.test(inferred) ?? false;
 }
 

@@ -8,9 +8,9 @@ import { grouped } from '../lib/digits.ts';
 import type { Transcript, UsageTotals } from '../model/transcript.ts';
 
 /** The accuracy target's base and bounds (SPEC §9, issue 26). */
-export const CHECK_MIN_PROMPT = 2000;
-export const WITHIN = 0.03;
-export const FLAG_AT = 0.1;
+const CHECK_MIN_PROMPT = 2000;
+const WITHIN = 0.03;
+const FLAG_AT = 0.1;
 
 export type CheckedRequest = {
   thread: string;

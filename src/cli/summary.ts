@@ -2,6 +2,7 @@
 // pipeline did, the cache and the problems found — a few aligned lines, most important first.
 
 import type { ObservedPoint } from '../analyses/cache-timeline.ts';
+import { FIGURE_MEANING } from '../analyses/figures.ts';
 import type { Report } from '../analyses/report.ts';
 import { whereIs } from '../analyses/self-check.ts';
 import type { SettingsOrigin } from '../analyses/settings-origin.ts';
@@ -57,14 +58,14 @@ function tokenLines(r: Report, _file: string): string[] {
   const b = tot.billed;
   if (b)
     out.push(
-      `billed tokens: ${fmtNum(b.total)} (input ${fmtNum(b.input)} · cache read ${fmtNum(b.cacheRead)} · cache write ${fmtNum(b.cacheWrite)} · output ${fmtNum(b.output)}; the provider's usage, ${counted(b.responses, 'billed response')} once)`,
+      `billed tokens: ${fmtNum(b.total)} (input ${fmtNum(b.input)} · cache read ${fmtNum(b.cacheRead)} · cache write ${fmtNum(b.cacheWrite)} · output ${fmtNum(b.output)}; ${FIGURE_MEANING.billed}: ${counted(b.responses, 'response')})`,
     );
   else out.push('billed tokens: none (the log records no usage)');
   out.push(
-    `input tokens counted: ${fmtNum(tot.tokensIn)} as logged → ${fmtNum(tot.tokensAfterPipeline)} after the pipeline (saved ${fmtNum(tot.tokensSaved)}; Tierscope's tokenizer summed over requests, the prefix a log lacks inferred)`,
+    `input tokens counted: ${fmtNum(tot.tokensIn)} as logged → ${fmtNum(tot.tokensAfterPipeline)} after the pipeline (saved ${fmtNum(tot.tokensSaved)}; ${FIGURE_MEANING.counted}, summed over requests, the prefix a log lacks inferred)`,
   );
   const sc = r.selfCheck;
-  out.push(`self-check: ${sc.ok ? 'ok' : 'WARNING'} — ${sc.summary}`);
+  out.push(`self-check: ${sc.ok ? 'ok' : 'WARNING'} — ${sc.summary} (estimated: ${FIGURE_MEANING.estimated})`);
   for (const f of sc.flagged.slice(0, 3))
     out.push(
       `  ${f.miss >= 0 ? '+' : '−'}${(Math.abs(f.miss) * 100).toFixed(1)}%: ${whereIs(f)} estimated ${n(f.estimate)}, billed ${n(f.billed)}${f.note ? ` (${f.note})` : ''}`,

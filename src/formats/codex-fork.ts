@@ -114,7 +114,7 @@ export class ForkTracker {
 }
 
 /** "Kepler (worker), forked from 019ce3fb…": how a fork names itself. */
-export function forkTitle(f: NonNullable<Thread['fork']>): string {
+function forkTitle(f: NonNullable<Thread['fork']>): string {
   const who = f.nickname ? `${f.nickname}${f.role ? ` (${f.role})` : ''}` : 'sub-agent';
   return `${who}, ${f.inheritedRequests > 0 || f.inheritedEnd > 0 ? 'forked' : 'spawned'} from ${f.from.slice(0, 8)}…`;
 }

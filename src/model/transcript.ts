@@ -143,13 +143,13 @@ export type UsageTotals = { prompt: Tokens; cached: Tokens; output: Tokens };
 
 /** What a log's own running totals say of a thread: the last total it wrote and, for a fork, the total it
  *  inherited from its parent; the thread's billed responses must add up to the difference (the self-check). */
-export type LogTotals = { final: UsageTotals; inherited?: UsageTotals; line: LineNumber };
+type LogTotals = { final: UsageTotals; inherited?: UsageTotals; line: LineNumber };
 
 /**
  * A thread forked from another one (Codex `spawn_agent` with `fork_context`, or a fork of a session): it starts with
  * the parent's history replayed, which is its context but none of its own requests.
  */
-export type ForkInfo = {
+type ForkInfo = {
   /** The thread it was forked from (`forked_from_id`) or spawned by (`thread_spawn.parent_thread_id`). */
   from: string;
   nickname?: string;

@@ -11,7 +11,7 @@ import { pdfFacts } from './pdf-pages.ts';
 
 /** Shown glyphs (spaces excluded) per token of a PDF's extracted text, calibrated on the real session above:
  *  47,328 glyphs on 16 pages; the prompt grew by ≈41,500 tokens past the counted messages. */
-export const GLYPHS_PER_TOKEN = 3.85;
+const GLYPHS_PER_TOKEN = 3.85;
 /** Tokens of a document page whose size or content cannot be read (an image of the largest kept size). */
 const PAGE_TOKENS = IMAGE_TOKENS;
 /** Rendering scale assumed for a page before Anthropic's downscale (points → pixels, 4× = 288 dpi). */

@@ -71,7 +71,7 @@ describeReal('real files of the new shapes', () => {
   it('a PDF read by Claude Code costs its pages and text, not its base64', () => {
     const t = find('75f4476d-43ad-4f46-bddb-f63736e351a4');
     const doc = t.threads[0].messages.flatMap((m) => m.blocks).find((b) => b.type === 'other' && b.kind === 'document');
-    if (!doc || doc.type !== 'other') throw new Error('no document block');
+    if (doc?.type !== 'other') throw new Error('no document block');
     const tokens = documentTokens(doc.raw);
     // 16 letter pages: ≈1,590 per page image plus the shown text; the base64 alone tokenizes to ~640k.
     expect(tokens).toBeGreaterThan(16 * 1500);

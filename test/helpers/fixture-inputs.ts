@@ -64,7 +64,7 @@ function repoFixturesDir(): string {
 
 export const REPO_FIXTURES_DIR = repoFixturesDir();
 /** Every fixture folder the accuracy, pairing and cache-break checks run over. */
-export const ALL_FIXTURE_DIRS = [REAL_DIR, WILD_DIR, WILD2_DIR, REPO_FIXTURES_DIR] as const;
+const ALL_FIXTURE_DIRS = [REAL_DIR, WILD_DIR, WILD2_DIR, REPO_FIXTURES_DIR] as const;
 
 /** One input among the fixtures: its path, where it is listed (`real/…`, `wild/…`) and the format it is. */
 export type FixtureInput = { path: string; rel: string; format: string };
@@ -80,7 +80,7 @@ const FORMAT_OF_FOLDER: [RegExp, string][] = [
 ];
 
 /** The first lines of a file as text (gzip-compressed files are decompressed). */
-export function headText(path: string): string {
+function headText(path: string): string {
   const bytes = readFileSync(path);
   return (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8', 0, 1 << 20);
 }

@@ -36,8 +36,8 @@ export function TokenStats({ r }: { r: RunResult }) {
           </span>
           <span className="muted" data-testid="stat-tokens-split">
             {' '}
-            in {fmtTokens(b.input)} · read {fmtTokens(b.cacheRead)} · write {fmtTokens(b.cacheWrite)} · out{' '}
-            {fmtTokens(b.output)}
+            input {fmtTokens(b.input)} · cache read {fmtTokens(b.cacheRead)} · cache write {fmtTokens(b.cacheWrite)} ·
+            output {fmtTokens(b.output)}
           </span>
         </Stat>
       )}
