@@ -33,21 +33,30 @@ function modelOf(doc: JsonObject): string | undefined {
   return model ? (str(model.model_name) ?? str(model.name)) : undefined;
 }
 
-function miniMeta(doc: JsonObject, model: string | undefined): TranscriptMeta {
+/** A trajectory's run facts for meta.extra (SWE-agent and mini-swe-agent): `info.model_stats` (run totals, as
+ *  `model_stats.<key>`) and the named string fields that are set. */
+export function runExtra(
+  info: JsonObject,
+  fields: readonly (readonly [string, string | undefined])[],
+): Record<string, string | number | boolean> {
   const extra: Record<string, string | number | boolean> = {};
-  const info = isObject(doc.info) ? doc.info : {};
   const stats = isObject(info.model_stats) ? info.model_stats : {};
   for (const [k, v] of Object.entries(stats)) {
     const n = num(v);
     if (n !== undefined) extra[`model_stats.${k}`] = n;
   }
-  for (const [k, v] of [
+  for (const [k, v] of fields) if (v !== undefined) extra[k] = v;
+  return extra;
+}
+
+function miniMeta(doc: JsonObject, model: string | undefined): TranscriptMeta {
+  const info = isObject(doc.info) ? doc.info : {};
+  const extra = runExtra(info, [
     ['exit_status', str(info.exit_status)],
     ['mini_version', str(info.mini_version)],
     ['trajectory_format', str(doc.trajectory_format)],
     ['model', model],
-  ] as const)
-    if (v !== undefined) extra[k] = v;
+  ]);
   const meta: TranscriptMeta = { extra };
   const id = str(doc.instance_id);
   if (id !== undefined) meta.title = id;

@@ -7,7 +7,7 @@
 // mini-swe-agent's `*.traj.json` (`messages` with per-call usage) is read by mini-swe-agent.ts.
 import { arr, isObject, type JsonObject, num, str, tryParseJson } from '../lib/json.ts';
 import type { Block, Message, ParseIssue, Thread, ThreadKind, TranscriptMeta } from '../model/transcript.ts';
-import { isMiniTrajectory, parseMiniTrajectory } from './mini-swe-agent.ts';
+import { isMiniTrajectory, parseMiniTrajectory, runExtra } from './mini-swe-agent.ts';
 import { openaiMessages } from './openai-messages.ts';
 import { parsePythonLiteral } from './python-literal.ts';
 import { knownCommands, withTextActions } from './swe-agent-actions.ts';
@@ -123,20 +123,12 @@ function replayConfig(doc: JsonObject): JsonObject | undefined {
 function runMeta(doc: JsonObject, replay: JsonObject | undefined, model: string | undefined): TranscriptMeta {
   const meta: TranscriptMeta = {};
   const info = isObject(doc.info) ? doc.info : {};
-  const extra: Record<string, string | number | boolean> = {};
-  const stats = isObject(info.model_stats) ? info.model_stats : {};
-  for (const [k, v] of Object.entries(stats)) {
-    const n = num(v);
-    if (n !== undefined) extra[`model_stats.${k}`] = n;
-  }
-  for (const [k, v] of [
+  const extra = runExtra(info, [
     ['exit_status', str(info.exit_status)],
     ['swe_agent_version', str(info.swe_agent_version)],
     ['environment', str(doc.environment)],
     ['model', model],
-  ] as const) {
-    if (v !== undefined) extra[k] = v;
-  }
+  ]);
   const ps = replay && isObject(replay.problem_statement) ? replay.problem_statement : undefined;
   const title = ps ? str(ps.id) : undefined;
   if (title !== undefined) meta.title = title;

@@ -6,7 +6,7 @@
 // (the page rendered past 1568 px / 1.19 MP and scaled down: ≈1,590 tokens for a letter page, the figure measured
 // for a one-page scan), plus its shown glyphs at GLYPHS_PER_TOKEN, calibrated on that session (note issue-26.md).
 import type { Block } from '../model/transcript.ts';
-import { anthropicImageTokens, IMAGE_TOKENS, imageTokens } from './image-tokens.ts';
+import { anthropicImageTokens, decodeBase64, IMAGE_TOKENS, imageTokens } from './image-tokens.ts';
 import { pdfFacts } from './pdf-pages.ts';
 
 /** Shown glyphs (spaces excluded) per token of a PDF's extracted text, calibrated on the real session above:
@@ -29,18 +29,6 @@ export function isMedia(b: Block): boolean {
   if (b.type !== 'other' || b.kind !== 'document') return false;
   const s = sourceOf(b.raw);
   return s !== undefined && s.type !== 'text' && s.type !== 'content';
-}
-
-function decodeBase64(b64: string): Uint8Array | undefined {
-  try {
-    const clean = b64.replace(/[^A-Za-z0-9+/]/g, '');
-    const bin = atob(clean.slice(0, clean.length - (clean.length % 4)));
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Tokens of a document block's file: pages × (page image + page text) for a readable PDF, else one page. */
