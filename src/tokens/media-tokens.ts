@@ -24,17 +24,34 @@ const sourceOf = (raw: unknown): Source | undefined => {
   return typeof s === 'object' && s !== null ? (s as Source) : undefined;
 };
 
-/** A `document` block whose content is a file (base64 bytes, a URL or a file id) rather than text. */
+/** OpenAI's file parts (`input_file` in Responses, `file` in Chat Completions) carry their bytes as `file_data`. */
+const FILE_KINDS = new Set(['input_file', 'file', 'input_audio']);
+
+/** The base64 bytes a file part carries (`file_data` as base64 or a data: URL, or a nested `file.file_data`). */
+function fileData(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as { file_data?: unknown; file?: { file_data?: unknown }; input_audio?: { data?: unknown } };
+  const d = r.file_data ?? r.file?.file_data ?? r.input_audio?.data;
+  if (typeof d !== 'string') return undefined;
+  return d.startsWith('data:') ? d.slice(d.indexOf(',') + 1) : d;
+}
+
+/** A block whose content is a file (base64 bytes, a URL or a file id) rather than text: a `document` block, or an
+ *  OpenAI file part. Its base64 is never counted as text. */
 export function isMedia(b: Block): boolean {
-  if (b.type !== 'other' || b.kind !== 'document') return false;
+  if (b.type !== 'other') return false;
+  if (FILE_KINDS.has(b.kind)) return true;
+  if (b.kind !== 'document') return false;
   const s = sourceOf(b.raw);
   return s !== undefined && s.type !== 'text' && s.type !== 'content';
 }
 
-/** Tokens of a document block's file: pages × (page image + page text) for a readable PDF, else one page. */
+/** Tokens of a document block's (or file part's) file: pages × (page image + page text) for a readable PDF, else one
+ *  page's worth (the size of a file Tierscope cannot read is unknown: an estimate, labelled so by the calibration). */
 export function documentTokens(raw: unknown): number {
   const s = sourceOf(raw);
-  const bytes = s?.type === 'base64' && typeof s.data === 'string' ? decodeBase64(s.data) : undefined;
+  const b64 = s?.type === 'base64' && typeof s.data === 'string' ? s.data : fileData(raw);
+  const bytes = b64 !== undefined ? decodeBase64(b64) : undefined;
   const facts = bytes ? pdfFacts(bytes) : undefined;
   if (!facts) return PAGE_TOKENS;
   const page = anthropicImageTokens(facts.width * RENDER_SCALE, facts.height * RENDER_SCALE);

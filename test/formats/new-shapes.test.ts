@@ -86,3 +86,45 @@ describeReal('real files of the new shapes', () => {
     expect(reqs.filter((r) => r.cacheMiss === null).length).toBeGreaterThan(40);
   });
 });
+
+describe('binary blocks are never counted as base64 text', () => {
+  it('an OpenAI file part costs a page, not its base64', async () => {
+    const { mediaTokens } = await import('../../src/tokens/media-tokens.ts');
+    const data = 'A'.repeat(400_000);
+    const part = {
+      type: 'other' as const,
+      kind: 'input_file',
+      raw: { type: 'input_file', file_data: `data:application/octet-stream;base64,${data}` },
+    };
+    expect(mediaTokens(part)).toBeLessThan(2000);
+    const { countedText } = await import('../../src/tokens/block-text.ts');
+    expect(countedText(part)).toBe('');
+  });
+});
+
+describe('mini-swe-agent 1.0 text actions', () => {
+  it('a command in a fenced block becomes a tool call and its observation the result', () => {
+    const doc = {
+      info: { model_stats: { instance_cost: 0.01, api_calls: 1 }, mini_version: '1.0.0' },
+      trajectory_format: 'mini-swe-agent-1',
+      messages: [
+        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'user', content: 'Fix the bug.' },
+        {
+          role: 'assistant',
+          content: 'THOUGHT: look first\n\n```bash\nls -la\n```',
+          extra: { response: { model: 'gpt-5-mini', usage: { prompt_tokens: 900, completion_tokens: 20 } } },
+        },
+        { role: 'user', content: '<returncode>0</returncode>\n<output>a.py</output>' },
+      ],
+    };
+    const r = parseTranscript(fileFromText('run.traj.json', JSON.stringify(doc)));
+    if (!r.ok) throw new Error(r.error);
+    const th = r.transcript.threads[0];
+    const use = th.messages.flatMap((m) => m.blocks).find((b) => b.type === 'tool_use');
+    const res = th.messages.flatMap((m) => m.blocks).find((b) => b.type === 'tool_result');
+    expect(use?.type === 'tool_use' && use.input).toEqual({ command: 'ls -la' });
+    expect(res?.type === 'tool_result' && res.toolUseId).toBe(use?.type === 'tool_use' ? use.id : '');
+    expect(th.requests[0].observed).toEqual({ input: 900, cacheRead: 0, cacheWrite: 0, output: 20 });
+  });
+});
