@@ -77,12 +77,17 @@ function pricedApart(usage: unknown): string[] {
   const u = obj(usage);
   if (!u) return [];
   const out: string[] = [];
-  const tier = str(u.service_tier);
+  // A value is a word (`priority`, `fast`, `us`); anything else (a trimmed fixture's placeholder) names nothing.
+  const word = (v: unknown) => {
+    const s = str(v);
+    return s !== undefined && /^[\w-]{1,40}$/.test(s) ? s : undefined;
+  };
+  const tier = word(u.service_tier);
   if (tier !== undefined && tier !== 'standard') out.push(`service_tier ${tier}`);
-  const speed = str(u.speed);
+  const speed = word(u.speed);
   if (speed !== undefined && speed !== 'standard') out.push(`speed ${speed}`);
-  const geo = str(u.inference_geo);
-  if (geo !== undefined && geo !== '' && geo !== 'global' && geo !== 'not_available') out.push(`inference_geo ${geo}`);
+  const geo = word(u.inference_geo);
+  if (geo !== undefined && geo !== 'global' && geo !== 'not_available') out.push(`inference_geo ${geo}`);
   const tools = obj(u.server_tool_use);
   for (const [k, v] of Object.entries(tools ?? {}))
     if (typeof v === 'number' && v > 0) out.push(`server_tool_use ${k}`);
