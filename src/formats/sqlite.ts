@@ -67,9 +67,7 @@ export function applyWal(main: Uint8Array, wal: Uint8Array | undefined): WalAppl
     return note ? { bytes, frames, note } : { bytes, frames };
   };
   if (!wal || wal.length === 0)
-    return main.length >= 20 && (main[18] === 2 || main[19] === 2)
-      ? out(main, 0, NO_WAL)
-      : out(main, 0);
+    return main.length >= 20 && (main[18] === 2 || main[19] === 2) ? out(main, 0, NO_WAL) : out(main, 0);
   const magic = wal.length >= 32 ? u32(wal, 0) : 0;
   if (magic !== 0x377f0682 && magic !== 0x377f0683) return out(main, 0, 'the -wal file has no WAL header; left out');
   const bigEndian = magic === 0x377f0683;
