@@ -66,6 +66,7 @@ function buildThread(log: GeminiLog, id: string, kind: Thread['kind'], file?: st
   const made = new Map<string, Message[]>();
   const source = (r: GeminiRecord, suffix = '') => {
     const s: Message['source'] = { line: r.line, uuid: r.id + suffix, shape: 'native' };
+    if (r.lines) s.lines = r.lines;
     if (r.path !== undefined) s.path = r.path;
     if (file !== undefined) s.file = file;
     return s;

@@ -11,7 +11,8 @@ import { arr, isObject, type JsonObject } from '../lib/json.ts';
 import type { LineNumber } from '../model/units.ts';
 import { bump } from './thread.ts';
 
-export type GeminiRecord = { id: string; rec: JsonObject; line: LineNumber; path?: string };
+/** `lines`: every line the message's record was written or updated on, when more than one. */
+export type GeminiRecord = { id: string; rec: JsonObject; line: LineNumber; path?: string; lines?: LineNumber[] };
 
 /** The messages a reply was sent after: the first `len` ids of `list`. */
 type Snapshot = { list: string[]; len: number };
@@ -71,7 +72,7 @@ export class GeminiReplay {
     }
     if (typeof v.$rewindTo === 'string') this.rewind(v.$rewindTo);
     else if (isObject(v.$set)) this.set(v.$set, line);
-    else if (v.type === 'message_update' && typeof v.id === 'string') this.update(v.id, v);
+    else if (v.type === 'message_update' && typeof v.id === 'string') this.update(v.id, v, line);
     else if (isMessage(v)) this.message(v.id as string, v, line, path);
     else if (typeof v.sessionId === 'string') this.headerRecord(v, line);
     else if (this.log.unknown.length < 5) this.log.unknown.push(line);
@@ -94,7 +95,11 @@ export class GeminiReplay {
     if (path !== undefined) entry.path = path;
     if (known && this.current.has(id)) {
       // Written again: the latest record wins, the first position stays (a Map's set).
-      this.log.messages.set(id, { ...entry, rec: { ...known.rec, ...rec } });
+      this.log.messages.set(id, {
+        ...entry,
+        rec: { ...known.rec, ...rec },
+        lines: [...(known.lines ?? [known.line]), line],
+      });
       return;
     }
     if (known) {
@@ -113,11 +118,12 @@ export class GeminiReplay {
     this.current.add(id);
   }
 
-  private update(id: string, v: JsonObject): void {
+  private update(id: string, v: JsonObject, line: LineNumber): void {
     const known = this.log.messages.get(id);
     if (!known) return;
     const { type: _t, id: _i, ...fields } = v;
-    this.log.messages.set(id, { ...known, rec: { ...known.rec, ...fields } });
+    const lines = [...(known.lines ?? [known.line]), line];
+    this.log.messages.set(id, { ...known, rec: { ...known.rec, ...fields }, lines });
   }
 
   private rewind(id: string): void {
