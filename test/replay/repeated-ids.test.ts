@@ -86,8 +86,9 @@ describe('repeated tool_use ids', () => {
         const r = run(repeated, tok, provider);
         if (r.ms < rep.ms) rep = r;
       }
-      // Quadratic, the reused id took tens of times the unique log at this size; linear, about the same.
-      expect(rep.ms / u).toBeLessThan(4);
+      // Quadratic, the reused id took tens of times the unique log at this size; linear, about the same. The
+      // bound leaves room for a machine whose load changes between the runs (4.2 was seen on a CI with load 13).
+      expect(rep.ms / u).toBeLessThan(8);
       const flagged = rep.pairing.filter((v) => v.stage === 'input' && v.rule === 'duplicate-id');
       expect(flagged).toHaveLength(FLAGS_DUPLICATES[provider] ? 1 : 0);
     },
