@@ -72,6 +72,9 @@ export type ClaudeCodeOptions = {
   /** Where a sub-agent's lines go (2.x writes them to `<session>/subagents/agent-<id>.jsonl`); without it
    *  sub-agents are not generated (the Task result stays, as when only the session file is opened). */
   onAgentLine?: (agentId: string, line: string) => void;
+  /** One thread (issue 30's hard case): every request a text and 1–4 parallel tool calls (no thinking), no interjected
+   *  prompts or reminders, no sub-agents, no auto-compaction — the history only grows. */
+  singleThread?: boolean;
 };
 
 /**
@@ -121,9 +124,9 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
     const requestId = `req_${id24()}`;
     const n = r.chance(0.65) ? 1 : r.int(2, 4);
     const blocks: Msg[] = [];
-    if (r.chance(0.5))
+    if (!opts.singleThread && r.chance(0.5))
       blocks.push({ type: 'thinking', thinking: prose(r, r.int(80, 900)), signature: `sig_${id24()}` });
-    if (r.chance(0.6))
+    if (opts.singleThread || r.chance(0.6))
       blocks.push({ type: 'text', text: r.chance(0.1) ? content(r, 'cjk', r.int(40, 300)) : prose(r, r.int(40, 400)) });
     const calls: { id: string; tool: (typeof TOOLS)[number]; line?: string }[] = [];
     for (let i = 0; i < n; i++) {
@@ -194,7 +197,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
         last = h;
       }
     }
-    if (r.chance(0.05)) {
+    if (!opts.singleThread && r.chance(0.05)) {
       const a = uuid(r);
       const todos = [
         { content: 'Refactor session refresh', status: 'in_progress' },
@@ -204,7 +207,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
       yield emit({ ...base(last, agentId, 'attachment', a), attachment: { type: 'todo_reminder', content: todos } });
       last = a;
     }
-    if (!agentId && r.chance(0.02)) last = yield* subAgent(last, acct);
+    if (!agentId && !opts.singleThread && r.chance(0.02)) last = yield* subAgent(last, acct);
     return last;
   };
 
@@ -286,7 +289,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
   });
   let parent = first;
   while (bytes < targetBytes && req < maxRequests) {
-    if (r.chance(0.05)) {
+    if (!opts.singleThread && r.chance(0.05)) {
       const u = uuid(r);
       time += r.int(10, 120) * 1000;
       const text = r.chance(0.15) ? content(r, 'cjk', 120) : prose(r, r.int(40, 300));
@@ -295,7 +298,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
       parent = u;
     }
     parent = yield* turn(undefined, parent, mainAcct);
-    if (mainAcct.prompt + mainAcct.pending >= 155_000) {
+    if (!opts.singleThread && mainAcct.prompt + mainAcct.pending >= 155_000) {
       // Auto-compaction: the boundary starts a new chain (logicalParentUuid names the old one), then the summary.
       const b = uuid(r);
       time += 30_000;
