@@ -108,13 +108,14 @@ function audit(
   thread: Thread,
   tok: Tokenizer,
   known: Known,
+  summaryTokens?: number,
 ): Audited {
   const ledger = buildLedger(thread, base.span.from, base.span.to, known.sites);
   const anchored = anchoredOf(thread, base.span.from, base.span.to, known.contributions);
   return {
     row: {
       ...base,
-      summaryTokens: tok.count(summary),
+      summaryTokens: summaryTokens ?? tok.count(summary),
       anchoredTokens: tok.count(anchored),
       probes: base.opaque ? probeSummary(summary, emptyLedger(ledger)) : probeSummary(summary, ledger),
       anchoredProbes: probeSummary(anchored, ledger),
@@ -245,6 +246,7 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, k
           thread,
           tok,
           known,
+          e.tokensAfter, // the summary's count, made by the stage from its lines
         ),
       );
     }

@@ -6,7 +6,7 @@ import type { Block, Message } from '../model/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import { canonicalTool } from './aliases.ts';
 
-type Artifact = { text: string; request: number };
+export type Artifact = { readonly text: string; readonly request: number };
 
 export type ArtifactIndex = {
   intent: Artifact[];
@@ -45,7 +45,13 @@ function clip(s: string, n: number): string {
 
 function addUnique(list: Artifact[], text: string, request: number, max = 40): void {
   if (text === '' || list.some((a) => a.text === text)) return;
-  list.push({ text, request });
+  addArtifact(list, { text, request }, max);
+}
+
+/** Append `a` itself (a merge keeps the items' identity: their rendered lines' counts are kept by it). */
+function addArtifact(list: Artifact[], a: Artifact, max: number): void {
+  if (a.text === '' || list.some((x) => x.text === a.text)) return;
+  list.push(a);
   if (list.length > max) list.shift();
 }
 
@@ -185,20 +191,53 @@ export function mergeIndex(base: ArtifactIndex, more: ArtifactIndex): ArtifactIn
   for (const k of Object.keys(out) as (keyof ArtifactIndex)[]) {
     const replaceable = k === 'state' || k === 'next';
     out[k] = replaceable && more[k].length > 0 ? [...more[k]] : [...base[k]];
-    if (!replaceable) for (const a of more[k]) addUnique(out[k], a.text, a.request, 60);
+    if (!replaceable) for (const a of more[k]) addArtifact(out[k], a, 60);
   }
   return out;
+}
+
+/** Each line of the anchored sections in order, with the item it renders (none for titles and prose). */
+function forEachSectionLine(
+  index: ArtifactIndex,
+  line: (text: string, item: Artifact | undefined) => void,
+  prose?: Partial<Record<keyof ArtifactIndex, string>>,
+): void {
+  for (const k of Object.keys(SECTION_TITLES) as (keyof ArtifactIndex)[]) {
+    line(`## ${SECTION_TITLES[k]}`, undefined);
+    const extra = prose?.[k];
+    if (extra) line(extra.trim(), undefined);
+    if (index[k].length === 0 && !extra) line('- (none)', undefined);
+    for (const a of index[k]) line(`- ${a.text} (req ${a.request})`, a);
+  }
 }
 
 /** Render the anchored sections (every item tagged with its request). */
 export function renderSections(index: ArtifactIndex, prose?: Partial<Record<keyof ArtifactIndex, string>>): string {
   const lines: string[] = [];
-  for (const k of Object.keys(SECTION_TITLES) as (keyof ArtifactIndex)[]) {
-    lines.push(`## ${SECTION_TITLES[k]}`);
-    const extra = prose?.[k];
-    if (extra) lines.push(extra.trim());
-    if (index[k].length === 0 && !extra) lines.push('- (none)');
-    for (const a of index[k]) lines.push(`- ${a.text} (req ${a.request})`);
-  }
+  forEachSectionLine(index, (l) => lines.push(l), prose);
   return lines.join('\n');
+}
+
+/**
+ * Tokens of `renderSections(index)` without rendering or hashing it: every line but the first starts with "#" or
+ * "-", so the break before it is a safe cut (tokens/line-units.ts) and the count is the sum of the lines' counts,
+ * each with its "\n" but the last. `count` counts a line; `itemLine` is the count of an item's line with its
+ * "\n", kept by the item's identity (a merged index keeps its items: summaries share most of their lines).
+ */
+export function sectionTokens(
+  index: ArtifactIndex,
+  count: (line: string) => number,
+  itemLine: (a: Artifact, text: string) => number,
+): number {
+  let n = 0;
+  let last = '';
+  let lastItem: Artifact | undefined;
+  let first = true;
+  forEachSectionLine(index, (text, item) => {
+    if (!first) n += lastItem ? itemLine(lastItem, last) : count(`${last}\n`);
+    first = false;
+    last = text;
+    lastItem = item;
+  });
+  return n + count(last);
 }

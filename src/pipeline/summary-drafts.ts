@@ -3,7 +3,8 @@
 // summary's index and the folded messages, which re-runs share by identity (unchanged and identically rewritten
 // messages are the same objects), so a re-run neither renders nor counts a draft it measured before (at 20,000
 // requests the artifact sections run to hundreds of KB).
-import type { ArtifactIndex } from './artifacts.ts';
+import type { TokenMeter } from '../tokens/meter.ts';
+import { type Artifact, type ArtifactIndex, sectionTokens } from './artifacts.ts';
 
 /** A measured draft: the folded messages' hash and count, the request span, and its tokens. */
 export type Draft = { h1: number; h2: number; n: number; first: number; last: number; tokens: number };
@@ -20,14 +21,57 @@ export class SummaryDrafts {
   /** A merged index → what it was made of (its base's key and the folded messages), so the next summary's
    *  drafts, which merge into it, key the same on every re-run although the index is a new object. */
   private readonly indexKeys = new WeakMap<ArtifactIndex, string>();
+  /** What an index was made of → a short key: a chain of summaries would otherwise key each one by the whole
+   *  chain before it, a string (hashed per plan) as long as the thread's summaries are many. Bound: one entry
+   *  per distinct summary made, cleared with the drafts. */
+  private readonly chains = new Map<string, string>();
+  private nextChain = 0;
   /** Objects numbered by identity (an index without a key). */
   private readonly ids = new WeakMap<object, number>();
   private nextId = 1;
+  /** An item of an index → tokens of its rendered line with its "\n" (one encoding per memo). Bound: the items
+   *  alive. */
+  private readonly itemLines = new WeakMap<Artifact, number>();
+  /** A line that renders no item (a section title, `- (none)`, a last line without its "\n") → its tokens. Bound:
+   *  the titles, and a summary's last line each. */
+  private readonly otherLines = new Map<string, number>();
+
+  private other(meter: TokenMeter, line: string): number {
+    let n = this.otherLines.get(line);
+    if (n === undefined) {
+      n = meter.text(line);
+      if (this.otherLines.size >= MAX_DRAFTS) this.otherLines.clear();
+      this.otherLines.set(line, n);
+    }
+    return n;
+  }
+
+  /** Tokens of `head` (the header line, the prose, each ending in "\n") followed by the rendered sections of
+   *  `index` — the count of the summary text, made from its lines' counts (artifacts.ts sectionTokens) so a
+   *  draft is neither rendered nor hashed whole. */
+  summaryTokens(meter: TokenMeter, head: string, index: ArtifactIndex): number {
+    return (
+      meter.text(head) +
+      sectionTokens(
+        index,
+        (line) => this.other(meter, line),
+        (a, line) => {
+          let n = this.itemLines.get(a);
+          if (n === undefined) {
+            n = meter.text(`${line}\n`);
+            this.itemLines.set(a, n);
+          }
+          return n;
+        },
+      )
+    );
+  }
 
   /** The bucket of a plan's context. Bound: MAX_DRAFTS drafts in all, then it starts over. */
   bucket(context: string): DraftBucket {
     if (this.size >= MAX_DRAFTS) {
       this.byContext.clear();
+      this.chains.clear();
       this.size = 0;
     }
     let b = this.byContext.get(context);
@@ -66,8 +110,13 @@ export class SummaryDrafts {
     return `#${id}`;
   }
 
-  /** Record what a merged index was made of. */
-  setKey(index: ArtifactIndex, key: string): void {
+  /** Record what a merged index was made of (`made`: its base's key and what was folded into it). */
+  setKey(index: ArtifactIndex, made: string): void {
+    let key = this.chains.get(made);
+    if (key === undefined) {
+      key = `~${this.nextChain++}`; // never reused: an index keyed before a clear keeps its key
+      this.chains.set(made, key);
+    }
     this.indexKeys.set(index, key);
   }
 }

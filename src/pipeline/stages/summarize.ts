@@ -53,11 +53,16 @@ function widen(span: Span, r: number): void {
   if (r > span.last) span.last = r;
 }
 
-function summaryText(n: number, span: Span, ctx: StageContext, prose: string, merged: ArtifactIndex) {
-  const firstReq = span.first;
-  const lastReq = span.last;
-  const header = `[Summary #${n} of earlier conversation (requests ${firstReq}–${lastReq}), written by the ${ctx.summarizer.id} summarizer]`;
-  return `${header}\n${prose.trim() ? `${prose.trim()}\n` : ''}${renderSections(merged)}`;
+/** What a summary's text starts with: its header line and the summarizer's prose, each ending in "\n". */
+function summaryHead(n: number, span: Span, ctx: StageContext, prose: string): string {
+  const header = `[Summary #${n} of earlier conversation (requests ${span.first}–${span.last}), written by the ${ctx.summarizer.id} summarizer]`;
+  return `${header}\n${prose.trim() ? `${prose.trim()}\n` : ''}`;
+}
+
+/** A summary's text and its tokens (counted from its lines: summary-drafts.ts). */
+function summaryOf(n: number, span: Span, ctx: StageContext, prose: string, merged: ArtifactIndex) {
+  const head = summaryHead(n, span, ctx, prose);
+  return { text: `${head}${renderSections(merged)}`, tokens: ctx.memo.drafts.summaryTokens(ctx.meter, head, merged) };
 }
 
 /**
@@ -109,7 +114,8 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     const key = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last };
     let found = memo.find(drafts, key);
     if (found === undefined) {
-      found = { ...key, tokens: ctx.meter.text(summaryText(state.count + 1, span, ctx, '', mergeIndex(base, index))) };
+      const head = summaryHead(state.count + 1, span, ctx, '');
+      found = { ...key, tokens: memo.summaryTokens(ctx.meter, head, mergeIndex(base, index)) };
       memo.keep(drafts, found);
     }
     const draft = found.tokens;
@@ -176,24 +182,24 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       return state;
     }
     state.failures = 0;
-    let text = summaryText(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
-    let tokensAfter = ctx.meter.message(summaryMessage(text));
+    let made = summaryOf(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
     // The prose tipped it back over the landing line: fold as far as allowed, so a second pass (a retry of
     // the same input) finds nothing left to do.
-    const landed = ctx.estimate() + ctx.factor * (tokensAfter - chosen.removed) < landingTokens(cfg);
+    const landed = ctx.estimate() + ctx.factor * (made.tokens - chosen.removed) < landingTokens(cfg);
     const far = landed ? undefined : plan(work, state, ctx, start, true);
     if (far && far.cut > chosen.cut) {
       const again = summarize(far, ctx);
       if (again.ok) {
         chosen = far;
         out = again;
-        text = summaryText(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
-        tokensAfter = ctx.meter.message(summaryMessage(text));
+        made = summaryOf(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
       }
     }
     const { cut, fresh, removed: tokensBefore } = chosen;
+    const { text, tokens: tokensAfter } = made;
     if (tokensAfter >= tokensBefore) return state; // the prose made it no smaller than what it replaces
     const summary = summaryMessage(text);
+    ctx.meter.knownBlock(summary.blocks[0], tokensAfter);
     const runes = runeCount(text);
     ctx.memo.runes.known(summary.blocks[0], runes);
     state.index = chosen.merged;
