@@ -17,7 +17,15 @@ export type ScanOptions = {
   progress?: (p: ScanProgress) => void;
   /** Checked between sessions: true stops the scan with the rows so far. */
   cancelled?: () => boolean;
+  /** What an earlier scan made of this session, when its files are unchanged (the CLI's row cache): then the session
+   *  is not read. */
+  kept?: (s: SessionFiles) => ScanOutcome | undefined;
+  /** What this scan made of a session it read (the CLI keeps it for the next scan). */
+  made?: (s: SessionFiles, outcome: ScanOutcome) => void;
 };
+
+/** A session scanned: its row, or why it was skipped. */
+export type ScanOutcome = { row: SessionRow } | { skipped: string };
 
 export type Skipped = { path: string; reason: string };
 
@@ -57,6 +65,12 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
       break;
     }
     o.progress?.({ done: i, total: sessions.length, bytes, path: s.path });
+    const kept = o.kept?.(s);
+    if (kept) {
+      if ('row' in kept) rows.push(kept.row);
+      else skipped.push({ path: s.path, reason: kept.skipped });
+      continue;
+    }
     const main = await o.open(s.path, s.path.slice(s.path.lastIndexOf('/') + 1));
     const extra: SourceFile[] = [];
     for (const c of s.companions) extra.push(await o.open(c.path, c.name));
@@ -65,21 +79,22 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
     const loaded = parseTranscript(main, extra);
     if (!loaded.ok) {
       skipped.push({ path: s.path, reason: loaded.error });
+      o.made?.(s, { skipped: loaded.error });
       continue;
     }
     const t = loaded.transcript;
-    rows.push(
-      sessionRow(
-        t,
-        {
-          path: s.path,
-          companions: s.companions.map((c) => c.path),
-          project: projectOf(t, s),
-          bytes: s.size,
-        },
-        memo,
-      ),
+    const row = sessionRow(
+      t,
+      {
+        path: s.path,
+        companions: s.companions.map((c) => c.path),
+        project: projectOf(t, s),
+        bytes: s.size,
+      },
+      memo,
     );
+    rows.push(row);
+    o.made?.(s, { row });
   }
   o.progress?.({
     done: cancelled ? rows.length + skipped.length : sessions.length,
