@@ -75,6 +75,9 @@ export type ClaudeCodeOptions = {
   /** One thread (issue 30's hard case): every request a text and 1–4 parallel tool calls (no thinking), no interjected
    *  prompts or reminders, no sub-agents, no auto-compaction — the history only grows. */
   singleThread?: boolean;
+  /** Exact tokens of a text (o200k_base): usage is then 1.1× the count of what each request adds, as Claude's
+   *  usage is of o200k's on real logs (SPEC §9) — one rate over the whole thread, as a provider's count is. */
+  count?: (text: string) => number;
 };
 
 /**
@@ -94,7 +97,19 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
   // Usage follows the content: the cached prompt grows by what each request added (≈ UTF-8 bytes / 4).
   type Acct = { prompt: number; pending: number };
   const mainAcct: Acct = { prompt: 14000, pending: 20 };
-  const approx = (x: unknown) => Math.ceil(utf8Length(typeof x === 'string' ? x : JSON.stringify(x)) / 4);
+  const count = opts.count;
+  const approx = (x: unknown) => {
+    const text = typeof x === 'string' ? x : JSON.stringify(x);
+    return count ? Math.round(1.1 * count(text)) : Math.ceil(utf8Length(text) / 4);
+  };
+  /** A response's tokens from what is sent of it (texts; a call's name and input as the replay counts them). */
+  const sent = (blocks: Msg[]) =>
+    blocks.reduce(
+      (n, b) =>
+        n + approx(b.type === 'tool_use' ? `${b.name} ${JSON.stringify(b.input)}` : String(b.text ?? b.thinking ?? '')),
+      0,
+    );
+  const grows = (blocks: Msg[]) => (count ? sent(blocks) : approx(blocks));
   const emit = (o: Msg) => {
     const s = JSON.stringify(o);
     bytes += utf8Length(s) + 1;
@@ -143,10 +158,10 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
       input_tokens: r.int(1, 8),
       cache_creation_input_tokens: expired ? acct.prompt + newTokens : newTokens,
       cache_read_input_tokens: expired ? 0 : acct.prompt,
-      output_tokens: approx(blocks),
+      output_tokens: grows(blocks),
       service_tier: 'standard',
     };
-    acct.prompt += newTokens + approx(blocks);
+    acct.prompt += newTokens + grows(blocks);
     acct.pending = 0;
     req++;
     for (const b of blocks) {
@@ -172,7 +187,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
       const text = isErr
         ? `Error: ${prose(r, r.int(30, 200))}`
         : content(r, kindFor(r, c.tool.kind), Math.max(20, Math.round(resultSize(r) * scale)));
-      acct.pending += approx(text) + 8;
+      acct.pending += approx(text) + (count ? 0 : 8);
       yield emit({
         ...base(c.line ?? p, agentId, 'user', u),
         message: {

@@ -132,6 +132,8 @@ console.log(
     cpuP50Ms: Math.round(q(firstCpu, 0.5)),
     cpuP95Ms: Math.round(q(firstCpu, 0.95)),
     loadavg: loadavg().map((x) => Number(x.toFixed(2))),
+    // The process's peak resident memory (main thread, counting workers, every run's caches): SPEC §9's bound.
+    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
     ...(process.env.SWEEP_TIMES
       ? { byKeyMs: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, xs.map(Math.round)])) }
       : {}),

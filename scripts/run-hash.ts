@@ -59,6 +59,10 @@ function steps(maxInput: number): Step[] {
       for (const v of values) out.push({ preset: 'seeds', set: { ...start, [key]: v }, mode });
       out.push({ preset: 'seeds', set: start, mode });
     }
+    // A long session at a real window (where the pipeline acts throughout), and one so small the hard cap's last
+    // resort cuts every block.
+    out.push({ preset: 'seeds', set: { triggerRatio: 0.6, contextWindow: Math.min(window, 200_000) }, mode });
+    out.push({ preset: 'seeds', set: { triggerRatio: 0.6, contextWindow: Math.min(window, 60_000) }, mode });
     const cc = { contextWindow: window, microcompact: { ...presetConfig('claude-code').microcompact } };
     for (const keepRecent of [6, 3, 1])
       out.push({ preset: 'claude-code', set: { ...cc, microcompact: { ...cc.microcompact, keepRecent } }, mode });

@@ -46,6 +46,11 @@ export class SummaryDrafts {
     return n;
   }
 
+  /** A draft's tokens: a plan measures one per candidate cut it has not measured before (summarize.ts). */
+  draft(meter: TokenMeter, head: string, index: ArtifactIndex): number {
+    return this.summaryTokens(meter, head, index);
+  }
+
   /** Tokens of `head` (the header line, the prose, each ending in "\n") followed by the rendered sections of
    *  `index` — the count of the summary text, made from its lines' counts (artifacts.ts sectionTokens) so a
    *  draft is neither rendered nor hashed whole. */
