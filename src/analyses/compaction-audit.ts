@@ -107,7 +107,7 @@ function anchoredOf(thread: Thread, from: number, to: number, contributions: Con
   const index = emptyIndex();
   for (let i = from; i < to; i++) {
     const m = thread.messages[i];
-    if (!m.compaction) indexMessage(index, contributions.of(m), requestOf(thread, i));
+    if (!m.compaction) indexMessage(index, contributions.artifacts(contributions.of(m), requestOf(thread, i)));
   }
   return `[Tierscope anchored summary of messages ${from}–${to - 1}]\n${renderSections(index)}`;
 }

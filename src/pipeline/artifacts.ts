@@ -43,11 +43,6 @@ function clip(s: string, n: number): string {
   return runeCount(t) > n || head.length < s.length ? `${headRunes(t, n)}…` : t;
 }
 
-function addUnique(list: Artifact[], text: string, request: number, max = 40): void {
-  if (text === '' || list.some((a) => a.text === text)) return;
-  addArtifact(list, { text, request }, max);
-}
-
 /** Append `a` itself (a merge keeps the items' identity: their rendered lines' counts are kept by it). */
 function addArtifact(list: Artifact[], a: Artifact, max: number): void {
   if (a.text === '' || list.some((x) => x.text === a.text)) return;
@@ -151,11 +146,36 @@ function fill(c: Contribution, m: Message): void {
   }
 }
 
+/** A contribution's items at the request that made its message, as the index holds them. */
+type MessageArtifacts = {
+  user?: { intent: Artifact; next: Artifact };
+  decisions: Artifact[];
+  state?: Artifact;
+  modified: Artifact[];
+  read: Artifact[];
+  errors: Artifact[];
+};
+
+function artifactsOf(c: Contribution, req: number): MessageArtifacts {
+  const at = (text: string): Artifact => ({ text, request: req });
+  return {
+    ...(c.user ? { user: { intent: at(c.user.intent), next: at(c.user.next) } } : {}),
+    decisions: c.decisions.map(at),
+    ...(c.state !== undefined ? { state: at(c.state) } : {}),
+    modified: c.modified.map(at),
+    read: c.read.map(at),
+    errors: c.errors.map(at),
+  };
+}
+
 /** What each message contributes to an artifact index, kept per message object for a run (PipelineMemo): a
  *  rewritten message is the same object on every re-run (placements.ts), so result messages are found again too.
  *  Assumes messages are never mutated. Bound: the messages alive. */
 export class Contributions {
   private readonly byMessage = new WeakMap<Message, Contribution>();
+  /** A contribution → its items at the request last asked for (one request per message in a thread), the same
+   *  objects every time, so the lines a summary renders from them are counted once (summary-drafts.ts). */
+  private readonly items = new WeakMap<Contribution, { req: number; arts: MessageArtifacts }>();
   private nextId = 1;
 
   of(m: Message): Contribution {
@@ -166,23 +186,33 @@ export class Contributions {
     }
     return c;
   }
+
+  /** `c`'s items made at request `req`. */
+  artifacts(c: Contribution, req: number): MessageArtifacts {
+    let found = this.items.get(c);
+    if (!found || found.req !== req) {
+      found = { req, arts: artifactsOf(c, req) };
+      this.items.set(c, found);
+    }
+    return found.arts;
+  }
 }
 
-/** Add one message's contribution (made at request `req`) to `index`. */
-export function indexMessage(index: ArtifactIndex, c: Contribution, req: number): void {
-  if (c.user) {
-    if (index.intent.length === 0) addUnique(index.intent, c.user.intent, req);
+/** Add one message's items (Contributions.artifacts) to `index`. */
+export function indexMessage(index: ArtifactIndex, a: MessageArtifacts): void {
+  if (a.user) {
+    if (index.intent.length === 0) addArtifact(index.intent, a.user.intent, 40);
     index.next = [];
-    addUnique(index.next, c.user.next, req);
+    addArtifact(index.next, a.user.next, 40);
   }
-  for (const d of c.decisions) addUnique(index.decisions, d, req, 12);
-  if (c.state !== undefined) {
+  for (const d of a.decisions) addArtifact(index.decisions, d, 12);
+  if (a.state !== undefined) {
     index.state = [];
-    addUnique(index.state, c.state, req);
+    addArtifact(index.state, a.state, 40);
   }
-  for (const p of c.modified) addUnique(index.filesModified, p, req);
-  for (const p of c.read) addUnique(index.filesRead, p, req);
-  for (const e of c.errors) addUnique(index.errors, e, req, 20);
+  for (const p of a.modified) addArtifact(index.filesModified, p, 40);
+  for (const p of a.read) addArtifact(index.filesRead, p, 40);
+  for (const e of a.errors) addArtifact(index.errors, e, 20);
 }
 
 /** Merge `more` into a copy of `base` (previous summary kept, new items appended). */

@@ -101,7 +101,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
       const c = ctx.memo.contributions.of(m);
       h1 = Math.imul(h1 ^ c.id, 2654435761);
       h2 = Math.imul(h2 ^ c.id, 1597334677);
-      if (m.compaction !== 'summary') indexMessage(index, c, req);
+      if (m.compaction !== 'summary') indexMessage(index, ctx.memo.contributions.artifacts(c, req));
     }
     const isLast = i === cuts.length - 1;
     // The estimate once the cut is folded (before the summary's own tokens).
