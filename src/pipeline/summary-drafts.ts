@@ -6,6 +6,11 @@
 import type { TokenMeter } from '../tokens/meter.ts';
 import { type Artifact, type ArtifactIndex, sectionTokens } from './artifacts.ts';
 
+/** The first line of a pipeline summary (without its "\n"). */
+export function summaryHeader(n: number, first: number, last: number, summarizer: string): string {
+  return `[Summary #${n} of earlier conversation (requests ${first}–${last}), written by the ${summarizer} summarizer]`;
+}
+
 /** A measured draft: the folded messages' hash and count, the request span, and its tokens. */
 export type Draft = { h1: number; h2: number; n: number; first: number; last: number; tokens: number };
 
@@ -46,29 +51,47 @@ export class SummaryDrafts {
     return n;
   }
 
-  /** A draft's tokens: a plan measures one per candidate cut it has not measured before (summarize.ts). */
-  draft(meter: TokenMeter, head: string, index: ArtifactIndex): number {
-    return this.summaryTokens(meter, head, index);
+  /** A draft's tokens (its header and sections, no prose): a plan measures one per candidate cut it has not measured
+   *  before (summarize.ts). */
+  draft(meter: TokenMeter, n: number, first: number, last: number, summarizer: string, index: ArtifactIndex): number {
+    return this.headTokens(meter, n, first, last, summarizer, '') + this.sectionTokens(meter, index);
   }
 
-  /** Tokens of `head` (the header line, the prose, each ending in "\n") followed by the rendered sections of
-   *  `index` — the count of the summary text, made from its lines' counts (artifacts.ts sectionTokens) so a
-   *  draft is neither rendered nor hashed whole. */
-  summaryTokens(meter: TokenMeter, head: string, index: ArtifactIndex): number {
-    return (
-      meter.text(head) +
-      sectionTokens(
-        index,
-        (line) => this.other(meter, line),
-        (a, line) => {
-          let n = this.itemLines.get(a);
-          if (n === undefined) {
-            n = meter.text(`${line}\n`);
-            this.itemLines.set(a, n);
-          }
-          return n;
-        },
-      )
+  /**
+   * Tokens of a summary's head — `summaryHeader(…)`, "\n", and the prose with its "\n" when there is prose — from
+   * its parts' counts. In both encodings' pre-tokenizers a run of digits after "#", " " or "–" is a piece of its own
+   * (three digits at most, none reaching across what follows them: " of", "–", "),"), so the header's count is its
+   * fixed texts' and its numbers' counts summed (test/pipeline/summary-drafts.test.ts checks it against counting it
+   * whole); the break before prose that starts with neither whitespace nor "/" is a safe cut (tokens/line-units.ts).
+   */
+  headTokens(meter: TokenMeter, n: number, first: number, last: number, summarizer: string, prose: string): number {
+    const header =
+      this.other(meter, '[Summary #') +
+      this.other(meter, String(n)) +
+      this.other(meter, ' of earlier conversation (requests ') +
+      this.other(meter, String(first)) +
+      this.other(meter, '–') +
+      this.other(meter, String(last)) +
+      this.other(meter, `), written by the ${summarizer} summarizer]\n`);
+    if (prose === '') return header;
+    if (prose.startsWith('/')) return meter.text(`${summaryHeader(n, first, last, summarizer)}\n${prose}\n`);
+    return header + meter.text(`${prose}\n`);
+  }
+
+  /** Tokens of the rendered sections of `index`, from its lines' counts (artifacts.ts sectionTokens), each item's
+   *  kept by the item's identity: a draft is neither rendered nor hashed whole. */
+  sectionTokens(meter: TokenMeter, index: ArtifactIndex): number {
+    return sectionTokens(
+      index,
+      (line) => this.other(meter, line),
+      (a, line) => {
+        let k = this.itemLines.get(a);
+        if (k === undefined) {
+          k = meter.text(`${line}\n`);
+          this.itemLines.set(a, k);
+        }
+        return k;
+      },
     );
   }
 

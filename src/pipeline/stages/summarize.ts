@@ -11,6 +11,7 @@ import { landingTokens } from '../config.ts';
 import { headEnd, isPipelineSummary, SUMMARY_UUID, tailStart, validCuts } from '../cuts.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { SummaryOutcome } from '../summarizer.ts';
+import { summaryHeader } from '../summary-drafts.ts';
 import type { Working } from '../working.ts';
 
 export type SummarizeState = {
@@ -53,16 +54,16 @@ function widen(span: Span, r: number): void {
   if (r > span.last) span.last = r;
 }
 
-/** What a summary's text starts with: its header line and the summarizer's prose, each ending in "\n". */
-function summaryHead(n: number, span: Span, ctx: StageContext, prose: string): string {
-  const header = `[Summary #${n} of earlier conversation (requests ${span.first}–${span.last}), written by the ${ctx.summarizer.id} summarizer]`;
-  return `${header}\n${prose.trim() ? `${prose.trim()}\n` : ''}`;
-}
-
-/** A summary's text and its tokens (counted from its lines: summary-drafts.ts). */
+/** A summary's text and its tokens (counted from its parts: summary-drafts.ts). */
 function summaryOf(n: number, span: Span, ctx: StageContext, prose: string, merged: ArtifactIndex) {
-  const head = summaryHead(n, span, ctx, prose);
-  return { text: `${head}${renderSections(merged)}`, tokens: ctx.memo.drafts.summaryTokens(ctx.meter, head, merged) };
+  const drafts = ctx.memo.drafts;
+  const head = `${summaryHeader(n, span.first, span.last, ctx.summarizer.id)}\n${prose.trim() ? `${prose.trim()}\n` : ''}`;
+  return {
+    text: `${head}${renderSections(merged)}`,
+    tokens:
+      drafts.headTokens(ctx.meter, n, span.first, span.last, ctx.summarizer.id, prose.trim()) +
+      drafts.sectionTokens(ctx.meter, merged),
+  };
 }
 
 /**
@@ -114,8 +115,9 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     const key = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last };
     let found = memo.find(drafts, key);
     if (found === undefined) {
-      const head = summaryHead(state.count + 1, span, ctx, '');
-      found = { ...key, tokens: memo.draft(ctx.meter, head, mergeIndex(base, index)) };
+      const n = state.count + 1;
+      const tokens = memo.draft(ctx.meter, n, span.first, span.last, ctx.summarizer.id, mergeIndex(base, index));
+      found = { ...key, tokens };
       memo.keep(drafts, found);
     }
     const draft = found.tokens;
