@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Analysis, analyze, newCache } from '../src/analyses/analyze.ts';
+import { analyze, newCache } from '../src/analyses/analyze.ts';
 import { companionFiles, fileFromPath } from '../src/cli/node-input.ts';
 import { parseTranscript } from '../src/formats/index.ts';
 import type { Transcript } from '../src/model/transcript.ts';
@@ -16,6 +16,7 @@ import { type PresetId, presetConfig } from '../src/pipeline/presets.ts';
 import type { ReplayMode } from '../src/replay/inputs.ts';
 import { createTokenizer } from '../src/tokens/tokenizer.ts';
 import { fixtureInputs, SHARED_DIR } from '../test/helpers/fixture-inputs.ts';
+import { runFingerprint } from '../test/helpers/run-fingerprint.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -70,23 +71,6 @@ function steps(maxInput: number): Step[] {
   return out;
 }
 
-/** What a run shows, as comparable data (Maps and typed arrays spelled out). */
-function fingerprint(a: Analysis): string {
-  return JSON.stringify({
-    report: a.report,
-    refetches: a.refetches,
-    simulated: a.simulated,
-    observed: a.observed,
-    threads: a.replay.threads.map((tr) => ({
-      thread: tr.thread,
-      calibration: tr.calibration,
-      fates: [...tr.fates.entries()],
-      folded: tr.folded,
-      requests: tr.requests,
-    })),
-  });
-}
-
 const hash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
 
 function runAll(t: Transcript): { all: string; perStep: string[]; names: string[] } {
@@ -106,7 +90,7 @@ function runAll(t: Transcript): { all: string; perStep: string[]; names: string[
   const first = run({ preset: 'seeds', set: {}, mode: 'recorded' });
   const maxInput = Math.max(0, ...first.replay.threads.flatMap((tr) => tr.requests.map((q) => q.inputTokens)));
   const list = steps(maxInput);
-  const perStep = list.map((s) => hash(fingerprint(run(s))));
+  const perStep = list.map((s) => hash(JSON.stringify(runFingerprint(run(s)))));
   return {
     all: hash(perStep.join(',')),
     perStep,
