@@ -16,13 +16,8 @@ function newest(dir: string): number {
   return max;
 }
 
-let version: string | undefined;
-
 export function codeVersion(): string {
-  if (version === undefined)
-    version =
-      typeof __TIERSCOPE_CODE__ === 'string'
-        ? __TIERSCOPE_CODE__
-        : `src@${newest(fileURLToPath(new URL('..', import.meta.url)))}`;
-  return version;
+  return typeof __TIERSCOPE_CODE__ === 'string'
+    ? __TIERSCOPE_CODE__
+    : `src@${newest(fileURLToPath(new URL('..', import.meta.url)))}`;
 }

@@ -32,6 +32,7 @@ export class RowCache {
   private readonly kept: CacheFile['sessions'];
   private readonly next: CacheFile['sessions'] = {};
   private changed = false;
+  private readonly code = codeVersion();
 
   constructor(
     dir: string,
@@ -43,7 +44,7 @@ export class RowCache {
     let kept: CacheFile['sessions'] = {};
     try {
       const f = JSON.parse(readFileSync(this.file, 'utf8')) as CacheFile;
-      if (f.tierscope === 'scan-rows' && f.code === codeVersion() && f.root === root && f.rootName === rootName)
+      if (f.tierscope === 'scan-rows' && f.code === this.code && f.root === root && f.rootName === rootName)
         kept = f.sessions;
     } catch {
       // no cache yet, or one that cannot be read: every session is read
@@ -84,7 +85,7 @@ export class RowCache {
     if (!this.changed && Object.keys(this.next).length === Object.keys(this.kept).length) return;
     const body: CacheFile = {
       tierscope: 'scan-rows',
-      code: codeVersion(),
+      code: this.code,
       root: this.root,
       rootName: this.rootName,
       sessions: this.next,
