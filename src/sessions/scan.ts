@@ -4,7 +4,7 @@
 import { parseTranscript } from '../formats/index.ts';
 import type { SourceFile } from '../formats/types.ts';
 import type { Transcript } from '../model/transcript.ts';
-import { type FolderEntry, type SessionFiles, sessionsOf } from './layout.ts';
+import { type FolderEntry, isRolloutName, type SessionFiles, sessionsOf } from './layout.ts';
 import { rowMemo, type SessionRow, sessionRow } from './summary.ts';
 
 export type ScanProgress = { done: number; total: number; bytes: number; path: string };
@@ -24,8 +24,8 @@ export type ScanOptions = {
   made?: (s: SessionFiles, outcome: ScanOutcome) => void;
 };
 
-/** A session scanned: its row, or why it was skipped. */
-export type ScanOutcome = { row: SessionRow } | { skipped: string };
+/** A session scanned: its row and the files its parser attached to it (Codex forks), or why it was skipped. */
+export type ScanOutcome = { row: SessionRow; attached: string[] } | { skipped: string };
 
 export type Skipped = { path: string; reason: string };
 
@@ -59,16 +59,21 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
   let bytes = 0;
   let cancelled = false;
   const memo = rowMemo();
+  /** Files a session's parser attached as its sub-agents (Codex forks): rows of their own no more. */
+  const attached = new Set<string>();
   for (const [i, s] of sessions.entries()) {
     if (o.cancelled?.()) {
       cancelled = true;
       break;
     }
+    if (attached.has(s.path)) continue;
     o.progress?.({ done: i, total: sessions.length, bytes, path: s.path });
-    const kept = o.kept?.(s);
-    if (kept) {
-      if ('row' in kept) rows.push(kept.row);
-      else skipped.push({ path: s.path, reason: kept.skipped });
+    const was = o.kept?.(s);
+    if (was) {
+      if ('row' in was) {
+        rows.push(was.row);
+        for (const p of was.attached) attached.add(p);
+      } else skipped.push({ path: s.path, reason: was.skipped });
       continue;
     }
     const main = await o.open(s.path, s.path.slice(s.path.lastIndexOf('/') + 1));
@@ -83,18 +88,22 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
       continue;
     }
     const t = loaded.transcript;
+    const mine = new Set(t.meta.attached ?? []);
+    const kept = s.companions.filter((c) => !isRolloutName(c.name) || mine.has(c.name));
+    const mineAttached = kept.filter((c) => mine.has(c.name)).map((c) => c.path);
+    for (const p of mineAttached) attached.add(p);
     const row = sessionRow(
       t,
       {
         path: s.path,
-        companions: s.companions.map((c) => c.path),
+        companions: kept.map((c) => c.path),
         project: projectOf(t, s),
         bytes: s.size,
       },
       memo,
     );
     rows.push(row);
-    o.made?.(s, { row });
+    o.made?.(s, { row, attached: mineAttached });
   }
   o.progress?.({
     done: cancelled ? rows.length + skipped.length : sessions.length,
@@ -102,5 +111,7 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
     bytes,
     path: '',
   });
-  return { rows, skipped, cancelled, files, bytes, ms: Date.now() - t0 };
+  // A child listed before its parent (names out of time order) is dropped once its parent attached it.
+  const own = rows.filter((r) => !attached.has(r.path));
+  return { rows: own, skipped, cancelled, files, bytes, ms: Date.now() - t0 };
 }
