@@ -66,7 +66,7 @@ export class TokenMeter {
   /** Record the exact count of a text block made from counted parts (a summary from its lines' counts), without
    *  hashing its text. */
   knownBlock(b: Block, textTokens: number): void {
-    if (!this.blockCache.has(b)) this.blockCache.set(b, textTokens + imagesTokens(b));
+    if (!this.blockCache.has(b)) this.blockCache.set(b, textTokens + mediaTokens(b));
   }
 
   /** Record an exact count computed elsewhere (a counting worker) for a block's text, with its line units'

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCapture } from '../helpers/cli.ts';
-import { describeWild, wildPath } from '../helpers/fixtures.ts';
+import { describeWild, SHARED_DIR, wildPath } from '../helpers/fixtures.ts';
 
 const PROJECT = 'claude-code/projects/ccl--experiments-ideas';
 const SESSION = '03eb5929-52b3-4b13-ada3-b93ae35806b8.jsonl';
@@ -72,6 +72,20 @@ describeWild('scan keeps rows between runs', () => {
     await scan(dir, null);
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
+});
+
+describeWild('scan from the cache equals a fresh scan on the fixture folders', () => {
+  // wild2's Codex sessions include forks its parser attaches to their parent (no rows of their own): the cache
+  // keeps what each session attached.
+  for (const folder of ['wild', 'wild2']) {
+    it(folder, async () => {
+      const dir = join(SHARED_DIR, 'fixtures', folder);
+      const cacheDir = mkdtempSync(join(tmpdir(), 'tierscope-cache-'));
+      const fresh = await scan(dir, null);
+      expect(await scan(dir, cacheDir)).toEqual(fresh);
+      expect(await scan(dir, cacheDir)).toEqual(fresh);
+    });
+  }
 });
 
 describe('where the cache lives', () => {
