@@ -1,4 +1,9 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// `scan`'s row cache (src/cli/row-cache.ts) goes to a folder of the test run's, not the user's ~/.cache.
+const env = { TIERSCOPE_CACHE_DIR: join(tmpdir(), `tierscope-test-cache-${process.pid}`) };
 
 export default defineConfig({
   test: {
@@ -10,6 +15,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**'],
           testTimeout: 60_000,
+          env,
         },
       },
       {
@@ -20,6 +26,7 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 240_000,
           fileParallelism: false,
+          env,
         },
       },
     ],

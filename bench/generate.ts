@@ -72,6 +72,12 @@ export type ClaudeCodeOptions = {
   /** Where a sub-agent's lines go (2.x writes them to `<session>/subagents/agent-<id>.jsonl`); without it
    *  sub-agents are not generated (the Task result stays, as when only the session file is opened). */
   onAgentLine?: (agentId: string, line: string) => void;
+  /** One thread (issue 30's hard case): every request a text and 1–4 parallel tool calls (no thinking), no interjected
+   *  prompts or reminders, no sub-agents, no auto-compaction — the history only grows. */
+  singleThread?: boolean;
+  /** Exact tokens of a text (o200k_base): usage is then 1.1× the count of what each request adds, as Claude's
+   *  usage is of o200k's on real logs (SPEC §9) — one rate over the whole thread, as a provider's count is. */
+  count?: (text: string) => number;
 };
 
 /**
@@ -91,7 +97,19 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
   // Usage follows the content: the cached prompt grows by what each request added (≈ UTF-8 bytes / 4).
   type Acct = { prompt: number; pending: number };
   const mainAcct: Acct = { prompt: 14000, pending: 20 };
-  const approx = (x: unknown) => Math.ceil(utf8Length(typeof x === 'string' ? x : JSON.stringify(x)) / 4);
+  const count = opts.count;
+  const approx = (x: unknown) => {
+    const text = typeof x === 'string' ? x : JSON.stringify(x);
+    return count ? Math.round(1.1 * count(text)) : Math.ceil(utf8Length(text) / 4);
+  };
+  /** A response's tokens from what is sent of it (texts; a call's name and input as the replay counts them). */
+  const sent = (blocks: Msg[]) =>
+    blocks.reduce(
+      (n, b) =>
+        n + approx(b.type === 'tool_use' ? `${b.name} ${JSON.stringify(b.input)}` : String(b.text ?? b.thinking ?? '')),
+      0,
+    );
+  const grows = (blocks: Msg[]) => (count ? sent(blocks) : approx(blocks));
   const emit = (o: Msg) => {
     const s = JSON.stringify(o);
     bytes += utf8Length(s) + 1;
@@ -121,9 +139,9 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
     const requestId = `req_${id24()}`;
     const n = r.chance(0.65) ? 1 : r.int(2, 4);
     const blocks: Msg[] = [];
-    if (r.chance(0.5))
+    if (!opts.singleThread && r.chance(0.5))
       blocks.push({ type: 'thinking', thinking: prose(r, r.int(80, 900)), signature: `sig_${id24()}` });
-    if (r.chance(0.6))
+    if (opts.singleThread || r.chance(0.6))
       blocks.push({ type: 'text', text: r.chance(0.1) ? content(r, 'cjk', r.int(40, 300)) : prose(r, r.int(40, 400)) });
     const calls: { id: string; tool: (typeof TOOLS)[number]; line?: string }[] = [];
     for (let i = 0; i < n; i++) {
@@ -140,10 +158,10 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
       input_tokens: r.int(1, 8),
       cache_creation_input_tokens: expired ? acct.prompt + newTokens : newTokens,
       cache_read_input_tokens: expired ? 0 : acct.prompt,
-      output_tokens: approx(blocks),
+      output_tokens: grows(blocks),
       service_tier: 'standard',
     };
-    acct.prompt += newTokens + approx(blocks);
+    acct.prompt += newTokens + grows(blocks);
     acct.pending = 0;
     req++;
     for (const b of blocks) {
@@ -169,7 +187,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
       const text = isErr
         ? `Error: ${prose(r, r.int(30, 200))}`
         : content(r, kindFor(r, c.tool.kind), Math.max(20, Math.round(resultSize(r) * scale)));
-      acct.pending += approx(text) + 8;
+      acct.pending += approx(text) + (count ? 0 : 8);
       yield emit({
         ...base(c.line ?? p, agentId, 'user', u),
         message: {
@@ -194,7 +212,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
         last = h;
       }
     }
-    if (r.chance(0.05)) {
+    if (!opts.singleThread && r.chance(0.05)) {
       const a = uuid(r);
       const todos = [
         { content: 'Refactor session refresh', status: 'in_progress' },
@@ -204,7 +222,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
       yield emit({ ...base(last, agentId, 'attachment', a), attachment: { type: 'todo_reminder', content: todos } });
       last = a;
     }
-    if (!agentId && r.chance(0.02)) last = yield* subAgent(last, acct);
+    if (!agentId && !opts.singleThread && r.chance(0.02)) last = yield* subAgent(last, acct);
     return last;
   };
 
@@ -286,7 +304,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
   });
   let parent = first;
   while (bytes < targetBytes && req < maxRequests) {
-    if (r.chance(0.05)) {
+    if (!opts.singleThread && r.chance(0.05)) {
       const u = uuid(r);
       time += r.int(10, 120) * 1000;
       const text = r.chance(0.15) ? content(r, 'cjk', 120) : prose(r, r.int(40, 300));
@@ -295,7 +313,7 @@ export function* claudeCodeLines(targetBytes: number, seed = 1, opts: ClaudeCode
       parent = u;
     }
     parent = yield* turn(undefined, parent, mainAcct);
-    if (mainAcct.prompt + mainAcct.pending >= 155_000) {
+    if (!opts.singleThread && mainAcct.prompt + mainAcct.pending >= 155_000) {
       // Auto-compaction: the boundary starts a new chain (logicalParentUuid names the old one), then the summary.
       const b = uuid(r);
       time += 30_000;

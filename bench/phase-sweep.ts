@@ -1,9 +1,11 @@
 // Bench phase: re-run latency the way a slider is dragged (issue 14, SPEC §9): every timed run uses a value of
-// its key that no earlier run of the session has used (first-seen), stepping away from the preset's value —
-// tier3Window, tier2Cap, triggerRatio and contextWindow with `seeds`, then the window, the trigger buffer and
-// microcompact's keepRecent with the microcompact-on `claude-code` preset. Repeats of seen values and two jumps
-// (a click far along a slider, on a fresh cache) are reported beside, never instead. Exactly what the worker does
-// when a slider moves (engine.run: replay, timelines, report, the view's timeline). Prints JSON.
+// its key that no earlier run of the session has used (first-seen), stepping away from where the drag starts —
+// the tier and trigger keys with `seeds`, then the window, the trigger buffer and microcompact's keepRecent with
+// the microcompact-on `claude-code` preset. Repeats of seen values and two jumps (a click far along a slider, on a
+// fresh cache) are reported beside, never instead. Exactly what the worker does when a slider moves (engine.run:
+// replay, timelines, report, the view's timeline). `hard` (issue 30): the drags start where the pipeline acts —
+// `seeds` with the trigger at 0.6 of the window, which one long thread crosses — and every key is reported with
+// its p50 and p95. Prints JSON.
 import { loadavg } from 'node:os';
 import type { PipelineConfig } from '../src/pipeline/config.ts';
 import { type PresetId, presetConfig } from '../src/pipeline/presets.ts';
@@ -12,8 +14,10 @@ import { createEngine } from '../worker/create-engine.ts';
 import { loadLog } from './load-log.ts';
 import { nodeEndpoints } from './node-pool.ts';
 
-/** `only`: run one sweep (`seeds.contextWindow`), for profiling. */
-const [file, perKey = '12', only] = process.argv.slice(2);
+/** `start`: `preset` (drags from the preset's values) or `hard` (from a trigger the log crosses); `only`: run one
+ *  sweep (`seeds.contextWindow`), for profiling. */
+const [file, perKey = '12', start = 'preset', only] = process.argv.slice(2);
+const hard = start === 'hard';
 const engine = createEngine({ endpoints: () => nodeEndpoints(2) });
 const loaded = await loadLog(engine, file);
 
@@ -27,7 +31,7 @@ async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<numb
   const t0 = performance.now();
   const r = (await engine.run(++runId, {
     preset,
-    config: { ...presetConfig(preset), ...set },
+    config: { ...startConfig(preset), ...set },
     mode: 'recorded',
     provider: 'anthropic',
     encoding: 'o200k_base',
@@ -36,18 +40,29 @@ async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<numb
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
   lastCpuMs = (c.user + c.system) / 1000;
+  lastEvents = r.events.length;
   return ms;
 }
 
-/** A slider dragged from the preset's value: n first-seen neighbouring values, never repeated, moving toward
- *  more compaction where there is a direction (smaller window, lower trigger). */
+/** Where a drag starts: the preset's values, or (hard) `seeds` with its trigger lowered into the log's range. */
+const START: Record<PresetId, Partial<PipelineConfig>> = hard
+  ? ({ seeds: { triggerRatio: 0.6 } } as never)
+  : ({} as never);
+const startConfig = (preset: PresetId): PipelineConfig => ({ ...presetConfig(preset), ...START[preset] });
+/** Pipeline events of the last run (the hard case must make the pipeline act). */
+let lastEvents = 0;
+
+/** A slider dragged from where it starts: n first-seen neighbouring values, never repeated, moving toward
+ *  more compaction where there is a direction (smaller window, lower trigger, nearer tiers). */
 const n = Number(perKey);
 type Sweep = { key: string; set: (c: PipelineConfig, i: number) => Partial<PipelineConfig> };
 const SWEEPS: Record<string, Sweep[]> = {
   seeds: [
     { key: 'tier3Window', set: (c, i) => ({ tier3Window: c.tier3Window + 1 + i }) },
+    { key: 'tier1Distance', set: (c, i) => ({ tier1Distance: c.tier1Distance - 1 - i }) },
     { key: 'tier2Cap', set: (c, i) => ({ tier2Cap: c.tier2Cap + 25 * (i + 1) }) },
     { key: 'triggerRatio', set: (c, i) => ({ triggerRatio: c.triggerRatio - 0.02 * (i + 1) }) },
+    { key: 'landingRatio', set: (c, i) => ({ landingRatio: c.landingRatio - 0.01 * (i + 1) }) },
     { key: 'contextWindow', set: (c, i) => ({ contextWindow: c.contextWindow - 12_000 * (i + 1) }) },
   ],
   // Microcompact on, tiers off: the keys that move it.
@@ -81,9 +96,12 @@ const first: number[] = [];
 const firstCpu: number[] = [];
 const repeats: number[] = [];
 const byKey: Record<string, number[]> = {};
+/** Pipeline events of the run each drag starts from, by preset (0: the drag starts where the pipeline idles). */
+const startEvents: Record<string, number> = {};
 for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
-  const base = presetConfig(preset);
-  await run(preset, {}); // the preset's own run: a load or a preset change, not a drag
+  const base = startConfig(preset);
+  await run(preset, {}); // the start's own run: a load or a preset change, not a drag
+  startEvents[preset] = lastEvents;
   for (const sweep of SWEEPS[preset]) {
     if (only && only !== `${preset}.${sweep.key}`) continue;
     const times: number[] = [];
@@ -94,15 +112,18 @@ for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
     byKey[`${preset}.${sweep.key}`] = times;
     first.push(...times);
     for (let i = 0; i < 3; i++) repeats.push(await run(preset, sweep.set(base, i)));
-    await run(preset, {}); // the slider let go back at the preset's value
+    await run(preset, {}); // the slider let go back at its start
   }
 }
 /** Nearest-rank percentile: the smallest sample with at least p of the samples at or below it. */
 const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * xs.length) - 1)];
 console.log(
   JSON.stringify({
+    start,
+    threads: loaded.counts.threads,
     requests: loaded.counts.requests,
     messages: loaded.counts.messages,
+    startEvents,
     firstSeenRuns: first.length,
     percentiles: 'nearest-rank',
     p50Ms: Math.round(q(first, 0.5)),
@@ -111,10 +132,13 @@ console.log(
     cpuP50Ms: Math.round(q(firstCpu, 0.5)),
     cpuP95Ms: Math.round(q(firstCpu, 0.95)),
     loadavg: loadavg().map((x) => Number(x.toFixed(2))),
+    // The process's peak resident memory (main thread, counting workers, every run's caches): SPEC §9's bound.
+    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
     ...(process.env.SWEEP_TIMES
       ? { byKeyMs: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, xs.map(Math.round)])) }
       : {}),
     jumpsMs: jumps,
+    byKeyP50Ms: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, Math.round(q(xs, 0.5))])),
     byKeyP95Ms: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, Math.round(q(xs, 0.95))])),
     repeatP50Ms: Math.round(q(repeats, 0.5)),
     repeatP95Ms: Math.round(q(repeats, 0.95)),

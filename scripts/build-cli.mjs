@@ -5,17 +5,36 @@
 // Node 20. Run by `npm ci`/`npm install` (the `prepare` script) and `npm run build:cli`; `--out <dir>` builds
 // elsewhere (tests). bin/tierscope.cjs uses the bundle while it is newer than every file under src/.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { build } from 'vite';
 
 const root = resolve(import.meta.dirname, '..');
 const at = process.argv.indexOf('--out');
 const outDir = at >= 0 ? resolve(process.argv[at + 1]) : resolve(root, 'dist-cli');
 
+/** The code's version (src/cli/code-version.ts): a hash of every source file and the locked dependencies, so a
+ *  row the scan's cache kept is reused by the same code only. */
+function sourceHash() {
+  const h = createHash('sha256');
+  const walk = (dir) => {
+    for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(dir, d.name);
+      if (d.isDirectory()) walk(p);
+      else h.update(`${p.slice(root.length)}\0`).update(readFileSync(p));
+    }
+  };
+  walk(resolve(root, 'src'));
+  h.update(readFileSync(resolve(root, 'package-lock.json')));
+  return h.digest('hex').slice(0, 20);
+}
+
 await build({
   configFile: false,
   root,
+  define: { __TIERSCOPE_CODE__: JSON.stringify(sourceHash()) },
   logLevel: 'warn',
   publicDir: false,
   // What every command loads at start is bundled in, so Node does not resolve it through node_modules each time
@@ -53,4 +72,13 @@ rmSync(`${bundle}.code-cache`, { force: true });
 const run = `require(${JSON.stringify(resolve(root, 'bin/run-built.cjs'))}).runBuilt(${JSON.stringify(outDir)}, { writeCache: true })`;
 // (`-e` leaves no script path in argv, so the bundle's path stands in for it, as if it had been run.)
 const warm = ['--warm', resolve(samples, 'cache-break.jsonl'), samples];
-execFileSync(process.execPath, ['-e', run, bundle, ...warm], { stdio: 'inherit' });
+// The scan's row cache goes to a folder of its own during the warm-up (written, then read), not the user's.
+const cacheDir = mkdtempSync(join(tmpdir(), 'tierscope-warm-'));
+try {
+  execFileSync(process.execPath, ['-e', run, bundle, ...warm], {
+    stdio: 'inherit',
+    env: { ...process.env, TIERSCOPE_CACHE_DIR: cacheDir },
+  });
+} finally {
+  rmSync(cacheDir, { recursive: true, force: true });
+}

@@ -52,9 +52,16 @@ export type CompactionTexts = { summary: string; anchored: string; ledger: Ledge
 
 type Audited = { row: AuditedCompaction; texts: CompactionTexts };
 
-/** What an audit reads that depends on the thread alone (kept in the AuditMemo): where its todo lists are, and
- *  each message's contribution to an anchored summary. */
-type Known = { sites: readonly number[]; contributions: Contributions };
+/** What an audit reads that depends on the thread alone (kept in the AuditMemo): where its todo lists are, each
+ *  message's contribution to an anchored summary, and what each span audited so far holds. */
+type Known = { sites: readonly number[]; contributions: Contributions; spans: Map<string, SpanAudit> };
+
+/** What the audit of a span makes that depends on the thread and the span alone: its ledger, Tierscope's anchored
+ *  summary of it with its tokens, and that summary's probes. */
+type SpanAudit = { ledger: Ledger; anchored: string; anchoredTokens: number; anchoredProbes: Probes };
+
+/** Spans kept per thread before that memo starts over (a drag makes a few hundred new ones a run). */
+const MAX_SPANS = 10_000;
 
 /** What the audit keeps from one run to the next of one transcript and tokenizer (the engine's AnalysisCache). */
 export class AuditMemo {
@@ -71,6 +78,9 @@ export class AuditMemo {
    *  thread audits again only the compactions whose span, requests or todo lists changed (sameAgentAudit).
    *  Bound: the summary messages alive. */
   readonly agentAudits = new WeakMap<Message, { thread: Thread; audited: Audited }>();
+  /** Thread → its spans audited (`from:to` → SpanAudit; independent of the run: a pipeline summary of the same span
+   *  in another run is probed against the same ledger and anchored summary). Bound: MAX_SPANS per thread. */
+  readonly spans = new WeakMap<Thread, Map<string, SpanAudit>>();
   /** Thread → its tasks' typed messages (tasks.ts taskStarts; independent of the run). Bound: one per thread. */
   readonly taskStarts = new WeakMap<Thread, readonly { mi: number; text: string }[]>();
 }
@@ -97,9 +107,22 @@ function anchoredOf(thread: Thread, from: number, to: number, contributions: Con
   const index = emptyIndex();
   for (let i = from; i < to; i++) {
     const m = thread.messages[i];
-    if (!m.compaction) indexMessage(index, contributions.of(m), requestOf(thread, i));
+    if (!m.compaction) indexMessage(index, contributions.artifacts(contributions.of(m), requestOf(thread, i)));
   }
   return `[Tierscope anchored summary of messages ${from}–${to - 1}]\n${renderSections(index)}`;
+}
+
+function spanAudit(thread: Thread, span: { from: number; to: number }, tok: Tokenizer, known: Known): SpanAudit {
+  const key = `${span.from}:${span.to}`;
+  let found = known.spans.get(key);
+  if (!found) {
+    const ledger = buildLedger(thread, span.from, span.to, known.sites);
+    const anchored = anchoredOf(thread, span.from, span.to, known.contributions);
+    found = { ledger, anchored, anchoredTokens: tok.count(anchored), anchoredProbes: probeSummary(anchored, ledger) };
+    if (known.spans.size >= MAX_SPANS) known.spans.clear();
+    known.spans.set(key, found);
+  }
+  return found;
 }
 
 function audit(
@@ -108,16 +131,16 @@ function audit(
   thread: Thread,
   tok: Tokenizer,
   known: Known,
+  summaryTokens?: number,
 ): Audited {
-  const ledger = buildLedger(thread, base.span.from, base.span.to, known.sites);
-  const anchored = anchoredOf(thread, base.span.from, base.span.to, known.contributions);
+  const { ledger, anchored, anchoredTokens, anchoredProbes } = spanAudit(thread, base.span, tok, known);
   return {
     row: {
       ...base,
-      summaryTokens: tok.count(summary),
-      anchoredTokens: tok.count(anchored),
+      summaryTokens: summaryTokens ?? tok.count(summary),
+      anchoredTokens,
       probes: base.opaque ? probeSummary(summary, emptyLedger(ledger)) : probeSummary(summary, ledger),
-      anchoredProbes: probeSummary(anchored, ledger),
+      anchoredProbes,
     },
     texts: { summary, anchored, ledger },
   };
@@ -245,6 +268,7 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, k
           thread,
           tok,
           known,
+          e.tokensAfter, // the summary's count, made by the stage from its lines
         ),
       );
     }
@@ -264,6 +288,7 @@ export function auditCompactions(
     const known: Known = {
       sites: getOrInsert(memo.todoSites, thread, () => todoSites(thread)),
       contributions: memo.contributions,
+      spans: getOrInsert(memo.spans, thread, () => new Map()),
     };
     let agent = memo.agent.get(thread);
     if (!agent) {

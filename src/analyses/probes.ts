@@ -67,8 +67,12 @@ function tildeForm(p: string): string | null {
   return m ? `~${m[1]}` : null;
 }
 
-function matchPath(text: string, folded: string, p: string, unique: boolean): MatchKind | null {
+/** The summary folded, made when a probe first needs it (most items match it verbatim). */
+type Folded = () => string;
+
+function matchPath(text: string, foldedOf: Folded, p: string, unique: boolean): MatchKind | null {
   if (atBoundary(text, p)) return 'exact';
+  const folded = foldedOf();
   const fp = fold(p);
   const tilde = tildeForm(fp);
   if (atBoundary(folded, fp) || (tilde !== null && atBoundary(folded, tilde))) return 'normalized';
@@ -82,10 +86,11 @@ function matchPath(text: string, folded: string, p: string, unique: boolean): Ma
   return null;
 }
 
-function matchText(text: string, folded: string, item: string, prefix: boolean): MatchKind | null {
+function matchText(text: string, foldedOf: Folded, item: string, prefix: boolean): MatchKind | null {
   if (text.includes(item)) return 'exact';
   const f = fold(item.replace(/…$/, ''));
   if (f === '') return null;
+  const folded = foldedOf();
   if (folded.includes(f)) return 'normalized';
   if (prefix && f.length > PREFIX + 10 && folded.includes(f.slice(0, PREFIX))) return 'prefix';
   return null;
@@ -97,7 +102,11 @@ function matchIdentifier(text: string, id: string): MatchKind | null {
 
 /** Probe `summary` against `ledger`: per kind, the items it kept (with how it matched) and those it lost. */
 export function probeSummary(summary: string, ledger: Ledger): Probes {
-  const folded = fold(summary);
+  let folded: string | undefined;
+  const foldedOf = () => {
+    folded ??= fold(summary);
+    return folded;
+  };
   const bases = new Map<string, number>();
   for (const it of [...ledger.filesModified, ...ledger.filesRead]) {
     const b = fold(it.text).split('/').at(-1) ?? '';
@@ -112,13 +121,13 @@ export function probeSummary(summary: string, ledger: Ledger): Probes {
     return out;
   };
   const path = (it: LedgerItem) =>
-    matchPath(summary, folded, it.text, bases.get(fold(it.text).split('/').at(-1) ?? '') === 1);
+    matchPath(summary, foldedOf, it.text, bases.get(fold(it.text).split('/').at(-1) ?? '') === 1);
   return {
     filesModified: probe(ledger.filesModified, path),
     filesRead: probe(ledger.filesRead, path),
-    errors: probe(ledger.errors, (it) => matchText(summary, folded, it.text, true)),
+    errors: probe(ledger.errors, (it) => matchText(summary, foldedOf, it.text, true)),
     identifiers: probe(ledger.identifiers, (it) => matchIdentifier(summary, it.text)),
-    todos: probe(ledger.todos, (it) => matchText(summary, folded, it.text, true)),
-    instructions: probe(ledger.instructions, (it) => matchText(summary, folded, it.text, true)),
+    todos: probe(ledger.todos, (it) => matchText(summary, foldedOf, it.text, true)),
+    instructions: probe(ledger.instructions, (it) => matchText(summary, foldedOf, it.text, true)),
   };
 }

@@ -45,8 +45,8 @@ async function warm(file: string, folder: string): Promise<void> {
   for (const argv of [
     ['analyze', file],
     ['analyze', file, '--json'],
-    ['scan', folder, '--json'],
-    ['scan', folder],
+    ['scan', folder, '--json'], // reads the sessions and keeps their rows (the build's own cache folder)
+    ['scan', folder], // the kept rows
   ])
     if ((await runCli(argv, quiet)) !== 0) throw new Error(`warm-up failed: tierscope ${argv.join(' ')}`);
 }

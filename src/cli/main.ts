@@ -23,8 +23,10 @@ const USAGE = [
   '  predicates: pairing:<rule>[@<stage>][#<toolUseId>]   tier:<toolUseId>=<1|2|3|null>',
   '              break:[observed:|simulated:]<cause>     e.g. pairing:orphan-result@summarize, break:ttl-expired',
   '       tierscope scan <dir> [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json|--ndjson|--csv]',
+  '                         [--no-cache] [--cache-dir DIR]',
   '                         one row per session of a folder (Claude Code projects, Codex sessions, Inspect logs,',
-  '                         Gemini CLI chats, Cline/Roo tasks, opencode databases)',
+  '                         Gemini CLI chats, Cline/Roo tasks, opencode databases); rows of unchanged files are kept',
+  '                         in ~/.cache/tierscope ($XDG_CACHE_HOME, $TIERSCOPE_CACHE_DIR)',
   '       tierscope serve [dir] [--port N]   the app and a folder (default ~/.claude/projects), read-only, on 127.0.0.1',
   '  <file>: a log, a .gz of one, a pipe, or - for stdin',
 ].join('\n');

@@ -31,7 +31,7 @@ export const COMMANDS: Record<'analyze' | 'share' | 'minimize' | 'scan' | 'serve
     booleans: ['redact', 'redact-paths', 'help'],
   },
   minimize: { valued: [...VALUED, 'predicate', 'out', 'max-evals'], booleans: ['help'] },
-  scan: { valued: ['since', 'until'], booleans: ['json', 'ndjson', 'csv', 'help'] },
+  scan: { valued: ['since', 'until', 'cache-dir'], booleans: ['json', 'ndjson', 'csv', 'no-cache', 'help'] },
   serve: { valued: ['host', 'port', 'app'], booleans: ['help'] },
 };
 

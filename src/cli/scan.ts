@@ -8,6 +8,7 @@ import { scanSessions } from '../sessions/scan.ts';
 import type { SessionRow } from '../sessions/summary.ts';
 import { option, type ParsedArgs, UsageError } from './args.ts';
 import { listFolder } from './node-folder.ts';
+import { cacheDir, RowCache } from './row-cache.ts';
 import { scanCsv, scanRecord, scanText } from './scan-output.ts';
 import { nodeSqlite } from './sqlite-node.ts';
 
@@ -20,12 +21,25 @@ export async function scanCommand(args: ParsedArgs, io: Io): Promise<number> {
   const modes = ['json', 'ndjson', 'csv'].filter((m) => args.switches.has(m));
   if (modes.length > 1) throw new UsageError(`choose one of --json, --ndjson, --csv (got ${modes.join(', ')})`);
   const root = resolve(dir);
-  const result = await scanSessions(listFolder(root), {
+  const listing = listFolder(root);
+  // Rows of unchanged sessions come from the last scan of this folder (row-cache.ts), unless --no-cache.
+  const cache = args.switches.has('no-cache')
+    ? undefined
+    : new RowCache(
+        option(args, 'cache-dir') ?? cacheDir(),
+        root,
+        basename(root),
+        new Map(listing.map((e) => [e.path, e.stamp])),
+      );
+  const result = await scanSessions(listing, {
     rootName: basename(root),
     // Each file read once, whole (a session at a time): detection and parsing then read memory, not the disk.
     open: (path, name) => fileFromBytes(name, readFileSync(join(root, path))),
     sqlite: nodeSqlite,
+    kept: cache && ((s) => cache.get(s)),
+    made: cache && ((s, outcome) => cache.put(s, outcome)),
   });
+  cache?.save();
   let kept: SessionRow[];
   try {
     kept = filterRows(result.rows, { since: option(args, 'since'), until: option(args, 'until') });

@@ -80,7 +80,10 @@ export function serveHandler(o: ServeOptions): (req: IncomingMessage, res: Serve
       return send(res, 421, 'tierscope serve answers to 127.0.0.1 only\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'read-only\n');
     if (url.pathname === LIST_PATH) {
-      const body = JSON.stringify({ root: o.rootName, files: listFolder(o.root) });
+      const body = JSON.stringify({
+        root: o.rootName,
+        files: listFolder(o.root).map(({ path, size }) => ({ path, size })),
+      });
       return send(res, 200, body, 'application/json');
     }
     if (url.pathname.startsWith(FILE_PREFIX)) {

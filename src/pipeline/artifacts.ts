@@ -6,7 +6,7 @@ import type { Block, Message } from '../model/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import { canonicalTool } from './aliases.ts';
 
-type Artifact = { text: string; request: number };
+export type Artifact = { readonly text: string; readonly request: number };
 
 export type ArtifactIndex = {
   intent: Artifact[];
@@ -43,9 +43,10 @@ function clip(s: string, n: number): string {
   return runeCount(t) > n || head.length < s.length ? `${headRunes(t, n)}…` : t;
 }
 
-function addUnique(list: Artifact[], text: string, request: number, max = 40): void {
-  if (text === '' || list.some((a) => a.text === text)) return;
-  list.push({ text, request });
+/** Append `a` itself (a merge keeps the items' identity: their rendered lines' counts are kept by it). */
+function addArtifact(list: Artifact[], a: Artifact, max: number): void {
+  if (a.text === '' || list.some((x) => x.text === a.text)) return;
+  list.push(a);
   if (list.length > max) list.shift();
 }
 
@@ -145,11 +146,36 @@ function fill(c: Contribution, m: Message): void {
   }
 }
 
+/** A contribution's items at the request that made its message, as the index holds them. */
+type MessageArtifacts = {
+  user?: { intent: Artifact; next: Artifact };
+  decisions: Artifact[];
+  state?: Artifact;
+  modified: Artifact[];
+  read: Artifact[];
+  errors: Artifact[];
+};
+
+function artifactsOf(c: Contribution, req: number): MessageArtifacts {
+  const at = (text: string): Artifact => ({ text, request: req });
+  return {
+    ...(c.user ? { user: { intent: at(c.user.intent), next: at(c.user.next) } } : {}),
+    decisions: c.decisions.map(at),
+    ...(c.state !== undefined ? { state: at(c.state) } : {}),
+    modified: c.modified.map(at),
+    read: c.read.map(at),
+    errors: c.errors.map(at),
+  };
+}
+
 /** What each message contributes to an artifact index, kept per message object for a run (PipelineMemo): a
  *  rewritten message is the same object on every re-run (placements.ts), so result messages are found again too.
  *  Assumes messages are never mutated. Bound: the messages alive. */
 export class Contributions {
   private readonly byMessage = new WeakMap<Message, Contribution>();
+  /** A contribution → its items at the request last asked for (one request per message in a thread), the same
+   *  objects every time, so the lines a summary renders from them are counted once (summary-drafts.ts). */
+  private readonly items = new WeakMap<Contribution, { req: number; arts: MessageArtifacts }>();
   private nextId = 1;
 
   of(m: Message): Contribution {
@@ -160,23 +186,33 @@ export class Contributions {
     }
     return c;
   }
+
+  /** `c`'s items made at request `req`. */
+  artifacts(c: Contribution, req: number): MessageArtifacts {
+    let found = this.items.get(c);
+    if (!found || found.req !== req) {
+      found = { req, arts: artifactsOf(c, req) };
+      this.items.set(c, found);
+    }
+    return found.arts;
+  }
 }
 
-/** Add one message's contribution (made at request `req`) to `index`. */
-export function indexMessage(index: ArtifactIndex, c: Contribution, req: number): void {
-  if (c.user) {
-    if (index.intent.length === 0) addUnique(index.intent, c.user.intent, req);
+/** Add one message's items (Contributions.artifacts) to `index`. */
+export function indexMessage(index: ArtifactIndex, a: MessageArtifacts): void {
+  if (a.user) {
+    if (index.intent.length === 0) addArtifact(index.intent, a.user.intent, 40);
     index.next = [];
-    addUnique(index.next, c.user.next, req);
+    addArtifact(index.next, a.user.next, 40);
   }
-  for (const d of c.decisions) addUnique(index.decisions, d, req, 12);
-  if (c.state !== undefined) {
+  for (const d of a.decisions) addArtifact(index.decisions, d, 12);
+  if (a.state !== undefined) {
     index.state = [];
-    addUnique(index.state, c.state, req);
+    addArtifact(index.state, a.state, 40);
   }
-  for (const p of c.modified) addUnique(index.filesModified, p, req);
-  for (const p of c.read) addUnique(index.filesRead, p, req);
-  for (const e of c.errors) addUnique(index.errors, e, req, 20);
+  for (const p of a.modified) addArtifact(index.filesModified, p, 40);
+  for (const p of a.read) addArtifact(index.filesRead, p, 40);
+  for (const e of a.errors) addArtifact(index.errors, e, 20);
 }
 
 /** Merge `more` into a copy of `base` (previous summary kept, new items appended). */
@@ -185,20 +221,53 @@ export function mergeIndex(base: ArtifactIndex, more: ArtifactIndex): ArtifactIn
   for (const k of Object.keys(out) as (keyof ArtifactIndex)[]) {
     const replaceable = k === 'state' || k === 'next';
     out[k] = replaceable && more[k].length > 0 ? [...more[k]] : [...base[k]];
-    if (!replaceable) for (const a of more[k]) addUnique(out[k], a.text, a.request, 60);
+    if (!replaceable) for (const a of more[k]) addArtifact(out[k], a, 60);
   }
   return out;
+}
+
+/** Each line of the anchored sections in order, with the item it renders (none for titles and prose). */
+function forEachSectionLine(
+  index: ArtifactIndex,
+  line: (text: string, item: Artifact | undefined) => void,
+  prose?: Partial<Record<keyof ArtifactIndex, string>>,
+): void {
+  for (const k of Object.keys(SECTION_TITLES) as (keyof ArtifactIndex)[]) {
+    line(`## ${SECTION_TITLES[k]}`, undefined);
+    const extra = prose?.[k];
+    if (extra) line(extra.trim(), undefined);
+    if (index[k].length === 0 && !extra) line('- (none)', undefined);
+    for (const a of index[k]) line(`- ${a.text} (req ${a.request})`, a);
+  }
 }
 
 /** Render the anchored sections (every item tagged with its request). */
 export function renderSections(index: ArtifactIndex, prose?: Partial<Record<keyof ArtifactIndex, string>>): string {
   const lines: string[] = [];
-  for (const k of Object.keys(SECTION_TITLES) as (keyof ArtifactIndex)[]) {
-    lines.push(`## ${SECTION_TITLES[k]}`);
-    const extra = prose?.[k];
-    if (extra) lines.push(extra.trim());
-    if (index[k].length === 0 && !extra) lines.push('- (none)');
-    for (const a of index[k]) lines.push(`- ${a.text} (req ${a.request})`);
-  }
+  forEachSectionLine(index, (l) => lines.push(l), prose);
   return lines.join('\n');
+}
+
+/**
+ * Tokens of `renderSections(index)` without rendering or hashing it: every line but the first starts with "#" or
+ * "-", so the break before it is a safe cut (tokens/line-units.ts) and the count is the sum of the lines' counts,
+ * each with its "\n" but the last. `count` counts a line; `itemLine` is the count of an item's line with its
+ * "\n", kept by the item's identity (a merged index keeps its items: summaries share most of their lines).
+ */
+export function sectionTokens(
+  index: ArtifactIndex,
+  count: (line: string) => number,
+  itemLine: (a: Artifact, text: string) => number,
+): number {
+  let n = 0;
+  let last = '';
+  let lastItem: Artifact | undefined;
+  let first = true;
+  forEachSectionLine(index, (text, item) => {
+    if (!first) n += lastItem ? itemLine(lastItem, last) : count(`${last}\n`);
+    first = false;
+    last = text;
+    lastItem = item;
+  });
+  return n + count(last);
 }

@@ -2,6 +2,7 @@
 // transcript and encoding (dropped on the next load) and passes it to the replay, which hands it to the working
 // history and the stages (StageContext.memo). Each field is a named memo with its key, what it assumes and its
 // bound written where it is defined; nothing in pipeline/ keeps state at module level.
+import type { Block } from '../model/transcript.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { ToolMatcher } from './aliases.ts';
 import { Contributions } from './artifacts.ts';
@@ -33,6 +34,10 @@ export class PipelineMemo {
   readonly contributions = new Contributions();
   /** Summary drafts' token counts (summary-drafts.ts). */
   readonly drafts = new SummaryDrafts();
+  /** Block → the hard cap's last-resort cut of it at ratio 0 (all it can cut; stages/hardcap.ts), or null when it
+   *  has no such cut. A prompt whose estimate stays far over the cap cuts every block of the history this way on
+   *  every request; the cut depends on the block alone. Bound: the blocks alive. */
+  readonly cutToNothing = new WeakMap<Block, Block | null>();
   /** (pattern list, tool name) → whether it matches (aliases.ts). */
   readonly tools = new ToolMatcher();
 

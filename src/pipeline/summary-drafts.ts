@@ -3,7 +3,13 @@
 // summary's index and the folded messages, which re-runs share by identity (unchanged and identically rewritten
 // messages are the same objects), so a re-run neither renders nor counts a draft it measured before (at 20,000
 // requests the artifact sections run to hundreds of KB).
-import type { ArtifactIndex } from './artifacts.ts';
+import type { TokenMeter } from '../tokens/meter.ts';
+import { type Artifact, type ArtifactIndex, sectionTokens } from './artifacts.ts';
+
+/** The first line of a pipeline summary (without its "\n"). */
+export function summaryHeader(n: number, first: number, last: number, summarizer: string): string {
+  return `[Summary #${n} of earlier conversation (requests ${first}–${last}), written by the ${summarizer} summarizer]`;
+}
 
 /** A measured draft: the folded messages' hash and count, the request span, and its tokens. */
 export type Draft = { h1: number; h2: number; n: number; first: number; last: number; tokens: number };
@@ -20,14 +26,80 @@ export class SummaryDrafts {
   /** A merged index → what it was made of (its base's key and the folded messages), so the next summary's
    *  drafts, which merge into it, key the same on every re-run although the index is a new object. */
   private readonly indexKeys = new WeakMap<ArtifactIndex, string>();
+  /** What an index was made of → a short key: a chain of summaries would otherwise key each one by the whole
+   *  chain before it, a string (hashed per plan) as long as the thread's summaries are many. Bound: one entry
+   *  per distinct summary made, cleared with the drafts. */
+  private readonly chains = new Map<string, string>();
+  private nextChain = 0;
   /** Objects numbered by identity (an index without a key). */
   private readonly ids = new WeakMap<object, number>();
   private nextId = 1;
+  /** An item of an index → tokens of its rendered line with its "\n" (one encoding per memo). Bound: the items
+   *  alive. */
+  private readonly itemLines = new WeakMap<Artifact, number>();
+  /** A line that renders no item (a section title, `- (none)`, a last line without its "\n") → its tokens. Bound:
+   *  the titles, and a summary's last line each. */
+  private readonly otherLines = new Map<string, number>();
+
+  private other(meter: TokenMeter, line: string): number {
+    let n = this.otherLines.get(line);
+    if (n === undefined) {
+      n = meter.text(line);
+      if (this.otherLines.size >= MAX_DRAFTS) this.otherLines.clear();
+      this.otherLines.set(line, n);
+    }
+    return n;
+  }
+
+  /** A draft's tokens (its header and sections, no prose): a plan measures one per candidate cut it has not measured
+   *  before (summarize.ts). */
+  draft(meter: TokenMeter, n: number, first: number, last: number, summarizer: string, index: ArtifactIndex): number {
+    return this.headTokens(meter, n, first, last, summarizer, '') + this.sectionTokens(meter, index);
+  }
+
+  /**
+   * Tokens of a summary's head — `summaryHeader(…)`, "\n", and the prose with its "\n" when there is prose — from
+   * its parts' counts. In both encodings' pre-tokenizers a run of digits after "#", " " or "–" is a piece of its own
+   * (three digits at most, none reaching across what follows them: " of", "–", "),"), so the header's count is its
+   * fixed texts' and its numbers' counts summed (test/pipeline/summary-drafts.test.ts checks it against counting it
+   * whole); the break before prose that starts with neither whitespace nor "/" is a safe cut (tokens/line-units.ts).
+   */
+  headTokens(meter: TokenMeter, n: number, first: number, last: number, summarizer: string, prose: string): number {
+    const header =
+      this.other(meter, '[Summary #') +
+      this.other(meter, String(n)) +
+      this.other(meter, ' of earlier conversation (requests ') +
+      this.other(meter, String(first)) +
+      this.other(meter, '–') +
+      this.other(meter, String(last)) +
+      this.other(meter, `), written by the ${summarizer} summarizer]\n`);
+    if (prose === '') return header;
+    if (prose.startsWith('/')) return meter.text(`${summaryHeader(n, first, last, summarizer)}\n${prose}\n`);
+    return header + meter.text(`${prose}\n`);
+  }
+
+  /** Tokens of the rendered sections of `index`, from its lines' counts (artifacts.ts sectionTokens), each item's
+   *  kept by the item's identity: a draft is neither rendered nor hashed whole. */
+  sectionTokens(meter: TokenMeter, index: ArtifactIndex): number {
+    return sectionTokens(
+      index,
+      (line) => this.other(meter, line),
+      (a, line) => {
+        let k = this.itemLines.get(a);
+        if (k === undefined) {
+          k = meter.text(`${line}\n`);
+          this.itemLines.set(a, k);
+        }
+        return k;
+      },
+    );
+  }
 
   /** The bucket of a plan's context. Bound: MAX_DRAFTS drafts in all, then it starts over. */
   bucket(context: string): DraftBucket {
     if (this.size >= MAX_DRAFTS) {
       this.byContext.clear();
+      this.chains.clear();
       this.size = 0;
     }
     let b = this.byContext.get(context);
@@ -66,8 +138,13 @@ export class SummaryDrafts {
     return `#${id}`;
   }
 
-  /** Record what a merged index was made of. */
-  setKey(index: ArtifactIndex, key: string): void {
+  /** Record what a merged index was made of (`made`: its base's key and what was folded into it). */
+  setKey(index: ArtifactIndex, made: string): void {
+    let key = this.chains.get(made);
+    if (key === undefined) {
+      key = `~${this.nextChain++}`; // never reused: an index keyed before a clear keeps its key
+      this.chains.set(made, key);
+    }
     this.indexKeys.set(index, key);
   }
 }

@@ -22,7 +22,15 @@ export type ScanOptions = {
   cancelled?: () => boolean;
   /** Loads the SQLite engine, the first time a database (opencode.db) is met. */
   sqlite?: () => Promise<SqliteOpener>;
+  /** What an earlier scan made of this session, when its files are unchanged (the CLI's row cache): then the session
+   *  is not read. */
+  kept?: (s: SessionFiles) => ScanOutcome | undefined;
+  /** What this scan made of a session it read (the CLI keeps it for the next scan). */
+  made?: (s: SessionFiles, outcome: ScanOutcome) => void;
 };
+
+/** A session scanned: its row and the files its parser attached to it (Codex forks), or why it was skipped. */
+export type ScanOutcome = { row: SessionRow; attached: string[] } | { skipped: string };
 
 export type Skipped = { path: string; reason: string };
 
@@ -119,6 +127,14 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
     }
     if (attached.has(s.path)) continue;
     o.progress?.({ done: i, total: sessions.length, bytes, path: s.path });
+    const was = o.kept?.(s);
+    if (was) {
+      if ('row' in was) {
+        rows.push(was.row);
+        for (const p of was.attached) attached.add(p);
+      } else skipped.push({ path: s.path, reason: was.skipped });
+      continue;
+    }
     const main = await o.open(s.path, s.path.slice(s.path.lastIndexOf('/') + 1));
     const extra: SourceFile[] = [];
     for (const c of s.companions) extra.push(await o.open(c.path, c.name));
@@ -134,24 +150,26 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
     const loaded = parseTranscript(main, extra);
     if (!loaded.ok) {
       skipped.push({ path: s.path, reason: loaded.error });
+      o.made?.(s, { skipped: loaded.error });
       continue;
     }
     const t = loaded.transcript;
     const mine = new Set(t.meta.attached ?? []);
     const kept = s.companions.filter((c) => !isRolloutName(c.name) || mine.has(c.name));
-    for (const c of kept) if (mine.has(c.name)) attached.add(c.path);
-    rows.push(
-      sessionRow(
-        t,
-        {
-          path: s.path,
-          companions: kept.map((c) => c.path),
-          project: projectOf(t, s),
-          bytes: s.size,
-        },
-        memo,
-      ),
+    const mineAttached = kept.filter((c) => mine.has(c.name)).map((c) => c.path);
+    for (const p of mineAttached) attached.add(p);
+    const row = sessionRow(
+      t,
+      {
+        path: s.path,
+        companions: kept.map((c) => c.path),
+        project: projectOf(t, s),
+        bytes: s.size,
+      },
+      memo,
     );
+    rows.push(row);
+    o.made?.(s, { row, attached: mineAttached });
   }
   o.progress?.({
     done: cancelled ? rows.length + skipped.length : sessions.length,

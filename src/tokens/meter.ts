@@ -63,6 +63,12 @@ export class TokenMeter {
     return this.tokenizer.count(s);
   }
 
+  /** Record the exact count of a text block made from counted parts (a summary from its lines' counts), without
+   *  hashing its text. */
+  knownBlock(b: Block, textTokens: number): void {
+    if (!this.blockCache.has(b)) this.blockCache.set(b, textTokens + mediaTokens(b));
+  }
+
   /** Record an exact count computed elsewhere (a counting worker) for a block's text, with its line units'
    *  counts when the text is long. */
   primeBlock(b: Block, textTokens: number, units?: Uint32Array): void {

@@ -16,6 +16,7 @@ import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { configArb, type GenConfig, sessionArb, sessionTranscript } from '../helpers/arbitrary.ts';
 import { describeReal, fixtureInputs } from '../helpers/fixtures.ts';
 import { tokenizer } from '../helpers/replay.ts';
+import { runFingerprint } from '../helpers/run-fingerprint.ts';
 
 let tk: CachedTokenizer;
 beforeAll(async () => {
@@ -23,22 +24,6 @@ beforeAll(async () => {
 });
 
 type Settings = GenConfig & { mode: ReplayMode };
-
-/** Everything a run shows, as comparable data (Maps and typed arrays spelled out). */
-function fingerprint(a: Analysis): unknown {
-  return {
-    report: a.report,
-    refetches: a.refetches,
-    simulated: a.simulated,
-    observed: a.observed,
-    threads: a.replay.threads.map((tr) => ({
-      thread: tr.thread,
-      calibration: tr.calibration,
-      fates: [...tr.fates.values()],
-      requests: tr.requests,
-    })),
-  };
-}
 
 function run(t: Transcript, s: Settings, cache = newCache(t, tk)): Analysis {
   const config = mergeConfig(presetConfig(s.preset), s.set);
@@ -60,9 +45,9 @@ function expectWarmEqualsFresh(t: Transcript, a: Settings, b: Settings): void {
   run(t, a, cache);
   run(t, b, cache);
   run(t, a, cache);
-  const warm = fingerprint(run(t, b, cache));
+  const warm = runFingerprint(run(t, b, cache));
   const copy = structuredClone(t);
-  expect(warm).toEqual(fingerprint(run(copy, b)));
+  expect(warm).toEqual(runFingerprint(run(copy, b)));
 }
 
 /** configArb's settings, plus the keys a slider moves that it leaves alone (the truncation cap, the ratios). */

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { summarizerFor } from '../../src/pipeline/summarizer.ts';
+import type { SummaryDrafts } from '../../src/pipeline/summary-drafts.ts';
 import { ReplayCache } from '../../src/replay/cache.ts';
 import { type ConfigReads, sameReads, trackedConfig } from '../../src/replay/reuse.ts';
 import { replayTranscript } from '../../src/replay/transcript.ts';
@@ -197,12 +198,15 @@ describe('re-runs reuse untouched threads', () => {
       expect(warm.requests).toEqual(fresh.requests);
       expect(warm.fates).toEqual(fresh.fates);
     }
-    // Drafts are measured (meter.text of a summary draft) only the first time: a repeat run renders none.
+    // Drafts are measured (SummaryDrafts.draft, from their lines' counts) only the first time: a repeat run
+    // measures none.
     const drafts = () => {
       let n = 0;
-      const spy = vi.spyOn(meter, 'text').mockImplementation((text: string) => {
-        if (text.startsWith('[Summary #')) n++;
-        return tk.count(text);
+      const proto = Object.getPrototypeOf(cache.pipeline.drafts) as SummaryDrafts;
+      const draft = proto.draft;
+      const spy = vi.spyOn(proto, 'draft').mockImplementation(function (this: SummaryDrafts, ...a) {
+        n++;
+        return draft.apply(this, a);
       });
       return {
         done: () => {

@@ -87,6 +87,18 @@ function shrink(b: Block, ratio: number, meter: TokenMeter): Block | undefined {
   };
 }
 
+/** `shrink(b, 0)`, kept per block (PipelineMemo.cutToNothing): far over the cap, each request cuts the whole history
+ *  so, mostly blocks it cut before. */
+function cutToNothing(b: Block, ctx: StageContext): Block | undefined {
+  const memo = ctx.memo.cutToNothing;
+  let next = memo.get(b);
+  if (next === undefined) {
+    next = shrink(b, 0, ctx.meter) ?? null;
+    memo.set(b, next);
+  }
+  return next ?? undefined;
+}
+
 /** Last resort (the recent turns alone are too big): shorten the largest blocks until the request fits.
  *  Each step must save tokens, so the loop ends; it stops when no block can shrink any further. The targets are
  *  listed and sorted once; a shortened block moves to its new place (ties keep message order), so each round
@@ -99,7 +111,8 @@ function truncateToFit(work: Working, state: HardcapState, ctx: StageContext): v
       const t = targets[k];
       const b = work.at(t.pos).blocks[t.j];
       const excess = overBy(ctx) / ctx.factor;
-      const next = shrink(b, Math.max(0, 1 - excess / Math.max(1, t.tokens)) * 0.9, ctx.meter);
+      const ratio = Math.max(0, 1 - excess / Math.max(1, t.tokens)) * 0.9;
+      const next = ratio === 0 ? cutToNothing(b, ctx) : shrink(b, ratio, ctx.meter);
       // A block that cannot save tokens now cannot later either (the excess only falls, so later cuts keep
       // more): it leaves the list instead of being cut and counted again every round.
       if (

@@ -11,6 +11,7 @@ import { landingTokens } from '../config.ts';
 import { headEnd, isPipelineSummary, SUMMARY_UUID, tailStart, validCuts } from '../cuts.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { SummaryOutcome } from '../summarizer.ts';
+import { summaryHeader } from '../summary-drafts.ts';
 import type { Working } from '../working.ts';
 
 export type SummarizeState = {
@@ -53,11 +54,16 @@ function widen(span: Span, r: number): void {
   if (r > span.last) span.last = r;
 }
 
-function summaryText(n: number, span: Span, ctx: StageContext, prose: string, merged: ArtifactIndex) {
-  const firstReq = span.first;
-  const lastReq = span.last;
-  const header = `[Summary #${n} of earlier conversation (requests ${firstReq}–${lastReq}), written by the ${ctx.summarizer.id} summarizer]`;
-  return `${header}\n${prose.trim() ? `${prose.trim()}\n` : ''}${renderSections(merged)}`;
+/** A summary's text and its tokens (counted from its parts: summary-drafts.ts). */
+function summaryOf(n: number, span: Span, ctx: StageContext, prose: string, merged: ArtifactIndex) {
+  const drafts = ctx.memo.drafts;
+  const head = `${summaryHeader(n, span.first, span.last, ctx.summarizer.id)}\n${prose.trim() ? `${prose.trim()}\n` : ''}`;
+  return {
+    text: `${head}${renderSections(merged)}`,
+    tokens:
+      drafts.headTokens(ctx.meter, n, span.first, span.last, ctx.summarizer.id, prose.trim()) +
+      drafts.sectionTokens(ctx.meter, merged),
+  };
 }
 
 /**
@@ -96,7 +102,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
       const c = ctx.memo.contributions.of(m);
       h1 = Math.imul(h1 ^ c.id, 2654435761);
       h2 = Math.imul(h2 ^ c.id, 1597334677);
-      if (m.compaction !== 'summary') indexMessage(index, c, req);
+      if (m.compaction !== 'summary') indexMessage(index, ctx.memo.contributions.artifacts(c, req));
     }
     const isLast = i === cuts.length - 1;
     // The estimate once the cut is folded (before the summary's own tokens).
@@ -109,7 +115,9 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     const key = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last };
     let found = memo.find(drafts, key);
     if (found === undefined) {
-      found = { ...key, tokens: ctx.meter.text(summaryText(state.count + 1, span, ctx, '', mergeIndex(base, index))) };
+      const n = state.count + 1;
+      const tokens = memo.draft(ctx.meter, n, span.first, span.last, ctx.summarizer.id, mergeIndex(base, index));
+      found = { ...key, tokens };
       memo.keep(drafts, found);
     }
     const draft = found.tokens;
@@ -176,24 +184,24 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       return state;
     }
     state.failures = 0;
-    let text = summaryText(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
-    let tokensAfter = ctx.meter.message(summaryMessage(text));
+    let made = summaryOf(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
     // The prose tipped it back over the landing line: fold as far as allowed, so a second pass (a retry of
     // the same input) finds nothing left to do.
-    const landed = ctx.estimate() + ctx.factor * (tokensAfter - chosen.removed) < landingTokens(cfg);
+    const landed = ctx.estimate() + ctx.factor * (made.tokens - chosen.removed) < landingTokens(cfg);
     const far = landed ? undefined : plan(work, state, ctx, start, true);
     if (far && far.cut > chosen.cut) {
       const again = summarize(far, ctx);
       if (again.ok) {
         chosen = far;
         out = again;
-        text = summaryText(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
-        tokensAfter = ctx.meter.message(summaryMessage(text));
+        made = summaryOf(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
       }
     }
     const { cut, fresh, removed: tokensBefore } = chosen;
+    const { text, tokens: tokensAfter } = made;
     if (tokensAfter >= tokensBefore) return state; // the prose made it no smaller than what it replaces
     const summary = summaryMessage(text);
+    ctx.meter.knownBlock(summary.blocks[0], tokensAfter);
     const runes = runeCount(text);
     ctx.memo.runes.known(summary.blocks[0], runes);
     state.index = chosen.merged;
