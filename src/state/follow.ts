@@ -120,8 +120,8 @@ export const useFollow = create<FollowState>()((set, get) => {
 });
 
 /** Open a session up to the last complete line of each of its files and follow it; false when a file could not
- *  be read. */
-export async function openFollowed(target: FollowTarget): Promise<boolean> {
+ *  be read. `wanted` is asked once the files are read: false (the user opened something else meanwhile) leaves it. */
+export async function openFollowed(target: FollowTarget, wanted = () => true): Promise<boolean> {
   const follow = useFollow.getState().followActions;
   follow.stop();
   let files: GrowingFile[];
@@ -132,6 +132,7 @@ export async function openFollowed(target: FollowTarget): Promise<boolean> {
   } catch {
     return false;
   }
+  if (!wanted()) return true;
   await useStore.getState().transcriptActions.loadFiles(
     files.map((f) => f.opening()),
     target.source,
