@@ -31,8 +31,9 @@ export type FolderState = {
     setQuery(q: Partial<SessionsQuery>): Promise<void>;
     show(shown: boolean): void;
     openSession(row: SessionRow): Promise<void>;
-    /** The folder `tierscope serve` serves (the page was opened with `?folder=1`). */
-    openServed(): Promise<void>;
+    /** The folder `tierscope serve` serves (the page was opened with `?folder=1`); `open`: the file of it to open
+     *  (`tierscope <file>`), as a session with its sub-agents when the scan finds it one, else as a file. */
+    openServed(open?: string): Promise<void>;
   };
 };
 
@@ -185,7 +186,7 @@ export const useFolder = create<FolderState>()((set, get) => {
         set({ shown: false, opened: row.path });
         await useStore.getState().transcriptActions.loadFiles([file, ...companions], source);
       },
-      async openServed() {
+      async openServed(open) {
         let listing: { root: string; files: { path: string; size: number }[] };
         try {
           const res = await fetch(LIST_PATH, { cache: 'no-store' });
@@ -197,6 +198,11 @@ export const useFolder = create<FolderState>()((set, get) => {
         }
         const list = listing.files.map((f) => ({ path: f.path, size: f.size, url: servedUrl(f.path) }));
         await get().folderActions.openFolder(list, listing.root);
+        if (open === undefined) return;
+        const row = get().view?.rows.find((r) => r.path === open);
+        if (row) return get().folderActions.openSession(row);
+        set({ shown: false });
+        await useStore.getState().transcriptActions.loadUrl(servedUrl(open), { kind: 'file', name: open });
       },
     },
   };

@@ -1,7 +1,8 @@
 // On start: open a share link (`#s=…`, also when pasted into an open tab), else load `?src=` (same-origin
 // only) when given, else the default bundled sample with its settings; `?folder=1` (tierscope serve) also opens
-// the served folder's sessions. Whatever the user opens meanwhile wins: these loads go ahead only while no other
-// load has started (state/load-order.ts), and a reply overtaken by a newer load is dropped.
+// the served folder's sessions (`&open=<path>`: and one of its files). Whatever the user opens meanwhile wins:
+// these loads go ahead only while no other load has started (state/load-order.ts), and a reply overtaken by a
+// newer load is dropped.
 // Samples are listed in public/samples/index.json (written by scripts/gen-samples.ts); loading one applies
 // its preset, config overrides, mode and provider over the log's defaults, so its first run uses them.
 import { useEffect } from 'react';
@@ -95,9 +96,11 @@ async function openShareLink(href: string): Promise<void> {
 
 export function useStartup(): void {
   useEffect(() => {
-    // Opened by `tierscope serve` (`?folder=1`): its folder's sessions, listed by the server.
-    if (new URLSearchParams(window.location.search).get('folder') === '1' && useFolder.getState().status === 'idle')
-      void useFolder.getState().folderActions.openServed();
+    // Opened by `tierscope serve` (`?folder=1`): its folder's sessions, listed by the server; `&open=`: one of its
+    // files to open (`tierscope <file>`).
+    const params = new URLSearchParams(window.location.search);
+    if (params.get('folder') === '1' && useFolder.getState().status === 'idle')
+      void useFolder.getState().folderActions.openServed(params.get('open') ?? undefined);
   }, []);
   useEffect(() => {
     // A link pasted into the address bar of an open tab changes only the fragment: open it as well.
