@@ -5,7 +5,18 @@
 // it, both homes' sessions are listed; `npx tierscope <file>` opens that session with its sub-agents; and the other
 // commands answer from the tarball as they do from the repo.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -109,18 +120,26 @@ describeWild('the npm package', () => {
     }
   });
 
-  it('lists the sessions of every home found: ~/.codex/sessions beside ~/.claude/projects', async () => {
+  it('lists the sessions of every home found (~/.codex/sessions beside ~/.claude/projects); --open opens the URL', async () => {
     const day = join(home, '.codex', 'sessions', '2025', '11', '13');
     mkdirSync(day, { recursive: true });
     copyWritable(CODEX, day);
     const claude = sessionsOf(listFolder(join(home, '.claude', 'projects')), 'projects').length;
     const codex = readdirSync(CODEX).filter((f) => f.endsWith('.jsonl')).length;
-    const server = await spawnServer('npx', ['tierscope', '--port', String(await freePort())], {
+    // `--open` hands the URL to the desktop's opener (xdg-open on Linux): a stand-in records what it was given.
+    const bin = join(work, 'bin');
+    const opened = join(work, 'opened');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$@" > '${opened}'\n`, { mode: 0o755 });
+    const server = await spawnServer('npx', ['tierscope', '--open', '--port', String(await freePort())], {
       cwd: install,
-      env: userEnv({ HOME: home }),
+      env: userEnv({ HOME: home, PATH: `${bin}:${process.env.PATH}` }),
     });
     try {
       expect(server.output()).toContain('Claude Code (~/.claude/projects) and Codex (~/.codex/sessions)');
+      await expect
+        .poll(() => (existsSync(opened) ? readFileSync(opened, 'utf8').trim() : null), { timeout: 30_000 })
+        .toBe(server.url);
       const rows = await sessionRows(server.url, claude + codex);
       expect(rows.filter((p) => p.startsWith('codex/'))).toHaveLength(codex);
       expect(rows.filter((p) => p.startsWith('claude-code/'))).toHaveLength(claude);
