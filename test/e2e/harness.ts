@@ -115,8 +115,11 @@ export async function openBrowser(url: string, opts: BrowserOptions = {}): Promi
     args: [...ARGS, ...(opts.args ?? [])],
     viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
     colorScheme: opts.colorScheme ?? 'light',
-    timeout: 60_000,
+    timeout: 120_000,
   });
+  // Every wait on state (waitFor, waitForFunction, auto-waiting actions, navigation) may take this long on a busy
+  // machine before it fails: a cap, never a pause.
+  context.setDefaultTimeout(120_000);
   const consoleErrors: string[] = [];
   const externalRequests: string[] = [];
   const failedRequests: string[] = [];

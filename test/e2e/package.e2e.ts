@@ -137,9 +137,7 @@ describeWild('the npm package', () => {
     });
     try {
       expect(server.output()).toContain('Claude Code (~/.claude/projects) and Codex (~/.codex/sessions)');
-      await expect
-        .poll(() => (existsSync(opened) ? readFileSync(opened, 'utf8').trim() : null), { timeout: 30_000 })
-        .toBe(server.url);
+      await expect.poll(() => (existsSync(opened) ? readFileSync(opened, 'utf8').trim() : null)).toBe(server.url);
       const rows = await sessionRows(server.url, claude + codex);
       expect(rows.filter((p) => p.startsWith('codex/'))).toHaveLength(codex);
       expect(rows.filter((p) => p.startsWith('claude-code/'))).toHaveLength(claude);

@@ -33,8 +33,8 @@ it('`npm start` renders the sample under the production policy, without console 
       undefined,
       { timeout: 120_000 },
     );
-    await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 60_000 });
-    await s.page.getByTestId('stat-hit-rate-simulated').waitFor({ timeout: 60_000 });
+    await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 120_000 });
+    await s.page.getByTestId('stat-hit-rate-simulated').waitFor({ timeout: 120_000 });
     await screenshot(s.page, 'npm-start');
     expect(await s.page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
     expect(s.consoleErrors).toEqual([]);
