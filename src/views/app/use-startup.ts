@@ -1,8 +1,8 @@
 // On start: open a share link (`#s=…`, also when pasted into an open tab), else load `?src=` (same-origin
-// only) when given, else the default bundled sample with its settings; `?folder=1` (tierscope serve) also opens
-// the served folder's sessions (`&open=<path>`: and one of its files). Whatever the user opens meanwhile wins:
-// these loads go ahead only while no other load has started (state/load-order.ts), and a reply overtaken by a
-// newer load is dropped.
+// only) when given, else the default bundled sample with its settings — or, with `?folder=1` (tierscope serve),
+// the served folder's sessions instead (`&open=<path>`: and one of its files). Whatever the user opens meanwhile
+// wins: these loads go ahead only while no other load has started (state/load-order.ts), and a reply overtaken by
+// a newer load is dropped.
 // Samples are listed in public/samples/index.json (written by scripts/gen-samples.ts); loading one applies
 // its preset, config overrides, mode and provider over the log's defaults, so its first run uses them.
 import { useEffect } from 'react';
@@ -146,6 +146,8 @@ export function useStartup(): void {
         }));
       return;
     }
+    // Opened on a served folder: the page is its sessions table; no sample behind it.
+    if (new URLSearchParams(window.location.search).get('folder') === '1') return;
     // Mark loading right away so a second mount (StrictMode) does not start another load.
     useStore.setState((s) => ({ transcript: { ...s.transcript, status: 'loading' } }));
     void loadManifest().then((list) => {
