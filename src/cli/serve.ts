@@ -62,7 +62,13 @@ export function servedHomes(home: string): Served | null {
 export function servedFile(path: string): Served {
   const file = resolve(path);
   const name = basename(file);
-  const files = () => [name, ...companionFiles(file).map((c) => c.name)];
+  const files = () => {
+    try {
+      return [name, ...companionFiles(file).map((c) => c.name)];
+    } catch {
+      return []; // the file's folder went away: nothing to serve
+    }
+  };
   return {
     roots: [{ name: basename(dirname(file)), dir: dirname(file), files }],
     rootName: basename(dirname(file)),
