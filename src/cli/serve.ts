@@ -51,7 +51,7 @@ export function servedHomes(home: string): Served | null {
   const found = foundHomes(home);
   if (found.length === 0) return null;
   return {
-    roots: uniqueNames(found.map((h) => ({ name: h.format, dir: h.dir }))),
+    roots: uniqueNames(found.map((h) => ({ name: h.name, dir: h.dir }))),
     rootName: found.length === 1 ? found[0].label : 'sessions',
     page: '?folder=1',
     what: found.map((h) => `${h.label} (${tilde(h.dir, home)})`).join(' and '),

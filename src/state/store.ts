@@ -240,7 +240,9 @@ async function loadInputs(
   const onProgress = loadProgress(load.ticket);
   let summary: Awaited<ReturnType<ReturnType<typeof engine>['load']>>;
   try {
-    summary = await load.settles(engine().load(inputs, undefined, onProgress, useLoadLimits.getState(), follow));
+    summary = await load.settles(
+      engine().load(inputs, undefined, onProgress, useLoadLimits.getState(), follow, source.session),
+    );
   } catch (e) {
     if (!isNewest(load.ticket)) return;
     // The engine stopped while loading (engine-status.ts offers a retry), or the input could not be sent.

@@ -13,6 +13,7 @@ import { foundHomes, HOMES } from '../../src/cli/homes.ts';
 import { type Serving, servedFile, servedHomes, startServe } from '../../src/cli/serve.ts';
 import { uniqueNames } from '../../src/cli/served-roots.ts';
 import { DOCUMENT_POLICY, isDocumentPath, WORKER_POLICY } from '../../src/lib/csp.ts';
+import { AGENT_HOMES } from '../../src/sessions/agent-homes.ts';
 import { runCapture } from '../helpers/cli.ts';
 
 type Reply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
@@ -173,10 +174,15 @@ describe('tierscope serve over several roots, and over one file', () => {
   afterAll(async () => s?.close());
 
   it('finds the homes of the table that exist, and only those', () => {
-    expect(foundHomes(join(base, 'home')).map((h) => h.format)).toEqual(['claude-code', 'codex']);
+    expect(foundHomes(join(base, 'home')).map((h) => h.name)).toEqual(['claude-code', 'codex']);
     expect(foundHomes(join(base, 'nowhere'))).toEqual([]);
     expect(servedHomes(join(base, 'nowhere'))).toBeNull();
-    expect(HOMES.map((h) => h.path)).toEqual(['.claude/projects', '.codex/sessions']);
+    // One table: Claude Code and Codex first, then the agents of issue 31 (sessions/agent-homes.ts).
+    expect(HOMES.slice(0, 2).map((h) => h.path)).toEqual(['.claude/projects', '.codex/sessions']);
+    expect(HOMES.slice(2)).toEqual(AGENT_HOMES);
+    expect(foundHomes(join(base, 'home'), [{ path: '.', label: 'Cline (VS Code)', format: 'cline' }])[0]?.name).toBe(
+      'cline-vs-code',
+    );
   });
 
   it('lists every root under its own name and sends each root its files, byte ranges included', async () => {

@@ -1,6 +1,6 @@
 // The npm package as a user meets it (issue 25, item 2): `npm pack` builds the app and the CLI into a tarball with
-// no TypeScript source and no tests; installed from it into an empty folder, offline (it needs no runtime
-// dependency), `npx tierscope` with HOME pointing at a home that holds a copy of the wild Claude Code projects serves
+// no TypeScript source and no tests; installed from it into an empty folder (with its one runtime dependency,
+// sql.js, and nothing else), `npx tierscope` with HOME pointing at a home that holds a copy of the wild Claude Code projects serves
 // the app on 127.0.0.1 and opens on the sessions table with one row per session there; with a Codex home beside
 // it, both homes' sessions are listed; `npx tierscope <file>` opens that session with its sub-agents; and the other
 // commands answer from the tarball as they do from the repo.
@@ -18,7 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listFolder } from '../../src/cli/node-folder.ts';
@@ -75,10 +75,10 @@ describeWild('the npm package', () => {
     files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
     mkdirSync(install);
     execFileSync('npm', ['init', '-y'], { cwd: install, env: userEnv(), stdio: 'ignore' });
-    // Offline: the package must install with nothing fetched (it has no runtime dependencies).
-    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], {
+    // The one runtime dependency (sql.js) comes from this machine's npm cache when it is there.
+    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
       cwd: install,
-      env: userEnv({ HOME: home }),
+      env: userEnv({ HOME: home, npm_config_cache: join(homedir(), '.npm') }),
       stdio: 'ignore',
     });
     copyWritable(PROJECTS, join(home, '.claude', 'projects'));
@@ -87,7 +87,7 @@ describeWild('the npm package', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('packs the built app and CLI, with no TypeScript source, no tests and no runtime dependency', () => {
+  it('packs the built app and CLI, with no TypeScript source, no tests and one runtime dependency (sql.js)', () => {
     const inPackage = files.map((f) => f.replace(/^package\//, ''));
     expect(inPackage).toContain('dist/index.html');
     expect(inPackage).toContain('dist-cli/tierscope.cjs');
@@ -95,9 +95,13 @@ describeWild('the npm package', () => {
     expect(inPackage).toContain('bin/tierscope.cjs');
     expect(inPackage.filter((f) => /(^|\/)(src|test|bench|scripts)\//.test(f) || /\.tsx?$/.test(f))).toEqual([]);
     const pkg = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
-    expect(pkg.dependencies ?? {}).toEqual({});
+    // Everything else the CLI uses is bundled into dist-cli/; sql.js reads its .wasm from its own folder.
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual(['sql.js']);
     // No TypeScript at run time: nothing the installed CLI loads needs tsx (there is no src/ to fall back to).
-    expect(readdirSync(join(install, 'node_modules')).filter((f) => !f.startsWith('.'))).toEqual(['tierscope']);
+    expect(readdirSync(join(install, 'node_modules')).filter((f) => !f.startsWith('.'))).toEqual([
+      'sql.js',
+      'tierscope',
+    ]);
   });
 
   it('`npx tierscope` opens on the sessions table with one row per session of ~/.claude/projects', async () => {
