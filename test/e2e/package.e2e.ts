@@ -191,6 +191,9 @@ describeWild('the npm package', () => {
       /^path,sessionId,project,/,
     );
     expect(npx(['--help'])).toContain('usage: tierscope');
+    // A database: the installed sql.js, its .wasm read from its own folder.
+    const db = join(ROOT, 'test/fixtures/opencode/one-session/opencode.db');
+    expect(JSON.parse(npx(['analyze', db, '--json']))).toEqual(await cliReport(db));
   });
 
   /** Open the sessions table at `url` and wait until the scan is done; the paths of its rows. */
