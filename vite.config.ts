@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { sameOriginPreamble } from './scripts/dev-preamble.ts';
 import { securityHeaders } from './src/lib/csp.ts';
 
 // The app is static and works offline: monaco and the tokenizer ranks are bundled (no CDN), the engine
@@ -20,7 +21,8 @@ function securityHeadersPlugin(): Plugin {
 type Middleware = (req: { url?: string }, res: { setHeader: (k: string, v: string) => void }, next: () => void) => void;
 
 export default defineConfig({
-  plugins: [react(), securityHeadersPlugin()],
+  // The dev server's React preamble is served from this origin, so dev runs under the production policy.
+  plugins: [react(), sameOriginPreamble(), securityHeadersPlugin()],
   worker: { format: 'es' },
   build: {
     target: 'es2022',

@@ -27,6 +27,9 @@ export default defineConfig({
           hookTimeout: 240_000,
           fileParallelism: false,
           env,
+          // Tests wait on the state they assert (expect.poll, waitFor…); on a busy machine that state takes longer
+          // to arrive, so a wait's cap is generous (Playwright's is set in harness.ts).
+          expect: { poll: { timeout: 60_000 } },
         },
       },
     ],

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Entry point for `tierscope` / `npm run tierscope`. Runs the CLI as built JavaScript (dist-cli/tierscope.cjs,
-// written by scripts/build-cli.mjs on `npm ci`) with its code cache (run-built.cjs): no TypeScript compilation at
-// start-up. While a file under src/ is newer than that build (a checkout being edited) or it is missing, it loads
-// the TypeScript through tsx instead.
+// Entry point for `tierscope` / `npm run tierscope` / `npx tierscope`. Runs the CLI as built JavaScript
+// (dist-cli/tierscope.cjs, written by scripts/build-cli.mjs on `npm ci` and when the package is packed) with its code
+// cache (run-built.cjs): no TypeScript compilation at start-up. In a checkout, while a file under src/ is newer than
+// that build (it is being edited) or the build is missing, it loads the TypeScript through tsx instead; the
+// installed package has no src/ and always runs the build.
 // CommonJS: a start never initializes Node's ES module loader (~10 ms of it) on the built path.
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
@@ -24,9 +25,11 @@ function newest(dir, limit) {
 }
 
 function fresh() {
+  const src = join(root, 'src');
+  if (!existsSync(src)) return true;
   if (!existsSync(built)) return false;
   const at = statSync(built).mtimeMs;
-  return newest(join(root, 'src'), at) <= at;
+  return newest(src, at) <= at;
 }
 
 if (fresh()) runBuilt(join(root, 'dist-cli'));

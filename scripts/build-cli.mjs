@@ -37,9 +37,13 @@ await build({
   define: { __TIERSCOPE_CODE__: JSON.stringify(sourceHash()) },
   logLevel: 'warn',
   publicDir: false,
-  // What every command loads at start is bundled in, so Node does not resolve it through node_modules each time
-  // (about 10–20 ms of a 0.2 s start); what only some commands load (js-tiktoken's ranks, secretlint) stays outside.
-  ssr: { noExternal: ['@pydantic/genai-prices', 'image-size', 'fflate', 'fzstd'] },
+  // Every package is bundled in: Node does not resolve what a start loads through node_modules each time (about
+  // 10–20 ms of a 0.2 s start), and the npm package needs no runtime dependency but sql.js. What only some commands
+  // load (secretlint for `share`, `open` for `serve --open`) lands in those commands' chunks. js-tiktoken's rank
+  // tables stay outside: the CLI reads the packed ranks written below instead (src/cli/entry.ts). sql.js stays
+  // outside too, the package's one runtime dependency: it reads its .wasm from its own folder (cli/sqlite-node.ts),
+  // only when a database is opened.
+  ssr: { noExternal: true, external: ['js-tiktoken', 'sql.js'] },
   build: {
     ssr: resolve(root, 'src/cli/entry.ts'),
     outDir,

@@ -136,6 +136,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       }
     | undefined;
   let latestRun = 0;
+  /** The newest load asked for: a load overtaken by a newer one while it read its input is dropped, so what the
+   *  engine holds is always what the page asked for last (the page drops that reply too: state/store.ts). */
+  let latestLoad = 0;
   let counting: Promise<CountStatus> = Promise.resolve({ done: true, fraction: 1 });
 
   function startCounting(t: Transcript, onProgress?: (p: LoadProgress) => void): Promise<CountStatus> {
@@ -240,6 +243,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       session?: string,
     ): Promise<LoadSummary | LoadFailure> {
       const t0 = performance.now();
+      const ticket = ++latestLoad;
       // A followed session's lines, kept from its last load; any other load lets them go.
       const growing = follow === 'grow' && held !== undefined && held.name === files[0]?.name;
       const keep = growing ? held?.lines : follow ? heldLines() : undefined;
@@ -259,6 +263,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         }
         prepared.push(p);
       }
+      if (ticket !== latestLoad) return { ok: false, error: 'A newer load replaced this one.', issues: [] };
       const [main, ...extra] = prepared.map((p) => p.source);
       onProgress?.({ phase: 'parsing', fraction: 0 });
       const database = fileIsSqlite(main) && sqliteEngine ? await sqliteEngine() : undefined;

@@ -61,8 +61,8 @@ async function main(): Promise<void> {
     ranks: readRanks,
   });
   process.exitCode = code;
-  // `serve` goes on serving; every other command is done once its output is written.
-  if (process.argv[2] !== 'serve') exitWhenWritten(code);
+  // Done once the output is written (a serve returns when its server closes).
+  exitWhenWritten(code);
 }
 
 /**

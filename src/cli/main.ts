@@ -1,8 +1,10 @@
 // The tierscope CLI (SPEC §8): `analyze` replays a transcript through the compaction pipeline and prints
 // a readable summary, or with --json the full report; `share` prints a share link (optionally minimized and
 // redacted); `minimize` writes the smallest bundle that still reproduces a predicate; `scan` lists the sessions
-// of a folder (scan.ts); `serve` serves the app and a folder on 127.0.0.1 (serve.ts). Exit 0 on success
-// (even with parse issues), 2 on unusable input or arguments, with a one-line reason on stderr.
+// of a folder (scan.ts); `serve` serves the app and a folder on 127.0.0.1 (serve.ts) — and so does `tierscope` with
+// no command: over the session homes found on this machine, or over the file or folders it names. Exit 0 on
+// success (even with parse issues), 2 on unusable input or arguments, with a one-line reason on stderr.
+import { existsSync } from 'node:fs';
 import { analyze } from '../analyses/analyze.ts';
 import { type ParsedArgs, parseArgs, UsageError } from './args.ts';
 import { type CliIo, load, type TermIo, termIo } from './load.ts';
@@ -13,7 +15,9 @@ import { formatSummary } from './summary.ts';
 export type { CliIo } from './load.ts';
 
 const USAGE = [
-  'usage: tierscope analyze <file> [--preset P] [--config file.json] [--set key=value]… [--mode recorded|raw]',
+  'usage: tierscope [<file> | <dir>…] [--port N] [--open]   the app on 127.0.0.1: your sessions (~/.claude/projects,',
+  '                         ~/.codex/sessions, …) in the sessions table, the folders given, or one file with its sub-agents',
+  '       tierscope analyze <file> [--preset P] [--config file.json] [--set key=value]… [--mode recorded|raw]',
   '                         [--provider anthropic|openai-chat|openai-responses|gemini|bedrock] [--format F]',
   '                         [--session ID] [--json]   (--session: one session of an opencode database)',
   '       tierscope share <file> [analyze settings] [--redact [--redact-paths]] [--minimize <predicate>]',
@@ -27,7 +31,7 @@ const USAGE = [
   '                         one row per session of a folder (Claude Code projects, Codex sessions, Inspect logs,',
   '                         Gemini CLI chats, Cline/Roo tasks, opencode databases); rows of unchanged files are kept',
   '                         in ~/.cache/tierscope ($XDG_CACHE_HOME, $TIERSCOPE_CACHE_DIR)',
-  '       tierscope serve [dir] [--port N]   the app and a folder (default ~/.claude/projects), read-only, on 127.0.0.1',
+  '       tierscope serve [<file> | <dir>…] [--port N] [--open]   the same, read-only, on 127.0.0.1 only',
   '  <file>: a log, a .gz of one, a pipe, or - for stdin',
 ].join('\n');
 
@@ -62,7 +66,9 @@ export async function runCli(argv: string[], raw: CliIo): Promise<number> {
       io.out(USAGE);
       return 0;
     }
-    if (first.command === undefined) throw new UsageError('no command given');
+    // No command, or a file or folder in its place: serve the app over it (or over the session homes).
+    if (first.command === undefined || (!Object.hasOwn(COMMANDS, first.command) && existsSync(first.command)))
+      return await runCli(['serve', ...argv], raw);
     const command = first.command;
     if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command "${command}"`);
     const flags = COMMANDS[command as keyof typeof COMMANDS];

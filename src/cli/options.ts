@@ -32,7 +32,7 @@ export const COMMANDS: Record<'analyze' | 'share' | 'minimize' | 'scan' | 'serve
   },
   minimize: { valued: [...VALUED, 'predicate', 'out', 'max-evals'], booleans: ['help'] },
   scan: { valued: ['since', 'until', 'cache-dir'], booleans: ['json', 'ndjson', 'csv', 'no-cache', 'help'] },
-  serve: { valued: ['host', 'port', 'app'], booleans: ['help'] },
+  serve: { valued: ['host', 'port', 'app'], booleans: ['open', 'help'] },
 };
 
 /** Every flag of every command: to find the command before parsing with its own flags. */

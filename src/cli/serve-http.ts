@@ -1,15 +1,15 @@
-// The HTTP side of `tierscope serve`: the built app and one folder, read-only, to this machine only. Every response
-// carries the app's security headers (lib/csp.ts). A request must name this server by its loopback host (a page
-// elsewhere cannot reach it through DNS rebinding); only GET and HEAD; `/_folder/list` lists the folder,
-// `/_folder/file/<path>` sends a file of it with byte ranges (how the app follows a growing session); anything
-// outside the folder or the app is refused.
+// The HTTP side of `tierscope serve`: the built app and the served roots (served-roots.ts), read-only, to this
+// machine only. Every response carries the app's security headers (lib/csp.ts). A request must name this server by
+// its loopback host (a page elsewhere cannot reach it through DNS rebinding); only GET and HEAD; `/_folder/list`
+// lists the roots, `/_folder/file/<path>` sends a file of them with byte ranges (how the app follows a growing
+// session); anything outside the roots or the app is refused.
 import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import { securityHeaders } from '../lib/csp.ts';
 import { parseRange } from './byte-range.ts';
-import { listFolder } from './node-folder.ts';
 import { fileInside } from './safe-path.ts';
+import { fileOfRoots, listRoots, type ServedRoot } from './served-roots.ts';
 
 const LIST_PATH = '/_folder/list';
 const FILE_PREFIX = '/_folder/file/';
@@ -28,7 +28,7 @@ const TYPES: Record<string, string> = {
   '.jsonl': 'application/octet-stream',
 };
 
-export type ServeOptions = { root: string; rootName: string; appDir: string; port: () => number };
+export type ServeOptions = { roots: ServedRoot[]; rootName: string; appDir: string; port: () => number };
 
 function send(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
   res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
@@ -70,7 +70,7 @@ function sendFile(req: IncomingMessage, res: ServerResponse, path: string, type:
   createReadStream(path, { start, end }).pipe(res);
 }
 
-/** The request handler of a serve of `o.root` and the app in `o.appDir`. */
+/** The request handler of a serve of `o.roots` and the app in `o.appDir`. */
 export function serveHandler(o: ServeOptions): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -80,15 +80,12 @@ export function serveHandler(o: ServeOptions): (req: IncomingMessage, res: Serve
       return send(res, 421, 'tierscope serve answers to 127.0.0.1 only\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'read-only\n');
     if (url.pathname === LIST_PATH) {
-      const body = JSON.stringify({
-        root: o.rootName,
-        files: listFolder(o.root).map(({ path, size }) => ({ path, size })),
-      });
+      const body = JSON.stringify({ root: o.rootName, files: listRoots(o.roots) });
       return send(res, 200, body, 'application/json');
     }
     if (url.pathname.startsWith(FILE_PREFIX)) {
       const rel = decodedPath(url.pathname.slice(FILE_PREFIX.length));
-      const path = rel === null ? null : fileInside(o.root, rel);
+      const path = rel === null ? null : fileOfRoots(o.roots, rel);
       if (!path) return send(res, 403, 'not a file of the served folder\n');
       // Bytes only: a hostile log is never rendered as a page (nosniff is among the security headers).
       return sendFile(req, res, path, 'application/octet-stream', 'no-store');

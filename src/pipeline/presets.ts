@@ -11,13 +11,14 @@ export type Preset = { id: PresetId; title: string; description: string; overrid
 export const PRESETS: readonly Preset[] = [
   {
     id: 'seeds',
-    title: 'Seeds (book chapters 36–37)',
-    description: 'Spill at 50K runes, Tier 3/2/1 at distances 8/20, Tier-2 cap 300, anchored summaries at 80%.',
+    title: 'Tiers + spill + summary (default)',
+    description:
+      'Spill tool results over 50K runes to a file, compress older ones by distance (Tier 3/2/1 at 8/20, Tier-2 cap 300), anchored summaries at 80% of the window. The design of book chapters 36–37 (the "seeds" preset).',
     overrides: {},
   },
   {
     id: 'kocoro-source',
-    title: 'Kocoro source',
+    title: 'Kocoro runtime (as its source does it)',
     description:
       'What the Kocoro runtime really does: trigger max(0.9W, W−60K), landing max(0.8W, W−180K), floors per message, declared caps bash 30K / grep 20K.',
     overrides: {
@@ -59,7 +60,7 @@ export const PRESETS: readonly Preset[] = [
   },
   {
     id: 'sliding-window',
-    title: 'Sliding window',
+    title: 'Sliding window (last 40 messages)',
     description:
       'Keep only the last 40 messages: the front of the prompt changes on every request, so the cache never hits.',
     overrides: {
@@ -73,7 +74,7 @@ export const PRESETS: readonly Preset[] = [
   },
   {
     id: 'none',
-    title: 'None',
+    title: 'No rewriting',
     description: 'No rewriting at all: the recorded inputs as they were.',
     overrides: {
       tiersEnabled: false,

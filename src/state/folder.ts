@@ -34,8 +34,9 @@ export type FolderState = {
     /** A database file (opencode.db, with its -wal) dropped or picked: its sessions in the table, or the session
      *  itself when it holds one. */
     openDatabase(files: File[]): Promise<void>;
-    /** The folder `tierscope serve` serves (the page was opened with `?folder=1`). */
-    openServed(): Promise<void>;
+    /** The folder `tierscope serve` serves (the page was opened with `?folder=1`); `open`: the file of it to open
+     *  (`tierscope <file>`), as a session with its sub-agents when the scan finds it one, else as a file. */
+    openServed(open?: string): Promise<void>;
   };
 };
 
@@ -202,7 +203,7 @@ export const useFolder = create<FolderState>()((set, get) => {
         if (get().status === 'done' && get().scan?.sessions === 1 && rows[0])
           await get().folderActions.openSession(rows[0]);
       },
-      async openServed() {
+      async openServed(open) {
         let listing: { root: string; files: { path: string; size: number }[] };
         try {
           const res = await fetch(LIST_PATH, { cache: 'no-store' });
@@ -214,6 +215,11 @@ export const useFolder = create<FolderState>()((set, get) => {
         }
         const list = listing.files.map((f) => ({ path: f.path, size: f.size, url: servedUrl(f.path) }));
         await get().folderActions.openFolder(list, listing.root);
+        if (open === undefined) return;
+        const row = get().view?.rows.find((r) => r.path === open);
+        if (row) return get().folderActions.openSession(row);
+        set({ shown: false });
+        await useStore.getState().transcriptActions.loadUrl(servedUrl(open), { kind: 'file', name: open });
       },
     },
   };

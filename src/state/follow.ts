@@ -25,7 +25,8 @@ export type FollowState = {
   state: 'off' | 'live' | 'paused';
   /** When the last complete line arrived (epoch ms), or null before any did while following. */
   lastLineAt: number | null;
-  /** Bytes held of the main file (complete lines) and waiting (a last line without its end yet). */
+  /** Bytes held of the main file (complete lines), and waiting in any of the session's files (a last line without
+   *  its end yet). */
   bytes: number;
   waiting: number;
   followActions: { start(source: LoadSource, files: GrowingFile[], discover?: Discover): void; stop(): void };
@@ -47,7 +48,7 @@ export const useFollow = create<FollowState>()((set, get) => {
         let timer: ReturnType<typeof setTimeout> | undefined;
         let busy = false;
         let stopped = false;
-        const show = () => set({ bytes: main.bytes, waiting: main.waiting });
+        const show = () => set({ bytes: main.bytes, waiting: files.reduce((n, f) => n + f.waiting, 0) });
 
         const tick = async () => {
           timer = undefined;
@@ -120,8 +121,8 @@ export const useFollow = create<FollowState>()((set, get) => {
 });
 
 /** Open a session up to the last complete line of each of its files and follow it; false when a file could not
- *  be read. */
-export async function openFollowed(target: FollowTarget): Promise<boolean> {
+ *  be read. `wanted` is asked once the files are read: false (the user opened something else meanwhile) leaves it. */
+export async function openFollowed(target: FollowTarget, wanted = () => true): Promise<boolean> {
   const follow = useFollow.getState().followActions;
   follow.stop();
   let files: GrowingFile[];
@@ -132,6 +133,7 @@ export async function openFollowed(target: FollowTarget): Promise<boolean> {
   } catch {
     return false;
   }
+  if (!wanted()) return true;
   await useStore.getState().transcriptActions.loadFiles(
     files.map((f) => f.opening()),
     target.source,

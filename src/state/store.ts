@@ -7,6 +7,7 @@ import { ConfigError, checkValue, type PipelineConfig } from '../../worker/api.t
 import { engine, progressProxy } from './engine-client.ts';
 import { rememberInput } from './last-input.ts';
 import { fileTooBig, useLoadLimits } from './load-limits.ts';
+import { beginLoad, isNewest, supersede } from './load-order.ts';
 import { baselineConfig, INITIAL_CONFIG, loadedConfig } from './log-settings.ts';
 import type { AppState, LoadSource, Restore } from './types.ts';
 import { restoreView, stateFromUrl, urlFromState } from './url-state.ts';
@@ -43,10 +44,7 @@ export const useStore = create<AppState>()((set, get) => ({
       rememberInput(() => get().transcriptActions.loadFiles(files, src, follow), files[0]?.size ?? null);
       // Over the limit: refused before anything is read (the engine checks again, for every input path).
       const tooBig = files[0] ? fileTooBig(files[0].name, files[0].size) : null;
-      if (tooBig) {
-        set((s) => ({ transcript: { ...s.transcript, source: src } }));
-        return failLoad(tooBig);
-      }
+      if (tooBig) return refuseLoad(src, tooBig);
       // The Files themselves go to the worker, which reads them slice by slice: the page never reads them.
       await loadInputs(
         files.map((f) => ({ name: f.name, blob: f })),
@@ -70,10 +68,7 @@ export const useStore = create<AppState>()((set, get) => ({
       rememberInput(() => get().transcriptActions.loadText(name, text, source), blob.size);
       const src = source ?? { kind: 'paste', name };
       const tooBig = fileTooBig(name, blob.size);
-      if (tooBig) {
-        set((s) => ({ transcript: { ...s.transcript, source: src } }));
-        return failLoad(tooBig);
-      }
+      if (tooBig) return refuseLoad(src, tooBig);
       await loadInputs([{ name, blob }], src);
     },
     async loadUrl(url: string, source?: LoadSource, restore?: Restore) {
@@ -88,6 +83,7 @@ export const useStore = create<AppState>()((set, get) => ({
     },
     async openLink(href: string) {
       rememberInput(() => get().transcriptActions.openLink(href));
+      const load = beginLoad();
       set((s) => ({
         transcript: {
           ...s.transcript,
@@ -99,12 +95,14 @@ export const useStore = create<AppState>()((set, get) => ({
       }));
       let opened: Awaited<ReturnType<ReturnType<typeof engine>['openShare']>>;
       try {
-        opened = await engine().openShare(href, loadProgress());
+        opened = await load.settles(engine().openShare(href, loadProgress(load.ticket)));
       } catch (e) {
+        if (!isNewest(load.ticket)) return null;
         // The engine stopped while decoding (engine-status.ts offers a retry).
         failLoad(`Could not open the share link: ${e instanceof Error ? e.message : String(e)}`);
         return null;
       }
+      if (!isNewest(load.ticket)) return null; // a newer load owns the page
       if (!opened.ok) {
         failLoad(opened.error.charAt(0).toUpperCase() + opened.error.slice(1));
         return null;
@@ -117,8 +115,9 @@ export const useStore = create<AppState>()((set, get) => ({
     },
     async ensureRows(thread: string) {
       if (threadRows(get(), thread)) return;
+      const { summary } = get().transcript;
       const rows = await fetchRows(thread);
-      if (!rows) return;
+      if (!rows || get().transcript.summary !== summary) return; // another file loaded meanwhile
       set((s) => ({ transcript: { ...s.transcript, rows: { ...s.transcript.rows, [thread]: rows } } }));
     },
   },
@@ -227,6 +226,7 @@ async function loadInputs(
   follow?: 'start' | 'grow',
 ): Promise<void> {
   const set = useStore.setState;
+  const load = beginLoad();
   set((s) => ({
     transcript: {
       ...s.transcript,
@@ -237,14 +237,18 @@ async function loadInputs(
       progress: { phase: 'reading', fraction: 0 },
     },
   }));
-  const onProgress = loadProgress();
+  const onProgress = loadProgress(load.ticket);
   let summary: Awaited<ReturnType<ReturnType<typeof engine>['load']>>;
   try {
-    summary = await engine().load(inputs, undefined, onProgress, useLoadLimits.getState(), follow, source.session);
+    summary = await load.settles(
+      engine().load(inputs, undefined, onProgress, useLoadLimits.getState(), follow, source.session),
+    );
   } catch (e) {
+    if (!isNewest(load.ticket)) return;
     // The engine stopped while loading (engine-status.ts offers a retry), or the input could not be sent.
     return failLoad(e instanceof Error ? e.message : String(e));
   }
+  if (!isNewest(load.ticket)) return; // a newer load owns the page
   if (!summary.ok) {
     set((s) => ({
       transcript: {
@@ -266,10 +270,20 @@ async function loadInputs(
   await showLoaded(summary, restore ?? summary.share, restore?.settings !== undefined);
 }
 
-/** Load progress from the engine; when exact counts arrive, the visible thread's rows are refetched. */
-function loadProgress() {
+/** An input refused before it is read (over the file-size limit): the refusal is what the page shows, so a load
+ *  started before it does not replace it. */
+function refuseLoad(source: LoadSource, error: string): void {
+  supersede();
+  useStore.setState((s) => ({ transcript: { ...s.transcript, source } }));
+  failLoad(error);
+}
+
+/** Load progress from the engine for load `ticket` (ignored once a newer load started); when exact counts
+ *  arrive, the visible thread's rows are refetched. */
+function loadProgress(ticket: number) {
   const set = useStore.setState;
   return progressProxy((p) => {
+    if (!isNewest(ticket)) return;
     if (p.phase === 'counting' && p.fraction >= 1) {
       // Exact counts arrived: replace the estimated rows of the visible thread.
       set((s) => ({ transcript: { ...s.transcript, progress: undefined } }));

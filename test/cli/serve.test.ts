@@ -1,6 +1,7 @@
 // `tierscope serve`: 127.0.0.1 only (another --host is refused with the reason), the folder listing the app scans,
 // byte ranges (what a follower asks for), every response with the app's security headers, and nothing outside the
-// folder or the app: `..`, encoded `..`, absolute paths, symbolic links out of the folder, other Host headers.
+// folder or the app: `..`, encoded `..`, absolute paths, symbolic links out of the folder, other Host headers. Several
+// roots (the session homes) each under its name; one file with its sub-agent files and nothing else beside it.
 
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -8,8 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRange } from '../../src/cli/byte-range.ts';
-import { type Serving, startServe } from '../../src/cli/serve.ts';
+import { foundHomes, HOMES } from '../../src/cli/homes.ts';
+import { type Serving, servedFile, servedHomes, startServe } from '../../src/cli/serve.ts';
+import { uniqueNames } from '../../src/cli/served-roots.ts';
 import { DOCUMENT_POLICY, isDocumentPath, WORKER_POLICY } from '../../src/lib/csp.ts';
+import { AGENT_HOMES } from '../../src/sessions/agent-homes.ts';
 import { runCapture } from '../helpers/cli.ts';
 
 type Reply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
@@ -142,6 +146,97 @@ describe('tierscope serve', () => {
       'tierscope: serve listens on 127.0.0.1 only (got --host 0.0.0.0): the folder would be readable from other machines',
     );
     expect((await runCapture(['serve', root, '--host', '192.168.1.5'])).code).toBe(2);
-    expect((await runCapture(['serve', join(base, 'nope')])).err).toMatch(/^tierscope: no such folder/);
+    expect((await runCapture(['serve', join(base, 'nope')])).err).toMatch(/^tierscope: no such file or folder/);
+  });
+});
+
+describe('tierscope serve over several roots, and over one file', () => {
+  const base = mkdtempSync(join(tmpdir(), 'tierscope-roots-'));
+  const claude = join(base, 'home', '.claude', 'projects');
+  const codex = join(base, 'home', '.codex', 'sessions');
+  const app = join(base, 'dist');
+  let s: Serving;
+  let port = 0;
+  beforeAll(async () => {
+    mkdirSync(join(claude, 'p', 'abc', 'subagents'), { recursive: true });
+    mkdirSync(join(codex, '2025', '11', '13'), { recursive: true });
+    mkdirSync(app);
+    writeFileSync(join(app, 'index.html'), '<!doctype html><title>app</title>');
+    writeFileSync(join(claude, 'p', 'abc.jsonl'), '{"a":1}\n');
+    writeFileSync(join(claude, 'p', 'abc', 'subagents', 'agent-1.jsonl'), '{"b":2}\n');
+    writeFileSync(join(claude, 'p', 'other.jsonl'), 'other');
+    writeFileSync(join(codex, '2025', '11', '13', 'rollout-x.jsonl'), '0123');
+    const served = servedHomes(join(base, 'home'));
+    if (!served) throw new Error('no homes found');
+    s = await startServe(served, app, 0);
+    port = Number(new URL(s.url).port);
+  });
+  afterAll(async () => s?.close());
+
+  it('finds the homes of the table that exist, and only those', () => {
+    expect(foundHomes(join(base, 'home')).map((h) => h.name)).toEqual(['claude-code', 'codex']);
+    expect(foundHomes(join(base, 'nowhere'))).toEqual([]);
+    expect(servedHomes(join(base, 'nowhere'))).toBeNull();
+    // One table: Claude Code and Codex first, then the agents of issue 31 (sessions/agent-homes.ts).
+    expect(HOMES.slice(0, 2).map((h) => h.path)).toEqual(['.claude/projects', '.codex/sessions']);
+    expect(HOMES.slice(2)).toEqual(AGENT_HOMES);
+    expect(foundHomes(join(base, 'home'), [{ path: '.', label: 'Cline (VS Code)', format: 'cline' }])[0]?.name).toBe(
+      'cline-vs-code',
+    );
+  });
+
+  it('lists every root under its own name and sends each root its files, byte ranges included', async () => {
+    const list = JSON.parse((await get(`http://127.0.0.1:${port}/_folder/list`)).body) as {
+      files: { path: string }[];
+    };
+    expect(list.files.map((f) => f.path).sort()).toEqual([
+      'claude-code/p/abc.jsonl',
+      'claude-code/p/abc/subagents/agent-1.jsonl',
+      'claude-code/p/other.jsonl',
+      'codex/2025/11/13/rollout-x.jsonl',
+    ]);
+    const tail = await get(`http://127.0.0.1:${port}/_folder/file/codex/2025/11/13/rollout-x.jsonl`, {
+      range: 'bytes=2-',
+    });
+    expect([tail.status, tail.body]).toEqual([206, '23']);
+    for (const path of [
+      '/_folder/file/nope/p/abc.jsonl',
+      '/_folder/file/claude-code/../codex/x',
+      '/_folder/file/p/abc.jsonl',
+    ])
+      expect([path, (await raw(port, path)).status]).toEqual([path, 403]);
+  });
+
+  it('names roots apart when two folders share a name', () => {
+    expect(uniqueNames([{ name: 'projects' }, { name: 'projects' }, { name: 'x' }]).map((r) => r.name)).toEqual([
+      'projects',
+      'projects-2',
+      'x',
+    ]);
+  });
+
+  it('one file: the file and its sub-agent files only (new ones too), opened by the URL', async () => {
+    const one = await startServe(servedFile(join(claude, 'p', 'abc.jsonl')), app, 0);
+    try {
+      expect(one.url).toMatch(/\/\?folder=1&open=abc\.jsonl$/);
+      const at = `http://127.0.0.1:${new URL(one.url).port}`;
+      const listed = async () =>
+        (JSON.parse((await get(`${at}/_folder/list`)).body) as { files: { path: string }[] }).files.map((f) => f.path);
+      expect(await listed()).toEqual(['abc.jsonl', 'abc/subagents/agent-1.jsonl']);
+      writeFileSync(join(claude, 'p', 'abc', 'subagents', 'agent-2.jsonl'), '{}\n');
+      expect(await listed()).toEqual(['abc.jsonl', 'abc/subagents/agent-1.jsonl', 'abc/subagents/agent-2.jsonl']);
+      expect((await get(`${at}/_folder/file/abc/subagents/agent-2.jsonl`)).body).toBe('{}\n');
+      expect((await get(`${at}/_folder/file/other.jsonl`)).status).toBe(403);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('no command, or a file in its place, serves; a mix of a file and folders is refused', async () => {
+    const mixed = await runCapture([join(claude, 'p', 'abc.jsonl'), claude]);
+    expect([mixed.code, mixed.err.split('\n')[0]]).toEqual([2, 'tierscope: give one file, or one or more folders']);
+    expect((await runCapture(['nope-not-a-command'])).err.split('\n')[0]).toBe(
+      'tierscope: unknown command "nope-not-a-command"',
+    );
   });
 });

@@ -60,7 +60,7 @@ describeReal('app shell', () => {
       return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes('pasted.jsonl');
     });
     expect(await s.page.getByTestId('load-status').textContent()).toContain('claude-code');
-    expect(await s.page.getByTestId('paste-dialog').isVisible()).toBe(false);
+    await s.page.getByTestId('paste-dialog').waitFor({ state: 'hidden' });
   });
 
   it('explains an unknown format, naming the formats it tried', async () => {
@@ -131,7 +131,7 @@ describeReal('app shell', () => {
     expect(await issues.locator('summary').textContent()).toMatch(/6 parse issues.*5 warnings/);
     await issues.locator('summary').click();
     const first = issues.getByTestId('parse-issue').first();
-    expect(await first.isVisible()).toBe(true);
+    await first.waitFor({ state: 'visible' });
     expect(await first.textContent()).toMatch(/line 8.*tool_use block has no "id"/);
     await issues.locator('summary').click();
   });
@@ -160,20 +160,20 @@ describeReal('app shell', () => {
     const bg = () => s.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const light = await bg();
     await s.page.locator('[data-theme-option="dark"]').click();
-    expect(await s.page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-    expect(await bg()).not.toBe(light);
+    await expect.poll(() => s.page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await expect.poll(bg).not.toBe(light);
     await s.page.locator('[data-theme-option="system"]').click();
-    expect(await bg()).toBe(light);
+    await expect.poll(bg).toBe(light);
   });
 
   it('opens the key help with ? and closes it with Esc', async () => {
     await s.page.locator('body').click({ position: { x: 5, y: 890 } });
     await s.page.keyboard.press('?');
     const help = s.page.getByTestId('help-overlay');
-    expect(await help.isVisible()).toBe(true);
+    await help.waitFor({ state: 'visible' });
     expect(await help.textContent()).toMatch(/j \/ k.*\[ \/ \].*\/.*t \/ T.*Esc/s);
     await s.page.keyboard.press('Escape');
-    expect(await help.count()).toBe(0);
+    await help.waitFor({ state: 'detached' });
     expect(s.consoleErrors).toEqual([]);
     expect(s.externalRequests).toEqual([]);
   });
@@ -185,7 +185,7 @@ describe('?src=', () => {
     const s = await openSession();
     try {
       await s.page.goto(`${s.baseUrl}?src=samples/cache-break.jsonl`);
-      await s.page.locator('[data-testid="load-status"][data-status="ready"]').waitFor({ timeout: 60_000 });
+      await s.page.locator('[data-testid="load-status"][data-status="ready"]').waitFor();
       expect(await s.page.getByTestId('load-status').textContent()).toContain('cache-break.jsonl');
       await waitForRun(s.page);
       expect(s.consoleErrors).toEqual([]);

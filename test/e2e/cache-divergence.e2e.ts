@@ -55,8 +55,8 @@ describeWild('9e953218: every cache drop explained', () => {
       .locator('[data-testid="cache-timeline"] [data-testid="cache-break"][data-kind="observed"][data-request="1"]')
       .click();
     const row = page.locator('[data-testid="transcript-row"][aria-selected="true"]');
-    await expect.poll(() => row.getAttribute('data-message-index'), { timeout: 10_000 }).toBe('0');
-    expect(await row.isVisible()).toBe(true);
+    await expect.poll(() => row.getAttribute('data-message-index')).toBe('0');
+    await row.waitFor({ state: 'visible' });
     const note = page.getByTestId('detail-cache-break');
     await note.waitFor();
     expect(await note.getAttribute('data-request')).toBe('1');

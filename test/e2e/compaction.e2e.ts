@@ -30,7 +30,7 @@ describeWild('the compaction view on 24a90d02 (one auto compaction)', () => {
     const c = report.compactions?.[0];
     expect(report.compactions).toHaveLength(1);
     const marker = s.page.getByTestId('compaction-marker');
-    await marker.waitFor({ timeout: 60_000 });
+    await marker.waitFor();
     expect(await marker.count()).toBe(1);
     expect(await marker.getAttribute('data-request')).toBe(String(c?.request));
     expect(await marker.getAttribute('data-source')).toBe('agent');
@@ -40,12 +40,12 @@ describeWild('the compaction view on 24a90d02 (one auto compaction)', () => {
   it('clicking it opens the compaction view with what the agent’s summary lost', async () => {
     await s.page.getByTestId('compaction-marker').click();
     const view = s.page.getByTestId('compaction-view');
-    await view.getByTestId('compaction-facts').waitFor({ timeout: 30_000 });
+    await view.getByTestId('compaction-facts').waitFor();
     const facts = (await view.getByTestId('compaction-facts').textContent()) ?? '';
     expect(facts).toContain('126,389 tokens (recorded by the agent)');
     const summary = view.getByTestId('compaction-summary');
     const lostRead = summary.locator('[data-testid="probe-item"][data-kind="filesRead"][data-kept="false"]');
-    expect(await lostRead.count()).toBe(5);
+    await expect.poll(() => lostRead.count()).toBe(5);
     const lostTexts = await lostRead.locator('.cv-text').allTextContents();
     expect(lostTexts).toContain('/Users/pretor/.claude/voice-server/voices.json');
     const keptModified = summary.locator('[data-testid="probe-item"][data-kind="filesModified"][data-kept="true"]');
@@ -59,14 +59,13 @@ describeWild('the compaction view on 24a90d02 (one auto compaction)', () => {
     ]);
     // Tierscope's anchored summary of the same span keeps every file read.
     const anchored = view.getByTestId('compaction-anchored');
-    expect(await anchored.locator('[data-testid="probe-item"][data-kind="filesRead"][data-kept="true"]').count()).toBe(
-      5,
-    );
+    await expect
+      .poll(() => anchored.locator('[data-testid="probe-item"][data-kind="filesRead"][data-kept="true"]').count())
+      .toBe(5);
     // The re-fetches that followed: the three lost session files read again.
-    const after = view.locator('[data-testid="refetch-after"]');
-    expect(await after.count()).toBe(3);
+    await expect.poll(() => view.locator('[data-testid="refetch-after"]').count()).toBe(3);
     expect(await view.locator('[data-testid="refetch-after"][data-lost="true"]').count()).toBe(3);
-    expect(await view.getByTestId('task-row').count()).toBe(17);
+    await expect.poll(() => view.getByTestId('task-row').count()).toBe(17);
     // Model probes need the user's own endpoint and key: none is set, so nothing can be sent.
     expect(await view.getByTestId('model-probes-off').textContent()).toContain('Nothing is sent without your endpoint');
     expect(await view.getByTestId('ask-model').count()).toBe(0);
@@ -92,10 +91,9 @@ describeWild('the compaction view on 24a90d02 (one auto compaction)', () => {
       .getByTestId('compaction-summary')
       .locator('[data-testid="probe-item"][data-kind="errors"][data-kept="false"]');
     await item.locator('button').click();
-    await view.waitFor({ state: 'detached', timeout: 10_000 });
+    await view.waitFor({ state: 'detached' });
     const row = s.page.locator('[data-testid="transcript-row"][data-message-index="166"]');
-    await row.waitFor({ timeout: 10_000 });
-    expect(await row.getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => row.getAttribute('aria-selected')).toBe('true');
     expect(s.consoleErrors).toEqual([]);
     expect(s.externalRequests).toEqual([]);
   });

@@ -206,7 +206,7 @@ describe('a model without a price', () => {
       const other = await openApp();
       try {
         await other.page.goto(link);
-        await other.page.locator('[data-testid="load-status"][data-status="ready"]').waitFor({ timeout: 60_000 });
+        await other.page.locator('[data-testid="load-status"][data-status="ready"]').waitFor();
         await waitForRun(other.page);
         expect(await rows(other.page)).toEqual([{ model: 'acme-llm-7', pricing: 'user', usd }]);
       } finally {

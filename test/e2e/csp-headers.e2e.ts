@@ -108,9 +108,10 @@ it('documents and workers carry the header policies; another loopback origin can
     // Framed by another origin: the browser refuses to render the app in the frame.
     const framer = await s.context.newPage();
     await framer.goto(`${other.origin}/frame.html`);
-    await framer.waitForTimeout(1500);
+    // The framer's load event waits for its frame: by then the browser has refused (or shown) the app in it.
     const child = framer.frames().find((f) => f !== framer.mainFrame());
     expect(child).toBeDefined();
+    await child?.waitForLoadState('load');
     const rendered = await child
       ?.evaluate(() => document.querySelector('[data-testid="drop-zone"], #root') !== null)
       .catch(() => false);

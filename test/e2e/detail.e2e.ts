@@ -35,9 +35,9 @@ describeReal('detail pane', () => {
     if (!r) throw new Error('no tier-2 result in the fixture');
     await clickRow(s.page, r.messageIndex);
     const head = s.page.getByTestId('detail-header');
-    expect(await head.textContent()).toContain(`#${r.messageIndex}`);
+    await expect.poll(() => head.textContent()).toContain(`#${r.messageIndex}`);
     const fate = head.locator(`[data-testid="result-fate"][data-tool-use-id="${r.toolUseId}"]`);
-    expect(await fate.getAttribute('data-tier')).toBe('2');
+    await expect.poll(() => fate.getAttribute('data-tier')).toBe('2');
     const text = (await fate.textContent()) ?? '';
     expect(text).toContain(`tier 2 (compressed) at request ${r.firstTouchRequest}`);
     expect(text).toContain(`distance ${r.distanceAtFirstTouch}`);
@@ -55,12 +55,12 @@ describeReal('detail pane', () => {
 
   it('opens the before/after of a rewrite in the diff editor, and disposes it on leaving', async () => {
     const events = s.page.getByTestId('rewrite-event');
-    expect(await events.count()).toBeGreaterThan(0);
     const first = events.first();
+    await first.waitFor();
     const what = (await first.locator('.ev-what').textContent()) ?? '';
     await first.click();
     await s.page.getByTestId('diff-editor').waitFor();
-    expect(await s.page.getByTestId('detail-tab-diff').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => s.page.getByTestId('detail-tab-diff').getAttribute('aria-selected')).toBe('true');
 
     // the same event computed by the engine in this process
     const engine = createEngine();
@@ -81,18 +81,18 @@ describeReal('detail pane', () => {
     expect(what).toContain(`${ev.stage} · ${ev.action}`);
     const diff = await engine.diff(id);
     if (!diff) throw new Error('no diff');
-    expect(await s.page.locator('.tab-note').textContent()).toBe(diff.title);
+    await expect.poll(() => s.page.locator('.tab-note').textContent()).toBe(diff.title);
     const snippet = diff.after.split('\n')[0].slice(0, 24).replace(/\s+/g, ' ').trim();
     await expect.poll(() => editorText(s.page, 'diff-editor')).toContain(snippet);
 
     await s.page.getByTestId('detail-tab-raw').click();
-    expect(await s.page.locator('.monaco-diff-editor').count()).toBe(0);
+    await expect.poll(() => s.page.locator('.monaco-diff-editor').count()).toBe(0);
     await first.click();
     await s.page.getByTestId('diff-editor').waitFor();
     await s.page.keyboard.press('Escape');
     await s.page.getByTestId('detail-editor').waitFor();
-    expect(await s.page.locator('.monaco-diff-editor').count()).toBe(0);
-    expect(await s.page.locator('.editor-wrap .monaco-editor').count()).toBe(1);
+    await expect.poll(() => s.page.locator('.monaco-diff-editor').count()).toBe(0);
+    await expect.poll(() => s.page.locator('.editor-wrap .monaco-editor').count()).toBe(1);
     expect(s.consoleErrors).toEqual([]);
   });
 
@@ -101,7 +101,7 @@ describeReal('detail pane', () => {
     expect(await s.page.getByTestId('detail-header').count()).toBe(0);
     await clickRow(s.page, 2);
     await s.page.getByTestId('detail-editor').waitFor();
-    expect(await s.page.locator('.tab-note').textContent()).toMatch(/no line-based source/);
+    await expect.poll(() => s.page.locator('.tab-note').textContent()).toMatch(/no line-based source/);
     await expect.poll(() => editorText(s.page, 'detail-editor')).toContain('"blocks"');
     expect(s.consoleErrors).toEqual([]);
     expect(s.externalRequests).toEqual([]);

@@ -84,7 +84,7 @@ describeWild('Inspect .eval logs in the browser', () => {
     expect(seen.rows).toEqual(t.transcript.threads[0].messages.map((m) => m.index));
     // The detail pane names where a message sits in the archive: its entry and JSON path.
     await clickRow(s.page, 2);
-    await s.page.locator('.tab-note', { hasText: 'samples/0_epoch_1.json:messages[2]' }).waitFor({ timeout: 30_000 });
+    await s.page.locator('.tab-note', { hasText: 'samples/0_epoch_1.json:messages[2]' }).waitFor();
     await screenshot(s.page, 'eval-dedup');
     expect(s.consoleErrors).toEqual([]);
   });
@@ -93,7 +93,7 @@ describeWild('Inspect .eval logs in the browser', () => {
     const zip = makeZip([['word/document.xml', new TextEncoder().encode('<w/>')]]);
     await dropBytes(s.page, zip, 'notes.docx');
     const error = s.page.getByTestId('load-error');
-    await error.waitFor({ timeout: 30_000 });
+    await error.waitFor();
     expect(await error.textContent()).toContain(
       'notes.docx is a zip archive, but not an Inspect AI eval log: its first entries are word/document.xml',
     );

@@ -130,20 +130,25 @@ describeReal('every real fixture, loaded through the file input', () => {
           ).toBe(true);
         }
 
-        const marks = await s.page
-          .locator(`[data-testid="cache-break"][data-thread=${JSON.stringify(t.id)}]`)
-          .evaluateAll((els) =>
-            els.map(
-              (e) => `${e.getAttribute('data-kind')} ${e.getAttribute('data-request')} ${e.getAttribute('data-cause')}`,
-            ),
-          );
+        const marks = () =>
+          s.page
+            .locator(`[data-testid="cache-break"][data-thread=${JSON.stringify(t.id)}]`)
+            .evaluateAll((els) =>
+              els
+                .map(
+                  (e) =>
+                    `${e.getAttribute('data-kind')} ${e.getAttribute('data-request')} ${e.getAttribute('data-cause')}`,
+                )
+                .sort(),
+            );
         const want = report.requests
           .filter((q) => q.thread === t.id)
           .flatMap((q) => [
             ...(q.observedBreak ? [`observed ${q.index} ${q.observedBreak.cause}`] : []),
             ...(q.cacheBreak ? [`simulated ${q.index} ${q.cacheBreak.cause}`] : []),
           ]);
-        expect(marks.sort(), `cache-break markers of ${t.id}`).toEqual(want.sort());
+        // The timeline draws the shown thread's markers once it has caught up with the switch: wait for them.
+        await expect.poll(marks, { message: `cache-break markers of ${t.id}` }).toEqual(want.sort());
       }
       if (c.tiers) expect(sawBadges).toBeGreaterThan(0);
 

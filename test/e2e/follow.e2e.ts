@@ -1,6 +1,6 @@
 // `tierscope serve` on a temporary folder, the app opened at the URL it prints: the folder's session is listed,
 // opened, and followed while this test appends to it — a request written in one go, then one written in two
-// halves (the first half waits for its end). New requests appear within 2 s, the selected row stays selected,
+// halves (the first half waits for its end). New requests appear (read once a second), the selected row stays selected,
 // the live badge says when the last line arrived (paused while the tab is hidden), the document carried the app's
 // security headers, a session opened with `?src=` or from the directory picker is followed the same way, and so
 // are a session's sub-agent files, one started after it was opened included.
@@ -54,13 +54,21 @@ function turn(k: number, agent?: string): string {
   return `${JSON.stringify(user)}\n${JSON.stringify(assistant)}\n`;
 }
 
-async function requestsShown(s: Session, n: number, timeout = 2000): Promise<void> {
+/** Wait until the load status counts `n` requests (the follower read them). */
+async function requestsShown(s: Session, n: number): Promise<void> {
   const want = counted(n, 'request');
   await s.page.waitForFunction(
     (w) => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes(w),
     want,
-    { timeout, polling: 50 },
+    { polling: 50 },
   );
+}
+
+/** Wait until the follower holds the start of a line whose end has not arrived (it read the half line). */
+async function halfLineHeld(s: Session): Promise<void> {
+  await expect
+    .poll(async () => Number(await s.page.getByTestId('live-badge').getAttribute('data-waiting')))
+    .toBeGreaterThan(0);
 }
 
 describe('following a session that tierscope serve serves', () => {
@@ -85,7 +93,7 @@ describe('following a session that tierscope serve serves', () => {
     await s.page.waitForFunction(
       () => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes('2 requests'),
       undefined,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
   }, 180_000);
   afterAll(async () => {
@@ -97,24 +105,24 @@ describe('following a session that tierscope serve serves', () => {
 
   it('opens the served session from the sessions table, with the security headers', async () => {
     expect(documentPolicies[0]).toBe(DOCUMENT_POLICY);
-    expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
+    await expect.poll(() => s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
   });
 
-  it('shows appended requests within 2 s and keeps the selection', async () => {
+  it('shows appended requests and keeps the selection', async () => {
     await clickRow(s.page, 1);
     const selected = s.page.locator('[data-testid="transcript-row"][data-message-index="1"]');
     await expect.poll(() => selected.getAttribute('aria-selected')).toBe('true');
     appendFileSync(file, turn(2));
     await requestsShown(s, 3);
-    expect(await selected.getAttribute('aria-selected')).toBe('true');
-    expect(await s.page.getByTestId('live-badge').getAttribute('data-last-line')).not.toBeNull();
+    await expect.poll(() => selected.getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => s.page.getByTestId('live-badge').getAttribute('data-last-line')).not.toBeNull();
   });
 
   it('waits for the end of a line written in two halves', async () => {
     const next = turn(3);
     const cut = next.length - 40; // inside the assistant line
     appendFileSync(file, next.slice(0, cut));
-    await s.page.waitForTimeout(2500);
+    await halfLineHeld(s);
     expect((await s.page.getByTestId('load-status').textContent()) ?? '').toContain(counted(3, 'request'));
     expect(await s.page.getByTestId('parse-issues').count()).toBe(0);
     appendFileSync(file, next.slice(cut));
@@ -136,11 +144,13 @@ describe('following a session that tierscope serve serves', () => {
     await set(true);
     await expect.poll(() => s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('paused');
     appendFileSync(file, turn(4));
+    // Nothing may be read while hidden: an observation window of two poll periods (a busy machine can only make
+    // it read less, so this never fails for lack of time; what must happen is waited for on its state below).
     await s.page.waitForTimeout(2000);
     expect((await s.page.getByTestId('load-status').textContent()) ?? '').toContain(counted(4, 'request'));
     await set(false);
     await requestsShown(s, 5);
-    expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
+    await expect.poll(() => s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
   });
 
   it('follows a session opened with ?src= as well', async () => {
@@ -149,9 +159,9 @@ describe('following a session that tierscope serve serves', () => {
     await s.page.waitForFunction(
       () => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes('5 requests'),
       undefined,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
-    expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
+    await expect.poll(() => s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
     appendFileSync(file, turn(5));
     await requestsShown(s, 6);
     expect(s.consoleErrors).toEqual([]);
@@ -167,11 +177,11 @@ describe('following a session that tierscope serve serves', () => {
     await s.page.waitForFunction(
       () => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes('7 requests'),
       undefined,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     const next = turn(1, 'a1');
     appendFileSync(agent, next.slice(0, 30)); // half a line: waits
-    await s.page.waitForTimeout(1500);
+    await halfLineHeld(s);
     expect((await s.page.getByTestId('load-status').textContent()) ?? '').toContain(counted(7, 'request'));
     appendFileSync(agent, next.slice(30));
     await requestsShown(s, 8);
@@ -179,7 +189,7 @@ describe('following a session that tierscope serve serves', () => {
     await requestsShown(s, 9);
     // A sub-agent started after the session was opened: found within a few seconds (a listing every 3 polls).
     writeFileSync(join(subagents, 'agent-a2.jsonl'), turn(0, 'a2'));
-    await requestsShown(s, 10, 6000);
+    await requestsShown(s, 10);
     expect(s.consoleErrors).toEqual([]);
   });
 
@@ -226,15 +236,15 @@ describe('following a session that tierscope serve serves', () => {
     await s.page.waitForFunction(
       () => (document.querySelector('[data-testid="load-status"]')?.textContent ?? '').includes('2 requests'),
       undefined,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
-    expect(await s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
+    await expect.poll(() => s.page.getByTestId('live-badge').getAttribute('data-state')).toBe('live');
     appendFileSync(session, turn(2));
     await requestsShown(s, 3);
     // A sub-agent file that appears later is found through the session's folder handle.
     mkdirSync(join(picked, SESSION, 'subagents'), { recursive: true });
     writeFileSync(join(picked, SESSION, 'subagents', 'agent-p1.jsonl'), turn(0, 'p1'));
-    await requestsShown(s, 4, 6000);
+    await requestsShown(s, 4);
     expect(s.consoleErrors).toEqual([]);
   });
 });

@@ -97,11 +97,16 @@ export async function stopServer(): Promise<void> {
   outDir = undefined;
 }
 
-/** A fresh Chromium profile with the offline guard and error collectors installed. */
-export async function openSession(
-  opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; args?: string[] } = {},
-): Promise<Session> {
-  const url = await startServer();
+type BrowserOptions = { colorScheme?: 'light' | 'dark'; width?: number; height?: number; args?: string[] };
+
+/** A fresh Chromium profile on the built app (served by `startServer`), with the offline guard and collectors. */
+export async function openSession(opts: BrowserOptions = {}): Promise<Session> {
+  return openBrowser(await startServer(), opts);
+}
+
+/** A fresh Chromium profile for a server at `url` started some other way (`npm start`, `npx tierscope`), with
+ *  the offline guard and the error collectors installed. */
+export async function openBrowser(url: string, opts: BrowserOptions = {}): Promise<Session> {
   const dir = mkdtempSync(join(tmpdir(), 'tierscope-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM_PATH,
@@ -110,8 +115,11 @@ export async function openSession(
     args: [...ARGS, ...(opts.args ?? [])],
     viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
     colorScheme: opts.colorScheme ?? 'light',
-    timeout: 60_000,
+    timeout: 120_000,
   });
+  // Every wait on state (waitFor, waitForFunction, auto-waiting actions, navigation) may take this long on a busy
+  // machine before it fails: a cap, never a pause.
+  context.setDefaultTimeout(120_000);
   const consoleErrors: string[] = [];
   const externalRequests: string[] = [];
   const failedRequests: string[] = [];

@@ -5,8 +5,9 @@
 // alert/confirm/prompt and dialogs, a MutationObserver over the whole document, a navigation listener, a CSP
 // violation listener and the request log prove nothing executes, nothing is injected and nothing is fetched;
 // rows, previews and the Monaco detail show the payloads as text; bidi and invisible characters are shown as
-// ⟨U+202E⟩-style marks in previews; a long-task observer shows no main-thread task over 100 ms while a 10 MB
-// line loads, and j/k still move the selection.
+// ⟨U+202E⟩-style marks in previews; Chromium's trace shows no main-thread task over 100 ms of CPU while a 10 MB
+// line loads (main-thread-cpu.ts; the long-task observer's wall times are logged beside), and j/k still move the
+// selection.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/lib/json.ts';
 import { openSession, type Session, screenshot, stopServer } from './harness.ts';
-import { clickRow, editorText, waitForRun } from './ui.ts';
+import { overCpu, tasksBetween, traceMainThread } from './main-thread-cpu.ts';
+import { clickRow, editorText, rowsShown, waitForRun } from './ui.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tierscope-hostile-'));
 afterAll(async () => {
@@ -208,7 +210,7 @@ async function openWithProbe(
   });
   s.context.on('request', (r) => requests.push(r.url()));
   await s.page.goto(s.baseUrl);
-  await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 60_000 });
+  await s.page.getByTestId('transcript-row').first().waitFor();
   await waitForRun(s.page);
   await s.page.evaluate(() => {
     (window as unknown as { __probe: Probe }).__probe.armed = true;
@@ -244,6 +246,7 @@ it(`${HOSTILE_COUNT} hostile payloads in text, tool names, inputs, results and t
     const started = requests.length;
     const name = `${MARKUP.img}report\u202Eslmx.jsonl`;
     await pick(page, name, hostileSession(), 'report⟨U+202E⟩slmx.jsonl');
+    await rowsShown(page);
 
     // Rows and previews: the payloads as text, bidi and invisible characters as visible marks.
     const rows = await page.evaluate(() =>
@@ -278,9 +281,9 @@ it(`${HOSTILE_COUNT} hostile payloads in text, tool names, inputs, results and t
 
     // Detail (Monaco): the raw source as text, marks drawn for bidi overrides, nothing clickable.
     await clickRow(page, 0);
-    await page.getByTestId('detail-editor').waitFor({ timeout: 30_000 });
+    await page.getByTestId('detail-editor').waitFor();
     await expect
-      .poll(async () => strip(await editorText(page, 'detail-editor')), { timeout: 30_000 })
+      .poll(async () => strip(await editorText(page, 'detail-editor')))
       .toContain(strip(JSON.stringify(MARKUP.script).slice(1, -1)));
     const editorHtml = await page.getByTestId('detail-editor').evaluate((el) => el.innerHTML);
     expect(editorHtml).not.toMatch(/<(script|img|iframe|svg|object|embed|form|base|meta)\b/i);
@@ -291,7 +294,7 @@ it(`${HOSTILE_COUNT} hostile payloads in text, tool names, inputs, results and t
     await page.getByTestId('detail-tab-normalized').click();
     await clickRow(page, 1);
     await expect
-      .poll(async () => strip(await editorText(page, 'detail-editor')), { timeout: 30_000 })
+      .poll(async () => strip(await editorText(page, 'detail-editor')))
       .toContain(strip(`"name": ${JSON.stringify(`Bash${MARKUP.img}`)}`));
 
     // j/k still move the selection.
@@ -331,7 +334,7 @@ it(`${HOSTILE_COUNT} hostile payloads in text, tool names, inputs, results and t
   }
 });
 
-it('a 10 MB single line and a huge tool input load with no main-thread task over 100 ms; j/k still work', async () => {
+it('a 10 MB single line and a huge tool input load with no main-thread task over 100 ms of CPU; j/k still work', async () => {
   const ten = 'token '.repeat(Math.ceil((10 * 1024 * 1024) / 6)); // one line, no newline inside
   const huge = {
     file_path: '/repo/big.json',
@@ -352,6 +355,8 @@ it('a 10 MB single line and a huge tool input load with no main-thread task over
   const { s, dialogs } = await openWithProbe(false);
   try {
     const { page } = s;
+    const trace = await traceMainThread(page);
+    await trace.mark('load');
     const t0 = await page.evaluate(() => performance.now());
     const before = Number((await page.getByTestId('summary-bar').getAttribute('data-run-id')) ?? 0);
     await page.getByTestId('file-input').setInputFiles(file);
@@ -367,14 +372,19 @@ it('a 10 MB single line and a huge tool input load with no main-thread task over
       timeout: 300_000,
     });
     await waitForRun(page, before, 300_000);
-    await page.waitForTimeout(500);
+    await trace.mark('loaded');
     const t1 = await page.evaluate(() => performance.now());
-    const loading = (await probe(page)).tasks.filter((t) => t.start >= t0 && t.start < t1);
+    const cpu = await trace.stop();
+    const wall = (await probe(page)).tasks.filter((t) => t.start >= t0 && t.start < t1);
+    console.log(
+      `hostile: long tasks (wall, the observer) while loading a 10 MB line: ${JSON.stringify(wall.map((t) => Math.round(t.duration)))}`,
+    );
     expect(
-      loading.filter((t) => t.duration > 100).map((t) => Math.round(t.duration)),
-      'main-thread tasks over 100 ms while loading a 10 MB line',
+      overCpu(tasksBetween(cpu, 'load', 'loaded'), 100),
+      'main-thread tasks over 100 ms of CPU (cpu/wall) while loading a 10 MB line',
     ).toEqual([]);
 
+    await rowsShown(page);
     const rows = await page.evaluate(() =>
       [...document.querySelectorAll('[data-testid="transcript-row"]')].map(
         (r) => r.querySelector('.c-preview')?.textContent ?? '',
@@ -401,11 +411,11 @@ it('a 10 MB single line and a huge tool input load with no main-thread task over
         page.locator('[data-testid="transcript-row"][aria-selected="true"]').getAttribute('data-message-index'),
       )
       .toBe('2');
-    await expect.poll(() => page.getByTestId('detail-header').textContent(), { timeout: 60_000 }).toContain('#2');
-    await page.getByTestId('detail-editor').waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.getByTestId('detail-header').textContent(), { timeout: 120_000 }).toContain('#2');
+    await page.getByTestId('detail-editor').waitFor();
     // The source line of row 2 (its parent is row 1); the 10 MB string below it is past the editor's fold.
     await expect
-      .poll(() => editorText(page, 'detail-editor'), { timeout: 60_000 })
+      .poll(() => editorText(page, 'detail-editor'), { timeout: 120_000 })
       .toContain('"parentUuid": "00000000-0000-4000-8000-000000000001"');
     await page.keyboard.press('j');
     await expect
@@ -414,7 +424,7 @@ it('a 10 MB single line and a huge tool input load with no main-thread task over
       )
       .toBe('3');
     await expect
-      .poll(() => editorText(page, 'detail-editor'), { timeout: 60_000 })
+      .poll(() => editorText(page, 'detail-editor'), { timeout: 120_000 })
       .toContain('"parentUuid": "00000000-0000-4000-8000-000000000002"');
     const all = (await probe(page)).tasks.filter((t) => t.start >= t1).map((t) => Math.round(t.duration));
     console.log(`hostile: tasks after loading (detail of the 10 MB line and the huge input): ${JSON.stringify(all)}`);

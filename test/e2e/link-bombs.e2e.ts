@@ -84,7 +84,7 @@ for (const [name, parts] of BOMBS) {
       // Chromium itself seconds to navigate to (Playwright's goto over 30 s), which no page can shorten, so the
       // clock starts when the page is told of the link (hashchange); the wall time is reported beside.
       await s.page.goto(s.baseUrl);
-      await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 60_000 });
+      await s.page.getByTestId('transcript-row').first().waitFor();
       await waitForRun(s.page);
       const before = chromiumRss(s.profileDir);
       const rss = sampleRss(s.profileDir);
@@ -103,7 +103,7 @@ for (const [name, parts] of BOMBS) {
           document.querySelector('[data-testid="load-status"]')?.getAttribute('data-status') === 'error' &&
           performance.now() - ((window as unknown as { hashAt?: number }).hashAt ?? 0),
         undefined,
-        { timeout: 30_000, polling: 50 },
+        { polling: 50 },
       );
       const ms = Math.round(Number(await shown.jsonValue()));
       const wall = Date.now() - t0;

@@ -64,7 +64,7 @@ it('a link that turns on the http summarizer makes no request until the user all
     await page.getByTestId('summarizer-endpoint').fill(`${fake.origin}/v1/chat/completions`);
     await page.getByTestId('summarizer-model').fill('fake-mini');
     await Promise.all([page.waitForEvent('load'), page.getByTestId('summarizer-apply').click()]);
-    await page.getByTestId('transcript-row').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('transcript-row').first().waitFor();
     await waitForRun(page);
     await page.getByTestId('config-tab-summarizer').click();
     await page.getByTestId('summarizer-key').fill(KEY);
@@ -77,10 +77,12 @@ it('a link that turns on the http summarizer makes no request until the user all
     // 1. The stranger's link: it loads, runs with truncation in place of summaries, and asks.
     const link = await strangerLink(s.baseUrl);
     await openLinkInTab(page, link);
-    await new Promise((r) => setTimeout(r, 3000)); // time enough for calls, had any been started
-    expect(fake.hits).toEqual([]);
     const consent = page.getByTestId('summarizer-consent');
-    await consent.waitFor({ timeout: 30_000 });
+    await consent.waitFor();
+    // No call may go out: an observation window after the run that would have made them (a busy machine can
+    // only make it see fewer, never fail it; what must happen is waited for on its state).
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(fake.hits).toEqual([]);
     expect(await consent.textContent()).toMatch(/share link turns on the http summarizer \(up to 50 attempts/);
     expect(await page.getByTestId('summarizer-consent-endpoint').textContent()).toBe(
       `${fake.origin}/v1/chat/completions`,
@@ -92,9 +94,9 @@ it('a link that turns on the http summarizer makes no request until the user all
     const before = await runId(page);
     await page.getByTestId('summarizer-consent-decline').click();
     await waitForRun(page, before);
-    expect(await consent.count()).toBe(0);
-    expect(await page.getByTestId('summarizer-status').getAttribute('data-phase')).toBe('off');
-    await new Promise((r) => setTimeout(r, 1000));
+    await consent.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('summarizer-status').getAttribute('data-phase')).toBe('off');
+    await new Promise((r) => setTimeout(r, 1000)); // observation window: still nothing sent
     expect(fake.hits).toEqual([]);
 
     // 3. The same link again (reopened), this time allowed: now, and only now, the calls go out.
@@ -102,11 +104,11 @@ it('a link that turns on the http summarizer makes no request until the user all
       window.location.hash = '';
     });
     await openLinkInTab(page, link);
-    await consent.waitFor({ timeout: 30_000 });
-    await new Promise((r) => setTimeout(r, 1000));
+    await consent.waitFor();
+    await new Promise((r) => setTimeout(r, 1000)); // observation window: nothing sent before Allow
     expect(fake.hits).toEqual([]);
     await page.getByTestId('summarizer-consent-allow').click();
-    await expect.poll(() => fake.calls.length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => fake.calls.length, { timeout: 120_000 }).toBeGreaterThan(0);
     expect(fake.calls.every((c) => c.headers.authorization === `Bearer ${KEY}`)).toBe(true);
     expect(await consent.count()).toBe(0);
     expect(s.externalRequests).toEqual([]);

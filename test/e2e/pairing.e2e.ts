@@ -84,7 +84,7 @@ it('shows the provider’s exact errors, follows the provider selector, and jump
     const index = await issue.getAttribute('data-message-index');
     await issue.click();
     const row = page.locator(`[data-testid="transcript-row"][data-message-index="${index}"]`);
-    await expect.poll(() => row.getAttribute('aria-selected'), { timeout: 10_000 }).toBe('true');
+    await expect.poll(() => row.getAttribute('aria-selected')).toBe('true');
     expect(await row.isVisible()).toBe(true);
     expect(s.consoleErrors).toEqual([]);
     expect(s.externalRequests).toEqual([]);

@@ -1,15 +1,17 @@
-// A 24 MB Claude Code 2.x log (generated, deterministic) loads through the file input while a
-// PerformanceObserver('longtask') installed before navigation watches the main thread: no task may take
-// more than 100 ms from the moment the file is picked until its rows, exact counts and first run are on
-// screen, and while three threshold changes re-run it. Using it afterwards (heatmap jump, j/k, search, the
-// first detail with Monaco) is measured and reported too. The numbers, with the machine's load and the worst
-// long animation frame of each phase (script / layout time, the scripts in it), go to e2e-artifacts/perf.json.
+// A 24 MB Claude Code 2.x log (generated, deterministic) loads through the file input while Chromium's trace
+// watches the main thread: no task may take more than 100 ms of main-thread CPU from the moment the file is picked
+// until its rows, exact counts and first run are on screen, and while three threshold changes re-run it (CPU time,
+// not wall time: a busy machine stretches every task's wall time — main-thread-cpu.ts). The long-task observer's
+// wall times and the worst long animation frame of each phase (script / layout time, the scripts in it) are
+// reported beside; using it afterwards (heatmap jump, j/k, search, the first detail with Monaco) is measured and
+// reported too. The numbers, with the machine's load, go to e2e-artifacts/perf.json.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { generateClaudeCode } from './gen-claude-code.ts';
 import { ARTIFACTS, openSession, stopServer } from './harness.ts';
+import { overCpu, tasksBetween, traceMainThread } from './main-thread-cpu.ts';
 import { probeMainThread, type Task, takeMainThread, worstFrame } from './main-thread-probe.ts';
 import { loadFiles, setConfig, waitForRun } from './ui.ts';
 
@@ -41,6 +43,8 @@ it('loads a 24 MB log without a main-thread task over 100 ms', { timeout: 900_00
     await s.page.goto(s.baseUrl);
     await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 120_000 });
     await waitForRun(s.page);
+    const trace = await traceMainThread(s.page);
+    await trace.mark('load');
     const t0 = await s.page.evaluate(() => performance.now());
     const wall = Date.now();
 
@@ -51,12 +55,12 @@ it('loads a 24 MB log without a main-thread task over 100 ms', { timeout: 900_00
     });
     await waitForRun(s.page, 0, 600_000);
     const readyMs = Date.now() - wall;
-    await s.page.waitForTimeout(1000);
+    await trace.mark('rerun');
     const t1 = await s.page.evaluate(() => performance.now());
 
     // re-run: move tier3Window three times through the config panel; each change re-runs in the worker
     for (const v of [6, 10, 7]) await setConfig(s.page, { tier3Window: v });
-    await s.page.waitForTimeout(1000);
+    await trace.mark('use');
     const t2 = await s.page.evaluate(() => performance.now());
 
     // use it: jump to the end through the heatmap, walk a few rows, search, open a row's detail
@@ -66,8 +70,16 @@ it('loads a 24 MB log without a main-thread task over 100 ms', { timeout: 900_00
     await s.page.getByTestId('transcript-search').fill('handler');
     await s.page.getByTestId('transcript-search').press('Enter');
     await s.page.getByTestId('detail-header').waitFor();
-    await s.page.waitForTimeout(1500);
+    await s.page.getByTestId('detail-editor').waitFor();
 
+    const cpu = await trace.stop();
+    const cpuOf = (from: string, to?: string) => {
+      const ts = tasksBetween(cpu, from, to);
+      return {
+        longestCpuMs: Math.round(ts.reduce((m, t) => Math.max(m, t.cpu), 0)),
+        cpuOver100ms: overCpu(ts, LIMIT_MS),
+      };
+    };
     const probe = await takeMainThread(s.page);
     const progress = await s.page.evaluate(() => (window as unknown as { __progress: number[] }).__progress);
     const longest = (ts: Task[]) => Math.round(ts.reduce((m, t) => Math.max(m, t.duration), 0));
@@ -82,18 +94,20 @@ it('loads a 24 MB log without a main-thread task over 100 ms', { timeout: 900_00
       loadedMs,
       readyMs,
       load: {
+        ...cpuOf('load', 'rerun'),
         longestTaskMs: longest(loading),
         tasksOver50ms: loading.length,
         tasksOver100ms: over(loading),
         worstFrame: worstFrame(probe.frames, t0, t1),
       },
       rerun: {
+        ...cpuOf('rerun', 'use'),
         longestTaskMs: longest(rerunning),
         tasksOver50ms: rerunning.length,
         tasksOver100ms: over(rerunning),
         worstFrame: worstFrame(probe.frames, t1, t2),
       },
-      use: { longestTaskMs: longest(using), tasksOver50ms: using.length, tasksOver100ms: over(using) },
+      use: { ...cpuOf('use'), longestTaskMs: longest(using), tasksOver50ms: using.length, tasksOver100ms: over(using) },
       startup: { longestTaskMs: longest(startup), tasksOver100ms: over(startup) },
       progressSamples: progress.length,
       machine: { cpus: cpus().length, loadavg: loadavg().map((x) => Number(x.toFixed(2))) },
@@ -106,8 +120,8 @@ it('loads a 24 MB log without a main-thread task over 100 ms', { timeout: 900_00
     expect(report.progressSamples).toBeGreaterThan(0);
     expect(s.consoleErrors).toEqual([]);
     expect(s.externalRequests).toEqual([]);
-    expect(report.load.tasksOver100ms, `main-thread tasks over ${LIMIT_MS} ms while loading`).toEqual([]);
-    expect(report.rerun.tasksOver100ms, `main-thread tasks over ${LIMIT_MS} ms while re-running`).toEqual([]);
+    expect(report.load.cpuOver100ms, `main-thread tasks over ${LIMIT_MS} ms of CPU while loading`).toEqual([]);
+    expect(report.rerun.cpuOver100ms, `main-thread tasks over ${LIMIT_MS} ms of CPU while re-running`).toEqual([]);
   } finally {
     await s.close();
   }

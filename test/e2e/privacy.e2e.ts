@@ -69,7 +69,9 @@ it('the page runs under the strict policy: remote script, style, image, beacon a
       css.rel = 'stylesheet';
       css.href = 'https://cdn.example.com/font.css';
       document.head.append(css);
-      await new Promise((r) => setTimeout(r, 300));
+      // Violations are reported as events of their own: wait until all five arrived (a cap, not a pause).
+      const deadline = performance.now() + 60_000;
+      while (new Set(seen).size < 5 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       img.remove();
       script.remove();
       css.remove();
@@ -120,28 +122,28 @@ it('a full session (sample, real fixture, re-run, detail, diff, JSON config, sha
   try {
     const { page } = s;
     await page.goto(s.baseUrl);
-    await page.getByTestId('transcript-row').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('transcript-row').first().waitFor();
     await waitForRun(page);
     // Detail (Monaco and its worker) and a rewrite's diff on the sample, then a real fixture, re-run.
     const story = await cliReport(STORY, { contextWindow: 44_000, outputReserve: 8_000 });
     const tiered = story.toolResults.find((r) => r.thread === 'main' && (r.tier === 1 || r.tier === 2));
     expect(tiered).toBeDefined();
     await clickRow(page, tiered?.messageIndex ?? 0);
-    await page.getByTestId('detail-editor').waitFor({ timeout: 30_000 });
+    await page.getByTestId('detail-editor').waitFor();
     await page.getByTestId('rewrite-event').first().click();
-    await page.getByTestId('diff-editor').waitFor({ timeout: 30_000 });
+    await page.getByTestId('diff-editor').waitFor();
     await loadFiles(page, [realPath(FE)]);
     await setConfig(page, { tier3Window: 4 });
     await clickRow(page, 1);
     await page.getByTestId('detail-tab-normalized').click();
-    await page.getByTestId('detail-editor').waitFor({ timeout: 30_000 });
+    await page.getByTestId('detail-editor').waitFor();
     await page.getByTestId('config-tab-json').click();
-    await page.locator('[data-testid="config-panel"] .monaco-editor').first().waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="config-panel"] .monaco-editor').first().waitFor();
     await page.getByTestId('config-tab-summarizer').click();
     await page.getByTestId('summarizer-settings').waitFor();
     await page.getByTestId('share-button').click();
     await expect
-      .poll(async () => (await page.getByTestId('share-url').inputValue()).length, { timeout: 60_000 })
+      .poll(async () => (await page.getByTestId('share-url').inputValue()).length, { timeout: 120_000 })
       .toBeGreaterThan(0);
     await page.keyboard.press('Escape');
 

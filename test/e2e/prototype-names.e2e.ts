@@ -11,7 +11,7 @@ import { exportBundle } from '../../src/formats/tierscope.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import { encodeShare } from '../../src/share/codec.ts';
 import { openSession, stopServer } from './harness.ts';
-import { loadFiles, showThread, waitForRun } from './ui.ts';
+import { loadFiles, rowsShown, showThread, waitForRun } from './ui.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tierscope-proto-e2e-'));
 afterAll(async () => {
@@ -78,9 +78,10 @@ it('a __proto__ thread id and constructor tool names: rows show, the page stays,
   try {
     const { page } = s;
     await page.goto(s.baseUrl);
-    await page.getByTestId('transcript-row').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('transcript-row').first().waitFor();
     await waitForRun(page);
     await loadFiles(page, [file]);
+    await rowsShown(page);
     expect(await page.getByTestId('transcript-row').count()).toBe(3);
     await showThread(page, '__proto__');
     await page.getByTestId('transcript-row').first().waitFor();
@@ -98,8 +99,8 @@ it('a __proto__ thread id and constructor tool names: rows show, the page stays,
     for (let k = 0; k < 2; k++) {
       if (k === 0) await page.goto(`${s.baseUrl}#s=${link}`);
       else await page.reload();
-      await page.locator('[data-testid="transcript-rows"][data-thread="__proto__"]').waitFor({ timeout: 60_000 });
-      await page.getByTestId('transcript-row').first().waitFor({ timeout: 30_000 });
+      await rowsShown(page, '__proto__');
+      await page.getByTestId('transcript-row').first().waitFor();
       expect(await page.getByTestId('transcript-row').count()).toBe(1);
       expect(await page.getByTestId('file-input').count()).toBe(1);
     }

@@ -15,7 +15,7 @@ async function tierOfRow(page: Page, index: number): Promise<string | null> {
   const badge = page.locator(
     `[data-testid="transcript-row"][data-message-index="${index}"] [data-testid="tier-badge"]`,
   );
-  await badge.first().waitFor({ timeout: 30_000 });
+  await badge.first().waitFor();
   return badge.first().getAttribute('data-tier');
 }
 
@@ -72,7 +72,7 @@ it('every sample loads from the picker with its settings and no parse issues', a
           return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes(x);
         },
         id,
-        { timeout: 60_000 },
+        { timeout: 120_000 },
       );
       await waitForRun(page, before);
       expect(await page.getByTestId('sample-picker').inputValue()).toBe(id);

@@ -88,15 +88,15 @@ describeWild('the sessions of a Claude Code projects folder', () => {
 
   it('sorts by a column and filters by project', async () => {
     await s.page.getByTestId('sessions-sort-requests').click();
-    await s.page.waitForFunction(() =>
-      document.querySelector('[data-testid="sessions-sort-requests"]')?.hasAttribute('data-sort'),
-    );
-    const counts = (await shownRows(s.page)).map((r) => Number(r.cells.requests));
-    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    // The header shows the sort as soon as it is clicked; the rows follow when the engine answers: wait for them.
+    const counts = async () => (await shownRows(s.page)).map((r) => Number(r.cells.requests));
+    const sorted = (await counts()).sort((a, b) => b - a);
+    await expect.poll(counts).toEqual(sorted);
+    expect(await s.page.getByTestId('sessions-sort-requests').getAttribute('data-sort')).toBe('desc');
     await s.page.getByTestId('sessions-project').selectOption('ccl--Users-dain-workspace-danieldemmel-me-next');
-    await s.page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 3);
-    const projects = new Set((await shownRows(s.page)).map((r) => r.cells.project));
-    expect([...projects]).toEqual(['ccl--Users-dain-workspace-danieldemmel-me-next']);
+    await expect
+      .poll(async () => (await shownRows(s.page)).map((r) => r.cells.project))
+      .toEqual(Array(3).fill('ccl--Users-dain-workspace-danieldemmel-me-next'));
     await s.page.getByTestId('sessions-project').selectOption('');
     await s.page.waitForFunction(
       (n) => document.querySelectorAll('[data-testid="session-row"]').length === n,
@@ -113,11 +113,11 @@ describeWild('the sessions of a Claude Code projects folder', () => {
     });
     await waitForRun(s.page);
     const sub = s.page.locator('[data-testid="thread-item"][data-kind="sidechain"]');
-    expect(await sub.count()).toBe(6);
+    await expect.poll(() => sub.count()).toBe(6);
     await screenshot(s.page, 'sessions-opened');
     await s.page.getByTestId('sessions-toggle').click();
     await s.page.getByTestId('sessions-table').waitFor();
-    expect(await s.page.getByTestId('session-row').count()).toBe(files.length);
+    await expect.poll(() => s.page.getByTestId('session-row').count()).toBe(files.length);
     expect(s.consoleErrors).toEqual([]);
     expect(s.externalRequests).toEqual([]);
   });

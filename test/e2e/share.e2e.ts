@@ -105,20 +105,24 @@ async function expectSameAnalysis(page: Page, report: Report): Promise<number> {
     const rows = await walkRows(page);
     expect(rows.badges, `tier badges of ${t}`).toEqual(badges.get(t) ?? {});
     seen += Object.keys(rows.badges).length;
-    const marks = await page
-      .locator(`[data-testid="cache-break"][data-thread=${JSON.stringify(t)}]`)
-      .evaluateAll((els) =>
-        els.map(
-          (e) => `${e.getAttribute('data-kind')} ${e.getAttribute('data-request')} ${e.getAttribute('data-cause')}`,
-        ),
-      );
+    const marks = () =>
+      page
+        .locator(`[data-testid="cache-break"][data-thread=${JSON.stringify(t)}]`)
+        .evaluateAll((els) =>
+          els
+            .map(
+              (e) => `${e.getAttribute('data-kind')} ${e.getAttribute('data-request')} ${e.getAttribute('data-cause')}`,
+            )
+            .sort(),
+        );
     const want = report.requests
       .filter((q) => q.thread === t)
       .flatMap((q) => [
         ...(q.observedBreak ? [`observed ${q.index} ${q.observedBreak.cause}`] : []),
         ...(q.cacheBreak ? [`simulated ${q.index} ${q.cacheBreak.cause}`] : []),
       ]);
-    expect(marks.sort(), `cache-break markers of ${t}`).toEqual(want.sort());
+    // The timeline draws the shown thread's markers once it has caught up with the switch: wait for them.
+    await expect.poll(marks, { message: `cache-break markers of ${t}` }).toEqual(want.sort());
   }
   return seen;
 }
@@ -167,7 +171,7 @@ type ViewShown = { thread: string | null; selected: number | null; request: stri
 
 async function viewShown(page: Page): Promise<ViewShown> {
   const selected = page.locator('[data-testid="transcript-row"][aria-selected="true"]');
-  await selected.first().waitFor({ timeout: 30_000 });
+  await selected.first().waitFor();
   return {
     thread: await page.locator('[data-testid="thread-item"][aria-pressed="true"]').getAttribute('data-thread-id'),
     selected: Number(await selected.getAttribute('data-message-index')),
@@ -209,8 +213,10 @@ describeReal('share links', () => {
     await s.page.getByTestId('cache-break').first().click();
     const request = Number(await s.page.getByTestId('cache-break').first().getAttribute('data-request'));
     await clickRow(s.page, 9);
+    await expect
+      .poll(() => viewShown(s.page))
+      .toMatchObject({ selected: 9, request: `Request ${request}`, contextWindow: '8000' });
     const want = await viewShown(s.page);
-    expect(want).toMatchObject({ selected: 9, request: `Request ${request}`, contextWindow: '8000' });
 
     const link = await shareLinkFromDialog(s.page);
     expect(link.startsWith(s.baseUrl)).toBe(true);
@@ -245,6 +251,7 @@ describeReal('share links', () => {
   it('(b) a sample is shared by name and reopens with its view', async () => {
     const s = await app('dark');
     await clickRow(s.page, 12);
+    await expect.poll(() => viewShown(s.page)).toMatchObject({ selected: 12 });
     const want = await viewShown(s.page);
     const link = await shareLinkFromDialog(s.page);
     expect(await s.page.getByTestId('share-carries').textContent()).toContain('the bundled sample "story-37-1"');
@@ -264,10 +271,11 @@ describeReal('share links', () => {
       const s = await app();
       await loadFiles(s.page, [path]);
       await clickRow(s.page, 30);
+      await expect.poll(() => viewShown(s.page)).toMatchObject({ selected: 30 });
       const want = await viewShown(s.page);
       await s.page.keyboard.press('s');
       const size = s.page.getByTestId('share-size');
-      await size.waitFor({ timeout: 60_000 });
+      await size.waitFor();
       expect(await size.getAttribute('data-size-class')).toBe('download');
       expect(await s.page.getByTestId('share-url').count()).toBe(0);
       expect(await s.page.getByTestId('share-copy').count()).toBe(0);
@@ -336,9 +344,9 @@ describeReal('share links', () => {
     const messages = Number((await s.page.getByTestId('load-status').textContent())?.match(/([\d,]+) messages/)?.[1]);
     await issue.click();
     await shareLinkFromDialog(s.page);
-    expect(await s.page.getByTestId('minimize-predicate').inputValue()).toMatch(
-      new RegExp(`^pairing:${rule}@${stage}`),
-    );
+    await expect
+      .poll(() => s.page.getByTestId('minimize-predicate').inputValue())
+      .toMatch(new RegExp(`^pairing:${rule}@${stage}`));
     // Record that the progress bar showed while the worker ran.
     await s.page.evaluate(() => {
       const w = window as unknown as { sawProgress: boolean };
@@ -418,7 +426,7 @@ describeReal('share links', () => {
       'view.request 999 is out of range (thread has 32); ignored',
     ]);
     expect(await u.page.getByTestId('threshold-contextWindow').inputValue()).toBe('44000');
-    expect(await viewShown(u.page)).toMatchObject({ thread: 'main', selected: 5 });
+    await expect.poll(() => viewShown(u.page)).toMatchObject({ thread: 'main', selected: 5 });
     await u.page.getByTestId('link-warnings').locator('summary').click();
     await screenshot(u.page, 'share-link-warnings-light');
   });

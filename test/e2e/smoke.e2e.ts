@@ -10,9 +10,9 @@ it('opens on the bundled sample with rows and a run, offline and without errors'
   const s = await openSession();
   try {
     await s.page.goto(s.baseUrl);
-    await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 60_000 });
-    await expect.poll(() => s.page.getByTestId('load-status').textContent(), { timeout: 30_000 }).toMatch(/tierscope/);
-    await s.page.getByTestId('stat-hit-rate-simulated').waitFor({ timeout: 60_000 });
+    await s.page.getByTestId('transcript-row').first().waitFor();
+    await expect.poll(() => s.page.getByTestId('load-status').textContent()).toMatch(/tierscope/);
+    await s.page.getByTestId('stat-hit-rate-simulated').waitFor();
     await screenshot(s.page, 'smoke');
     expect(s.consoleErrors).toEqual([]);
     expect(s.externalRequests).toEqual([]);

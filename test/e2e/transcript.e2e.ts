@@ -62,28 +62,34 @@ describeReal('transcript', () => {
     await s.page.getByTestId('transcript-rows').click({ position: { x: 400, y: 5 } });
     await s.page.keyboard.press('Escape');
     await s.page.locator('[data-testid="transcript-row"][data-message-index="0"]').click();
-    expect(await selected()).toBe('0');
+    await expect.poll(selected).toBe('0');
     await s.page.keyboard.press('j');
     await s.page.keyboard.press('j');
-    expect(await selected()).toBe('2');
+    await expect.poll(selected).toBe('2');
     await s.page.keyboard.press('k');
-    expect(await selected()).toBe('1');
+    await expect.poll(selected).toBe('1');
     await s.page.keyboard.press(']');
+    await expect.poll(selected).not.toBe('1');
     const afterReq = Number(await selected());
     expect(afterReq).toBeGreaterThan(1);
     expect(await s.page.locator(`[data-message-index="${afterReq}"]`).getAttribute('data-role')).toBe('assistant');
     await s.page.keyboard.press('Enter');
-    expect(await s.page.getByTestId('detail-header').textContent()).toContain(`#${afterReq}`);
+    await expect.poll(() => s.page.getByTestId('detail-header').textContent()).toContain(`#${afterReq}`);
   });
 
   it('searches with /, jumps with Enter and n, and filters', async () => {
     await s.page.keyboard.press('/');
-    expect(await s.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('transcript-search');
+    await expect
+      .poll(() => s.page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('transcript-search');
+    const before = await selected();
     await s.page.keyboard.type('Write');
+    await expect.poll(() => s.page.getByTestId('transcript-search').inputValue()).toBe('Write');
     const count = await s.page.getByTestId('search-count').textContent();
     const total = Number(/(\d+) match/.exec(count ?? '')?.[1]);
     expect(total).toBeGreaterThan(1);
     await s.page.keyboard.press('Enter');
+    await expect.poll(selected).not.toBe(before);
     const first = Number(await selected());
     const row = s.page.locator(`[data-testid="transcript-row"][data-message-index="${first}"]`);
     expect(((await row.textContent()) ?? '').toLowerCase()).toContain('write');
@@ -91,9 +97,10 @@ describeReal('transcript', () => {
     await s.page.getByTestId('transcript-search').fill('Write');
     await s.page.getByTestId('transcript-search').blur();
     await s.page.keyboard.press('n');
-    expect(Number(await selected())).toBeGreaterThan(first);
+    await expect.poll(async () => Number(await selected())).toBeGreaterThan(first);
     await s.page.getByTestId('search-filter').check();
-    expect(await s.page.getByTestId('transcript-row').count()).toBe(total);
+    // The list renders the filtered rows as a deferred value: wait for it.
+    await expect.poll(() => s.page.getByTestId('transcript-row').count()).toBe(total);
     await s.page.getByTestId('search-filter').uncheck();
     await s.page.getByTestId('transcript-search').fill('');
   });
@@ -105,8 +112,8 @@ describeReal('transcript', () => {
     await s.page.mouse.click(box.x + box.width / 2, box.y + box.height - 2);
     await expect.poll(async () => Number(await selected())).toBeGreaterThan(100);
     const last = s.page.locator('[data-testid="transcript-row"][data-message-index="105"]');
-    expect(await last.isVisible()).toBe(true);
-    expect(await s.page.locator('.footer-pos').textContent()).toMatch(/–105 of 106/);
+    await last.waitFor({ state: 'visible' });
+    await expect.poll(() => s.page.locator('.footer-pos').textContent()).toMatch(/–105 of 106/);
     await s.page.mouse.click(box.x + box.width / 2, box.y + 0.5);
     await expect.poll(selected).toBe('0');
   });
@@ -135,7 +142,7 @@ describeReal('transcript', () => {
     for (let i = 0; i < 5; i++) await s.page.keyboard.press('ArrowLeft');
     await expect.poll(() => s.page.getByTestId('threshold-tier3Window').inputValue()).toBe('3');
     await waitForRun(s.page, before);
-    await expect.poll(async () => (await walkRows(s.page)).badges, { timeout: 30_000 }).toEqual(want3);
+    await expect.poll(async () => (await walkRows(s.page)).badges).toEqual(want3);
 
     expect(await s.page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
     expect(await s.page.locator('[data-testid="load-status"] .loaded').getAttribute('title')).toBe(loadTitle);

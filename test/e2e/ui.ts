@@ -14,7 +14,7 @@ export { HAVE_REAL, REAL_DIR, realPath } from '../helpers/fixtures.ts';
 export async function openApp(opts: { colorScheme?: 'light' | 'dark' } = {}): Promise<Session> {
   const s = await openSession(opts);
   await s.page.goto(s.baseUrl);
-  await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 60_000 });
+  await s.page.getByTestId('transcript-row').first().waitFor();
   await waitForRun(s.page);
   return s;
 }
@@ -82,7 +82,7 @@ export async function openSample(page: Page, id: string, file: string): Promise<
       return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes(f);
     },
     file,
-    { timeout: 60_000 },
+    { timeout: 120_000 },
   );
   await waitForRun(page, before);
 }
@@ -129,7 +129,14 @@ export async function showThread(page: Page, id: string): Promise<void> {
   const item = page.locator(`[data-testid="thread-item"][data-thread-id=${JSON.stringify(id)}]`);
   if ((await item.count()) === 0) await page.getByTestId('side-call-group').click();
   await item.click();
-  await page.locator(`[data-testid="transcript-rows"][data-thread=${JSON.stringify(id)}]`).waitFor({ timeout: 30_000 });
+  await rowsShown(page, id);
+}
+
+/** Wait until the transcript shows the latest rows and run of thread `id` (or of whatever thread is shown): its
+ *  deferred rendering passes have caught up. */
+export async function rowsShown(page: Page, id?: string): Promise<void> {
+  const thread = id === undefined ? '' : `[data-thread=${JSON.stringify(id)}]`;
+  await page.locator(`[data-testid="transcript-rows"]${thread}[data-current="true"]`).waitFor();
 }
 
 export type Seen = {
@@ -139,17 +146,32 @@ export type Seen = {
   pairing: { index: number; text: string }[];
 };
 
-/** Scroll the virtualized list from top to bottom and collect every row, badge and pairing marker. */
+/** Scroll the virtualized list from top to bottom and collect every row, badge and pairing marker (the list
+ *  unfiltered: a row's position is its message index). */
 export async function walkRows(page: Page): Promise<Seen> {
+  await rowsShown(page);
   return page.evaluate(async () => {
     const list = document.querySelector<HTMLElement>('[data-testid="transcript-rows"]');
     const seen = { rows: [] as number[], roles: {} as Record<number, string>, badges: {} as Record<string, number> };
     const pairing = new Map<number, string>();
     if (!list) return { ...seen, pairing: [] };
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    // The virtualizer renders the rows of a new scroll position on a later frame (later still on a busy machine):
+    // wait until the rows at the top and the bottom of the viewport are in the DOM (rows are 22 px).
+    const total = Number(list.dataset.count);
+    const shown = async () => {
+      const deadline = performance.now() + 60_000;
+      for (;;) {
+        const first = Math.floor(list.scrollTop / 22);
+        const last = Math.min(total - 1, Math.ceil((list.scrollTop + list.clientHeight) / 22) - 1);
+        const at = (i: number) => list.querySelector(`[data-testid="transcript-row"][data-message-index="${i}"]`);
+        if (total === 0 || (at(first) && at(last)) || performance.now() > deadline) return;
+        await frame();
+      }
+    };
     const rows = new Set<number>();
     list.scrollTop = 0;
-    await frame();
+    await shown();
     for (;;) {
       for (const r of list.querySelectorAll<HTMLElement>('[data-testid="transcript-row"]')) {
         const i = Number(r.dataset.messageIndex);
@@ -164,7 +186,7 @@ export async function walkRows(page: Page): Promise<Seen> {
       const was = list.scrollTop;
       list.scrollTop += Math.max(22, list.clientHeight - 44);
       if (list.scrollTop === was) break;
-      await frame();
+      await shown();
     }
     list.scrollTop = 0;
     return {
@@ -197,8 +219,8 @@ export async function clickRow(page: Page, index: number): Promise<void> {
   await page.evaluate(async (i) => {
     const list = document.querySelector<HTMLElement>('[data-testid="transcript-rows"]');
     if (list) list.scrollTop = Math.max(0, i * 22 - list.clientHeight / 2);
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   }, index);
+  // The row appears once the virtualizer has rendered the new scroll position; the click waits for it.
   await page.locator(`[data-testid="transcript-row"][data-message-index="${index}"]`).click();
 }
 

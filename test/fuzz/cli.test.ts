@@ -115,7 +115,9 @@ describe('tierscope with garbage arguments', () => {
   it('exit 2 with a reason on the first stderr line (0 only for a valid vector or --help)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(piece, { maxLength: 6 }), fc.boolean(), async (args, withFile) => {
-        const argv = withFile ? ['analyze', valid, ...args] : args;
+        // Without a command (or with a path in its place) the CLI serves until stopped: an app folder that does not
+        // exist makes such a vector end at once, with its reason, as any unusable one does.
+        const argv = withFile ? ['analyze', valid, ...args] : [...args, '--app', join(dir, 'no-app')];
         const r = await run(argv);
         expect([0, 2]).toContain(r.code);
         if (r.code === 2) {

@@ -233,10 +233,12 @@ describe('CLI', () => {
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
 
-  it('no arguments: exit 2 with the reason on stderr (it printed only the usage, on stdout)', async () => {
-    const r = await run([]);
+  it('no command (it serves): unusable, exit 2 with the reason on stderr (it printed only the usage, on stdout)', async () => {
+    const r = await run(['--app', join(tmpdir(), 'tierscope-no-such-app')]);
     expect(r.code).toBe(2);
-    expect(r.err.split('\n')[0]).toBe('tierscope: no command given');
+    expect(r.err.split('\n')[0]).toBe(
+      'tierscope: the app is not built: run `npm run build` (or give --app <dist folder>)',
+    );
   });
 
   it('a file name holding a line break keeps the reason on one line', async () => {

@@ -19,12 +19,13 @@ describe('catalog version', () => {
     const installed = JSON.parse(
       readFileSync(join(REPO_ROOT, 'node_modules/@pydantic/genai-prices/package.json'), 'utf8'),
     ) as { version: string };
+    // A build-time dependency: the CLI and the app bundle it (the package has no runtime dependencies).
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
     };
     expect(CATALOG.name).toBe('@pydantic/genai-prices');
     expect(installed.version).toBe(CATALOG.version);
-    expect(pkg.dependencies[CATALOG.name]).toBe(CATALOG.version);
+    expect(pkg.devDependencies[CATALOG.name]).toBe(CATALOG.version);
     expect(CATALOG.published).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 });

@@ -1,8 +1,9 @@
 // Repeated tool_use ids stay linear (issue 19 item 4): local OpenAI-compatible servers name every call `call_0`,
 // and the pairing check used to re-run over the whole history for every request once an id repeated (5,000
 // rounds: past 180 s against 1.5 s with unique ids). A generated log is analyzed twice, once with unique ids and
-// once with one id reused by every round, and the two times are compared (a ratio, not an absolute budget:
-// the machine is shared). The reused id is reported once, at the first request that repeats it.
+// once with one id reused by every round, and the two CPU times are compared (a ratio, not an absolute budget,
+// and CPU time, not wall time: the machine is shared). The reused id is reported once, at the first request that
+// repeats it.
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyses/analyze.ts';
 import { fileFromText, parseTranscript } from '../../src/formats/index.ts';
@@ -11,6 +12,7 @@ import { FLAGS_DUPLICATES, PROVIDERS, type Provider, validatePairingFull } from 
 import { mergeConfig } from '../../src/pipeline/config.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
+import { cpuMsSync } from '../helpers/cpu-time.ts';
 import { tokenizer } from '../helpers/replay.ts';
 
 /** One OpenAI chat conversation of `rounds` read-file calls, the call of round i named `idOf(i)`. */
@@ -39,9 +41,10 @@ function roundsLog(rounds: number, idOf: (i: number) => string): Transcript {
 const config = mergeConfig(presetConfig('seeds'), { contextWindow: 60_000 });
 
 function run(t: Transcript, tok: CachedTokenizer, provider: Provider) {
-  const t0 = performance.now();
-  const a = analyze(t, { config, preset: 'seeds', mode: 'recorded', provider, tokenizer: tok });
-  return { ms: performance.now() - t0, pairing: a.report.pairing };
+  const { result: a, ms } = cpuMsSync(() =>
+    analyze(t, { config, preset: 'seeds', mode: 'recorded', provider, tokenizer: tok }),
+  );
+  return { ms, pairing: a.report.pairing };
 }
 
 describe('repeated tool_use ids', () => {

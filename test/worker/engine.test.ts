@@ -73,6 +73,19 @@ describe('engine', () => {
     expect(results.map((x) => x.stale === true)).toEqual([true, true, false]);
   });
 
+  it('a load overtaken by a newer one is dropped: the engine holds the newer, whichever finishes reading first', async () => {
+    const engine = createEngine();
+    const small = exportBundle(loop(repeat(3, { tool: 'Bash', args: 'x', result: '10 chars' })));
+    const big = exportBundle(loop(repeat(40, { tool: 'Read', args: 'y', result: '2000 chars' })));
+    // The first (a start-up sample, say) is a Blob still being read slice by slice when the second arrives.
+    const first = engine.load([{ name: 'sample.tierscope.json', blob: new Blob([big]) }], undefined);
+    const second = engine.load([file('mine.tierscope.json', small)], undefined);
+    const [a, b] = await Promise.all([first, second]);
+    expect(a).toMatchObject({ ok: false, error: 'A newer load replaced this one.' });
+    expect(b).toMatchObject({ ok: true, fileName: 'mine.tierscope.json' });
+    expect(await engine.rows('main')).toHaveLength(b.ok ? b.threads[0].messages : -1);
+  });
+
   it('reports unusable input with the formats tried', async () => {
     const engine = createEngine();
     const r = await engine.load([file('x.txt', 'hello\n')], undefined);

@@ -53,7 +53,9 @@ export function DropZone({ children }: { children: ReactNode }) {
         <div className="drop-overlay">
           <div>
             Drop a transcript to inspect it, or a folder of sessions
-            <div className="muted">a Claude Code session can come with its agent-*.jsonl files</div>
+            <div className="muted">
+              a session with sub-agents: drop its project folder, then pick the session — its sub-agents come with it
+            </div>
           </div>
         </div>
       )}

@@ -25,6 +25,7 @@ export function LiveBadge() {
       data-testid="live-badge"
       data-state={state}
       data-last-line={lastLineAt ?? undefined}
+      data-waiting={waiting}
       title={
         state === 'paused'
           ? 'Following paused while the tab is hidden; resumes when it is shown'

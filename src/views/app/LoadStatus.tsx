@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { formatBytes } from '../../../worker/api.ts';
+import { useLoadOrder } from '../../state/load-order.ts';
 import { useStore } from '../../state/store.ts';
 import { visibleText } from '../common/visible-text.ts';
 import { ParseIssues } from './ParseIssues.tsx';
@@ -30,9 +31,11 @@ export function LoadStatus() {
       source: s.transcript.source,
     })),
   );
+  // Loads not settled yet, overtaken ones included (a test waits for 0 before asserting what is shown).
+  const inFlight = useLoadOrder((s) => s.inFlight);
   const skipped = summary ? Object.entries(summary.skipped) : [];
   return (
-    <div data-testid="load-status" className="load-status" data-status={status}>
+    <div data-testid="load-status" className="load-status" data-status={status} data-loads={inFlight}>
       {status === 'loading' && (
         <span className="loading">
           <span className="muted">{PHASES[progress?.phase ?? 'reading'] ?? 'Loading'}</span>{' '}

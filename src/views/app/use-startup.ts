@@ -1,12 +1,15 @@
 // On start: open a share link (`#s=…`, also when pasted into an open tab), else load `?src=` (same-origin
-// only) when given, else the default bundled sample with its settings; `?folder=1` (tierscope serve) also opens
-// the served folder's sessions.
+// only) when given, else the default bundled sample with its settings — or, with `?folder=1` (tierscope serve),
+// the served folder's sessions instead (`&open=<path>`: and one of its files). Whatever the user opens meanwhile
+// wins: these loads go ahead only while no other load has started (state/load-order.ts), and a reply overtaken by
+// a newer load is dropped.
 // Samples are listed in public/samples/index.json (written by scripts/gen-samples.ts); loading one applies
 // its preset, config overrides, mode and provider over the log's defaults, so its first run uses them.
 import { useEffect } from 'react';
 import { useFolder } from '../../state/folder.ts';
 import { openFollowed } from '../../state/follow.ts';
 import { urlTail } from '../../state/growing-file.ts';
+import { loadsSoFar } from '../../state/load-order.ts';
 import { useStore } from '../../state/store.ts';
 import type { SampleSettings } from '../../state/types.ts';
 import { stateFromUrl } from '../../state/url-state.ts';
@@ -74,7 +77,9 @@ async function openShareLink(href: string): Promise<void> {
   const { transcriptActions } = useStore.getState();
   const named = await transcriptActions.openLink(href);
   if (!named) return;
+  const mark = loadsSoFar();
   const entry = (await loadManifest()).find((e) => e.id === named.sample);
+  if (loadsSoFar() !== mark) return; // the user opened something meanwhile
   if (entry) {
     await transcriptActions.loadUrl(sampleUrl(entry.file), { kind: 'sample', name: entry.id }, named.restore);
     return;
@@ -91,9 +96,11 @@ async function openShareLink(href: string): Promise<void> {
 
 export function useStartup(): void {
   useEffect(() => {
-    // Opened by `tierscope serve` (`?folder=1`): its folder's sessions, listed by the server.
-    if (new URLSearchParams(window.location.search).get('folder') === '1' && useFolder.getState().status === 'idle')
-      void useFolder.getState().folderActions.openServed();
+    // Opened by `tierscope serve` (`?folder=1`): its folder's sessions, listed by the server; `&open=`: one of its
+    // files to open (`tierscope <file>`).
+    const params = new URLSearchParams(window.location.search);
+    if (params.get('folder') === '1' && useFolder.getState().status === 'idle')
+      void useFolder.getState().folderActions.openServed(params.get('open') ?? undefined);
   }, []);
   useEffect(() => {
     // A link pasted into the address bar of an open tab changes only the fragment: open it as well.
@@ -110,17 +117,22 @@ export function useStartup(): void {
       void openShareLink(window.location.href);
       return;
     }
+    // What the start-up opens by itself never replaces what the user opened while it was being fetched.
+    const mark = loadsSoFar();
     const src = new URLSearchParams(window.location.search).get('src');
     if (src) {
       const url = sameOriginSrc(src, window.location.href);
       // A JSONL session is followed as it grows (the server must answer byte ranges: vite and tierscope serve do).
       if (url && /\.jsonl$/i.test(new URL(url).pathname))
-        void openFollowed({
-          main: { name: decodeURIComponent(new URL(url).pathname.split('/').pop() ?? src), tail: urlTail(url) },
-          companions: [],
-          source: { kind: 'url', name: src },
-        }).then((ok) => {
-          if (!ok) void transcriptActions.loadUrl(url, { kind: 'url', name: src });
+        void openFollowed(
+          {
+            main: { name: decodeURIComponent(new URL(url).pathname.split('/').pop() ?? src), tail: urlTail(url) },
+            companions: [],
+            source: { kind: 'url', name: src },
+          },
+          () => loadsSoFar() === mark,
+        ).then((ok) => {
+          if (!ok && loadsSoFar() === mark) void transcriptActions.loadUrl(url, { kind: 'url', name: src });
         });
       else if (url) void transcriptActions.loadUrl(url, { kind: 'url', name: src });
       else
@@ -134,9 +146,12 @@ export function useStartup(): void {
         }));
       return;
     }
+    // Opened on a served folder: the page is its sessions table; no sample behind it.
+    if (new URLSearchParams(window.location.search).get('folder') === '1') return;
     // Mark loading right away so a second mount (StrictMode) does not start another load.
     useStore.setState((s) => ({ transcript: { ...s.transcript, status: 'loading' } }));
     void loadManifest().then((list) => {
+      if (loadsSoFar() !== mark) return; // the user opened a file while the sample list was fetched
       const entry = list.find((e) => e.id === DEFAULT_SAMPLE) ?? list[0];
       if (entry) return openSample(entry);
       return transcriptActions.loadUrl(sampleUrl(`${DEFAULT_SAMPLE}.tierscope.json`), {

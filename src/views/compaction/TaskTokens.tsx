@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { PresetTaskTable, TaskRow } from '../../../worker/api.ts';
-import { fmtUsd } from '../../../worker/api.ts';
+import { fmtUsd, PRESETS } from '../../../worker/api.ts';
 import { engine } from '../../state/engine-client.ts';
 import { fmtTokens } from '../common/format.ts';
 
@@ -93,8 +93,8 @@ export function TaskTokens({ tasks, thread, around }: { tasks: TaskRow[]; thread
             <tbody>
               {table.rows.map((r) => (
                 <tr key={r.preset} data-testid="preset-task-row" data-preset={r.preset}>
-                  <td className="mono">
-                    {r.preset}
+                  <td title={r.preset}>
+                    {PRESETS.find((p) => p.id === r.preset)?.title ?? r.preset}
                     <span className="muted"> · {r.basis}</span>
                   </td>
                   <td className="num">{r.tasks}</td>

@@ -21,13 +21,13 @@ type Tab = 'controls' | 'json' | 'aliases' | 'summarizer' | 'limits';
 const MODES: { id: ReplayMode; label: string; help: string }[] = [
   {
     id: 'recorded',
-    label: 'recorded',
-    help: 'Honour the agent’s own compactions: after a boundary the input restarts.',
+    label: 'kept (as recorded)',
+    help: 'Replay with the agent’s own compactions, as the log recorded them: after a compaction the input restarts from its summary (mode "recorded").',
   },
   {
     id: 'raw',
-    label: 'raw (what-if)',
-    help: 'Ignore the agent’s compactions and run Tierscope’s pipeline over everything.',
+    label: 'ignored (what-if)',
+    help: 'What if the agent had not compacted: drop its compactions and let Tierscope’s pipeline manage the whole history (mode "raw").',
   },
 ];
 
@@ -78,7 +78,7 @@ export function ConfigPanel() {
           </select>
         </label>
         <label className="cfg-field" title={modeHelp}>
-          <span className="muted">mode</span>
+          <span className="muted">agent’s compactions</span>
           <select
             data-testid="mode-select"
             value={mode}

@@ -11,7 +11,10 @@ export function OpenFolder() {
       <button
         type="button"
         data-testid="open-folder"
-        title="Open a folder of sessions: ~/.claude/projects, ~/.codex/sessions, a folder of Inspect logs"
+        title={
+          'Open a folder of sessions: ~/.claude/projects, one project folder of it, ~/.codex/sessions, a folder ' +
+          'of Inspect logs. A session opened from the table comes with its sub-agents (<session>/subagents/).'
+        }
         onClick={async () => {
           if (!hasDirectoryPicker()) {
             input.current?.click();

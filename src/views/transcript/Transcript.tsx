@@ -38,7 +38,8 @@ export function Transcript() {
   // Big results render in a background (interruptible) pass, so no single main-thread task grows long.
   const result = useDeferredValue(latest);
   const viewFirst = useTranscriptUi((s) => s.viewport?.first ?? 0);
-  const rows = useWarmRows(useDeferredValue(latestRows), viewFirst);
+  const deferredRows = useDeferredValue(latestRows);
+  const rows = useWarmRows(deferredRows, viewFirst);
   const filter = useTranscriptUi((s) => s.filter);
   const setViewport = useTranscriptUi((s) => s.setViewport);
   const parentRef = useRef<HTMLDivElement>(null);
@@ -115,6 +116,8 @@ export function Transcript() {
         data-testid="transcript-rows"
         data-thread={thread}
         data-count={rows?.length ?? 0}
+        // The deferred passes have caught up: the rows and marks shown are the thread's latest (tests wait on it).
+        data-current={deferredRows === latestRows && result === latest}
       >
         {/* The scroll element stays mounted while a file loads: a new one would make the virtualizer measure
             it synchronously (a forced layout of the freshly rendered page, 60–100 ms on a 20 MB log). */}
