@@ -5,6 +5,7 @@
 // breakpoint, looking back at most 20 blocks; OpenAI caches best effort in 128-token steps). A break nothing
 // supports stays `unexplained` — the evidence lists what was checked, never a guess.
 
+import { pushAll } from '../lib/arrays.ts';
 import { grouped } from '../lib/digits.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import type { CacheApi } from '../models/cache-rules.ts';
@@ -286,7 +287,7 @@ function bestEffort(
     );
   const older = x.api === 'openai' && injected.length === 0 ? olderEntry(t, ref, r, x.min) : undefined;
   if (older) {
-    evidence.push(...older.evidence);
+    pushAll(evidence, older.evidence);
     return { cause: 'older-entry', detail: older.detail, evidence };
   }
   if (x.api === 'openai') evidence.push(checkedLine(t, r, facts, read, injected.length > 0));

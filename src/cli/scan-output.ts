@@ -1,6 +1,8 @@
 // What `tierscope scan` prints (SPEC §8): a table of sessions with per-day totals for a person, or rows for other
 // tools — `--json` ({sessions, skipped, days}), `--ndjson` (one session per line, for DuckDB's read_json), `--csv`.
 // Times are ISO 8601 (UTC) in rows and local in the table; every figure is observed from the log's own usage.
+
+import { maxOf } from '../lib/arrays.ts';
 import { fmtUsd } from '../lib/money.ts';
 import { type DayTotal, dayOf } from '../sessions/rows.ts';
 import type { ScanResult } from '../sessions/scan.ts';
@@ -101,7 +103,7 @@ function clip(s: string, n: number): string {
 }
 
 function table(head: string[], body: string[][], right: Set<number>): string[] {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const widths = head.map((h, i) => Math.max(h.length, maxOf(body.map((r) => r[i].length))));
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))

@@ -2,6 +2,8 @@
 // an entry of `compacted.replacement_history`) into normalized blocks plus the side of the conversation
 // it belongs to, and group consecutive items into messages the way the model saw them: one model
 // call's output items form one assistant message, a batch of tool outputs forms one user message.
+
+import { pushAll } from '../lib/arrays.ts';
 import { arr, isObject, type JsonObject, num, quoted, str, tryParseJson } from '../lib/json.ts';
 import type { Block, Message, MessageSource, ObservedUsage, Role } from '../model/transcript.ts';
 import type { EpochMs, LineNumber } from '../model/units.ts';
@@ -195,7 +197,7 @@ export class ItemGrouper {
     if (item.side === 'skip') return undefined;
     const o = this.open;
     if (o && o.side === item.side && (item.side === 'assistant' || item.side === 'tools')) {
-      o.msg.blocks.push(...item.blocks);
+      pushAll(o.msg.blocks, item.blocks);
       if (o.msg.source.line !== at.line) {
         const lines = o.msg.source.lines ?? [o.msg.source.line];
         if (!lines.includes(at.line)) lines.push(at.line);

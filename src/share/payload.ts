@@ -5,6 +5,7 @@
 // transcript is fatal.
 
 import { type Bundle, importBundle, toBundle } from '../formats/tierscope.ts';
+import { pushAll } from '../lib/arrays.ts';
 import { isObject } from '../lib/json.ts';
 import type { ParseIssue, Transcript } from '../model/transcript.ts';
 import { PROVIDERS, type Provider } from '../pairing/validate.ts';
@@ -192,7 +193,7 @@ export function fromPayload(doc: unknown): DecodedShare {
   if (doc.transcript !== undefined) {
     const r = readTranscript(doc.transcript);
     if (!r.ok) return r;
-    warnings.push(...r.warnings);
+    pushAll(warnings, r.warnings);
     source = { kind: 'transcript', transcript: r.t };
   } else if (typeof doc.sample === 'string' && doc.sample !== '') {
     source = { kind: 'sample', id: doc.sample };
@@ -204,7 +205,7 @@ export function fromPayload(doc: unknown): DecodedShare {
   if (source.kind === 'transcript') {
     const checked = checkView(view, source.transcript);
     view = checked.view;
-    warnings.push(...checked.warnings);
+    pushAll(warnings, checked.warnings);
   }
   const state: ShareState = {
     preset,

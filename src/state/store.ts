@@ -356,9 +356,9 @@ async function showLoaded(summary: LoadSummary, restore: Restore | undefined, fr
     restore,
     from,
   );
-  warnings.push(...settingWarnings);
+  for (const w of settingWarnings) warnings.push(w);
   const view = restore?.view ? restoreView(restore.view, summary.threads) : null;
-  if (view) warnings.push(...view.warnings);
+  if (view) for (const w of view.warnings) warnings.push(w);
   const first = summary.threads.find((t) => t.kind === 'main') ?? summary.threads[0];
   const thread = view?.thread ?? first?.id ?? 'main';
   useStore.setState((s) => ({
