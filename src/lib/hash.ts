@@ -2,7 +2,7 @@
 // by the hash of the text plus the encoding, so re-runs never re-tokenize unchanged text (SPEC §2).
 
 /** 53-bit cyrb53 hash of a string, returned as a number (safe integer). */
-export function hash53(s: string, seed = 0): number {
+function hash53(s: string, seed = 0): number {
   let h1 = 0xdeadbeef ^ seed;
   let h2 = 0x41c6ce57 ^ seed;
   for (let i = 0; i < s.length; i++) {
