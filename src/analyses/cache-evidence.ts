@@ -149,6 +149,9 @@ export type SessionBreak = {
   gapMs: number | undefined;
   /** The smallest cacheable prompt of the request's model (an older entry is at least this long). */
   min: number;
+  /** Where the request's input starts in the thread (after the agent's last summary), when the caller knows it
+   *  (a scan back per break made a log of breaks quadratic). */
+  inputStart?: number;
 };
 
 /** The cause of a break no recorded change explains, from the evidence the session log holds. */
@@ -191,7 +194,8 @@ export function sessionCause(x: SessionBreak): SessionCause {
     };
   }
   if (!wasCached && !shape?.unexplained) return unexplained(evidence);
-  const front = d?.region === 'unlogged-prefix' || (d !== undefined && d.messageIndex === firstIndex(t, r));
+  const inputStart = x.inputStart ?? firstIndex(t, r);
+  const front = d?.region === 'unlogged-prefix' || (d !== undefined && d.messageIndex === inputStart);
   if (front && facts.memoryEdits.length > 0) {
     evidence.push(
       `${facts.memoryEdits.join('; ')}: the agent sends its memory files in the context before the first message`,
@@ -217,7 +221,7 @@ export function sessionCause(x: SessionBreak): SessionCause {
     };
   }
   if (d?.region === 'unlogged-prefix') {
-    const att = attachmentsBefore(t, r, d.messageIndex);
+    const att = attachmentsBefore(t, Math.max(d.messageIndex, inputStart));
     if (att) evidence.push(att);
     return {
       cause: 'prefix-changed',
@@ -313,8 +317,8 @@ const IDE_FILE = /<ide_opened_file>/;
 
 /** Content the agent attaches that the log does not record, in the first message of the input: @-mentioned
  *  files and IDE context (Claude Code sends their contents with the message). */
-function attachmentsBefore(t: Thread, r: Request, from: number): string | undefined {
-  const m = t.messages[Math.max(from, firstIndex(t, r))];
+function attachmentsBefore(t: Thread, index: number): string | undefined {
+  const m = t.messages[index];
   if (m?.role !== 'user') return undefined;
   const files = new Set<string>();
   let ide = false;
