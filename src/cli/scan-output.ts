@@ -66,11 +66,12 @@ const CSV_COLUMNS: (keyof ScanRecord)[] = [
   'bytes',
 ];
 
-/** One CSV cell (RFC 4180 quoting); a text cell a spreadsheet would run as a formula gets a leading `'`. */
+/** One CSV cell (RFC 4180 quoting); a text cell — a string, or a list (models) joined by `;` — that a spreadsheet
+ *  would run as a formula gets a leading `'` (numbers are written as numbers). */
 function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
   let s = Array.isArray(v) ? v.join(';') : String(v);
-  if (typeof v === 'string' && /^[=+@\t\r]|^-[\d(]/.test(s)) s = `'${s}`;
+  if ((typeof v === 'string' || Array.isArray(v)) && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -1,6 +1,7 @@
 // Streaming line reader over byte chunks (SPEC §1.3): no whole-file string is ever built. Lines are
-// split on LF (CR stripped), decoded one by one with their 1-based number and byte offset; invalid
-// UTF-8 and over-long lines become problems with a location instead of exceptions.
+// split on LF (CR stripped) — or on CR in a file whose first chunk has CRs and no LF (classic Mac line endings) —
+// decoded one by one with their 1-based number and byte offset; invalid UTF-8 and over-long lines become problems
+// with a location instead of exceptions.
 import type { JsonParseResult } from './json.ts';
 import { firstInvalidUtf8 } from './utf8.ts';
 
@@ -54,6 +55,11 @@ function decodeLine(bytes: Uint8Array, offset: number, no: number, unterminated:
   return line;
 }
 
+/** The byte that ends a line of a file whose first chunk is `head`: LF, or CR when it has CRs and no LF. */
+export function lineBreakOf(head: Uint8Array): 10 | 13 {
+  return head.indexOf(10) === -1 && head.indexOf(13) !== -1 ? 13 : 10;
+}
+
 /** Split a stream of byte chunks into decoded lines. Empty lines are yielded too (callers skip them). */
 export function* readLines(chunks: Iterable<Uint8Array>, options: LineReaderOptions = {}): Generator<Line> {
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -63,10 +69,12 @@ export function* readLines(chunks: Iterable<Uint8Array>, options: LineReaderOpti
   let lineStart = options.start?.offset ?? 0;
   let pos = lineStart;
   let no = options.start?.no ?? 1;
+  let lf: 10 | 13 | undefined;
   for (const chunk of chunks) {
+    lf ??= lineBreakOf(chunk);
     let start = 0;
     while (start < chunk.length) {
-      const nl = chunk.indexOf(10, start);
+      const nl = chunk.indexOf(lf, start);
       const end = nl === -1 ? chunk.length : nl;
       const piece = chunk.subarray(start, end);
       if (!skipping) {

@@ -9,6 +9,7 @@ import { rememberInput } from './last-input.ts';
 import { fileTooBig, useLoadLimits } from './load-limits.ts';
 import { baselineConfig, INITIAL_CONFIG, loadedConfig } from './log-settings.ts';
 import type { AppState, LoadSource, Restore } from './types.ts';
+import { urlFileName } from './url-name.ts';
 import { restoreView, stateFromUrl, urlFromState } from './url-state.ts';
 
 const RUN_DEBOUNCE_MS = 50;
@@ -79,7 +80,7 @@ export const useStore = create<AppState>()((set, get) => ({
     async loadUrl(url: string, source?: LoadSource, restore?: Restore) {
       rememberInput(() => get().transcriptActions.loadUrl(url, source, restore));
       // The worker fetches it (same origin only), streaming, under the file-size limit.
-      const name = decodeURIComponent(url.split(/[?#]/, 1)[0].split('/').pop() || url);
+      const name = urlFileName(url);
       await loadInputs(
         [{ name, url: new URL(url, window.location.href).href }],
         source ?? { kind: 'url', name },

@@ -9,6 +9,7 @@ import { openFollowed } from '../../state/follow.ts';
 import { urlTail } from '../../state/growing-file.ts';
 import { useStore } from '../../state/store.ts';
 import type { SampleSettings } from '../../state/types.ts';
+import { urlFileName } from '../../state/url-name.ts';
 import { stateFromUrl } from '../../state/url-state.ts';
 
 const DEFAULT_SAMPLE = 'story-37-1';
@@ -116,7 +117,7 @@ export function useStartup(): void {
       // A JSONL session is followed as it grows (the server must answer byte ranges: vite and tierscope serve do).
       if (url && /\.jsonl$/i.test(new URL(url).pathname))
         void openFollowed({
-          main: { name: decodeURIComponent(new URL(url).pathname.split('/').pop() ?? src), tail: urlTail(url) },
+          main: { name: urlFileName(new URL(url).pathname), tail: urlTail(url) },
           companions: [],
           source: { kind: 'url', name: src },
         }).then((ok) => {
