@@ -176,7 +176,8 @@ function makeInput(
       return seen.read.value;
     },
     archive,
-    maxDocumentBytes: limits.maxDocumentBytes,
+    // An archive entry (an `.eval` sample) is held whole once decompressed: no bigger than the file itself may be.
+    maxDocumentBytes: Math.min(limits.maxDocumentBytes, limits.maxFileBytes),
   };
 }
 
