@@ -79,9 +79,8 @@ function reasonsFor(skipped: Record<string, number>): Record<string, string> {
 function lineStartsOf(source: ByteSource): Float64Array {
   const starts = [0];
   let base = 0;
-  let lf: 10 | 13 | undefined;
+  const lf = lineBreakOf(source.read(0, Math.min(source.size, 64 * 1024)));
   for (const chunk of source.chunks()) {
-    lf ??= lineBreakOf(chunk);
     let i = chunk.indexOf(lf);
     while (i !== -1) {
       starts.push(base + i + 1);

@@ -55,9 +55,40 @@ function decodeLine(bytes: Uint8Array, offset: number, no: number, unterminated:
   return line;
 }
 
-/** The byte that ends a line of a file whose first chunk is `head`: LF, or CR when it has CRs and no LF. */
+/** Bytes of a file's start that decide its line break (whatever the chunk sizes: the same bytes decide). */
+const HEAD = 64 * 1024;
+
+/** The byte that ends a line of a file that starts with `head` (its first 64 KB or more): LF, or CR when those
+ *  bytes hold CRs and no LF (classic Mac line endings). */
 export function lineBreakOf(head: Uint8Array): 10 | 13 {
-  return head.indexOf(10) === -1 && head.indexOf(13) !== -1 ? 13 : 10;
+  const h = head.length > HEAD ? head.subarray(0, HEAD) : head;
+  return h.indexOf(10) === -1 && h.indexOf(13) !== -1 ? 13 : 10;
+}
+
+/** The chunks with the line break their first 64 KB decide (those chunks are held until then, no longer). */
+function* withLineBreak(chunks: Iterable<Uint8Array>, decided: (lf: 10 | 13) => void): Generator<Uint8Array> {
+  const head: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  const decide = () => {
+    done = true;
+    decided(lineBreakOf(concatBytes(head, size)));
+  };
+  for (const c of chunks) {
+    if (done) {
+      yield c;
+      continue;
+    }
+    head.push(c.slice());
+    size += c.length;
+    if (size < HEAD) continue;
+    decide();
+    yield* head;
+  }
+  if (!done) {
+    decide();
+    yield* head;
+  }
 }
 
 /** Split a stream of byte chunks into decoded lines. Empty lines are yielded too (callers skip them). */
@@ -69,9 +100,10 @@ export function* readLines(chunks: Iterable<Uint8Array>, options: LineReaderOpti
   let lineStart = options.start?.offset ?? 0;
   let pos = lineStart;
   let no = options.start?.no ?? 1;
-  let lf: 10 | 13 | undefined;
-  for (const chunk of chunks) {
-    lf ??= lineBreakOf(chunk);
+  let lf: 10 | 13 = 10;
+  for (const chunk of withLineBreak(chunks, (b) => {
+    lf = b;
+  })) {
     let start = 0;
     while (start < chunk.length) {
       const nl = chunk.indexOf(lf, start);
