@@ -3,6 +3,7 @@
 // ±3%, and the median and worst miss. `npm run -s accuracy -- <folder>…` prints the table (markdown).
 import { analyze } from '../src/analyses/analyze.ts';
 import { companionFiles, fileFromPath } from '../src/cli/node-input.ts';
+import { nodeSqlite } from '../src/cli/sqlite-node.ts';
 import { parseTranscript } from '../src/formats/index.ts';
 import { presetConfig } from '../src/pipeline/presets.ts';
 import { median } from '../src/tokens/calibration.ts';
@@ -10,6 +11,7 @@ import { createTokenizer } from '../src/tokens/tokenizer.ts';
 import { fixtureInputs } from '../test/helpers/fixture-inputs.ts';
 
 const tok = await createTokenizer('o200k_base');
+const sqlite = await nodeSqlite();
 const roots = process.argv.slice(2);
 const inputs = roots.length > 0 ? fixtureInputs(roots) : fixtureInputs();
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
@@ -17,7 +19,8 @@ const all: number[] = [];
 console.log('| file | format | n | within ±3% | median | worst |');
 console.log('|---|---|---|---|---|---|');
 for (const f of inputs) {
-  const r = parseTranscript(fileFromPath(f.path), companionFiles(f.path));
+  if (f.path.endsWith('-wal')) continue;
+  const r = parseTranscript(fileFromPath(f.path), companionFiles(f.path), { sqlite });
   if (!r.ok) {
     console.log(`| ${f.rel} | — | — | did not load: ${r.error.slice(0, 80)} | | |`);
     continue;

@@ -42,6 +42,7 @@ export type { LogDefaults } from '../src/analyses/settings-origin.ts';
 export { withLogDefaults } from '../src/analyses/settings-origin.ts';
 export type { PresetTaskTable, TaskRow } from '../src/analyses/tasks.ts';
 export type { OneHourAdvice } from '../src/analyses/trade-off-cost.ts';
+export { isSqlite } from '../src/formats/sqlite.ts';
 export { formatBytes } from '../src/lib/bytes.ts';
 export { fullPolicy, STATIC_POLICY } from '../src/lib/csp.ts';
 export { fmtUsd } from '../src/lib/money.ts';
@@ -275,6 +276,8 @@ export interface EngineApi {
     /** A followed session: 'start' keeps its lines for the next load, 'grow' is that next load (the same file
      *  with bytes appended: only those are read and parsed). */
     follow?: 'start' | 'grow',
+    /** Of a file that holds several sessions (an opencode database), the one to read. */
+    session?: string,
   ): Promise<LoadSummary | LoadFailure>;
   rows(thread: string): Promise<Row[]>;
   /** Resolves when exact counts for the loaded transcript are done (progress through load's callback). */

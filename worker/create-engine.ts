@@ -15,6 +15,7 @@ import {
   parseTranscript,
 } from '../src/formats/index.ts';
 import { skipReason } from '../src/formats/skip-reasons.ts';
+import { fileIsSqlite, type SqliteOpener } from '../src/formats/sqlite.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
 import { lineBreakOf } from '../src/lib/lines.ts';
 import { carryOver } from '../src/model/carry-over.ts';
@@ -104,10 +105,16 @@ export type EngineOptions = {
   /** Told after each run how many requests it ran through the pipeline (tests and the bench: the work a followed
    *  session's growth costs, which reuse and resumption keep to the new requests). */
   onReplayed?: (requests: number) => void;
+  /** Loads the SQLite engine (sql.js) the first time a database (opencode.db) is opened or scanned. */
+  sqlite?: () => Promise<SqliteOpener>;
 };
 
 export function createEngine(options: EngineOptions = {}): EngineApi {
   let loaded: Loaded | undefined;
+  let sqlite: Promise<SqliteOpener> | undefined;
+  const sqliteEngine = options.sqlite
+    ? () => (sqlite ??= (options.sqlite as () => Promise<SqliteOpener>)())
+    : undefined;
   /** The lines of a followed session's main file (by the name it was sent under) and of its sub-agent files (by
    *  theirs), for its next growth. */
   let held: { name: string; lines: HeldLines; extras: Map<string, HeldLines> } | undefined;
@@ -229,6 +236,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       onProgress?: (p: LoadProgress) => void,
       limits?: Partial<LoadLimits>,
       follow?: 'start' | 'grow',
+      session?: string,
     ): Promise<LoadSummary | LoadFailure> {
       const t0 = performance.now();
       // A followed session's lines, kept from its last load; any other load lets them go.
@@ -252,7 +260,10 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       }
       const [main, ...extra] = prepared.map((p) => p.source);
       onProgress?.({ phase: 'parsing', fraction: 0 });
+      const database = fileIsSqlite(main) && sqliteEngine ? await sqliteEngine() : undefined;
       const r = parseTranscript(main, extra, {
+        ...(database ? { sqlite: database } : {}),
+        ...(session !== undefined ? { session } : {}),
         format,
         limits,
         progress: (f) => onProgress?.({ phase: 'parsing', fraction: f }),
@@ -503,7 +514,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     },
 
     ...shareMethods,
-    ...createFolderMethods(),
+    ...createFolderMethods(sqliteEngine),
   };
   return engine;
 }

@@ -5,6 +5,7 @@ import { expose, transfer } from 'comlink';
 import type { WireEngineApi } from './api.ts';
 import { browserEndpoints } from './browser-pool.ts';
 import { createEngine } from './create-engine.ts';
+import { browserSqlite } from './sqlite-browser.ts';
 import { cutParts, type PartPlan, packText } from './wire.ts';
 
 // A worker loaded from a same-origin URL is not bound by the page's <meta> Content-Security-Policy (checked in
@@ -25,7 +26,10 @@ import { cutParts, type PartPlan, packText } from './wire.ts';
 const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
 // One core stays with the page and the engine: on a 2-core machine two counting workers left the main thread
 // about half a core, so a 50 ms frame took 100 ms of wall time while counting (SPEC §9's long-task limit).
-const engine = createEngine({ endpoints: () => browserEndpoints(Math.max(1, Math.min(4, cores - 1))) });
+const engine = createEngine({
+  endpoints: () => browserEndpoints(Math.max(1, Math.min(4, cores - 1))),
+  sqlite: browserSqlite,
+});
 
 const RUN_ARRAYS = ['timeline', 'toolResults', 'events', 'pairing', 'refetches', 'compactions', 'tasks'] as const;
 let nextReply = 1;

@@ -3,6 +3,7 @@
 // column, totals per day — so the page renders what comes back. Files cross as Blobs (no copy) and are read one
 // session at a time; a newer scan or cancelScan stops a scan between sessions with the rows so far.
 import { fileFromBytes } from '../src/formats/index.ts';
+import type { SqliteOpener } from '../src/formats/sqlite.ts';
 import { dayTotals, filterRows, type SortKey, sortRows } from '../src/sessions/rows.ts';
 import { type ScanResult, scanSessions } from '../src/sessions/scan.ts';
 import type { FolderFile, ScanProgressInfo, ScanReply, SessionsQuery, SessionsView } from './api.ts';
@@ -18,7 +19,7 @@ async function bytesOf(f: FolderFile | undefined): Promise<Uint8Array> {
   return new Uint8Array();
 }
 
-export function createFolderMethods() {
+export function createFolderMethods(sqlite?: () => Promise<SqliteOpener>) {
   let latest = 0;
   let stopped = -1;
   let scanned: ScanResult | undefined;
@@ -39,6 +40,7 @@ export function createFolderMethods() {
           open: async (path, name) => fileFromBytes(name, await bytesOf(byPath.get(path))),
           progress: (p) => onProgress?.({ token, ...p }),
           cancelled: () => latest !== token || stopped === token,
+          ...(sqlite ? { sqlite } : {}),
         },
       );
       if (latest !== token && !result.cancelled) return { token, stale: true };

@@ -4,11 +4,13 @@
 import { logDefaults } from '../analyses/log-defaults.ts';
 import { type SettingsOrigin, settingsOrigin } from '../analyses/settings-origin.ts';
 import { DEFAULT_LIMITS, FORMAT_IDS, parseTranscript } from '../formats/index.ts';
+import { fileIsSqlite } from '../formats/sqlite.ts';
 import type { FormatId, Transcript } from '../model/transcript.ts';
 import { type CachedTokenizer, createTokenizer, type RankLoader } from '../tokens/tokenizer.ts';
 import { option, type ParsedArgs, UsageError } from './args.ts';
 import { openInput } from './node-input.ts';
 import { resolveSettings, type Settings, settingsFor } from './options.ts';
+import { nodeSqlite } from './sqlite-node.ts';
 import { terminalJson, terminalText } from './terminal.ts';
 
 export type CliIo = {
@@ -48,7 +50,14 @@ export async function load(args: ParsedArgs, io: Pick<CliIo, 'ranks' | 'stdin'>)
   if (typeof input === 'string') throw new Error(input);
   let loaded: ReturnType<typeof parseTranscript>;
   try {
-    loaded = parseTranscript(input.main, input.companions, { format: format as FormatId | undefined });
+    // A database (opencode) needs the SQLite engine, loaded only then.
+    const sqlite = fileIsSqlite(input.main) ? await nodeSqlite() : undefined;
+    const session = option(args, 'session');
+    loaded = parseTranscript(input.main, input.companions, {
+      format: format as FormatId | undefined,
+      ...(sqlite ? { sqlite } : {}),
+      ...(session !== undefined ? { session } : {}),
+    });
   } finally {
     input.cleanup();
   }

@@ -14,7 +14,8 @@ export type { CliIo } from './load.ts';
 
 const USAGE = [
   'usage: tierscope analyze <file> [--preset P] [--config file.json] [--set key=value]… [--mode recorded|raw]',
-  '                         [--provider anthropic|openai-chat|openai-responses|gemini|bedrock] [--format F] [--json]',
+  '                         [--provider anthropic|openai-chat|openai-responses|gemini|bedrock] [--format F]',
+  '                         [--session ID] [--json]   (--session: one session of an opencode database)',
   '       tierscope share <file> [analyze settings] [--redact [--redact-paths]] [--minimize <predicate>]',
   '                         [--max-evals N] [--base-url URL] [--out file.tierscope.json]',
   '                                                           prints a share link, or writes the share file',
@@ -24,7 +25,8 @@ const USAGE = [
   '  predicates: pairing:<rule>[@<stage>][#<toolUseId>]   tier:<toolUseId>=<1|2|3|null>',
   '              break:[observed:|simulated:]<cause>     e.g. pairing:orphan-result@summarize, break:ttl-expired',
   '       tierscope scan <dir> [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json|--ndjson|--csv]',
-  '                         one row per session of a folder (Claude Code projects, Codex sessions, Inspect logs)',
+  '                         one row per session of a folder (Claude Code projects, Codex sessions, Inspect logs,',
+  '                         Gemini CLI chats, Cline/Roo tasks, opencode databases)',
   '       tierscope serve [dir] [--port N]   the app and a folder (default ~/.claude/projects), read-only, on 127.0.0.1',
   '  <file>: a log, a .gz of one, a pipe, or - for stdin',
 ].join('\n');

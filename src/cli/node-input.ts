@@ -20,6 +20,7 @@ import { Gunzip } from 'fflate';
 import type { SourceFile } from '../formats/types.ts';
 import { formatBytes } from '../lib/bytes.ts';
 import { slices } from '../lib/slices.ts';
+import { agentCompanions } from '../sessions/companions.ts';
 import { codexCandidates, isRolloutName } from '../sessions/layout.ts';
 
 /** A SourceFile that reads `path` in `chunkSize` chunks each time it is iterated. */
@@ -55,6 +56,15 @@ export function fileFromPath(path: string, chunkSize = 1 << 20): SourceFile {
 export function companionFiles(path: string): SourceFile[] {
   const dir = dirname(path);
   const name = basename(path);
+  const list = (d: string) => {
+    try {
+      return readdirSync(d || '.', { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
+    } catch {
+      return [];
+    }
+  };
+  const agents = agentCompanions(path.replace(/\\/g, '/'), list);
+  if (agents.length > 0) return agents.map((c) => ({ ...fileFromPath(c.path), name: c.name }));
   if (isRolloutName(name))
     return codexCandidates(name, readdirSync(dir)).map((f) => ({ ...fileFromPath(join(dir, f)), name: f }));
   if (!name.endsWith('.jsonl') || name.startsWith('agent-')) return [];

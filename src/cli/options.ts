@@ -19,7 +19,7 @@ export type Settings = {
   encoding: EncodingName;
 };
 
-const VALUED = ['format', 'provider', 'encoding', 'preset', 'config', 'set', 'mode'] as const;
+const VALUED = ['format', 'provider', 'encoding', 'preset', 'config', 'set', 'mode', 'session'] as const;
 
 export type CommandFlags = { valued: readonly string[]; booleans: readonly string[] };
 

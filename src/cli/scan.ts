@@ -1,5 +1,5 @@
 // `tierscope scan <dir> [--since D] [--until D] [--json|--ndjson|--csv]` (SPEC §8): every session of a folder
-// (Claude Code projects, Codex sessions, Inspect logs) as one row, read from disk without tokenizing.
+// (Claude Code projects, Codex sessions, Inspect logs, Gemini CLI chats, Cline/Roo tasks, opencode databases) as one row, read from disk without tokenizing.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileFromBytes } from '../formats/index.ts';
@@ -9,6 +9,7 @@ import type { SessionRow } from '../sessions/summary.ts';
 import { option, type ParsedArgs, UsageError } from './args.ts';
 import { listFolder } from './node-folder.ts';
 import { scanCsv, scanRecord, scanText } from './scan-output.ts';
+import { nodeSqlite } from './sqlite-node.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void; json: (s: string) => void };
 
@@ -23,6 +24,7 @@ export async function scanCommand(args: ParsedArgs, io: Io): Promise<number> {
     rootName: basename(root),
     // Each file read once, whole (a session at a time): detection and parsing then read memory, not the disk.
     open: (path, name) => fileFromBytes(name, readFileSync(join(root, path))),
+    sqlite: nodeSqlite,
   });
   let kept: SessionRow[];
   try {

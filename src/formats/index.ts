@@ -9,12 +9,19 @@ import { chunksOf, DEFAULT_MAX_LINE_BYTES, type Line, readLines } from '../lib/l
 import { encodingHint, looksBinary } from '../lib/utf8.ts';
 import type { FormatId, ObservedUsage, ParseIssue, Thread, Transcript } from '../model/transcript.ts';
 import { anthropicRequestParser } from './anthropic-request.ts';
+import { atifParser } from './atif.ts';
 import { claudeCodeParser } from './claude-code.ts';
 import { claudeTraceParser } from './claude-trace.ts';
+import { clineParser } from './cline.ts';
 import { codexParser } from './codex.ts';
+import { type OpenedDatabase, openDatabase, tablesOf } from './database-input.ts';
 import { DEEP_PLACEHOLDER, type DocumentRead, readDocument } from './document.ts';
+import { geminiCliParser } from './gemini-cli.ts';
 import { inspectParser } from './inspect.ts';
 import { openaiChatParser } from './openai-chat.ts';
+import { opencodeParser } from './opencode.ts';
+import { otelGenaiParser } from './otel-genai.ts';
+import { isSqlite, type SqliteDb, type SqliteOpener } from './sqlite.ts';
 import { sweAgentParser } from './swe-agent.ts';
 import { tierscopeParser } from './tierscope.ts';
 import type { FormatParser, ParseInput, SniffHead, SourceFile } from './types.ts';
@@ -27,6 +34,11 @@ export const PARSERS: readonly FormatParser[] = [
   claudeTraceParser,
   codexParser,
   claudeCodeParser,
+  geminiCliParser,
+  clineParser,
+  atifParser,
+  otelGenaiParser,
+  opencodeParser,
   openaiChatParser,
   anthropicRequestParser,
   sweAgentParser,
@@ -81,6 +93,12 @@ export type LoadOptions = {
   held?: HeldLines;
   /** The same for the companion files (sub-agent logs), by file name; a companion not in it is added. */
   heldExtras?: Map<string, HeldLines>;
+  /** Opens an SQLite database's bytes (sql.js, loaded by the platform: worker/sqlite-browser.ts, cli/sqlite-node.ts). */
+  sqlite?: SqliteOpener;
+  /** The main file's database opened already (a scan reading each session of one database): used, not closed. */
+  database?: SqliteDb;
+  /** Of a file holding several sessions (a database), the one to read. */
+  session?: string;
 };
 
 /**
@@ -219,8 +237,10 @@ function sniffHead(input: ParseInput): SniffHead & { firstLine: string } {
   }
   const anyLineJson = lines.some((v) => v !== undefined && typeof v === 'object');
   const singleLine = nonEmpty <= 1;
-  // A whole-document format is pretty-printed (lines are not JSON) or a single line.
-  const doc = !anyLineJson || singleLine ? input.doc() : undefined;
+  // A whole-document format is pretty-printed (lines are not JSON — its first line, `{` or `[`, never is, though
+  // an inner line may be a whole object) or a single line.
+  const opensDocument = lines[0] === undefined && /^\s*[[{]\s*$/.test(firstLine);
+  const doc = !anyLineJson || singleLine || opensDocument ? input.doc() : undefined;
   return { fileName: input.main.name, lines, doc, firstLine };
 }
 
@@ -279,10 +299,11 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
   }
   const headBytes = firstBytes(main, 8192);
   const archive = isZip(headBytes);
-  const hint = archive ? null : encodingHint(headBytes);
+  const database = isSqlite(headBytes);
+  const hint = archive || database ? null : encodingHint(headBytes);
   if (hint)
     return { ok: false, error: `${name} is ${hint.what}, not a JSON or JSONL transcript: ${hint.fix}.`, issues: [] };
-  if (!archive && looksBinary(headBytes)) {
+  if (!archive && !database && looksBinary(headBytes)) {
     return {
       ok: false,
       error: `${name} looks like a binary file (NUL or control bytes in its first 8 KB), not a JSON or JSONL transcript.`,
@@ -297,9 +318,49 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
     return false;
   });
   const seen: DocumentSeen = {};
-  const input = makeInput(main, companions, limits, archive, options.held, options.heldExtras, seen);
-  const head = archive ? archiveHead(input) : sniffHead(input);
-  if (!archive && head.lines.length === 0) {
+  const input = makeInput(main, companions, limits, archive || database, options.held, options.heldExtras, seen);
+  input.archive = archive;
+  let opened: OpenedDatabase | undefined;
+  if (database) {
+    const got = options.database
+      ? { db: options.database }
+      : openDatabase(main, companions, options.sqlite, limits.maxDocumentBytes);
+    if (typeof got === 'string') return { ok: false, error: `${name} ${got}.`, issues: [] };
+    if (got.note) issues.push({ line: 0, severity: 'info', message: got.note });
+    opened = got;
+    input.database = got.db;
+    if (options.session !== undefined) input.session = options.session;
+  }
+  try {
+    return loadInput(main, input, options, limits, issues, seen, name);
+  } finally {
+    if (opened && !options.database) opened.db.close();
+  }
+}
+
+function loadInput(
+  main: SourceFile,
+  input: ParseInput,
+  options: LoadOptions,
+  limits: LoadLimits,
+  issues: ParseIssue[],
+  seen: DocumentSeen,
+  name: string,
+): LoadResult {
+  const { archive } = input;
+  const database = input.database !== undefined;
+  const head = archive
+    ? archiveHead(input)
+    : database && input.database
+      ? {
+          fileName: main.name,
+          lines: [],
+          doc: undefined,
+          firstLine: '',
+          database: { tables: tablesOf(input.database) },
+        }
+      : sniffHead(input);
+  if (!archive && !database && head.lines.length === 0) {
     const tooLong = countLongLines(input);
     return {
       ok: false,
@@ -312,9 +373,16 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
   }
   const parser = options.format
     ? PARSERS.find((p) => p.id === options.format)
-    : PARSERS.find((p) => (!archive || p.archives) && safeSniff(p, head));
+    : PARSERS.find((p) => (!archive || p.archives) && (!database || p.databases) && safeSniff(p, head));
   if (archive && (parser ? !parser.archives : !options.format)) {
     return archiveError(name, head.archive?.entries ?? [], parser);
+  }
+  if (database && (parser ? !parser.databases : !options.format)) {
+    const tables = (head.database?.tables ?? []).slice(0, 8).join(', ') || 'none';
+    const error = parser
+      ? `${name} is an SQLite database; the ${parser.id} format is not read from one.`
+      : `${name} is an SQLite database, but not an opencode one: its tables are ${tables} (opencode's has session, message and part).`;
+    return { ok: false, error, issues: [] };
   }
   // A document cut mid-write is named so (SPEC §1.3's "matches no format" message would show only its "{").
   const truncated = seen.read?.truncated;

@@ -51,3 +51,15 @@ export function* jsonLinesOf(lines: Iterable<Line>, ctx: ParseContext, file?: st
     });
   }
 }
+
+/** Whether the file's first non-empty line is a JSON value of its own (JSON lines), not the start of one
+ *  pretty-printed document (a line too long to read counts as a line). */
+export function linesAreJson(input: ParseInput): boolean {
+  for (const l of input.lines()) {
+    if (l.tooLong) return true;
+    if (l.text.trim() === '') continue;
+    l.parsed ??= tryParseJson(l.text);
+    return l.parsed.ok;
+  }
+  return true;
+}

@@ -42,6 +42,11 @@ export const FORMATS = new Set<FormatId>([
   'codex',
   'inspect',
   'swe-agent',
+  'gemini-cli',
+  'opencode',
+  'cline',
+  'otel-genai',
+  'atif',
   'tierscope',
 ]);
 

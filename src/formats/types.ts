@@ -4,6 +4,7 @@
 
 import type { Line } from '../lib/lines.ts';
 import type { FormatId, ParseIssue, Transcript } from '../model/transcript.ts';
+import type { SqliteDb } from './sqlite.ts';
 
 /** One input file: a name (a hint only) and a way to stream its bytes. */
 export type SourceFile = {
@@ -23,6 +24,8 @@ export type SniffHead = {
   doc: unknown;
   /** For a zip archive (Inspect `.eval`): the names of its first entries, in file order (`lines` is empty). */
   archive?: { entries: string[] };
+  /** For an SQLite database (opencode): its table names (`lines` is empty). */
+  database?: { tables: string[] };
 };
 
 export type ParseContext = {
@@ -46,6 +49,10 @@ export type ParseInput = {
   archive: boolean;
   /** The largest JSON document a parser may hold as one string (a whole file, or one entry of an archive). */
   maxDocumentBytes: number;
+  /** The main file is an SQLite database, opened read-only (`lines()` and `doc()` are empty). */
+  database?: SqliteDb;
+  /** For a file that holds several sessions (a database): the one to read, by id; all of them when absent. */
+  session?: string;
 };
 
 export interface FormatParser {
@@ -55,6 +62,8 @@ export interface FormatParser {
   sniff(head: SniffHead): boolean;
   /** Reads zip archives (its `sniff` looks at `head.archive`); no other parser is given one. */
   archives?: boolean;
+  /** Reads SQLite databases (its `sniff` looks at `head.database`); no other parser is given one. */
+  databases?: boolean;
   /** Parse the whole input. Bad lines become issues; the rest still loads. */
   parse(input: ParseInput, ctx: ParseContext): Transcript;
 }

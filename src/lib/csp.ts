@@ -11,6 +11,9 @@
 //   worker does not inherit the page's) — gets WORKER_POLICY: this origin only, connections included. The
 //   engine and counting workers never need the network, so no prototype `fetch` or cross-origin `import()`
 //   from a worker reaches another origin.
+// - The engine worker's own script gets ENGINE_WORKER_POLICY: WORKER_POLICY with `'wasm-unsafe-eval'` in
+//   script-src, which lets it compile WebAssembly (sql.js, the SQLite that reads opencode's database, from the
+//   `.wasm` served by this origin) and nothing else: no eval, no other worker or page may.
 
 /** Fetch directives shared by every policy: this origin only (data:/blob: for images, fonts and workers). */
 const SHARED: [string, string][] = [
@@ -48,6 +51,15 @@ export const DOCUMENT_POLICY = `${STATIC_POLICY}; ${FRAME}`;
 /** The header policy of every other response: the workers' policy, this origin only. */
 export const WORKER_POLICY = `${fullPolicy(null)}; ${FRAME}`;
 
+/** The engine worker's policy: the workers' policy, WebAssembly compilation allowed (sql.js). */
+export const ENGINE_WORKER_POLICY = WORKER_POLICY.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'");
+
+/** Whether a request path is the engine worker's script (`engine.worker-<hash>.js` built, `engine.worker.ts` in dev). */
+function isEngineWorkerPath(pathname: string): boolean {
+  const path = pathname.split(/[?#]/, 1)[0];
+  return /^engine\.worker[-.\w]*\.(js|ts)$/.test(path.slice(path.lastIndexOf('/') + 1));
+}
+
 /** Headers sent with every response, whatever it is. */
 const COMMON: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
@@ -67,7 +79,11 @@ export function isDocumentPath(pathname: string): boolean {
 /** The security headers for a response to `pathname` (a document, or anything else: scripts, workers, data). */
 export function securityHeaders(pathname: string): Record<string, string> {
   return {
-    'Content-Security-Policy': isDocumentPath(pathname) ? DOCUMENT_POLICY : WORKER_POLICY,
+    'Content-Security-Policy': isDocumentPath(pathname)
+      ? DOCUMENT_POLICY
+      : isEngineWorkerPath(pathname)
+        ? ENGINE_WORKER_POLICY
+        : WORKER_POLICY,
     ...COMMON,
   };
 }

@@ -203,6 +203,11 @@ export type FormatId =
   | 'codex'
   | 'inspect'
   | 'swe-agent'
+  | 'gemini-cli'
+  | 'opencode'
+  | 'cline'
+  | 'otel-genai'
+  | 'atif'
   | 'tierscope';
 
 export type TranscriptMeta = {

@@ -102,7 +102,8 @@ function turnStarts(thread: Thread): Int32Array {
 }
 
 /** What calibration needs of each request's recorded input (see calibration.ts and hidden.ts). `perTurn`: hidden
- *  reasoning counts only within the current turn (Codex). `earlier`: the samples of an earlier read of the thread
+ *  reasoning counts only within the current turn (Codex); `noReasoning`: no earlier reasoning counts (Gemini CLI
+ *  strips thoughts from the history it sends). `earlier`: the samples of an earlier read of the thread
  *  (a followed session's growth): a request's sample depends on its request, the messages before its input's end
  *  (their tokens, and the hidden reasoning of the responses among them) and the samples before it, so the first
  *  samples whose requests and messages are unchanged are kept and the rest made again. */
@@ -112,11 +113,14 @@ function calibrationSamples(
   framing = 0,
   perTurn = false,
   earlier?: ThreadSamples,
+  noReasoning = false,
 ): ThreadSamples {
-  if (earlier?.thread === thread && earlier.framing === framing && earlier.perTurn === perTurn) return earlier;
+  const sameRules = (e: ThreadSamples) =>
+    e.framing === framing && e.perTurn === perTurn && (e.noReasoning ?? false) === noReasoning;
+  if (earlier?.thread === thread && sameRules(earlier)) return earlier;
   const inputs = new InputBuilder(thread, 'recorded');
   const hidden = hiddenThinking(thread, meter);
-  const was = earlier && earlier.framing === framing && earlier.perTurn === perTurn ? earlier : undefined;
+  const was = earlier && sameRules(earlier) ? earlier : undefined;
   const p = was?.thread;
   // The first message whose sums may differ from the earlier read's.
   let same = 0;
@@ -156,7 +160,7 @@ function calibrationSamples(
       const counted = meter.messages(v.array, v.start, v.end);
       return { ...base, counted, framing: framing * tools, hidden: 0 };
     }
-    const from = turns ? Math.max(v.start, turns[v.end]) : v.start;
+    const from = noReasoning ? v.end : turns ? Math.max(v.start, turns[v.end]) : v.start;
     const sample: CalibrationSample = {
       ...base,
       // Earlier turns' reasoning is out of the prompt: its summaries' text as well as its hidden tokens.
@@ -167,10 +171,10 @@ function calibrationSamples(
     if (turns) {
       sample.hiddenFrom = from;
       sample.dropped = s.think[from] - s.think[v.start];
-    }
+    } else if (noReasoning) sample.dropped = s.think[from] - s.think[v.start];
     return sample;
   });
-  return { thread, framing, perTurn, hidden, sums: s, samples };
+  return { thread, framing, perTurn, noReasoning, hidden, sums: s, samples };
 }
 
 /** Calibrate every thread; a thread whose usage cannot fix a factor takes the median factor of those that
@@ -185,9 +189,13 @@ export function calibrateTranscript(
   const framing = framingPerBlock(t.meta.originalFormat ?? t.format);
   // Codex: a turn's reasoning leaves the prompt at the next user prompt (hidden.ts).
   const perTurn = (t.meta.originalFormat ?? t.format) === 'codex';
+  // Gemini CLI: a reply's thoughts never return in a later request (stripThoughts, gemini-cli geminiChat.ts), also
+  // when Harbor converted its chat to ATIF.
+  const format = t.meta.originalFormat ?? t.format;
+  const noReasoning = format === 'gemini-cli' || (format === 'atif' && t.meta.extra?.agent === 'gemini-cli');
   const samples = new Map(
     t.threads.map((th) => {
-      const made = calibrationSamples(th, meter, framing, perTurn, memo?.get(th.id));
+      const made = calibrationSamples(th, meter, framing, perTurn, memo?.get(th.id), noReasoning);
       memo?.set(th.id, made);
       return [th.id, made.samples];
     }),

@@ -117,6 +117,8 @@ export type ThreadSamples = {
   thread: Thread;
   framing: number;
   perTurn: boolean;
+  /** No earlier reasoning counts in a request (Gemini CLI). */
+  noReasoning?: boolean;
   /** By message: the hidden reasoning of the response there. */
   hidden: Float64Array;
   sums: MessageSums;

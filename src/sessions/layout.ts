@@ -1,7 +1,10 @@
 // Which files of a folder are sessions, and which files belong to each (SPEC §6 Sessions, §8 `scan`): a folder laid
 // out like ~/.claude/projects (a folder per project, `<id>.jsonl` per session, sub-agents in `<id>/subagents/` or as
-// sibling `agent-*.jsonl`), Codex's sessions/YYYY/MM/DD/rollout-*.jsonl, folders of Inspect logs — or any mix. Pure:
-// it sees relative paths only, so the CLI (from disk) and the worker (from a dropped folder) group alike.
+// sibling `agent-*.jsonl`), Codex's sessions/YYYY/MM/DD/rollout-*.jsonl, folders of Inspect logs, Gemini CLI's
+// tmp/<project>/chats/, Cline and Roo task folders, Cline 4 sessions, opencode's database — or any mix. Pure: it
+// sees relative paths only, so the CLI (from disk) and the worker (from a dropped folder) group alike.
+
+import { agentCompanions, COMPANION_NAMES, isSessionManifest } from './companions.ts';
 
 export type FolderEntry = { path: string; size: number };
 
@@ -14,7 +17,7 @@ export type SessionFiles = {
   size: number;
 };
 
-const CANDIDATE = /\.(jsonl|json|eval|traj)$/i;
+const CANDIDATE = /\.(jsonl|json|eval|traj|db)$/i;
 
 /** A Codex rollout's file name (`rollout-<time>-<id>.jsonl`, also with a prefix). */
 export const isRolloutName = (base: string) => /(^|-)rollout-\d{4}-\d\d-\d\dT[\d-]+-[0-9a-f-]+\.jsonl$/i.test(base);
@@ -32,11 +35,22 @@ export function codexCandidates(base: string, siblings: readonly string[]): stri
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 const baseOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
-/** A file that is never a session of its own: sub-agent files, their metadata, hidden files, non-logs. */
-function notASession(path: string): boolean {
+/** A file that is never a session of its own: sub-agent files, their metadata, a session's other files (a Cline
+ *  task's ui messages, a Cline 4 manifest, a Gemini CLI sub-agent chat, its prompt log), hidden files, non-logs. */
+function notASession(path: string, has: (p: string) => boolean): boolean {
   const base = baseOf(path);
   if (!CANDIDATE.test(base) || base.startsWith('.') || base.endsWith('.meta.json')) return true;
   if (path.split('/').some((seg) => seg.startsWith('.') || seg === 'subagents' || seg === 'node_modules')) return true;
+  if (COMPANION_NAMES.has(base) || isSessionManifest(path, has)) return true;
+  // opencode's data folder: its sessions are in opencode.db; storage/ holds the legacy JSON (and diffs, todos).
+  if (/(^|\/)storage\/(session|message|part|session_diff|todo|project|snapshot|session_share)\//.test(path))
+    return true;
+  // Gemini CLI: sub-agent chats sit in chats/<parent session id>/; logs.json beside chats/ holds prompts only.
+  if (
+    baseOf(dirOf(dirOf(path))) === 'chats' ||
+    (base === 'logs.json' && has(`${dirOf(path) ? `${dirOf(path)}/` : ''}chats`))
+  )
+    return true;
   return base.startsWith('agent-') && base.endsWith('.jsonl');
 }
 
@@ -61,16 +75,24 @@ export function sessionsOf(entries: readonly FolderEntry[], rootName: string): S
     if (list) list.push(p);
     else byDir.set(d, [p]);
   }
+  // Folders too, for the tests that look for a sibling folder (Gemini CLI's chats/).
+  const dirs = new Set<string>();
+  for (const d of byDir.keys()) for (let x = d; x; x = dirOf(x)) dirs.add(x);
+  const has = (p: string) => sizes.has(p) || dirs.has(p);
+  const list = (d: string) => [
+    ...(byDir.get(d) ?? []).map((f) => ({ name: baseOf(f), dir: false })),
+    ...[...dirs].filter((x) => dirOf(x) === d).map((x) => ({ name: baseOf(x), dir: true })),
+  ];
   const out: SessionFiles[] = [];
   for (const p of [...sizes.keys()].sort()) {
-    if (notASession(p) || sizes.get(p) === 0) continue;
+    if (notASession(p, has) || sizes.get(p) === 0) continue;
     const dir = dirOf(p);
     const base = baseOf(p);
-    const companions: SessionFiles['companions'] = [];
-    if (isRolloutName(base)) {
+    const companions: SessionFiles['companions'] = agentCompanions(p, list);
+    if (companions.length === 0 && isRolloutName(base)) {
       const names = (byDir.get(dir) ?? []).map(baseOf);
       for (const f of codexCandidates(base, names)) companions.push({ path: dir ? `${dir}/${f}` : f, name: f });
-    } else if (base.toLowerCase().endsWith('.jsonl')) {
+    } else if (companions.length === 0 && base.toLowerCase().endsWith('.jsonl')) {
       const id = base.slice(0, -'.jsonl'.length);
       const sub = dir ? `${dir}/${id}/subagents` : `${id}/subagents`;
       for (const f of (byDir.get(sub) ?? []).slice().sort())

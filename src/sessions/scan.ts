@@ -1,8 +1,12 @@
 // Scan a folder's sessions into rows (SPEC §6 Sessions, §8 `scan`): group the listing (layout.ts), parse each
 // session with its companions, summarize it (summary.ts) without tokenizing. The bytes come through `open`, so the
 // CLI reads from disk and the worker from a dropped folder's files; progress per session, cancellable between them.
-import { parseTranscript } from '../formats/index.ts';
+import { openDatabase } from '../formats/database-input.ts';
+import { DEFAULT_LIMITS, parseTranscript } from '../formats/index.ts';
+import { opencodeSessions } from '../formats/opencode.ts';
+import { fileIsSqlite, type SqliteOpener } from '../formats/sqlite.ts';
 import type { SourceFile } from '../formats/types.ts';
+import { pushAll } from '../lib/arrays.ts';
 import type { Transcript } from '../model/transcript.ts';
 import { type FolderEntry, isRolloutName, type SessionFiles, sessionsOf } from './layout.ts';
 import { rowMemo, type SessionRow, sessionRow } from './summary.ts';
@@ -17,6 +21,8 @@ export type ScanOptions = {
   progress?: (p: ScanProgress) => void;
   /** Checked between sessions: true stops the scan with the rows so far. */
   cancelled?: () => boolean;
+  /** Loads the SQLite engine, the first time a database (opencode.db) is met. */
+  sqlite?: () => Promise<SqliteOpener>;
 };
 
 export type Skipped = { path: string; reason: string };
@@ -32,14 +38,67 @@ export type ScanResult = {
   ms: number;
 };
 
-/** The project a session belongs to: Codex names its working folder; else the folder the file sits in. */
+/** The project a session belongs to: Codex, opencode and Cline 4 name its working folder; else the folder the file
+ *  sits in. */
 function projectOf(t: Transcript, s: SessionFiles): string {
   const cwd = t.meta.extra?.cwd;
-  if (t.format === 'codex' && typeof cwd === 'string' && cwd.trim()) {
+  if (
+    (t.format === 'codex' || t.format === 'opencode' || t.format === 'cline') &&
+    typeof cwd === 'string' &&
+    cwd.trim()
+  ) {
     const parts = cwd.split(/[\\/]+/).filter(Boolean);
     return parts[parts.length - 1] ?? cwd;
   }
+  // Gemini CLI keeps a project's chats in tmp/<project hash or slug>/chats/.
+  if (t.format === 'gemini-cli' && s.folder === 'chats') {
+    const segs = s.path.split('/');
+    return segs.length >= 3 ? segs[segs.length - 3] : s.folder;
+  }
   return s.folder;
+}
+
+/** A database's sessions, each a row (its path `<file>#<session id>`), read from one opening of it. */
+function databaseRows(
+  main: SourceFile,
+  extra: SourceFile[],
+  s: SessionFiles,
+  opener: SqliteOpener | undefined,
+  memo: ReturnType<typeof rowMemo>,
+): { rows: SessionRow[]; skipped: Skipped[] } {
+  const opened = openDatabase(main, extra, opener, DEFAULT_LIMITS.maxDocumentBytes);
+  if (typeof opened === 'string') return { rows: [], skipped: [{ path: s.path, reason: `${main.name} ${opened}.` }] };
+  const rows: SessionRow[] = [];
+  const skipped: Skipped[] = [];
+  try {
+    let sessions: { id: string }[];
+    try {
+      sessions = opencodeSessions(opened.db);
+    } catch {
+      return {
+        rows,
+        skipped: [{ path: s.path, reason: `${main.name} is an SQLite database, but not an opencode one` }],
+      };
+    }
+    for (const { id } of sessions) {
+      const loaded = parseTranscript(main, extra, { database: opened.db, session: id });
+      const path = `${s.path}#${id}`;
+      if (!loaded.ok) {
+        skipped.push({ path, reason: loaded.error });
+        continue;
+      }
+      const place = {
+        path,
+        companions: s.companions.map((c) => c.path),
+        project: projectOf(loaded.transcript, s),
+        bytes: s.size,
+      };
+      rows.push({ ...sessionRow(loaded.transcript, place, memo), session: id });
+    }
+  } finally {
+    opened.db.close();
+  }
+  return { rows, skipped };
 }
 
 export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptions): Promise<ScanResult> {
@@ -51,6 +110,7 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
   let bytes = 0;
   let cancelled = false;
   const memo = rowMemo();
+  let opener: SqliteOpener | undefined;
   /** Files a session's parser attached as its sub-agents (Codex forks): rows of their own no more. */
   const attached = new Set<string>();
   for (const [i, s] of sessions.entries()) {
@@ -65,6 +125,13 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
     for (const c of s.companions) extra.push(await o.open(c.path, c.name));
     files += 1 + extra.length;
     bytes += main.size + extra.reduce((n, f) => n + f.size, 0);
+    if (fileIsSqlite(main)) {
+      opener ??= o.sqlite ? await o.sqlite() : undefined;
+      const done = databaseRows(main, extra, s, opener, memo);
+      pushAll(rows, done.rows);
+      pushAll(skipped, done.skipped);
+      continue;
+    }
     const loaded = parseTranscript(main, extra);
     if (!loaded.ok) {
       skipped.push({ path: s.path, reason: loaded.error });

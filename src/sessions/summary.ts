@@ -15,8 +15,11 @@ import { lookupModel, type ModelLookup } from '../models/catalog.ts';
 import { presetConfig } from '../pipeline/presets.ts';
 
 export type SessionRow = {
-  /** The main file, relative to the scanned folder ('/'-separated). */
+  /** The main file, relative to the scanned folder ('/'-separated); `<file>#<session id>` for a session of a file
+   *  that holds several (an opencode database). */
   path: string;
+  /** The session within a file that holds several, by id (null: the file is the session). */
+  session: string | null;
   /** Companion files read with it (sub-agents), relative to the folder. */
   companions: string[];
   sessionId: string | null;
@@ -149,6 +152,7 @@ export function sessionRow(t: Transcript, place: RowPlace, memo: RowMemo = rowMe
   const title = t.meta.title?.trim() ? oneLine(t.meta.title) : firstPrompt(main);
   return {
     path: place.path,
+    session: null,
     companions: place.companions,
     sessionId: t.meta.sessionId ?? null,
     project: place.project,

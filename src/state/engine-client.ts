@@ -65,7 +65,8 @@ export function engine(): Client {
     // A call to a stopped worker rejects with EngineStopped instead of waiting forever.
     const remote = guarded(raw, watch.dead);
     client = {
-      load: (files, format, onProgress, limits, follow) => remote.load(files, format, onProgress, limits, follow),
+      load: (files, format, onProgress, limits, follow, session) =>
+        remote.load(files, format, onProgress, limits, follow, session),
       rows: async (thread) => fetchParts<Row[]>(remote, await remote.rows(thread)),
       run: async (runId, settings, onProgress) =>
         fetchParts<RunResult | StaleRun>(remote, await remote.run(runId, settings, onProgress)),

@@ -31,6 +31,9 @@ export type FolderState = {
     setQuery(q: Partial<SessionsQuery>): Promise<void>;
     show(shown: boolean): void;
     openSession(row: SessionRow): Promise<void>;
+    /** A database file (opencode.db, with its -wal) dropped or picked: its sessions in the table, or the session
+     *  itself when it holds one. */
+    openDatabase(files: File[]): Promise<void>;
     /** The folder `tierscope serve` serves (the page was opened with `?folder=1`). */
     openServed(): Promise<void>;
   };
@@ -150,7 +153,9 @@ export const useFolder = create<FolderState>()((set, get) => {
         set({ shown });
       },
       async openSession(row) {
-        const name = row.path.slice(row.path.lastIndexOf('/') + 1);
+        // A session of a file that holds several (a database) is `<file>#<session id>`.
+        const path = row.session ? row.path.slice(0, row.path.length - row.session.length - 1) : row.path;
+        const name = path.slice(path.lastIndexOf('/') + 1);
         const id = name.replace(/\.jsonl$/, '');
         // Companions named as the parser expects them beside the session (cli/node-input.ts does the same).
         const companionName = (p: string) => {
@@ -159,8 +164,9 @@ export const useFolder = create<FolderState>()((set, get) => {
         };
         const follow = useFollow.getState().followActions;
         follow.stop();
-        const source = { kind: 'file', name: row.path } as const;
-        const main = tailOf(row.path);
+        const source = { kind: 'file' as const, name: row.path, ...(row.session ? { session: row.session } : {}) };
+        // A database is read whole, never followed.
+        const main = row.session ? null : tailOf(row.path);
         if (main) {
           // A served session, or one from the directory picker, is followed as it grows with its sub-agent files:
           // shown up to the last complete line of each, the rest when it ends.
@@ -180,10 +186,21 @@ export const useFolder = create<FolderState>()((set, get) => {
         const companions = (await Promise.all(row.companions.map((p) => fileOf(p, companionName(p))))).filter(
           (f): f is File => f !== null,
         );
-        const file = await fileOf(row.path, name);
+        const file = await fileOf(path, name);
         if (!file) return;
         set({ shown: false, opened: row.path });
         await useStore.getState().transcriptActions.loadFiles([file, ...companions], source);
+      },
+      async openDatabase(list) {
+        const [main] = list;
+        if (!main) return;
+        await get().folderActions.openFolder(
+          list.map((f) => ({ path: f.name, size: f.size, file: f })),
+          main.name,
+        );
+        const rows = get().view?.rows ?? [];
+        if (get().status === 'done' && get().scan?.sessions === 1 && rows[0])
+          await get().folderActions.openSession(rows[0]);
       },
       async openServed() {
         let listing: { root: string; files: { path: string; size: number }[] };

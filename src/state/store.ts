@@ -241,7 +241,7 @@ async function loadInputs(
   const onProgress = loadProgress();
   let summary: Awaited<ReturnType<ReturnType<typeof engine>['load']>>;
   try {
-    summary = await engine().load(inputs, undefined, onProgress, useLoadLimits.getState(), follow);
+    summary = await engine().load(inputs, undefined, onProgress, useLoadLimits.getState(), follow, source.session);
   } catch (e) {
     // The engine stopped while loading (engine-status.ts offers a retry), or the input could not be sent.
     return failLoad(e instanceof Error ? e.message : String(e));

@@ -18,7 +18,12 @@ import type {
   ShareView,
 } from '../../worker/api.ts';
 
-export type LoadSource = { kind: 'sample' | 'file' | 'paste' | 'url' | 'link'; name: string };
+export type LoadSource = {
+  kind: 'sample' | 'file' | 'paste' | 'url' | 'link';
+  name: string;
+  /** Of a file that holds several sessions (an opencode database), the one shown. */
+  session?: string;
+};
 
 /** A bundled sample's own settings (public/samples/index.json), applied over the log's defaults. */
 export type SampleSettings = {

@@ -2,12 +2,13 @@
 // headers — HTML documents `frame-ancestors 'none'`, every other response (the worker scripts) the strict
 // this-origin-only policy — so another loopback origin cannot frame the app, and from inside the engine and
 // counting workers neither the prototype's `fetch` (which the engine's own override does not cover) nor a
-// cross-origin `import()` reaches it: that origin's server receives nothing.
+// cross-origin `import()` reaches it: that origin's server receives nothing. The engine worker alone may compile
+// WebAssembly (issue 31: sql.js); the counting worker and the page may not.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Worker } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DOCUMENT_POLICY, WORKER_POLICY } from '../../src/lib/csp.ts';
+import { DOCUMENT_POLICY, ENGINE_WORKER_POLICY, WORKER_POLICY } from '../../src/lib/csp.ts';
 import { screenshot, stopServer } from './harness.ts';
 import { openApp } from './ui.ts';
 
@@ -98,6 +99,12 @@ it('documents and workers carry the header policies; another loopback origin can
     ]);
     expect(other.hits).toEqual([]);
 
+    // WebAssembly (sql.js reads opencode's database in the engine): the engine worker alone may compile it.
+    const compile = `WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => 'compiled', (e) => 'refused (' + e.name + ')')`;
+    expect(await engine.evaluate(compile)).toBe('compiled');
+    expect(await counting.evaluate(compile)).toMatch(/^refused/);
+    expect(await page.evaluate(compile)).toMatch(/^refused/);
+
     // Framed by another origin: the browser refuses to render the app in the frame.
     const framer = await s.context.newPage();
     await framer.goto(`${other.origin}/frame.html`);
@@ -117,7 +124,8 @@ it('documents and workers carry the header policies; another loopback origin can
     expect(doc.headers.get('content-security-policy')).toBe(DOCUMENT_POLICY);
     expect(DOCUMENT_POLICY).toContain("frame-ancestors 'none'");
     expect(doc.headers.get('x-frame-options')).toBe('DENY');
-    expect(script.headers.get('content-security-policy')).toBe(WORKER_POLICY);
+    expect(script.headers.get('content-security-policy')).toBe(ENGINE_WORKER_POLICY);
+    expect((await fetch(countUrl ?? '')).headers.get('content-security-policy')).toBe(WORKER_POLICY);
     expect(WORKER_POLICY).toMatch(/default-src 'self';.*connect-src 'self'; frame-ancestors 'none'$/);
   } finally {
     await s.close();

@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { analyze } from '../../src/analyses/analyze.ts';
-import { logDefaults } from '../../src/analyses/log-defaults.ts';
 import { companionFiles, fileFromPath } from '../../src/cli/node-input.ts';
 import { fileFromText, parseTranscript } from '../../src/formats/index.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
@@ -15,7 +14,7 @@ import { validatePairing } from '../../src/pairing/validate.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { describeReal, type FixtureInput, fixtureInputs } from '../helpers/fixtures.ts';
-import { tokenizer } from '../helpers/replay.ts';
+import { recordedReport, tokenizer } from '../helpers/replay.ts';
 
 function load(f: FixtureInput, hideName: boolean): Transcript {
   const main = fileFromPath(f.path);
@@ -110,14 +109,7 @@ describeReal('every fixture (real and wild)', () => {
 
     it(`${f.rel}: no request with recorded usage has a pairing error on its recorded input; results as written`, () => {
       const t = load(f, false);
-      const provider = logDefaults(t).provider.value; // the log's provider (SPEC §1.1)
-      const report = analyze(t, {
-        config: presetConfig('seeds'),
-        preset: 'seeds',
-        mode: 'recorded',
-        provider,
-        tokenizer: tok,
-      }).report;
+      const report = recordedReport(t, tok); // under the log's provider (SPEC §1.1)
       const billed = new Set(
         t.threads.flatMap((th) => th.requests.filter((r) => r.observed).map((r) => `${th.id}#${r.index}`)),
       );

@@ -496,7 +496,208 @@ function bundleOf(text: string): string {
   return exportBundle(r.transcript);
 }
 
+const GEMINI_HEADER = { sessionId: 'g1', projectHash: 'h', startTime: iso(0), lastUpdated: iso(0), kind: 'main' };
+const GEMINI_TOKENS = { input: 3000, output: 20, cached: 1000, thoughts: 5, tool: 0, total: 3025 };
+const GEMINI_CALL = {
+  id: 'c1',
+  name: 'read_file',
+  args: { file_path: 'a' },
+  status: 'success',
+  result: [{ functionResponse: { id: 'c1', name: 'read_file', response: { output: 'AAA' } } }],
+};
+const GEMINI_MESSAGES = [
+  { id: 'u1', timestamp: iso(1), type: 'user', content: [{ text: 'read a' }] },
+  {
+    id: 'g1',
+    timestamp: iso(2),
+    type: 'gemini',
+    content: '',
+    model: 'gemini-2.5-pro',
+    tokens: GEMINI_TOKENS,
+    thoughts: [{ subject: 's', description: 'd', timestamp: iso(2) }],
+    toolCalls: [GEMINI_CALL],
+  },
+  { id: 'i1', timestamp: iso(2), type: 'info', content: 'note' },
+  { id: 'g2', timestamp: iso(3), type: 'gemini', content: 'done', model: 'gemini-2.5-pro', tokens: GEMINI_TOKENS },
+];
+const GEMINI_JSONL = jsonl([
+  GEMINI_HEADER,
+  ...GEMINI_MESSAGES,
+  { $set: { lastUpdated: iso(3), summary: 'Fuzz chat' } },
+  { $rewindTo: 'g2' },
+  { id: 'g3', timestamp: iso(4), type: 'gemini', content: 'again', model: 'gemini-2.5-pro', tokens: GEMINI_TOKENS },
+  { $set: { messages: [{ id: 's1', timestamp: iso(5), type: 'user', content: [{ text: 'summary' }] }] } },
+  { type: 'message_update', id: 's1', content: [{ text: 'summary 2' }] },
+]);
+const GEMINI_JSON = JSON.stringify({ ...GEMINI_HEADER, messages: GEMINI_MESSAGES }, null, 2);
+
+const CLINE_TASK = JSON.stringify([
+  { role: 'user', content: [{ type: 'text', text: '<task>fix</task>' }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'ok' },
+      { type: 'tool_use', id: 't1', name: 'read_file', input: { path: 'a' } },
+    ],
+  },
+  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'AAA' }] },
+  { role: 'assistant', content: [{ type: 'text', text: 'done' }], isSummary: true },
+]);
+const CLINE_SESSION = JSON.stringify({
+  version: 1,
+  agent: 'lead',
+  sessionId: 's1',
+  system_prompt: 'be brief',
+  messages: [
+    { id: 'm1', role: 'user', content: [{ type: 'text', text: 'go' }] },
+    {
+      id: 'm2',
+      role: 'assistant',
+      ts: 1745343730123,
+      modelInfo: { id: 'claude-sonnet-4-6', provider: 'anthropic' },
+      metrics: { inputTokens: 3000, outputTokens: 9, cacheReadTokens: 2000, cacheWriteTokens: 100, cost: 0.01 },
+      content: [
+        { type: 'thinking', thinking: 'look first', signature: 'sig' },
+        { type: 'text', text: 'reading' },
+        { type: 'tool_use', id: 't1', name: 'read_files', input: { paths: ['src/a.ts', 'src/b.ts'] } },
+      ],
+    },
+    {
+      id: 'm3',
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'export const a = 1;' }] },
+        { type: 'text', text: 'and b?' },
+      ],
+    },
+    {
+      id: 'm4',
+      role: 'assistant',
+      ts: 1745343731123,
+      modelInfo: { id: 'claude-sonnet-4-6', provider: 'anthropic' },
+      metrics: { inputTokens: 3300, outputTokens: 12, cacheReadTokens: 3000, cacheWriteTokens: 200 },
+      content: [
+        { type: 'tool_use', id: 't2', name: 'run_commands', input: { commands: ['ls src', 'wc -l src/b.ts'] } },
+      ],
+    },
+    {
+      id: 'm5',
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 't2', content: 'a.ts b.ts', is_error: false }],
+    },
+    {
+      id: 'm6',
+      role: 'assistant',
+      ts: 1745343732123,
+      modelInfo: { id: 'claude-sonnet-4-6', provider: 'anthropic' },
+      metrics: { inputTokens: 3400, outputTokens: 5, cacheReadTokens: 3300, cacheWriteTokens: 50 },
+      content: [{ type: 'text', text: 'ok' }],
+    },
+  ],
+});
+const ATIF = JSON.stringify({
+  schema_version: 'ATIF-v1.6',
+  session_id: 'a1',
+  agent: { name: 'terminus-2', version: '1', model_name: 'gpt-4o' },
+  steps: [
+    { step_id: 1, source: 'system', message: 'sys' },
+    { step_id: 2, source: 'user', message: [{ type: 'text', text: 'do it' }] },
+    {
+      step_id: 3,
+      source: 'agent',
+      message: 'calling',
+      reasoning_content: 'r',
+      tool_calls: [{ tool_call_id: 'k1', function_name: 'bash', arguments: { cmd: 'ls' } }],
+      observation: { results: [{ source_call_id: 'k1', content: 'a b' }, { content: 'free text' }] },
+      metrics: {
+        prompt_tokens: 3000,
+        completion_tokens: 30,
+        cached_tokens: 1000,
+        extra: { cache_creation_input_tokens: 50 },
+      },
+    },
+    {
+      step_id: 4,
+      source: 'agent',
+      message: 'done',
+      llm_call_count: 2,
+      metrics: { prompt_tokens: 6000, completion_tokens: 10 },
+    },
+  ],
+});
+const otelAttr = (key: string, v: unknown) => ({
+  key,
+  value:
+    typeof v === 'number' ? { intValue: String(v) } : { stringValue: typeof v === 'string' ? v : JSON.stringify(v) },
+});
+const OTEL = jsonl([
+  {
+    resourceSpans: [
+      {
+        resource: { attributes: [otelAttr('service.name', 'fuzz')] },
+        scopeSpans: [
+          {
+            spans: [
+              {
+                traceId: 't',
+                spanId: 'a',
+                name: 'invoke_agent x',
+                startTimeUnixNano: '1735689600000000000',
+                attributes: [
+                  otelAttr('gen_ai.operation.name', 'invoke_agent'),
+                  otelAttr('gen_ai.agent.name', 'x'),
+                  otelAttr('gen_ai.usage.input_tokens', 9000),
+                ],
+              },
+              {
+                traceId: 't',
+                spanId: 'b',
+                parentSpanId: 'a',
+                name: 'chat',
+                startTimeUnixNano: '1735689601000000000',
+                endTimeUnixNano: '1735689602000000000',
+                attributes: [
+                  otelAttr('gen_ai.operation.name', 'chat'),
+                  otelAttr('gen_ai.request.model', 'gpt-4o'),
+                  otelAttr('gen_ai.input.messages', [{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
+                  otelAttr('gen_ai.output.messages', [
+                    { role: 'assistant', parts: [{ type: 'tool_call', id: 'q', name: 'f', arguments: '{"a":1}' }] },
+                  ]),
+                  otelAttr('gen_ai.usage.input_tokens', 3000),
+                  otelAttr('gen_ai.usage.cache_read.input_tokens', 1000),
+                  otelAttr('gen_ai.usage.output_tokens', 5),
+                ],
+              },
+              {
+                traceId: 't',
+                spanId: 'c',
+                parentSpanId: 'a',
+                name: 'chat',
+                startTimeUnixNano: '1735689603000000000',
+                attributes: [
+                  otelAttr('gen_ai.operation.name', 'chat'),
+                  otelAttr('gen_ai.prompt.0.role', 'user'),
+                  otelAttr('gen_ai.prompt.0.content', 'hi'),
+                  otelAttr('gen_ai.completion.0.role', 'assistant'),
+                  otelAttr('gen_ai.completion.0.content', 'yo'),
+                  otelAttr('gen_ai.usage.prompt_tokens', 3100),
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+]);
+
 export const SAMPLES: Sample[] = [
+  { name: 'inline gemini-cli jsonl', format: 'gemini-cli', jsonl: true, text: GEMINI_JSONL },
+  { name: 'inline gemini-cli json', format: 'gemini-cli', jsonl: false, text: GEMINI_JSON },
+  { name: 'inline cline task', format: 'cline', jsonl: false, text: CLINE_TASK },
+  { name: 'inline cline session', format: 'cline', jsonl: false, text: CLINE_SESSION },
+  { name: 'inline atif', format: 'atif', jsonl: false, text: ATIF },
+  { name: 'inline otel-genai', format: 'otel-genai', jsonl: true, text: OTEL },
   { name: 'inline claude-code', format: 'claude-code', jsonl: true, text: CLAUDE_CODE },
   { name: 'inline claude-trace', format: 'claude-trace', jsonl: true, text: CLAUDE_TRACE },
   { name: 'inline anthropic-request', format: 'anthropic-request', jsonl: true, text: ANTHROPIC_REQUEST },

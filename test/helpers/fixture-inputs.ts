@@ -66,6 +66,9 @@ export const REPO_FIXTURES_DIR = repoFixturesDir();
 /** Every fixture folder the accuracy, pairing and cache-break checks run over. */
 const ALL_FIXTURE_DIRS = [REAL_DIR, WILD_DIR, WILD2_DIR, REPO_FIXTURES_DIR] as const;
 
+/** The repo's fixture folders of issue 31's agents, left to their own tests. */
+const AGENT_FIXTURES = new Set(['gemini-cli', 'cline', 'opencode', 'otel-genai', 'atif']);
+
 /** One input among the fixtures: its path, where it is listed (`real/…`, `wild/…`) and the format it is. */
 export type FixtureInput = { path: string; rel: string; format: string };
 
@@ -109,6 +112,13 @@ function codexParentOf(path: string): string | undefined {
 export function fixtureInputs(roots: readonly string[] = ALL_FIXTURE_DIRS): FixtureInput[] {
   const out: FixtureInput[] = [];
   const walk = (root: string, dir: string) => {
+    // Issue 31's agents (task folders with companions, databases) have their own checks of the same points:
+    // test/analyses/agent-formats-accuracy.test.ts and test/formats/agents/.
+    if (root === REPO_FIXTURES_DIR && dir === root) {
+      for (const f of readdirSync(dir).sort())
+        if (!AGENT_FIXTURES.has(f) && statSync(join(dir, f)).isDirectory()) walk(root, join(dir, f));
+      return;
+    }
     const names = readdirSync(dir).sort();
     const jsonl = (f: string) => f.endsWith('.jsonl') || f.endsWith('.jsonl.gz');
     const sessions = new Set(

@@ -11,7 +11,7 @@ import { lookupModel } from '../../src/models/catalog.ts';
 
 export type Independent = { usd: number; responses: number; unpriced: string[] };
 
-type Usage = { input: number; output: number; cacheRead: number; write5m: number; write1h: number };
+export type Usage = { input: number; output: number; cacheRead: number; write5m: number; write1h: number };
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
@@ -30,7 +30,7 @@ function jsonLines(text: string): Record<string, unknown>[] {
 }
 
 /** Dollars of one response at the catalog's prices (the long-context tier over its threshold), or null. */
-function dollars(model: string, time: unknown, u: Usage): number | null {
+export function dollars(model: string, time: unknown, u: Usage): number | null {
   const at = typeof time === 'string' ? new Date(time) : undefined;
   const l = lookupModel(model, at && !Number.isNaN(at.getTime()) ? at : undefined);
   if (!l.known || !l.prices) return null;

@@ -1,6 +1,8 @@
 // Test helpers: replay a transcript with a preset plus overrides (async, or synchronously with a ready
 // tokenizer for fast-check), capture every request's output, spy on summarizer calls, and look up results.
 
+import { analyze } from '../../src/analyses/analyze.ts';
+import { logDefaults } from '../../src/analyses/log-defaults.ts';
 import type { Block, Message, Transcript } from '../../src/model/transcript.ts';
 import type { Provider } from '../../src/pairing/validate.ts';
 import { mergeConfig, type PipelineConfig } from '../../src/pipeline/config.ts';
@@ -141,4 +143,11 @@ export function spySummarizer(inner: Summarizer): Summarizer & { resultCalls: nu
 /** Drop the `before`/`after` block references of events (for deep comparisons of two runs). */
 export function withoutBlocks<T extends { events: PipelineEvent[] }>(requests: readonly T[]): T[] {
   return requests.map((q) => ({ ...q, events: q.events.map(({ before: _b, after: _a, ...e }) => e as PipelineEvent) }));
+}
+
+/** The report of `t` recorded with the seeds preset, under the log's own provider (SPEC §1.1). */
+export function recordedReport(t: Transcript, tk: CachedTokenizer) {
+  const provider = logDefaults(t).provider.value;
+  return analyze(t, { config: presetConfig('seeds'), preset: 'seeds', mode: 'recorded', provider, tokenizer: tk })
+    .report;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DOCUMENT_POLICY, isDocumentPath, STATIC_POLICY, securityHeaders, WORKER_POLICY } from '../../src/lib/csp.ts';
+import {
+  DOCUMENT_POLICY,
+  ENGINE_WORKER_POLICY,
+  isDocumentPath,
+  STATIC_POLICY,
+  securityHeaders,
+  WORKER_POLICY,
+} from '../../src/lib/csp.ts';
 
 describe('security headers (src/lib/csp.ts)', () => {
   it('documents: the static policy plus frame-ancestors none; connections are left to the runtime <meta>', () => {
@@ -13,13 +20,18 @@ describe('security headers (src/lib/csp.ts)', () => {
     expect(WORKER_POLICY).toMatch(/^default-src 'self'; script-src 'self';/);
     expect(WORKER_POLICY).toMatch(/connect-src 'self'; frame-ancestors 'none'$/);
     expect(WORKER_POLICY).not.toMatch(/https?:|\*/);
-    for (const p of [
-      '/assets/engine.worker-Ckx6HHyA.js',
-      '/assets/count.worker-03oyL1wR.js?x=1',
-      '/worker/engine.worker.ts?worker_file&type=module',
-      '/samples/index.json',
-    ])
+    for (const p of ['/assets/count.worker-03oyL1wR.js?x=1', '/samples/index.json', '/assets/sql-wasm-browser-x.wasm'])
       expect(securityHeaders(p)['Content-Security-Policy']).toBe(WORKER_POLICY);
+    expect(WORKER_POLICY).not.toContain('wasm-unsafe-eval');
+    expect(DOCUMENT_POLICY).not.toContain('wasm-unsafe-eval');
+  });
+
+  it('the engine worker alone may compile WebAssembly (sql.js), every other directive the same', () => {
+    expect(ENGINE_WORKER_POLICY).toBe(
+      WORKER_POLICY.replace("script-src 'self';", "script-src 'self' 'wasm-unsafe-eval';"),
+    );
+    for (const p of ['/assets/engine.worker-Ckx6HHyA.js', '/worker/engine.worker.ts?worker_file&type=module'])
+      expect(securityHeaders(p)['Content-Security-Policy']).toBe(ENGINE_WORKER_POLICY);
   });
 
   it('every response: no sniffing, no framing, no referrer, no cross-origin embedding', () => {

@@ -55,6 +55,7 @@ const ENUMS = new Set([
   'boundary',
   'format',
   'originalFormat',
+  'why',
 ]);
 
 type Planted = { value: unknown; bodies: string[] };

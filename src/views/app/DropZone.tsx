@@ -1,12 +1,10 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { useFolder } from '../../state/folder.ts';
-import { useStore } from '../../state/store.ts';
 import { folderFromDrop } from '../sessions/folder-files.ts';
-import { orderFiles } from './order-files.ts';
+import { openFiles } from './open-files.ts';
 
 /** The whole window accepts dropped files; an overlay shows while something is dragged over it. */
 export function DropZone({ children }: { children: ReactNode }) {
-  const loadFiles = useStore((s) => s.transcriptActions.loadFiles);
   const openFolder = useFolder((s) => s.folderActions.openFolder);
   const [over, setOver] = useState(false);
   useEffect(() => {
@@ -34,7 +32,7 @@ export function DropZone({ children }: { children: ReactNode }) {
       const folder = folderFromDrop(e.dataTransfer?.items);
       void folder.then((picked) => {
         if (picked) void openFolder(picked.files, picked.rootName);
-        else if (files.length > 0) void loadFiles(orderFiles(files));
+        else if (files.length > 0) void openFiles(files);
       });
     };
     window.addEventListener('dragenter', enter);
@@ -47,7 +45,7 @@ export function DropZone({ children }: { children: ReactNode }) {
       window.removeEventListener('dragover', overFn);
       window.removeEventListener('drop', drop);
     };
-  }, [loadFiles, openFolder]);
+  }, [openFolder]);
   return (
     <div data-testid="drop-zone" className={over ? 'drop-zone dragging' : 'drop-zone'}>
       {children}

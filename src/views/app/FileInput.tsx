@@ -1,9 +1,7 @@
-import { useStore } from '../../state/store.ts';
-import { orderFiles } from './order-files.ts';
+import { openFiles } from './open-files.ts';
 
 /** "Open…": one file, or a Claude Code session together with its sub-agent files. */
 export function FileInput() {
-  const loadFiles = useStore((s) => s.transcriptActions.loadFiles);
   return (
     <label
       className="file-button"
@@ -14,11 +12,11 @@ export function FileInput() {
         data-testid="file-input"
         type="file"
         multiple
-        accept=".jsonl,.json,.traj,.eval,.zip,.txt,.log,application/json"
+        accept=".jsonl,.json,.traj,.eval,.zip,.txt,.log,.db,.db-wal,application/json"
         onChange={(e) => {
           const files = [...(e.target.files ?? [])];
           e.target.value = '';
-          if (files.length > 0) void loadFiles(orderFiles(files));
+          if (files.length > 0) void openFiles(files);
         }}
       />
     </label>

@@ -11,7 +11,11 @@ const AGENT = /^agent-[^/\\]+\.(?:jsonl|meta\.json)$/;
 export function orderFiles(files: readonly File[]): File[] {
   if (files.length < 2) return [...files];
   const isAgent = (f: File) => AGENT.test(f.name);
-  const main = files.find((f) => !isAgent(f) && f.name.endsWith('.jsonl')) ?? files.find((f) => !isAgent(f));
+  // A database comes first, before its -wal file.
+  const main =
+    files.find((f) => f.name.endsWith('.db')) ??
+    files.find((f) => !isAgent(f) && f.name.endsWith('.jsonl')) ??
+    files.find((f) => !isAgent(f) && !f.name.endsWith('-wal'));
   if (!main) return [...files];
   const rest = files.filter((f) => f !== main);
   const session = main.name.endsWith('.jsonl') ? main.name.slice(0, -'.jsonl'.length) : null;
