@@ -196,8 +196,11 @@ export type MessageDetail = {
   index: number;
   /** The message as normalized (pretty JSON). */
   normalized: string;
-  /** The source line(s) as written in the file, pretty-printed when JSON; null for whole-document formats. */
+  /** The source line(s) exactly as written in the file (clipped past the viewer's limit); null for whole-document
+   *  formats and bundles. */
   raw: string | null;
+  /** Why there is no raw line, when it is not obvious (a bundle carries no source lines). */
+  rawNote?: string;
   line: number;
   path?: string;
 };

@@ -17,6 +17,7 @@ import {
 import { skipReason } from '../src/formats/skip-reasons.ts';
 import { fileIsSqlite, type SqliteOpener } from '../src/formats/sqlite.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
+import { lineBreakOf } from '../src/lib/lines.ts';
 import { carryOver } from '../src/model/carry-over.ts';
 import type { Block, FormatId, Thread, Transcript } from '../src/model/transcript.ts';
 import { hardcapTokens, landingTokens, triggerTokens } from '../src/pipeline/config.ts';
@@ -79,11 +80,12 @@ function reasonsFor(skipped: Record<string, number>): Record<string, string> {
 function lineStartsOf(source: ByteSource): Float64Array {
   const starts = [0];
   let base = 0;
+  const lf = lineBreakOf(source.read(0, Math.min(source.size, 64 * 1024)));
   for (const chunk of source.chunks()) {
-    let i = chunk.indexOf(10);
+    let i = chunk.indexOf(lf);
     while (i !== -1) {
       starts.push(base + i + 1);
-      i = chunk.indexOf(10, i + 1);
+      i = chunk.indexOf(lf, i + 1);
     }
     base += chunk.length;
   }
@@ -217,14 +219,11 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       if (ln < 1 || ln > starts.length) continue;
       const a = starts[ln - 1];
       const b = ln < starts.length ? starts[ln] - 1 : source.size;
-      const text = dec.decode(source.read(a, b)).replace(/\r$/, '');
-      try {
-        out.push(clippedJson(JSON.parse(text)));
-      } catch {
-        out.push(clipText(text));
-      }
+      // The line as written (issue 29: parsed and re-serialised, a duplicate key hid its first value, a 30-digit
+      // integer became 1.23…e+29 and 1e400 null); clipped only when longer than the viewer holds.
+      out.push(clipText(dec.decode(source.read(a, b)).replace(/\r$/, '')));
     }
-    return out.join('\n\n');
+    return out.join('\n');
   }
 
   const shareMethods = createShareMethods({
@@ -309,7 +308,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
             else if (b.type === 'tool_result') toolResults++;
           }
       }
-      const share = t.format === 'tierscope' ? shareInFile(main) : undefined;
+      const share = t.format === 'tierscope' ? shareInFile(main, t) : undefined;
       return {
         ok: true,
         fileName: files[0].name,
@@ -418,7 +417,12 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         .filter((x, i, a) => x > 0 && a.indexOf(x) === i)
         .sort((a, b) => a - b);
       const file = m.source.file ?? loaded.mainName;
-      const raw = m.source.path || lines.length === 0 ? null : rawLines(file, lines);
+      // A bundle (share link, .tierscope.json) carries the normalized transcript; its messages' lines are the source
+      // file's, which is not here: reading them from the bundle showed the whole bundle as "line 1".
+      const t = loaded.transcript;
+      const bundled = t.format === 'tierscope';
+      const raw = bundled || m.source.path || lines.length === 0 ? null : rawLines(file, lines);
+      const from = [t.meta.fileName, t.meta.originalFormat].filter(Boolean).join(', ');
       return {
         thread: threadId,
         index: messageIndex,
@@ -426,6 +430,11 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         raw,
         line: m.source.line,
         path: m.source.path,
+        ...(bundled
+          ? {
+              rawNote: `a Tierscope bundle (share link or .tierscope.json) carries the normalized transcript, not its source file${m.source.line > 0 ? `: this message was line ${m.source.line} of the source${from ? ` (${from})` : ''}` : ''}; normalized shown`,
+            }
+          : {}),
       };
     },
 

@@ -8,7 +8,7 @@ import type { Transcript } from '../src/model/transcript.ts';
 import { PRESET_IDS, type PresetId } from '../src/pipeline/presets.ts';
 import { decodeShare, encodeShare } from '../src/share/codec.ts';
 import type { MinimizeProgress } from '../src/share/minimize.ts';
-import { fromShareFile, type ShareSettings, type ShareState, toShareFile } from '../src/share/payload.ts';
+import { type ShareSettings, type ShareState, shareOfFileTail, toShareFile } from '../src/share/payload.ts';
 import {
   findWitness,
   formatPredicate,
@@ -59,18 +59,11 @@ function runSettings(s: ShareSettings): RunSettings {
 /** Where a share file's `share` part is looked for: toShareFile writes it last, and it is small. */
 const SHARE_TAIL = 64 * 1024;
 
-/** Settings and view of a `.tierscope.json` share file (undefined when the bundle carries none). Only a file
- *  whose tail holds a `share` part is parsed again, so plain bundles cost nothing extra. */
-export function shareInFile(source: ByteSource): SharedSettings | undefined {
+/** Settings and view of a `.tierscope.json` share file (undefined when the bundle carries none), read from its
+ *  tail beside the transcript already loaded from it (the file is never parsed twice). */
+export function shareInFile(source: ByteSource, loaded: Transcript): SharedSettings | undefined {
   const tail = new TextDecoder().decode(source.read(Math.max(0, source.size - SHARE_TAIL), source.size));
-  if (!tail.includes('"share":{"v":')) return undefined;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(new TextDecoder().decode(source.read(0, source.size)));
-  } catch {
-    return undefined;
-  }
-  const d = fromShareFile(doc);
+  const d = shareOfFileTail(tail, loaded);
   if (!d?.ok) return undefined;
   return { settings: runSettings(d.state), view: d.state.view, warnings: d.warnings };
 }

@@ -5,6 +5,7 @@
 // breakpoint, looking back at most 20 blocks; OpenAI caches best effort in 128-token steps). A break nothing
 // supports stays `unexplained` — the evidence lists what was checked, never a guess.
 
+import { pushAll } from '../lib/arrays.ts';
 import { grouped } from '../lib/digits.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import type { CacheApi } from '../models/cache-rules.ts';
@@ -149,6 +150,9 @@ export type SessionBreak = {
   gapMs: number | undefined;
   /** The smallest cacheable prompt of the request's model (an older entry is at least this long). */
   min: number;
+  /** Where the request's input starts in the thread (after the agent's last summary), when the caller knows it
+   *  (a scan back per break made a log of breaks quadratic). */
+  inputStart?: number;
 };
 
 /** The cause of a break no recorded change explains, from the evidence the session log holds. */
@@ -191,7 +195,8 @@ export function sessionCause(x: SessionBreak): SessionCause {
     };
   }
   if (!wasCached && !shape?.unexplained) return unexplained(evidence);
-  const front = d?.region === 'unlogged-prefix' || (d !== undefined && d.messageIndex === firstIndex(t, r));
+  const inputStart = x.inputStart ?? firstIndex(t, r);
+  const front = d?.region === 'unlogged-prefix' || (d !== undefined && d.messageIndex === inputStart);
   if (front && facts.memoryEdits.length > 0) {
     evidence.push(
       `${facts.memoryEdits.join('; ')}: the agent sends its memory files in the context before the first message`,
@@ -217,7 +222,7 @@ export function sessionCause(x: SessionBreak): SessionCause {
     };
   }
   if (d?.region === 'unlogged-prefix') {
-    const att = attachmentsBefore(t, r, d.messageIndex);
+    const att = attachmentsBefore(t, Math.max(d.messageIndex, inputStart));
     if (att) evidence.push(att);
     return {
       cause: 'prefix-changed',
@@ -287,12 +292,12 @@ function bestEffort(
     );
   const older = x.api === 'openai' && injected.length === 0 ? olderEntry(t, ref, r, x.min) : undefined;
   if (older) {
-    evidence.push(...older.evidence);
+    pushAll(evidence, older.evidence);
     return { cause: 'older-entry', detail: older.detail, evidence };
   }
   const same = x.api === 'openai' && injected.length === 0 ? sameEntry(t, ref, r, x.min, provider) : undefined;
   if (same) {
-    evidence.push(...same.evidence);
+    pushAll(evidence, same.evidence);
     return { cause: 'same-entry', detail: same.detail, evidence };
   }
   if (x.api === 'openai') evidence.push(checkedLine(t, r, facts, read, injected.length > 0));
@@ -318,8 +323,8 @@ const IDE_FILE = /<ide_opened_file>/;
 
 /** Content the agent attaches that the log does not record, in the first message of the input: @-mentioned
  *  files and IDE context (Claude Code sends their contents with the message). */
-function attachmentsBefore(t: Thread, r: Request, from: number): string | undefined {
-  const m = t.messages[Math.max(from, firstIndex(t, r))];
+function attachmentsBefore(t: Thread, index: number): string | undefined {
+  const m = t.messages[index];
   if (m?.role !== 'user') return undefined;
   const files = new Set<string>();
   let ide = false;

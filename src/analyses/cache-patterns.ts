@@ -7,6 +7,7 @@
 // the token) are one finding too, with no advice: nothing in the log changed there. Counts and tokens are observed;
 // dollars are estimates at list prices.
 
+import { maxOf, minOf } from '../lib/arrays.ts';
 import { fmtTok } from './cache-evidence.ts';
 import type { BreakInfo } from './cache-timeline.ts';
 import type { OneHourAdvice } from './trade-off-cost.ts';
@@ -113,8 +114,8 @@ function cachePatterns(breaks: readonly BreakRecord[]): CachePattern[] {
       thread: g[0].thread,
       messageIndex: d[0].messageIndex,
       region: d[0].region,
-      tokensFrom: Math.min(...d.map((x) => x.tokens)),
-      tokensTo: Math.max(...d.map((x) => x.tokens)),
+      tokensFrom: minOf(d.map((x) => x.tokens)),
+      tokensTo: maxOf(d.map((x) => x.tokens)),
       requests,
       causes: [...new Set(g.map((b) => b.brk.cause))],
       tokensLost,
@@ -143,7 +144,7 @@ function cacheAdvice(breaks: readonly BreakRecord[], patterns: readonly CachePat
     const gaps = helps.map((b) => Math.round((b.brk.gapMs ?? 0) / 60_000));
     out.push({
       kind: 'one-hour-ttl',
-      text: `use a 1-hour cache TTL: ${helps.length} of the ${ttl.length} expiries came after pauses of ${Math.min(...gaps) === Math.max(...gaps) ? Math.min(...gaps) : `${Math.min(...gaps)}–${Math.max(...gaps)}`} min (under an hour); writing those prefixes for 1 hour would have saved ${usdText(net)} net of the 1-hour write premium at those breaks`,
+      text: `use a 1-hour cache TTL: ${helps.length} of the ${ttl.length} expiries came after pauses of ${minOf(gaps) === maxOf(gaps) ? minOf(gaps) : `${minOf(gaps)}–${maxOf(gaps)}`} min (under an hour); writing those prefixes for 1 hour would have saved ${usdText(net)} net of the 1-hour write premium at those breaks`,
       usd: net,
       breaks: helps.map((b) => ({ thread: b.thread, index: b.index })),
     });

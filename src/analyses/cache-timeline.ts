@@ -17,10 +17,10 @@ import type { RequestReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
-import { type Divergence, locateDivergence, placeInput } from './cache-divergence.ts';
+import { type Divergence, locateDivergence, PlacementMemo, placeInput } from './cache-divergence.ts';
 import { divergenceLine, fmtGap, sessionCause } from './cache-evidence.ts';
 import { cacheApiOf, cacheApiOfModel, type EffectiveRules, rulesFor } from './cache-settings.ts';
-import { endTime, observedCause, observedMin } from './observed-cause.ts';
+import { endTime, observedCause, observedMin, type Ttl, ttlOf } from './observed-cause.ts';
 import { withReportedCause } from './reported-cause.ts';
 
 export type BreakInfo = {
@@ -103,17 +103,19 @@ function observedBreak(
   first: boolean,
   config: PipelineConfig,
   ctx: ObservedContext | undefined,
+  memo: BreakMemo,
 ): BreakInfo {
   const obs = r.observed as NonNullable<Request['observed']>;
   const refPrompt = observedPrompt(ref.observed as NonNullable<Request['observed']>);
-  const c = observedCause(th, ref, refThread, r, first, config);
+  const c = observedCause(th, ref, refThread, r, first, config, memo.ttl);
   const brk: BreakInfo = { ...c, tokensLost: refPrompt - obs.cacheRead };
   const cal = ctx?.calibrations.get(th.id);
   const est = cal?.requests[r.index];
   if (!ctx || !cal || !est) return withReportedCause(brk, r);
   const api = cacheApiOfModel(r.model);
   const step = rulesFor(api, r.model, config.cache).step;
-  const placed = placeInput(th, r, est, cal.factor, ctx.meter);
+  memo.placements ??= new PlacementMemo(ctx.meter);
+  const placed = placeInput(th, r, est, cal.factor, ctx.meter, memo.placements);
   const d = locateDivergence(placed, obs.cacheRead, observedPrompt(obs), step, cal.factor, ctx.meter);
   if (d) brk.divergence = d;
   if (c.cause === 'unexplained' && !first && th === refThread) {
@@ -128,6 +130,7 @@ function observedBreak(
       divergence: d,
       min: observedMin(r.model, config),
       gapMs: end !== undefined && r.time !== undefined ? r.time - end : undefined,
+      inputStart: memo.placements.view(th, r).start,
     });
     brk.cause = s.cause;
     brk.detail = s.detail;
@@ -137,7 +140,13 @@ function observedBreak(
   return withReportedCause(brk, r);
 }
 
+/** What the breaks of one observed timeline share, so a log where every request breaks stays linear (issue 29):
+ *  placements (input builders, running sums) and each thread's cache TTL. */
+type BreakMemo = { placements?: PlacementMemo; ttl: (thread: Thread) => Ttl };
+
 function computeObserved(t: Transcript, config: PipelineConfig, ctx: ObservedContext | undefined): ObservedPoint[] {
+  const ttls = new Map<Thread, Ttl>();
+  const memo: BreakMemo = { ttl: (th) => getOrInsert(ttls, th, () => ttlOf(th, config)) };
   const out: ObservedPoint[] = [];
   const all: { thread: Thread; r: Request }[] = [];
   for (const th of t.threads) for (const r of th.requests) if (r.observed) all.push({ thread: th, r });
@@ -166,7 +175,7 @@ function computeObserved(t: Transcript, config: PipelineConfig, ctx: ObservedCon
       }
       let brk: BreakInfo | null = null;
       if (ref?.observed && isBreak(r.observed.cacheRead, observedPrompt(ref.observed), minOf(r.model)))
-        brk = observedBreak(th, ref, refThread, r, first, config, ctx);
+        brk = observedBreak(th, ref, refThread, r, first, config, ctx, memo);
       out.push({
         thread: th.id,
         index: r.index,

@@ -3,6 +3,8 @@
 // ledger of the span it folds, the probes of its summary and of Tierscope's anchored summary of the same span,
 // and the re-fetches that followed (compaction-refetch.ts). The agent's side depends only on the transcript and
 // is kept per thread in the AuditMemo; the pipeline's per thread replay.
+
+import { pushAll } from '../lib/arrays.ts';
 import { getOrInsert } from '../lib/maps.ts';
 import { firstIndex } from '../lib/search.ts';
 import { sameValue } from '../model/carry-over.ts';
@@ -295,7 +297,7 @@ export function auditCompactions(
       agent = agentCompactions(thread, tok, known, memo.agentAudits);
       memo.agent.set(thread, agent);
     }
-    out.push(...agent);
+    pushAll(out, agent);
     const tr = replay?.[ti];
     if (!tr) continue;
     let pipe = memo.pipeline.get(tr);
@@ -303,7 +305,7 @@ export function auditCompactions(
       pipe = pipelineCompactions(thread, tr, tok, known);
       memo.pipeline.set(tr, pipe);
     }
-    out.push(...pipe);
+    pushAll(out, pipe);
   }
   return out;
 }

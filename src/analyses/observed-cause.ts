@@ -19,8 +19,10 @@ export function observedMin(model: string | undefined, config: PipelineConfig): 
   return rulesFor(cacheApiOfModel(model), model, config.cache).minCacheable;
 }
 
+export type Ttl = { ms: number; why: string };
+
 /** The TTL a thread's cache entries had: 1 hour when its usage shows 1-hour writes, else the config's. */
-function ttlOf(thread: Thread, config: PipelineConfig): { ms: number; why: string } {
+export function ttlOf(thread: Thread, config: PipelineConfig): Ttl {
   const withUsage = thread.requests.filter((r) => r.observed);
   const oneHour = withUsage.find((r) => (r.observed?.cacheWrite1h ?? 0) > 0);
   if (oneHour)
@@ -74,6 +76,7 @@ export function observedCause(
   r: Request,
   first: boolean,
   config: PipelineConfig,
+  ttlFor: (thread: Thread) => Ttl = (th) => ttlOf(th, config),
 ): Cause {
   const read = r.observed?.cacheRead ?? 0;
   if (first && t.kind !== 'main')
@@ -97,7 +100,7 @@ export function observedCause(
     };
   const gapFrom = endTime(ref);
   if (gapFrom !== undefined && r.time !== undefined) {
-    const ttl = ttlOf(refThread, config);
+    const ttl = ttlFor(refThread);
     if (r.time - gapFrom > ttl.ms) {
       return {
         cause: 'ttl-expired',

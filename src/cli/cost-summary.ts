@@ -2,6 +2,7 @@
 // simulated (the replay under the provider's cache rules, an estimate), what was billed apart from the requests,
 // then one row per model with its parts. A model without a price says so and how to give it one.
 import type { CostReport, CostTotals, ModelCost } from '../analyses/cost.ts';
+import { maxOf } from '../lib/arrays.ts';
 import { grouped } from '../lib/digits.ts';
 import { fmtUsd } from '../lib/money.ts';
 
@@ -54,7 +55,7 @@ export function costLines(c: CostReport): string[] {
   }
   const rows = r ?? s;
   const sims = new Map(s.byModel.map((m) => [m.model, m]));
-  const width = Math.max(...rows.byModel.map((m) => m.model.length), 5);
+  const width = Math.max(maxOf(rows.byModel.map((m) => m.model.length)), 5);
   for (const m of rows.byModel) lines.push(modelLine(m, r ? sims.get(m.model) : undefined, width));
   const unpriced = rows.unpriced.entries;
   if (unpriced > 0)

@@ -46,7 +46,8 @@ export async function load(args: ParsedArgs, io: Pick<CliIo, 'ranks' | 'stdin'>)
   }
   const flags = resolveSettings(args);
   const input = await openInput(file, io.stdin ?? (() => process.stdin), DEFAULT_LIMITS.maxFileBytes);
-  if (typeof input === 'string') throw new UsageError(input);
+  // An input that cannot be used (missing, a folder, a gzip bomb past the limit) is one line, exit 2: no usage text.
+  if (typeof input === 'string') throw new Error(input);
   let loaded: ReturnType<typeof parseTranscript>;
   try {
     // A database (opencode) needs the SQLite engine, loaded only then.

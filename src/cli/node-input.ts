@@ -1,5 +1,7 @@
 // Node-side input: stream a file from disk in chunks (no whole-file string), discover the companion files a
-// Claude Code session may have (2.x sub-agent files) next to it, and take stdin, pipes and gzip files.
+// Claude Code session may have (2.x sub-agent files) next to it, and take stdin, pipes and gzip files (fflate's
+// gunzip fed in bounded slices: a bomb stops at the limit, and bytes after the last gzip member are ignored with a
+// note, as `gunzip` does, instead of losing what decompressed before them).
 import {
   closeSync,
   createReadStream,
@@ -14,9 +16,10 @@ import {
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { createGunzip } from 'node:zlib';
+import { Gunzip } from 'fflate';
 import type { SourceFile } from '../formats/types.ts';
 import { formatBytes } from '../lib/bytes.ts';
+import { slices } from '../lib/slices.ts';
 import { agentCompanions } from '../sessions/companions.ts';
 import { codexCandidates, isRolloutName } from '../sessions/layout.ts';
 
@@ -108,6 +111,41 @@ async function spoolTo(
   return { bytes, over: false };
 }
 
+/** The decompressed bytes of a gzip stream (every member), in pieces of at most a few MB; `done` says how it ended:
+ *  undefined when whole, else why not — trailing bytes that are no gzip member, or data cut short. */
+async function* gunzip(source: AsyncIterable<Uint8Array>, done: (problem: string | undefined) => void) {
+  const out: Uint8Array[] = [];
+  const g = new Gunzip((data) => {
+    if (data.length > 0) out.push(data);
+  });
+  let produced = 0;
+  const drain = function* () {
+    for (const piece of out) {
+      produced += piece.length;
+      yield piece;
+    }
+    out.length = 0;
+  };
+  try {
+    for await (const chunk of source)
+      for (const slice of slices(chunk)) {
+        g.push(slice, false);
+        yield* drain();
+      }
+    g.push(new Uint8Array(0), true);
+    yield* drain();
+    done(undefined);
+  } catch (e) {
+    yield* drain();
+    const why = e instanceof Error ? e.message : String(e);
+    done(
+      produced > 0 && /invalid gzip data/i.test(why)
+        ? 'bytes after the gzip data are not gzip; ignored, as gunzip does'
+        : `the gzip stream ended early (${why}); the lines before that point are loaded`,
+    );
+  }
+}
+
 function isGzipFile(path: string): boolean {
   const fd = openSync(path, 'r');
   try {
@@ -160,12 +198,20 @@ export async function openInput(
   }
   if (statSync(path).size > 0 && isGzipFile(path)) {
     const out = join(temp(), 'gunzipped');
-    const got = await spoolTo(createReadStream(path).pipe(createGunzip()), out, maxBytes);
+    let ended: string | undefined;
+    const got = await spoolTo(
+      gunzip(createReadStream(path), (why) => {
+        ended = why;
+      }),
+      out,
+      maxBytes,
+    );
     if (got.over)
       return fail(
         `${name} is gzip-compressed and decompresses to more than the ${formatBytes(maxBytes)} file-size limit`,
       );
     if (got.error) notes.push(`the gzip stream ended early (${got.error}); the lines before that point are loaded`);
+    else if (ended) notes.push(ended);
     path = out;
     name = name.replace(GZ_NAME, '');
     regular = false;

@@ -27,10 +27,10 @@ export type CommandFlags = { valued: readonly string[]; booleans: readonly strin
 export const COMMANDS: Record<'analyze' | 'share' | 'minimize' | 'scan' | 'serve', CommandFlags> = {
   analyze: { valued: VALUED, booleans: ['json', 'help'] },
   share: {
-    valued: [...VALUED, 'base-url', 'minimize', 'max-evals'],
+    valued: [...VALUED, 'base-url', 'minimize', 'max-evals', 'out'],
     booleans: ['redact', 'redact-paths', 'help'],
   },
-  minimize: { valued: [...VALUED, 'predicate', 'out', 'max-evals'], booleans: ['help'] },
+  minimize: { valued: [...VALUED, 'predicate', 'out', 'max-evals'], booleans: ['redact', 'redact-paths', 'help'] },
   scan: { valued: ['since', 'until', 'cache-dir'], booleans: ['json', 'ndjson', 'csv', 'no-cache', 'help'] },
   serve: { valued: ['host', 'port', 'app'], booleans: ['open', 'help'] },
 };

@@ -1,6 +1,8 @@
 // What `tierscope scan` prints (SPEC §8): a table of sessions with per-day totals for a person, or rows for other
 // tools — `--json` ({sessions, skipped, days}), `--ndjson` (one session per line, for DuckDB's read_json), `--csv`.
 // Times are ISO 8601 (UTC) in rows and local in the table; every figure is observed from the log's own usage.
+
+import { maxOf } from '../lib/arrays.ts';
 import { fmtUsd } from '../lib/money.ts';
 import { type DayTotal, dayOf } from '../sessions/rows.ts';
 import type { ScanResult } from '../sessions/scan.ts';
@@ -68,11 +70,12 @@ const CSV_COLUMNS: (keyof ScanRecord)[] = [
   'bytes',
 ];
 
-/** One CSV cell (RFC 4180 quoting); a text cell a spreadsheet would run as a formula gets a leading `'`. */
+/** One CSV cell (RFC 4180 quoting); a text cell — a string, or a list (models) joined by `;` — that a spreadsheet
+ *  would run as a formula gets a leading `'` (numbers are written as numbers). */
 function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
   let s = Array.isArray(v) ? v.join(';') : String(v);
-  if (typeof v === 'string' && /^[=+@\t\r]|^-[\d(]/.test(s)) s = `'${s}`;
+  if ((typeof v === 'string' || Array.isArray(v)) && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -105,7 +108,7 @@ function clip(s: string, n: number): string {
 }
 
 function table(head: string[], body: string[][], right: Set<number>): string[] {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const widths = head.map((h, i) => Math.max(h.length, maxOf(body.map((r) => r[i].length))));
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))

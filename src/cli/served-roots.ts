@@ -2,9 +2,9 @@
 // folder it is; several (the session homes of `tierscope` with no arguments, or `serve a b`) each under its own
 // name, so the sessions table lists them all and a path names its root. A root may be limited to some of its files
 // (`tierscope <file>`: that file and its sub-agent files, found again on every listing so new ones appear).
-import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { FolderEntry } from '../sessions/layout.ts';
-import { listFolder } from './node-folder.ts';
+import { listFolderAsync } from './node-folder.ts';
 import { fileInside } from './safe-path.ts';
 
 export type ServedRoot = {
@@ -26,18 +26,29 @@ export function uniqueNames<T extends { name: string }>(roots: T[]): T[] {
   });
 }
 
-function entries(root: ServedRoot): FolderEntry[] {
-  if (!root.files) return listFolder(root.dir).map(({ path, size }) => ({ path, size })); // stamps stay in the CLI
-  return root.files().flatMap((path) => {
+/** A root's files (listed without holding up other requests; a file gone since its name was found is left out). */
+async function entries(root: ServedRoot): Promise<FolderEntry[]> {
+  if (!root.files) return (await listFolderAsync(root.dir)).map(({ path, size }) => ({ path, size }));
+  const out: FolderEntry[] = [];
+  for (const path of root.files()) {
     const real = fileInside(root.dir, path);
-    return real ? [{ path, size: statSync(real).size }] : [];
-  });
+    const size = real
+      ? await stat(real).then(
+          (x) => x.size,
+          () => undefined,
+        )
+      : undefined;
+    if (size !== undefined) out.push({ path, size });
+  }
+  return out;
 }
 
 /** Every served file with its size, paths as the app sees them. */
-export function listRoots(roots: readonly ServedRoot[]): FolderEntry[] {
+export async function listRoots(roots: readonly ServedRoot[]): Promise<FolderEntry[]> {
   if (roots.length === 1) return entries(roots[0]);
-  return roots.flatMap((r) => entries(r).map((e) => ({ path: `${r.name}/${e.path}`, size: e.size })));
+  const out: FolderEntry[] = [];
+  for (const r of roots) for (const e of await entries(r)) out.push({ path: `${r.name}/${e.path}`, size: e.size });
+  return out;
 }
 
 /** The real path of a served file named by `rel` (as listRoots names it); null for anything else. */

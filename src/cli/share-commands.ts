@@ -1,7 +1,9 @@
 // `tierscope share` and `tierscope minimize` (SPEC §8): a share link of a transcript (optionally minimized and
-// redacted), or the smallest bundle that still reproduces a predicate. Loaded by main.ts only for these commands,
-// so the share codec and the secret scanner are not read on every start.
+// redacted) — or, with `--out`, the same share as a `.tierscope.json` (what a link over 2 MB must be) — and the
+// smallest bundle that still reproduces a predicate (redacted with `--redact`). Loaded by main.ts only for these
+// commands, so the share codec and the secret scanner are not read on every start.
 import { writeFileSync } from 'node:fs';
+import { formatBytes } from '../lib/bytes.ts';
 import { DEFAULT_BASE_URL, shareLink } from '../share/codec.ts';
 import { toShareFile } from '../share/payload.ts';
 import { type Predicate, PredicateError, parsePredicate } from '../share/predicate.ts';
@@ -67,19 +69,42 @@ async function prepare(args: ParsedArgs, io: TermIo, predicate: Predicate | unde
   return prepared;
 }
 
+function redactFlag(args: ParsedArgs): boolean {
+  if (args.switches.has('redact-paths') && !args.switches.has('redact'))
+    throw new UsageError('--redact-paths needs --redact');
+  return args.switches.has('redact');
+}
+
+/** Write the share file to `out`; 0, or 2 with the reason. */
+function writeShareFile(out: string, text: string, io: TermIo): number {
+  try {
+    writeFileSync(out, text);
+  } catch (e) {
+    io.err(`tierscope: cannot write ${out}: ${e instanceof Error ? e.message : String(e)}`);
+    return 2;
+  }
+  io.err(`tierscope: wrote ${out}`);
+  return 0;
+}
+
 export async function shareCommand(args: ParsedArgs, io: TermIo): Promise<number> {
   const predicate = predicateOf(option(args, 'minimize'), 'minimize');
   const base = baseUrlOf(args);
-  if (args.switches.has('redact-paths') && !args.switches.has('redact'))
-    throw new UsageError('--redact-paths needs --redact');
-  const prepared = await prepare(args, io, predicate, args.switches.has('redact'));
+  const prepared = await prepare(args, io, predicate, redactFlag(args));
   if (typeof prepared === 'string') {
     io.err(`tierscope: ${prepared}`);
     return 2;
   }
+  const out = option(args, 'out');
+  if (out !== undefined) return writeShareFile(out, toShareFile(prepared.state), io);
   const link = await shareLink(prepared.state, base);
   const size = classifyLink(link);
-  if (size.class !== 'ok') io.err(`tierscope: ${size.message}`);
+  // Over 2 MB the app offers a download; here the same file is written by --out (redacted when --redact is given).
+  if (size.class === 'download')
+    io.err(
+      `tierscope: the link is ${formatBytes(size.bytes)}, over the 2 MB browsers accept: run again with --out <name>.tierscope.json to write the share as a file (it opens by drop), or minimize first`,
+    );
+  else if (size.class !== 'ok') io.err(`tierscope: ${size.message}`);
   io.out(link);
   return 0;
 }
@@ -88,7 +113,7 @@ export async function minimizeCommand(args: ParsedArgs, io: TermIo): Promise<num
   const spec = option(args, 'predicate');
   if (spec === undefined) throw new UsageError('minimize needs --predicate <predicate>');
   const predicate = predicateOf(spec, 'predicate');
-  const prepared = await prepare(args, io, predicate, false);
+  const prepared = await prepare(args, io, predicate, redactFlag(args));
   if (typeof prepared === 'string') {
     io.err(`tierscope: ${prepared}`);
     return 2;
@@ -99,12 +124,5 @@ export async function minimizeCommand(args: ParsedArgs, io: TermIo): Promise<num
     io.json(text);
     return 0;
   }
-  try {
-    writeFileSync(out, text);
-  } catch (e) {
-    io.err(`tierscope: cannot write ${out}: ${e instanceof Error ? e.message : String(e)}`);
-    return 2;
-  }
-  io.err(`tierscope: wrote ${out}`);
-  return 0;
+  return writeShareFile(out, text, io);
 }

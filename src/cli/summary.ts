@@ -7,6 +7,7 @@ import type { Report } from '../analyses/report.ts';
 import { whereIs } from '../analyses/self-check.ts';
 import type { SettingsOrigin } from '../analyses/settings-origin.ts';
 import { skipReason } from '../formats/skip-reasons.ts';
+import { pushAll } from '../lib/arrays.ts';
 import { grouped } from '../lib/digits.ts';
 import { fmtUsd } from '../lib/money.ts';
 import type { Transcript } from '../model/transcript.ts';
@@ -88,7 +89,7 @@ export function formatSummary(t: Transcript, r: Report, observed?: readonly Pick
   lines.push(
     `${t.meta.fileName ?? ''} · ${r.format}${t.meta.version ? ` ${t.meta.version}` : ''} · preset ${r.settings.preset} · ${r.settings.mode} · ${r.settings.provider}`,
   );
-  if (r.defaults) lines.push(...originLines(r.defaults));
+  if (r.defaults) pushAll(lines, originLines(r.defaults));
   lines.push(
     [
       counted(c.threads, 'thread'),
@@ -108,9 +109,9 @@ export function formatSummary(t: Transcript, r: Report, observed?: readonly Pick
     const reqs = sideCalls.reduce((n, th) => n + th.requests.length, 0);
     lines.push(`  side-call ×${sideCalls.length}  ${reqs} requests (titles, quota probes, helpers)`);
   }
-  lines.push(...tokenLines(r, t.meta.fileName ?? ''));
+  pushAll(lines, tokenLines(r, t.meta.fileName ?? ''));
   lines.push(`cache hit rate: observed ${pct(tot.observed?.hitRate)} → simulated ${pct(tot.simulated.hitRate)}`);
-  lines.push(...costLines(tot.cost));
+  pushAll(lines, costLines(tot.cost));
   if (t.meta.assumedModel) lines.push(`  model assumed: ${t.meta.assumedModel.model} — ${t.meta.assumedModel.why}`);
   lines.push(`cache breaks: ${tot.cacheBreaksObserved} observed, ${tot.cacheBreaksSimulated} simulated`);
   const causes = new Map<string, number>();
@@ -127,7 +128,7 @@ export function formatSummary(t: Transcript, r: Report, observed?: readonly Pick
   lines.push(
     `re-fetches: ${tot.refetches} (${tot.refetchesAfterPipeline} after the pipeline dropped the first result, ${fmtNum(tot.refetchTokens)} tokens${tot.refetchAfterPipelineUsd !== null ? `, ≈${fmtUsd(tot.refetchAfterPipelineUsd)}` : ''})`,
   );
-  lines.push(...compactionLines(r, fmtNum));
+  pushAll(lines, compactionLines(r, fmtNum));
   lines.push(`pairing (${r.settings.provider}): ${tot.pairingErrors} errors, ${tot.pairingWarnings} warnings`);
   for (const v of r.pairing.slice(0, 5))
     lines.push(`  ${v.thread} req ${v.request} [${v.stage}] ${v.severity}: ${v.error}`);

@@ -1,8 +1,9 @@
 // Shared normalization of Anthropic Messages content (used by claude-code, claude-trace and
 // anthropic-request): content blocks, system prompts, tool definitions and usage objects.
 // Unknown block types are kept as `other` blocks so nothing is lost.
-import { arr, isObject, num, str } from '../lib/json.ts';
+import { arr, isObject, str } from '../lib/json.ts';
 import type { Block, ObservedUsage, ToolDef } from '../model/transcript.ts';
+import { type ReadUsage, usageReader } from './usage-count.ts';
 
 /** Normalize one Anthropic content block. */
 function anthropicBlock(raw: unknown): Block {
@@ -67,18 +68,19 @@ export function anthropicTools(tools: unknown): ToolDef[] | undefined {
 }
 
 /** Normalize an Anthropic `usage` object; undefined when it carries no input figures. */
-export function anthropicUsage(usage: unknown): ObservedUsage | undefined {
+export function anthropicUsage(usage: unknown): ReadUsage | undefined {
   if (!isObject(usage)) return undefined;
-  const input = num(usage.input_tokens);
+  const r = usageReader();
+  const input = r.count(usage.input_tokens, 'input_tokens');
   if (input === undefined) return undefined;
   const u: ObservedUsage = {
     input,
-    cacheRead: num(usage.cache_read_input_tokens) ?? 0,
-    cacheWrite: num(usage.cache_creation_input_tokens) ?? 0,
-    output: num(usage.output_tokens) ?? 0,
+    cacheRead: r.count(usage.cache_read_input_tokens, 'cache_read_input_tokens') ?? 0,
+    cacheWrite: r.count(usage.cache_creation_input_tokens, 'cache_creation_input_tokens') ?? 0,
+    output: r.count(usage.output_tokens, 'output_tokens') ?? 0,
   };
   const cc = isObject(usage.cache_creation) ? usage.cache_creation : undefined;
-  const oneHour = cc ? num(cc.ephemeral_1h_input_tokens) : undefined;
+  const oneHour = cc ? r.count(cc.ephemeral_1h_input_tokens, 'ephemeral_1h_input_tokens') : undefined;
   if (oneHour !== undefined) u.cacheWrite1h = oneHour;
-  return u;
+  return r.mark(u);
 }

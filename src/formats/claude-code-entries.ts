@@ -70,6 +70,14 @@ export function readFile(lines: Iterable<JsonLine>, ctx: ParseContext, skipped: 
     if (type === 'summary' || type === 'last-prompt' || type === 'custom-title' || type === 'ai-title') continue;
     const kind = type === 'system' ? `system:${str(o.subtype) ?? 'unknown'}` : type;
     const conversation = type === 'user' || type === 'assistant';
+    // A near miss of a conversation type (`"assistant "`, `"User"`) is skipped like any unknown type, but said: its
+    // message is missing from the transcript (issue 29: it was dropped silently).
+    const near = type.trim().toLowerCase();
+    if (!conversation && (near === 'user' || near === 'assistant'))
+      warn(
+        line.no,
+        `type ${JSON.stringify(type)} is not "${near}" (spaces or case differ); skipped, so its message is not in the transcript`,
+      );
     // Attachments are counted where the branch is assembled: some reach the model, some do not.
     if (!conversation && kind !== 'system:compact_boundary' && kind !== 'attachment') bump(skipped, kind);
     if (conversation) checkConversationLine(o, line.no, warn, r);

@@ -2,6 +2,7 @@
 // parent, walk the active branch from a leaf back to its root, group lines by root, and assemble a thread
 // from a branch — merging one API response split over several lines (same response key) into one message
 // and parallel tool results written one per line into one user message, as the API saw them.
+import { pushAll } from '../lib/arrays.ts';
 import type {
   Block,
   CompactedFrom,
@@ -168,12 +169,12 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
     // Claude Code sends an attachment as a meta user message and merges consecutive user messages before the
     // request, so a reminder after a prompt or after a batch's results travels inside that message.
     if (item.attachment && last?.role === 'user') {
-      last.blocks.push(...item.blocks);
+      pushAll(last.blocks, item.blocks);
       lines.get(last)?.push(item.line);
       continue;
     }
     if (item.role === 'user' && hasResults && lastIsResults && last) {
-      last.blocks.push(...item.blocks);
+      pushAll(last.blocks, item.blocks);
       lines.get(last)?.push(item.line);
       if (!item.meta) delete last.meta;
       if (item.synthetic) last.synthetic = true;

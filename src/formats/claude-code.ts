@@ -3,6 +3,7 @@
 // sidechain threads linked to the Task call that spawned them. Split assistant lines are one API response;
 // compact_boundary + isCompactSummary lines are the agent's own compactions; unknown line types are counted.
 
+import { pushAll } from '../lib/arrays.ts';
 import { addCount, arr, isObject, type JsonObject, obj, str, toEpochMs, tryParseJson } from '../lib/json.ts';
 import type { Line } from '../lib/lines.ts';
 import type { Block, CompactedFrom, ParseIssue, Thread, TranscriptMeta } from '../model/transcript.ts';
@@ -491,7 +492,7 @@ export const claudeCodeParser: FormatParser = {
     }
     countOffBranch(r, placed, skipped);
     const owners: Owner[] = [{ r, placed, owner: (i) => (r.entries[i].sidechain && byRoot.get(roots[i])) || main }];
-    sides.push(...extraThreads(extras, metas, billing, skipped, owners));
+    pushAll(sides, extraThreads(extras, metas, billing, skipped, owners));
     attachApart(billing, owners);
     linkSidechains(main, sides, agentResultsOf(r, mainPath));
     const ids = new Set(['main']);

@@ -4,6 +4,8 @@
 // message prefix; side calls (titles, quota probes, topic checks) get their own threads, and the conversation
 // that continues after Claude Code's own compaction joins the one it continues. Of the headers only
 // `request-id` and the Claude Code version in `user-agent` are read: credentials never enter the model.
+
+import { pushAll } from '../lib/arrays.ts';
 import { arr, isObject, type JsonObject, num, preview, str, toEpochMs, tryParseJson } from '../lib/json.ts';
 import type { Message } from '../model/transcript.ts';
 import { anthropicContent, anthropicUsage } from './anthropic-blocks.ts';
@@ -71,7 +73,7 @@ function fromStream(
   path: string,
 ): ResponseRead {
   const s = assembleAnthropicStream(events);
-  out.notes.push(...s.problems);
+  pushAll(out.notes, s.problems);
   if (s.error !== undefined) return { ...out, problem: `stream error event: ${s.error}` };
   if (!s.complete) out.notes.push('the stream ends without message_stop (cut off); kept what arrived');
   out.content = s.content;

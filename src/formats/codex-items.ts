@@ -2,9 +2,12 @@
 // an entry of `compacted.replacement_history`) into normalized blocks plus the side of the conversation
 // it belongs to, and group consecutive items into messages the way the model saw them: one model
 // call's output items form one assistant message, a batch of tool outputs forms one user message.
+
+import { pushAll } from '../lib/arrays.ts';
 import { arr, isObject, type JsonObject, num, quoted, str, tryParseJson } from '../lib/json.ts';
-import type { Block, Message, MessageSource, ObservedUsage, Role } from '../model/transcript.ts';
+import type { Block, Message, MessageSource, Role } from '../model/transcript.ts';
 import type { EpochMs, LineNumber } from '../model/units.ts';
+import { type ReadUsage, usageReader } from './usage-count.ts';
 
 /** Where an item goes: the model's output, a tool-output batch, its own user/system message, or nowhere. */
 export type ItemSide = 'assistant' | 'tools' | 'user' | 'system' | 'skip';
@@ -195,7 +198,7 @@ export class ItemGrouper {
     if (item.side === 'skip') return undefined;
     const o = this.open;
     if (o && o.side === item.side && (item.side === 'assistant' || item.side === 'tools')) {
-      o.msg.blocks.push(...item.blocks);
+      pushAll(o.msg.blocks, item.blocks);
       if (o.msg.source.line !== at.line) {
         const lines = o.msg.source.lines ?? [o.msg.source.line];
         if (!lines.includes(at.line)) lines.push(at.line);
@@ -221,18 +224,19 @@ export class ItemGrouper {
  * Convert a Codex TokenUsage (OpenAI semantics: `input_tokens` includes the cached and cache-written
  * tokens) into Anthropic-style observed usage, so that input + cacheRead + cacheWrite = input_tokens.
  */
-export function codexUsage(u: unknown): ObservedUsage | undefined {
+export function codexUsage(u: unknown): ReadUsage | undefined {
   if (!isObject(u)) return undefined;
-  const input = num(u.input_tokens);
+  const r = usageReader();
+  const input = r.count(u.input_tokens, 'input_tokens');
   if (input === undefined) return undefined;
-  const cacheRead = num(u.cached_input_tokens) ?? 0;
-  const cacheWrite = num(u.cache_write_input_tokens) ?? 0;
-  return {
+  const cacheRead = r.count(u.cached_input_tokens, 'cached_input_tokens') ?? 0;
+  const cacheWrite = r.count(u.cache_write_input_tokens, 'cache_write_input_tokens') ?? 0;
+  return r.mark({
     input: Math.max(0, input - cacheRead - cacheWrite),
     cacheRead,
     cacheWrite,
-    output: num(u.output_tokens) ?? 0,
-  };
+    output: r.count(u.output_tokens, 'output_tokens') ?? 0,
+  });
 }
 
 /** `total − previous total` per field, for old token_count lines without `last_token_usage`. */

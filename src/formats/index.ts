@@ -25,6 +25,7 @@ import { isSqlite, type SqliteDb, type SqliteOpener } from './sqlite.ts';
 import { sweAgentParser } from './swe-agent.ts';
 import { tierscopeParser } from './tierscope.ts';
 import type { FormatParser, ParseInput, SniffHead, SourceFile } from './types.ts';
+import type { ReadUsage } from './usage-count.ts';
 import { isZip, zipEntries } from './zip-entries.ts';
 
 /** Detection order: most specific first (formats.md §0). */
@@ -193,7 +194,8 @@ function makeInput(
       return seen.read.value;
     },
     archive,
-    maxDocumentBytes: limits.maxDocumentBytes,
+    // An archive entry (an `.eval` sample) is held whole once decompressed: no bigger than the file itself may be.
+    maxDocumentBytes: Math.min(limits.maxDocumentBytes, limits.maxFileBytes),
   };
 }
 
@@ -435,16 +437,33 @@ const USAGE_KEYS = ['input', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'output'
 function impossibleUsage(u: ObservedUsage): string | null {
   for (const k of USAGE_KEYS) {
     const v = u[k];
-    if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v <= MAX_USAGE_TOKENS)) return `${k} ${v}`;
+    if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v <= MAX_USAGE_TOKENS))
+      return Number.isNaN(v) ? `${k} (not a number)` : `${k} ${v}`;
   }
   return null;
 }
 
-/** Usage that is not a token count (issue 19, item 10: negative or 2^53 figures were taken as they were) is
- *  dropped from the request or billed response, with a parse issue at the line that holds it; the rest loads. */
+/** Counts a usage object wrote as text ("120": read as numbers, usage-count.ts), noted at the line that holds them;
+ *  the marker is taken off the model. */
+function noteTextCounts(u: ReadUsage | undefined, line: number, file: string | undefined, issues: ParseIssue[]) {
+  if (!u?.asText) return;
+  issues.push({
+    line,
+    ...(file ? { file } : {}),
+    severity: 'info',
+    message: `usage ${u.asText.join(', ')} written as text, not as numbers; read as the counts they say`,
+  });
+  delete u.asText;
+}
+
+/** Usage that is not a token count (issue 19, item 10: negative or 2^53 figures were taken as they were; issue 29: a
+ *  count that is not a number, NaN from usage-count.ts) is dropped from the request or billed response, with a parse
+ *  issue at the line that holds it; the rest loads. */
 function dropImpossibleUsage(threads: Thread[], issues: ParseIssue[]): void {
   for (const t of threads) {
     for (const r of t.requests) {
+      const at = t.messages[r.inputEnd] ?? t.messages[r.inputEnd - 1];
+      noteTextCounts(r.observed, at?.source.line ?? 0, at?.source.file, issues);
       const bad = r.observed && impossibleUsage(r.observed);
       if (!bad) continue;
       r.observed = undefined;
@@ -458,6 +477,7 @@ function dropImpossibleUsage(threads: Thread[], issues: ParseIssue[]): void {
     }
     if (t.billedApart) {
       t.billedApart = t.billedApart.filter((b) => {
+        noteTextCounts(b.usage, b.line, b.file, issues);
         const bad = impossibleUsage(b.usage);
         if (bad)
           issues.push({

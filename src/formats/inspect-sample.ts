@@ -40,7 +40,7 @@ function eventInput(ev: JsonObject, pool: unknown[] | undefined, bad: { refs: nu
     const a = num(start);
     const b = num(end);
     if (!pool || a === undefined || b === undefined || a < 0 || b > pool.length || a > b) bad.refs++;
-    else out.push(...pool.slice(a, b));
+    else for (let k = a; k < b; k++) out.push(pool[k]);
   }
   return out;
 }

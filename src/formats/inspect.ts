@@ -2,6 +2,8 @@
 // `.json` document (log version 2). Every sample becomes its threads (inspect-sample.ts); the eval spec — task,
 // model, log version, status — becomes the transcript's meta. Detection is by content: a JSON document with
 // `version` and `eval`, or a zip whose first entries include header.json, _journal/start.json or samples/*.json.
+
+import { pushAll } from '../lib/arrays.ts';
 import { arr, display, isObject, type JsonObject, str } from '../lib/json.ts';
 import type { ParseIssue, Thread, TranscriptMeta } from '../model/transcript.ts';
 import { isEvalEntry, readEvalArchive } from './inspect-eval.ts';
@@ -50,7 +52,7 @@ function parseJsonLog(input: ParseInput) {
   }
   const threads: Thread[] = [];
   samples.forEach((s, i) => {
-    if (isObject(s)) threads.push(...sampleThreads(s, i, issues, `samples[${i}]`));
+    if (isObject(s)) pushAll(threads, sampleThreads(s, i, issues, `samples[${i}]`));
     else issues.push({ line: 0, severity: 'error', message: `samples[${i}]: not an object; skipped` });
   });
   uniqueThreadIds(threads, issues);

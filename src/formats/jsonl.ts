@@ -8,6 +8,9 @@ import type { ParseContext, ParseInput } from './types.ts';
 
 export type JsonLine = { line: Line; value: unknown };
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL padding is what this finds
+const NULS = /^\u0000+\r?$/;
+
 /** Parse every non-empty line of the main file; bad lines become issues and are skipped. */
 export function* jsonLines(input: ParseInput, ctx: ParseContext): Generator<JsonLine> {
   yield* jsonLinesOf(input.lines(), ctx);
@@ -17,6 +20,16 @@ export function* jsonLinesOf(lines: Iterable<Line>, ctx: ParseContext, file?: st
   for (const line of lines) {
     if (line.tooLong) continue; // reported by the input wrapper
     if (line.text.trim() === '') continue;
+    // A line of NUL bytes is what a crash leaves where a write was preallocated: padding, not a broken record.
+    if (NULS.test(line.text)) {
+      ctx.issue({
+        line: line.no,
+        severity: 'warning',
+        message: `${line.text.length} NUL bytes (padding an interrupted write leaves in the file); skipped`,
+        ...(file ? { file } : {}),
+      });
+      continue;
+    }
     // Kept on the line: a growing file's held lines (formats/index.ts HeldLines) are parsed once.
     line.parsed ??= tryParseJson(line.text);
     const r = line.parsed;

@@ -3,19 +3,19 @@
 // message of tool_result blocks (source.shape 'openai-tool': block k is the k-th original tool message of the
 // run starting at source.path / source.line), so the provider's own pairing rules can still be checked.
 // Also OpenAI usage (cached tokens are *included* in prompt_tokens) and tool definitions.
-import { arr, isObject, num, quoted, str, tryParseJson } from '../lib/json.ts';
+import { arr, isObject, quoted, str, tryParseJson } from '../lib/json.ts';
 import type {
   Block,
   IssueSeverity,
   Message,
   MessageSource,
-  ObservedUsage,
   Role,
   ToolDef,
   ToolResultBlock,
   ToolUseBlock,
 } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
+import { type ReadUsage, usageReader } from './usage-count.ts';
 
 /** Where the i-th raw message came from: its line (0 for whole documents) and/or JSON path. */
 type OpenAiLocation = { line: LineNumber; path?: string };
@@ -186,18 +186,22 @@ export function openaiMessages(raw: readonly unknown[], opts: OpenAiMessageOptio
 }
 
 /** OpenAI usage → ObservedUsage: `input` = prompt − cached (prompt_tokens includes cached_tokens). */
-export function openaiUsage(usage: unknown): ObservedUsage | undefined {
+export function openaiUsage(usage: unknown): ReadUsage | undefined {
   if (!isObject(usage)) return undefined;
-  const prompt = num(usage.prompt_tokens) ?? num(usage.input_tokens);
+  const r = usageReader();
+  const prompt = r.count(usage.prompt_tokens, 'prompt_tokens') ?? r.count(usage.input_tokens, 'input_tokens');
   if (prompt === undefined) return undefined;
   const details = isObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : usage.input_tokens_details;
-  const cached = Math.min(prompt, (isObject(details) ? num(details.cached_tokens) : undefined) ?? 0);
-  return {
+  const cached = Math.min(
+    prompt,
+    (isObject(details) ? r.count(details.cached_tokens, 'cached_tokens') : undefined) ?? 0,
+  );
+  return r.mark({
     input: prompt - cached,
     cacheRead: cached,
     cacheWrite: 0,
-    output: num(usage.completion_tokens) ?? num(usage.output_tokens) ?? 0,
-  };
+    output: r.count(usage.completion_tokens, 'completion_tokens') ?? r.count(usage.output_tokens, 'output_tokens') ?? 0,
+  });
 }
 
 /** Tool definitions: `{type:"function", function:{name, description, parameters}}` or flat `{name, …}`. */

@@ -11,6 +11,7 @@
 // writes Anthropic's raw `input_tokens`, smaller than the cache figures, is read as uncached). Some exporters repeat
 // a run's totals on the enclosing span under the same names: usage counts only on the innermost span that has it,
 // and usage on a span that is no model call (an agent's totals with no model spans below) is billed but kept apart.
+import { pushAll } from '../lib/arrays.ts';
 import { arr, display, isObject, num, str, tryParseJson } from '../lib/json.ts';
 import type { BilledResponse, Block, Message, ObservedUsage, Request, Thread, ToolDef } from '../model/transcript.ts';
 import { geminiBlocks } from './gemini-parts.ts';
@@ -157,7 +158,7 @@ function readSpans(input: ParseInput, ctx: ParseContext): Span[] {
   if (isTracesData(doc)) return spansOf(doc, 0);
   const out: Span[] = [];
   for (const { line, value } of jsonLines(input, ctx)) {
-    if (isTracesData(value)) out.push(...spansOf(value, line.no));
+    if (isTracesData(value)) pushAll(out, spansOf(value, line.no));
     else
       ctx.issue({ line: line.no, severity: 'warning', message: 'not an OTLP traces body (no resourceSpans); skipped' });
   }

@@ -3,6 +3,8 @@
 // openai-chat). Messages are compared by a stable content key: a request's input shares the thread's
 // Message objects, and equal content elsewhere shares one Block array, so memory stays proportional to
 // distinct content even when a 100 MB log repeats the whole history in every request.
+
+import { pushAll } from '../lib/arrays.ts';
 import type { Block, Message } from '../model/transcript.ts';
 import type { MessageIndex } from '../model/units.ts';
 
@@ -354,9 +356,9 @@ export function joinContinuations(
     }
     boundaries.add(first);
     into.messages = messages;
-    into.requests.push(...g.requests);
+    pushAll(into.requests, g.requests);
     if (target) {
-      target.parts.push(...own.parts);
+      pushAll(target.parts, own.parts);
       threads[t] = undefined;
     } else {
       into.parts = own.parts;

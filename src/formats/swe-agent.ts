@@ -103,7 +103,7 @@ function attemptThread(
     const i = indexOf.get(m.source.path ?? '') ?? -1;
     if (rewritten.has(i)) m.source.shape = 'text-action';
     const thinking = m.role === 'assistant' ? thinkingBlocks(raw[i]) : [];
-    if (thinking.length > 0) m.blocks.unshift(...thinking);
+    if (thinking.length > 0) m.blocks = [...thinking, ...m.blocks];
     if (m.role !== 'assistant') return;
     const r: (typeof thread.requests)[number] = { index: 0, thread: id, inputEnd: k, responseEnd: k + 1 };
     if (model !== undefined) r.model = model;

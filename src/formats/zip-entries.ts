@@ -1,13 +1,17 @@
 // Streaming reader of zip archives (Inspect's `.eval` logs) over byte chunks: walks the local file headers in file
 // order, in one pass, holding no more than the entry being decompressed. Wanted entries are decompressed by the
 // libraries (deflate: fflate; zstd, method 93, Inspect's default since 2026: fzstd); others are skipped unread.
-// Data-descriptor entries end at the descriptor whose size field matches. Bad input never throws: a corrupt or
-// unsupported entry is an error on that entry, junk is skipped with a problem, truncation ends the walk with one.
+// Compressed data reaches a decoder in bounded slices (lib/slices.ts), the entry limit checked between them, so a
+// bomb stops at the limit. Data-descriptor entries end at the descriptor whose size field matches. Bad input never
+// throws: a corrupt or unsupported entry is an error on that entry, junk is skipped with a problem, truncation ends
+// the walk with one.
 import { Inflate } from 'fflate';
 import { Decompress } from 'fzstd';
 import { ByteReader, u16, u32, u64 } from '../lib/byte-reader.ts';
+import { formatBytes } from '../lib/bytes.ts';
 import { crc32 } from '../lib/crc32.ts';
 import { concatBytes } from '../lib/lines.ts';
+import { slices } from '../lib/slices.ts';
 
 const LOCAL = 0x04034b50;
 const CENTRAL = 0x02014b50;
@@ -64,7 +68,7 @@ function sinkFor(entry: ZipEntry, flags: number, declared: number | undefined, m
   };
   if (flags & 1) return refuse('is encrypted; not supported');
   if (declared !== undefined && declared > max)
-    return refuse(`declares ${declared} bytes, over the ${max}-byte entry limit; skipped`);
+    return refuse(`declares ${formatBytes(declared)}, over the ${formatBytes(max)} entry limit; skipped`);
   const m = entry.method;
   if (m !== 0 && m !== 8 && m !== 93) {
     return refuse(
@@ -79,11 +83,12 @@ function sinkFor(entry: ZipEntry, flags: number, declared: number | undefined, m
     if (state !== 'open') return;
     state = 'failed';
     entry.error = message;
+    parts.length = 0; // what was decompressed goes now, not when the walk ends
   };
   const out = (data: Uint8Array, final?: boolean) => {
     if (state !== 'open') return;
     size += data.length;
-    if (size > max) return fail(`decompresses to over ${max} bytes; skipped`);
+    if (size > max) return fail(`decompresses to over the ${formatBytes(max)} entry limit; skipped`);
     if (data.length > 0) parts.push(data);
     crc = crc32(data, crc);
     if (final) state = 'done';
@@ -98,7 +103,13 @@ function sinkFor(entry: ZipEntry, flags: number, declared: number | undefined, m
     }
   };
   return {
-    push: (piece) => guarded(() => decoder.push(piece, false)),
+    // In bounded slices, the limit checked between them: a whole 1 MB piece of a bomb would expand to ~1 GB first.
+    push: (piece) => {
+      for (const slice of slices(piece)) {
+        if (state !== 'open') return;
+        guarded(() => decoder.push(slice, false));
+      }
+    },
     end: (expected) => {
       guarded(() => decoder.push(new Uint8Array(0), true));
       if (state === 'open') fail('its compressed data ends before the stream does');

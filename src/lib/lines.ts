@@ -1,6 +1,7 @@
 // Streaming line reader over byte chunks (SPEC §1.3): no whole-file string is ever built. Lines are
-// split on LF (CR stripped), decoded one by one with their 1-based number and byte offset; invalid
-// UTF-8 and over-long lines become problems with a location instead of exceptions.
+// split on LF (CR stripped) — or on CR in a file whose first chunk has CRs and no LF (classic Mac line endings) —
+// decoded one by one with their 1-based number and byte offset; invalid UTF-8 and over-long lines become problems
+// with a location instead of exceptions.
 import type { JsonParseResult } from './json.ts';
 import { firstInvalidUtf8 } from './utf8.ts';
 
@@ -54,6 +55,42 @@ function decodeLine(bytes: Uint8Array, offset: number, no: number, unterminated:
   return line;
 }
 
+/** Bytes of a file's start that decide its line break (whatever the chunk sizes: the same bytes decide). */
+const HEAD = 64 * 1024;
+
+/** The byte that ends a line of a file that starts with `head` (its first 64 KB or more): LF, or CR when those
+ *  bytes hold CRs and no LF (classic Mac line endings). */
+export function lineBreakOf(head: Uint8Array): 10 | 13 {
+  const h = head.length > HEAD ? head.subarray(0, HEAD) : head;
+  return h.indexOf(10) === -1 && h.indexOf(13) !== -1 ? 13 : 10;
+}
+
+/** The chunks with the line break their first 64 KB decide (those chunks are held until then, no longer). */
+function* withLineBreak(chunks: Iterable<Uint8Array>, decided: (lf: 10 | 13) => void): Generator<Uint8Array> {
+  const head: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  const decide = () => {
+    done = true;
+    decided(lineBreakOf(concatBytes(head, size)));
+  };
+  for (const c of chunks) {
+    if (done) {
+      yield c;
+      continue;
+    }
+    head.push(c.slice());
+    size += c.length;
+    if (size < HEAD) continue;
+    decide();
+    yield* head;
+  }
+  if (!done) {
+    decide();
+    yield* head;
+  }
+}
+
 /** Split a stream of byte chunks into decoded lines. Empty lines are yielded too (callers skip them). */
 export function* readLines(chunks: Iterable<Uint8Array>, options: LineReaderOptions = {}): Generator<Line> {
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -63,10 +100,13 @@ export function* readLines(chunks: Iterable<Uint8Array>, options: LineReaderOpti
   let lineStart = options.start?.offset ?? 0;
   let pos = lineStart;
   let no = options.start?.no ?? 1;
-  for (const chunk of chunks) {
+  let lf: 10 | 13 = 10;
+  for (const chunk of withLineBreak(chunks, (b) => {
+    lf = b;
+  })) {
     let start = 0;
     while (start < chunk.length) {
-      const nl = chunk.indexOf(10, start);
+      const nl = chunk.indexOf(lf, start);
       const end = nl === -1 ? chunk.length : nl;
       const piece = chunk.subarray(start, end);
       if (!skipping) {

@@ -35,17 +35,31 @@ export function firstInvalidUtf8(bytes: Uint8Array, start = 0, end = bytes.lengt
   return -1;
 }
 
-/** True when the head of a file looks binary (NUL bytes or mostly control characters). */
+/**
+ * True when the head of a file looks binary (NUL bytes or mostly control characters). A run of NULs that starts a
+ * line (after `\n`) and runs to the end of the head or of its line is a crash's padding, not binary content (an
+ * agent killed mid-write leaves its preallocated tail as NULs): a small session ending in one is text with a bad line,
+ * as a large one is (the NULs past the first 8 KB were never looked at).
+ */
 export function looksBinary(head: Uint8Array): boolean {
   const n = Math.min(head.length, 8192);
   if (n === 0) return false;
   let control = 0;
+  let text = 0;
   for (let i = 0; i < n; i++) {
     const b = head[i];
-    if (b === 0) return true;
+    if (b === 0) {
+      let j = i;
+      while (j < n && head[j] === 0) j++;
+      const padding = (i === 0 || head[i - 1] === 0x0a) && text > 0 && (j === n || head[j] === 0x0a);
+      if (!padding) return true;
+      i = j - 1;
+      continue;
+    }
+    text++;
     if (b < 9 || (b > 13 && b < 32)) control++;
   }
-  return control / n > 0.1;
+  return text === 0 || control / text > 0.1;
 }
 
 /** Container and encoding signatures a transcript can arrive in but is not (issue 19, item 10): what it is and

@@ -1,6 +1,8 @@
 // The artifact index behind anchored summaries (SPEC §4 stage 5): exact paths from tool inputs,
 // exact error strings, decisions and state lines, each tagged with the request that produced it.
 // Built incrementally and merged with the previous summary's index, never regenerated from prose.
+
+import { pushAll } from '../lib/arrays.ts';
 import { headRunes, runeCount } from '../lib/runes.ts';
 import type { Block, Message } from '../model/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
@@ -58,8 +60,8 @@ export function inputPaths(tool: string, input: unknown): string[] {
     for (const k of ['file_path', 'path', 'notebook_path', 'filePath', 'filename']) {
       if (typeof o[k] === 'string') out.push(o[k] as string);
     }
-    if (typeof o.input === 'string') out.push(...patchPaths(o.input));
-  } else if (typeof input === 'string' && canonicalTool(tool) === 'file_edit') out.push(...patchPaths(input));
+    if (typeof o.input === 'string') pushAll(out, patchPaths(o.input));
+  } else if (typeof input === 'string' && canonicalTool(tool) === 'file_edit') pushAll(out, patchPaths(input));
   return out;
 }
 
@@ -137,8 +139,8 @@ function fill(c: Contribution, m: Message): void {
     if (b.type === 'tool_use') {
       const canon = canonicalTool(b.name);
       const paths = inputPaths(b.name, b.input);
-      if (canon === 'file_edit' || canon === 'file_write') c.modified.push(...paths);
-      else if (canon === 'file_read') c.read.push(...paths);
+      if (canon === 'file_edit' || canon === 'file_write') pushAll(c.modified, paths);
+      else if (canon === 'file_read') pushAll(c.read, paths);
     } else if (b.type === 'tool_result' && b.isError) {
       const first = errorLine(b);
       if (first) c.errors.push(first);

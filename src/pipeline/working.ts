@@ -3,6 +3,8 @@
 // their totals, and where the tool pairs sit: pair-index.ts). Owned by the replay driver and passed
 // to stages by ownership: stages never mutate a Message or Block (they replace them), so the original
 // transcript is untouched and unchanged messages stay shared — which is what keeps re-runs incremental.
+
+import { spliceIn } from '../lib/arrays.ts';
 import type { Block, Message } from '../model/transcript.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { type Category, CategoryTotals, type MessageCategories, singleCategory } from './categories.ts';
@@ -298,12 +300,22 @@ export class Working {
     this.messages = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
     // The other per-position lists are private: spliced in place (the message list itself is shared with
     // callers that keep the previous output).
-    this.tokens.splice(start, deleteCount, ...itemTokens);
+    spliceIn(this.tokens, start, deleteCount, itemTokens);
     const itemCats = items.map((m) => this.categoriesOf(m));
-    this.cats.splice(start, deleteCount, ...itemCats);
-    this.single.splice(start, deleteCount, ...itemCats.map(singleCategory));
-    this.runes.splice(start, deleteCount, ...items.map((m) => this.memo.runes.message(m)));
-    this.refs.splice(start, deleteCount, ...items.map(() => NO_REFS));
+    spliceIn(this.cats, start, deleteCount, itemCats);
+    spliceIn(this.single, start, deleteCount, itemCats.map(singleCategory));
+    spliceIn(
+      this.runes,
+      start,
+      deleteCount,
+      items.map((m) => this.memo.runes.message(m)),
+    );
+    spliceIn(
+      this.refs,
+      start,
+      deleteCount,
+      items.map(() => NO_REFS),
+    );
     for (const t of itemTokens) this.total += t;
     const { lo, removed: removedResults } = this.pairs.splice(
       start,

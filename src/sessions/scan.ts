@@ -6,6 +6,7 @@ import { DEFAULT_LIMITS, parseTranscript } from '../formats/index.ts';
 import { opencodeSessions } from '../formats/opencode.ts';
 import { fileIsSqlite, type SqliteOpener } from '../formats/sqlite.ts';
 import type { SourceFile } from '../formats/types.ts';
+import { pushAll } from '../lib/arrays.ts';
 import type { Transcript } from '../model/transcript.ts';
 import { type FolderEntry, isRolloutName, type SessionFiles, sessionsOf } from './layout.ts';
 import { rowMemo, type SessionRow, sessionRow } from './summary.ts';
@@ -143,8 +144,8 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
     if (fileIsSqlite(main)) {
       opener ??= o.sqlite ? await o.sqlite() : undefined;
       const done = databaseRows(main, extra, s, opener, memo);
-      rows.push(...done.rows);
-      skipped.push(...done.skipped);
+      pushAll(rows, done.rows);
+      pushAll(skipped, done.skipped);
       continue;
     }
     const loaded = parseTranscript(main, extra);

@@ -2,6 +2,7 @@
 // (Node ≥ 20.12 and every Chromium/Firefox/Safari of the last years: no dependency, no WASM) and
 // base64url without padding (RFC 4648 §5), the only alphabet that survives a URL fragment untouched.
 // Inflation is capped and fed in small slices, so a hostile link cannot expand into gigabytes.
+import { slices } from '../lib/slices.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const INDEX = new Int16Array(128).fill(-1);
@@ -54,16 +55,13 @@ export function fromBase64Url(text: string): Uint8Array | null {
   return out.subarray(0, o);
 }
 
-/** Input is queued in slices this small: the stream transforms one slice per read, and a slice turns into
- *  at most ~1032× its size, so the cap is checked every few MB of output rather than after the whole bomb
- *  has expanded. */
-const SLICE = 8192;
-
 async function pump(input: Uint8Array, stream: TransformStream<Uint8Array, Uint8Array>, limit: number) {
   const writer = stream.writable.getWriter();
   // All slices are queued at once (the transform takes them as the reader drains it); a failure surfaces on
   // the reader, and cancelling the reader drops what is still queued.
-  for (let at = 0; at < input.length; at += SLICE) void writer.write(input.subarray(at, at + SLICE)).catch(() => {});
+  // Input is queued in bounded slices (lib/slices.ts): the stream transforms one slice per read, so the cap is
+  // checked every few MB of output rather than after the whole bomb has expanded.
+  for (const slice of slices(input)) void writer.write(slice).catch(() => {});
   const written = writer.close().catch(() => undefined);
   const reader = stream.readable.getReader();
   const chunks: Uint8Array[] = [];

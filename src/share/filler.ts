@@ -1,14 +1,29 @@
 // Script-preserving filler for redaction: every word-run of a text (letters, digits, marks) is replaced by
 // a run of the same length in the same script — ASCII words by harmless dictionary words in the same case
 // shape (camelCase stays camelCase), digits by digits, kanji by common kanji, kana by kana, Hangul by
-// Hangul — while whitespace and punctuation stay, so token counts stay close. Deterministic: the random
-// stream is seeded by the text itself. A run never comes out equal to any word of the original content.
-import { hash53 } from '../lib/hash.ts';
+// Hangul — while whitespace and punctuation stay, so token counts stay close. The random stream is the caller's
+// (redaction draws a fresh one from the platform's CSPRNG per share): the filler carries no function of the text it
+// replaces beyond its length, script and (for words) token count, so a filled PIN or password cannot be guessed back
+// by filling candidates. A run never comes out equal to any word of the original content.
 import { FILLER_WORDS } from './filler-words.ts';
 
 export type Rng = () => number;
 
-/** mulberry32: a small, fast, deterministic generator in [0, 1). */
+/** Uniform draws in [0, 1) from the platform's CSPRNG (Web Crypto, in browsers, workers and Node), fetched 4 KB at
+ *  a time: unpredictable, so nothing about a filler tells what it replaced. */
+export function secureRng(): Rng {
+  const buf = new Uint32Array(1024);
+  let at = buf.length;
+  return () => {
+    if (at === buf.length) {
+      crypto.getRandomValues(buf);
+      at = 0;
+    }
+    return buf[at++] / 4294967296;
+  };
+}
+
+/** mulberry32: a small, fast, deterministic generator in [0, 1) (tests; never redaction's stream). */
 export function rngFrom(seed: number): Rng {
   let a = seed >>> 0;
   return () => {
@@ -175,6 +190,8 @@ export function wordsOf(text: string, into: Set<string>): void {
 }
 
 export type FillContext = {
+  /** The random stream filler is drawn from (secureRng for shares). */
+  rng: Rng;
   /** Lowercased ≥ 4-character words of the original content; no filled run may equal one. */
   vocab: ReadonlySet<string>;
   /** Exact token counter; when given, each run takes the candidate whose count is closest to the original's. */
@@ -216,7 +233,7 @@ export type Span = { start: number; end: number };
 /** Fill every word-run of `text` outside the `keep` spans (sorted, non-overlapping). Same length in
  *  code points and in UTF-16 units, same script per character, punctuation and whitespace untouched. */
 export function fillText(text: string, ctx: FillContext, keep: readonly Span[] = []): string {
-  const rng = rngFrom(hash53(text, 0x5eed));
+  const rng = ctx.rng;
   let out = '';
   let at = 0;
   let k = 0;
@@ -242,4 +259,32 @@ export function fillText(text: string, ctx: FillContext, keep: readonly Span[] =
     at = end;
   }
   return out + text.slice(at);
+}
+
+/** A JSON number of the same shape (sign, digit count, decimal point, exponent) with random digits; a leading digit
+ *  keeps its class (0 stays 0, another stays non-zero), so the filler has as many digits as the original. */
+export function fillNumber(n: number, ctx: FillContext): number {
+  if (!Number.isFinite(n)) return n;
+  for (let k = 0; k < 16; k++) {
+    const out = numberOnce(n, ctx.rng);
+    // Like a filled word, never one of the original's words (its 4+ digit numbers included).
+    if (String(out).length < 4 || !ctx.vocab.has(String(out))) return out;
+  }
+  return n === 0 ? 1 : 0;
+}
+
+function numberOnce(n: number, rng: Rng): number {
+  let out = '';
+  let lead = true;
+  for (const ch of String(n)) {
+    if (ch >= '0' && ch <= '9') {
+      out += lead ? (ch === '0' ? '0' : String(1 + Math.floor(rng() * 9))) : String(Math.floor(rng() * 10));
+      lead = false;
+    } else {
+      out += ch;
+      if (ch === 'e') lead = true;
+    }
+  }
+  const filled = Number(out);
+  return Number.isFinite(filled) ? filled : n;
 }

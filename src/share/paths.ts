@@ -4,8 +4,11 @@
 import type { Span } from './filler.ts';
 
 const URL_RE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
-const ABS_PATH = /(?<![\w/.~:<\\-])(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?/g;
-const REL_PATH = /(?<![\w/.~:\\-])[\w.@+-]+(?:\/[\w.@+-]+)+\.[A-Za-z0-9]{1,10}(?![\w/])/g;
+const ABS_PATH = /(?<![\w/.~:<\\+=-])(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?/g;
+// A relative path is a maximal run of segments (taken whole: `(?=(…))\1` does not backtrack into it, so a long run of
+// path characters costs one pass, not one per start) that ends in an extension.
+const REL_RUN = /(?<![\w/.~:\\-])(?=([\w.@+-]+(?:\/[\w.@+-]+)+))\1/g;
+const EXTENSION = /\.[A-Za-z0-9]{1,10}$/;
 const WIN_PATH = /\b[A-Za-z]:\\(?:[\w.@+-]+\\)*[\w.@+-]+/g;
 
 const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
@@ -16,8 +19,9 @@ export function pathSpans(text: string): Span[] {
   const urls: Span[] = [];
   for (const m of text.matchAll(URL_RE)) urls.push({ start: m.index, end: m.index + m[0].length });
   const out: Span[] = [];
-  for (const re of [ABS_PATH, REL_PATH, WIN_PATH]) {
+  for (const re of [ABS_PATH, REL_RUN, WIN_PATH]) {
     for (const m of text.matchAll(re)) {
+      if (re === REL_RUN && !EXTENSION.test(m[0])) continue;
       const s = { start: m.index, end: m.index + m[0].length };
       if (urls.some((u) => overlaps(u, s)) || out.some((o) => overlaps(o, s))) continue;
       out.push(s);

@@ -5,7 +5,8 @@
 // transcript is fatal.
 
 import { type Bundle, importBundle, toBundle } from '../formats/tierscope.ts';
-import { isObject } from '../lib/json.ts';
+import { pushAll } from '../lib/arrays.ts';
+import { isObject, tryParseJson } from '../lib/json.ts';
 import type { ParseIssue, Transcript } from '../model/transcript.ts';
 import { PROVIDERS, type Provider } from '../pairing/validate.ts';
 import { diffKeys, getKey, KEY_SPECS, mergeConfig, type PipelineConfig } from '../pipeline/config.ts';
@@ -174,8 +175,8 @@ function readTranscript(raw: unknown): { ok: true; t: Transcript; warnings: stri
   return { ok: true, t, warnings: issues.map((i) => `transcript: ${i.message}`) };
 }
 
-/** Read a payload (already JSON-parsed). Never throws. */
-export function fromPayload(doc: unknown): DecodedShare {
+/** Read a payload (already JSON-parsed); `loaded`: its transcript, already read (a share file's). Never throws. */
+export function fromPayload(doc: unknown, loaded?: Transcript): DecodedShare {
   if (!isObject(doc)) return { ok: false, error: 'this link does not hold a Tierscope share (not a JSON object)' };
   if (doc.v !== SHARE_VERSION) {
     return {
@@ -189,10 +190,11 @@ export function fromPayload(doc: unknown): DecodedShare {
   const warnings: string[] = [];
   const warn = (m: string) => warnings.push(m);
   let source: ShareSource;
-  if (doc.transcript !== undefined) {
+  if (loaded) source = { kind: 'transcript', transcript: loaded };
+  else if (doc.transcript !== undefined) {
     const r = readTranscript(doc.transcript);
     if (!r.ok) return r;
-    warnings.push(...r.warnings);
+    pushAll(warnings, r.warnings);
     source = { kind: 'transcript', transcript: r.t };
   } else if (typeof doc.sample === 'string' && doc.sample !== '') {
     source = { kind: 'sample', id: doc.sample };
@@ -204,7 +206,7 @@ export function fromPayload(doc: unknown): DecodedShare {
   if (source.kind === 'transcript') {
     const checked = checkView(view, source.transcript);
     view = checked.view;
-    warnings.push(...checked.warnings);
+    pushAll(warnings, checked.warnings);
   }
   const state: ShareState = {
     preset,
@@ -222,6 +224,20 @@ export function fromPayload(doc: unknown): DecodedShare {
  *  with the settings and view, so opening it restores the same view. For links over 2 MB. */
 export function toShareFile(state: ShareState & { source: { kind: 'transcript' } }): string {
   return JSON.stringify({ ...toBundle(state.source.transcript), share: settingsPayload(state) });
+}
+
+/** The settings and view of a share file from its tail (toShareFile writes `share` last, and it is small) and the
+ *  transcript already loaded from the file: the file is not parsed again (parsed whole with JSON.parse and
+ *  narrowed, a 30,000-deep value overflowed the stack, where the bundle loader cuts it). Null when the tail holds
+ *  no share part. */
+export function shareOfFileTail(tail: string, loaded: Transcript): DecodedShare | null {
+  const at = tail.lastIndexOf('"share":{"v":');
+  const end = tail.lastIndexOf('}');
+  if (at < 0 || end <= at) return null;
+  const r = tryParseJson(tail.slice(at + '"share":'.length, end));
+  if (!r.ok || !isObject(r.value)) return null;
+  const { transcript: _t, sample: _s, ...share } = r.value;
+  return fromPayload(share, loaded);
 }
 
 /** Read a share file (parsed JSON); null when the document is not one (a plain bundle, another format). */

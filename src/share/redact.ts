@@ -1,10 +1,11 @@
-// Opt-in redaction for shares (SPEC §7): text and tool content — text, thinking, tool inputs' string values,
-// tool results, system prompts, tool descriptions, titles, parse-issue messages — become same-length filler
-// of the same script (filler.ts), so token counts and therefore the analysis stay close. Ids, tool names,
-// models and structure are kept, paths optionally; secret-looking strings are replaced in every string and
-// every object key of the bundle, kept ones included (a final sweep covers the fields no rule names: ids,
-// metadata, unknown fields a bundle carries). Returns the redacted copy and a preview of what changed and
-// what was kept, and why. Never mutates its input.
+// Opt-in redaction for shares (SPEC §7, §10): text and tool content — text, thinking, tool inputs (string values,
+// numbers, and keys other than the tools' parameter names), tool results, system prompts, tool descriptions,
+// titles, parse-issue messages — become same-length filler of the same script (filler.ts) drawn from a fresh
+// CSPRNG stream per redaction, so the filler carries no function of what it hides (the same text gets the same
+// filler within one share only) while token counts and the analysis stay close. Ids, tool names, models, paths
+// (optionally) and structure are kept, each scanned for secrets like content (secrets.ts findKeptSecrets: also
+// high-entropy runs and encoded keys) and listed in the preview; a final sweep covers the fields no rule names.
+// Returns the redacted copy and a preview of what changed and what was kept, and why. Never mutates its input.
 import type {
   Block,
   Message,
@@ -18,9 +19,18 @@ import type {
 } from '../model/transcript.ts';
 import { blockTokens, toolDefTokens } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
-import { type FillContext, fillText, type Span, wordsOf } from './filler.ts';
+import { type FillContext, fillNumber, fillText, type Rng, type Span, secureRng, wordsOf } from './filler.ts';
+import { isParameterName, schemaPropertyNames } from './kept-keys.ts';
 import { isPathValue, pathSpans } from './paths.ts';
-import { findSecrets, maskSecret, type SecretHit, type SecretKind, scanStrings } from './secrets.ts';
+import {
+  findKeptSecrets,
+  findSecrets,
+  maskSecret,
+  mergeHits,
+  type SecretHit,
+  type SecretKind,
+  scanStrings,
+} from './secrets.ts';
 
 export type RedactOptions = {
   /** Replace text and tool content (default true); false replaces only secret-looking strings. */
@@ -31,6 +41,8 @@ export type RedactOptions = {
   tokenizer?: Tokenizer;
   /** Distinct content changes listed in the preview (all are counted); default 500. */
   previewLimit?: number;
+  /** The random stream filler is drawn from: a fresh CSPRNG stream (secureRng) unless a test passes its own. */
+  random?: Rng;
 };
 
 type RedactionKind =
@@ -78,6 +90,11 @@ type KeptIdentifiers = {
   ids: number;
   /** Other short values kept as structure (types, roles, versions, enum fields, object keys). */
   other: number;
+  /** Every distinct value kept as it is (as the share writes it), by what it is: ids, the tool-input keys kept as
+   *  parameter names, object keys, and other values (types, roles, versions, enums, skipped kinds). Up to
+   *  KEPT_LISTED each; `totals` counts them all. */
+  values: { ids: string[]; inputKeys: string[]; keys: string[]; other: string[] };
+  totals: { ids: number; inputKeys: number; keys: number; other: number };
 };
 
 export type RedactionPreview = {
@@ -96,6 +113,8 @@ export type RedactionPreview = {
     keptPaths: number;
     /** Distinct changes not listed in `changes` (over previewLimit). */
     omitted: number;
+    /** Numbers of tool inputs replaced (with repeats). */
+    numbers: number;
   };
   /** Tokens of every message and prefix before and after (when a tokenizer was given). */
   tokens: { before: number; after: number } | null;
@@ -108,7 +127,7 @@ export type Redaction = {
   keptValue: (s: string) => string;
 };
 
-/** Keys whose string values are identifiers, kept verbatim inside raw provider blocks and image sources
+/** Keys whose string values are identifiers, kept (secret-scanned) inside raw provider blocks and image sources
  *  (never inside tool inputs, whose string values are all content except paths). */
 const ID_KEYS: ReadonlySet<string> = new Set([
   'type',
@@ -148,6 +167,9 @@ const SCHEMA_TEXT_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 const CLIP = 120;
+/** Distinct kept values listed per class in the preview (all are counted). */
+const KEPT_LISTED = 1000;
+type KeptClass = 'ids' | 'inputKeys' | 'keys' | 'other';
 
 function clip(s: string): string {
   const cps = Array.from(s);
@@ -164,12 +186,23 @@ class Redactor {
   readonly limit: number;
   readonly fill: FillContext;
   private readonly memo = new Map<string, { out: string; hits: SecretHit[] }>();
+  private readonly numbers = new Map<number, number>();
+  /** Filled tool-input keys by what they replace, and the reverse (two keys never share a filler). */
+  private readonly keyFill = new Map<string, string>();
+  private readonly keyOwner = new Map<string, string>();
   private readonly changes = new Map<string, RedactionChange>();
   private readonly secrets = new Map<string, RedactionChange>();
   private readonly kept = new Set<string>();
   /** Every string this redaction wrote (the final sweep leaves them alone: they were scanned already). */
   readonly outputs = new Set<string>();
-  readonly keptNames = { toolNames: new Set<string>(), models: new Set<string>(), ids: new Set<string>(), other: 0 };
+  readonly keptNames = {
+    toolNames: new Set<string>(),
+    models: new Set<string>(),
+    ids: new Set<string>(),
+    inputKeys: new Set<string>(),
+    keys: new Set<string>(),
+    other: new Set<string>(),
+  };
   readonly counts: RedactionPreview['counts'] = {
     strings: 0,
     chars: 0,
@@ -178,12 +211,15 @@ class Redactor {
     secretsByKind: {},
     keptPaths: 0,
     omitted: 0,
+    numbers: 0,
   };
 
   constructor(
     o: RedactOptions,
     vocab: Set<string>,
     private readonly hitsOf: (s: string) => SecretHit[],
+    /** Parameter names the transcript's own tool definitions declare (kept as tool-input keys). */
+    private readonly declared: ReadonlySet<string>,
   ) {
     this.content = o.content ?? true;
     this.keepPaths = o.keepPaths ?? true;
@@ -199,7 +235,7 @@ class Redactor {
       }
       return n ?? 0;
     };
-    this.fill = { vocab, count: tok ? count : undefined };
+    this.fill = { rng: o.random ?? secureRng(), vocab, count: tok ? count : undefined };
   }
 
   /** Content: filled (paths kept when asked), or only its secrets when content redaction is off. */
@@ -207,28 +243,77 @@ class Redactor {
     return this.content ? this.apply(s, 'content', kind, ctx, field) : this.apply(s, 'secrets', kind, ctx, field);
   }
 
-  /** A kept value (path, id-like meta): only its secrets are replaced. */
+  /** A kept value (path, id-like meta): only its secrets are replaced, found as in content and also as high-entropy
+   *  runs and encoded keys (a kept value is shipped as it is). */
   keptValue(s: string, kind: RedactionKind, ctx: Ctx, field: string): string {
-    return this.apply(s, 'secrets', kind, ctx, field);
+    return this.apply(s, 'kept', kind, ctx, field);
   }
 
   /** A path value: kept (secrets replaced) when paths are kept, else content. */
   pathValue(s: string, kind: RedactionKind, ctx: Ctx, field: string): string {
     if (!this.keepPaths) return this.text(s, kind, ctx, field);
     this.kept.add(s);
-    return this.apply(s, 'secrets', kind, ctx, field);
+    return this.apply(s, 'kept', kind, ctx, field);
   }
 
-  private apply(s: string, mode: 'content' | 'secrets', kind: RedactionKind, ctx: Ctx, field: string): string {
+  /** A number of a tool input: same shape, random digits (the same number gets the same filler in this share). */
+  number(n: number, ctx: Ctx, field: string): number {
+    if (!this.content || !Number.isFinite(n)) return n;
+    let out = this.numbers.get(n);
+    const first = out === undefined;
+    if (out === undefined) {
+      out = fillNumber(n, this.fill);
+      this.numbers.set(n, out);
+    }
+    this.counts.numbers++;
+    this.note(String(n), String(out), 'tool-input', { ...ctx, field }, first);
+    return out;
+  }
+
+  /** A tool input's key: a parameter name (the agents' tools' own, or one a tool definition of this transcript
+   *  declares) is kept, secret-scanned and listed; any other key is content (a name, an id number: filled). */
+  inputKey(k: string, ctx: Ctx, field: string): string {
+    if (isParameterName(k) || this.declared.has(k)) {
+      const out = this.keptValue(k, 'tool-input', ctx, field);
+      this.noteKept(out, 'inputKeys');
+      return out;
+    }
+    if (!this.content) return this.apply(k, 'kept', 'tool-input', ctx, field);
+    // Filled as content (its secrets counted and listed like any text's); a filler another key already took is drawn
+    // again, so an input keeps all of its keys.
+    const filled = this.apply(k, 'content', 'tool-input', ctx, `${field} (key)`);
+    let out = this.keyFill.get(k);
+    if (out === undefined) {
+      out = filled;
+      for (let i = 0; i < 64 && (this.keyOwner.has(out) || isParameterName(out) || this.declared.has(out)); i++)
+        out = fillText(k, this.fill);
+      if (this.keyOwner.has(out)) out = `${out}~${this.keyFill.size}`;
+      this.keyFill.set(k, out);
+      this.keyOwner.set(out, k);
+      this.outputs.add(out);
+    }
+    return out;
+  }
+
+  private apply(s: string, mode: 'content' | 'secrets' | 'kept', kind: RedactionKind, ctx: Ctx, field: string): string {
     if (s === '') return s;
     const key = `${mode}\u0000${s}`;
     let done = this.memo.get(key);
-    const first = done === undefined;
     if (done === undefined) {
-      const hits = this.hitsOf(s);
+      let hits = mode === 'kept' ? findKeptSecrets(s, this.hitsOf(s)) : this.hitsOf(s);
       let out = s;
       if (mode === 'content') {
-        const keep = this.keepPaths ? pathSpans(s).filter((p) => !hits.some((h) => overlaps(h, p))) : [];
+        // Paths kept inside content are shipped as they are: scanned like any kept value.
+        const paths = this.keepPaths ? pathSpans(s) : [];
+        const inPaths = paths.flatMap((p) =>
+          findKeptSecrets(s.slice(p.start, p.end), []).map((h) => ({
+            ...h,
+            start: h.start + p.start,
+            end: h.end + p.start,
+          })),
+        );
+        if (inPaths.length > 0) hits = mergeHits([...hits, ...inPaths], s);
+        const keep = paths.filter((p) => !hits.some((h) => overlaps(h, p)));
         for (const p of keep) this.kept.add(s.slice(p.start, p.end));
         out = fillText(s, this.fill, keep);
       }
@@ -237,7 +322,7 @@ class Redactor {
       for (const h of [...hits].reverse()) {
         const span = s.slice(h.start, h.end);
         const body = h.kind === 'url-credentials' ? '*'.repeat(span.length) : fillText(span, this.fill);
-        if (mode === 'secrets' || h.kind === 'url-credentials') out = out.slice(0, h.start) + body + out.slice(h.end);
+        if (mode !== 'content' || h.kind === 'url-credentials') out = out.slice(0, h.start) + body + out.slice(h.end);
       }
       done = { out, hits };
       this.memo.set(key, done);
@@ -261,40 +346,59 @@ class Redactor {
           occurrences: 1,
         });
     }
-    if (out !== s && mode === 'content') {
-      this.counts.strings++;
-      this.counts.chars += s.length;
-      this.counts.byKind[kind] = (this.counts.byKind[kind] ?? 0) + 1;
-      const known = this.changes.get(s);
-      if (known) known.occurrences++;
-      else if (this.changes.size < this.limit)
-        this.changes.set(s, { where, kind, before: clip(s), after: clip(out), occurrences: 1 });
-      else if (first) this.counts.omitted++;
-    }
+    if (out !== s && mode === 'content') this.count(s, out, kind, where);
     return out;
   }
 
-  /** Remember a kept identifier for the preview's "kept" list. */
-  noteKept(s: string, kind: 'toolNames' | 'models' | 'ids' | 'other'): void {
-    const k = this.keptNames;
-    if (kind === 'other') k.other++;
-    else if (kind === 'ids') k.ids.add(s);
-    else if (k[kind].size < 200) k[kind].add(s);
+  /** Count one content change, listing it once (with its repeats). */
+  private count(before: string, after: string, kind: RedactionKind, where: RedactionWhere): void {
+    this.counts.strings++;
+    this.counts.chars += before.length;
+    this.note(before, after, kind, where, !this.changes.has(before));
+  }
+
+  private note(before: string, after: string, kind: RedactionKind, where: RedactionWhere, first: boolean): void {
+    this.counts.byKind[kind] = (this.counts.byKind[kind] ?? 0) + 1;
+    const known = this.changes.get(before);
+    if (known) known.occurrences++;
+    else if (this.changes.size < this.limit)
+      this.changes.set(before, { where, kind, before: clip(before), after: clip(after), occurrences: 1 });
+    else if (first) this.counts.omitted++;
+  }
+
+  /** Remember a kept value (as written) for the preview's "kept" lists. */
+  noteKept(s: string, kind: 'toolNames' | 'models' | KeptClass): void {
+    const set = this.keptNames[kind];
+    if (kind === 'toolNames' || kind === 'models' ? set.size < 200 : true) set.add(s);
   }
 
   /** A kept value as written, without counting it again (a view's thread id). */
   rewritten(s: string): string {
-    return this.memo.get(`secrets\u0000${s}`)?.out ?? this.memo.get(`content\u0000${s}`)?.out ?? s;
+    return (
+      this.memo.get(`kept\u0000${s}`)?.out ??
+      this.memo.get(`secrets\u0000${s}`)?.out ??
+      this.memo.get(`content\u0000${s}`)?.out ??
+      s
+    );
   }
 
   preview(tokens: RedactionPreview['tokens']): RedactionPreview {
     const k = this.keptNames;
+    const list = (c: KeptClass) => [...k[c]].sort().slice(0, KEPT_LISTED);
+    const total = (c: KeptClass) => k[c].size;
     return {
       options: { content: this.content, keepPaths: this.keepPaths },
       changes: [...this.changes.values()],
       secrets: [...this.secrets.values()],
       keptPaths: [...this.kept],
-      kept: { toolNames: [...k.toolNames].sort(), models: [...k.models].sort(), ids: k.ids.size, other: k.other },
+      kept: {
+        toolNames: [...k.toolNames].sort(),
+        models: [...k.models].sort(),
+        ids: total('ids'),
+        other: total('other'),
+        values: { ids: list('ids'), inputKeys: list('inputKeys'), keys: list('keys'), other: list('other') },
+        totals: { ids: total('ids'), inputKeys: total('inputKeys'), keys: total('keys'), other: total('other') },
+      },
       counts: { ...this.counts, keptPaths: this.kept.size },
       tokens,
     };
@@ -315,15 +419,35 @@ function mapStrings(v: unknown, f: Walk, key?: string, path = ''): unknown {
   return v;
 }
 
-/** Strings of a JSON value: paths are path values; with `ids`, values under ID_KEYS are kept (raw provider
- *  blocks, image sources); everything else is content. Tool inputs pass `ids = false`: all content. */
-function walkValue(r: Redactor, v: unknown, kind: RedactionKind, ctx: Ctx, field: string, ids: boolean): unknown {
+/** Strings of a JSON value (raw provider blocks, image sources): values under ID_KEYS are kept, paths are path
+ *  values, everything else is content. */
+function walkValue(r: Redactor, v: unknown, kind: RedactionKind, ctx: Ctx, field: string): unknown {
   return mapStrings(v, (s, key, path) => {
     const at = path ? `${field}.${path}` : field;
-    if (ids && key !== undefined && ID_KEYS.has(key)) return r.keptValue(s, kind, ctx, at);
+    if (key !== undefined && ID_KEYS.has(key)) return r.keptValue(s, kind, ctx, at);
     if (isPathValue(key, s)) return r.pathValue(s, kind, ctx, at);
     return r.text(s, kind, ctx, at);
   });
+}
+
+/** A tool input: string values are content (paths kept when asked), numbers get random digits, and keys that are no
+ *  parameter name are filled (`{"Jane Q. Doe, SSN …": …}`, a card number as a key). */
+function walkInput(r: Redactor, v: unknown, ctx: Ctx, field: string, key?: string): unknown {
+  if (typeof v === 'string') {
+    if (isPathValue(key, v)) return r.pathValue(v, 'tool-input', ctx, field);
+    return r.text(v, 'tool-input', ctx, field);
+  }
+  if (typeof v === 'number') return r.number(v, ctx, field);
+  if (Array.isArray(v)) return v.map((x, i) => walkInput(r, x, ctx, `${field}[${i}]`, key));
+  if (typeof v === 'object' && v !== null) {
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => {
+        const at = `${field}.${k}`;
+        return [r.inputKey(k, ctx, at), walkInput(r, x, ctx, at, k)] as const;
+      }),
+    );
+  }
+  return v;
 }
 
 function walkSchema(r: Redactor, v: unknown, ctx: Ctx, field: string, prose = false): unknown {
@@ -353,10 +477,10 @@ function redactBlock(r: Redactor, b: Block, ctx: Ctx, textKind: RedactionKind): 
     case 'redacted_thinking':
       return { ...b, data: r.text(b.data, 'thinking', ctx, 'data') };
     case 'image':
-      return b.source === undefined ? b : { ...b, source: walkValue(r, b.source, 'image', ctx, 'source', true) };
+      return b.source === undefined ? b : { ...b, source: walkValue(r, b.source, 'image', ctx, 'source') };
     case 'tool_use':
     case 'server_tool_use':
-      return { ...b, input: walkValue(r, b.input, 'tool-input', ctx, 'input', false) };
+      return { ...b, input: walkInput(r, b.input, ctx, 'input') };
     case 'tool_result':
       return {
         ...b,
@@ -366,15 +490,28 @@ function redactBlock(r: Redactor, b: Block, ctx: Ctx, textKind: RedactionKind): 
             : b.content.map((x) => redactBlock(r, x, ctx, 'tool-result')),
       };
     case 'other':
-      return { ...b, raw: walkValue(r, b.raw, 'other', ctx, 'raw', true) };
+      return { ...b, raw: walkValue(r, b.raw, 'other', ctx, 'raw') };
   }
 }
 
+/** A message's JSON-path locator (`samples/<id>_epoch_1.json:messages[3]`): the archive member before the `:` names
+ *  a sample (data: content); the path after it is the parser's own (`messages[3]`), kept. */
+function redactSource(r: Redactor, src: Message['source'], ctx: Ctx): Message['source'] {
+  const p = src.path;
+  const colon = p?.lastIndexOf(':') ?? -1;
+  if (p === undefined || colon <= 0) return src;
+  return { ...src, path: r.text(p.slice(0, colon), 'meta', ctx, 'source.path') + p.slice(colon) };
+}
+
 function redactMessages(r: Redactor, ms: readonly Message[], thread: string, request?: number): Message[] {
-  return ms.map((m) => ({
-    ...m,
-    blocks: m.blocks.map((b, i) => redactBlock(r, b, { thread, message: m.index, block: i, request }, 'text')),
-  }));
+  return ms.map((m) => {
+    const ctx = { thread, message: m.index, request };
+    return {
+      ...m,
+      source: redactSource(r, m.source, ctx),
+      blocks: m.blocks.map((b, i) => redactBlock(r, b, { ...ctx, block: i }, 'text')),
+    };
+  });
 }
 
 function redactTool(r: Redactor, t: ToolDef, ctx: Ctx, field: string): ToolDef {
@@ -443,11 +580,18 @@ function distinctStrings(v: unknown, into: Set<string>): void {
     }
 }
 
-/** Words of every string of the transcript, for the vocabulary filler avoids (an over-approximation: content
- *  or not, filler only has to avoid them). */
-function vocabularyOf(strings: Iterable<string>): Set<string> {
+/** Words of every string of the transcript, and its numbers of 4+ digits, for the vocabulary filler avoids (an
+ *  over-approximation: content or not, filler only has to avoid them). */
+function vocabularyOf(strings: Iterable<string>, t: Transcript): Set<string> {
   const vocab = new Set<string>();
   for (const s of strings) if (s.length >= 4) wordsOf(s, vocab);
+  const stack: unknown[] = [t];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number' && (v >= 1000 || v <= -1000)) wordsOf(String(v), vocab);
+    else if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) stack.push(x);
+  }
   return vocab;
 }
 
@@ -470,8 +614,9 @@ function sweep(r: Redactor, v: unknown, ctx: Ctx, field: () => string, key?: str
     if (v === '' || r.outputs.has(v)) return v;
     const kind = keptClass(key);
     if (r.content && kind === 'other' && /\s/.test(v)) return r.text(v, 'other', ctx, field());
-    r.noteKept(v, kind);
-    return r.keptValue(v, 'meta', ctx, field());
+    const out = r.keptValue(v, 'meta', ctx, field());
+    r.noteKept(out, kind);
+    return out;
   }
   if (Array.isArray(v)) {
     let changed = false;
@@ -486,7 +631,11 @@ function sweep(r: Redactor, v: unknown, ctx: Ctx, field: () => string, key?: str
     let changed = false;
     const entries = Object.entries(v).map(([k, x]): [string, unknown] => {
       const at = () => `${field()}.${k}`;
-      const nk = r.outputs.has(k) ? k : r.keptValue(k, 'meta', ctx, at());
+      let nk = k;
+      if (!r.outputs.has(k)) {
+        nk = r.keptValue(k, 'meta', ctx, at());
+        r.noteKept(nk, 'keys');
+      }
       const nx = sweep(r, x, ctx, at, k);
       if (nk !== k || nx !== x) changed = true;
       return [nk, nx];
@@ -509,7 +658,8 @@ function transcriptTokens(t: Transcript, tok: Tokenizer): number {
   return n;
 }
 
-/** Redact a transcript. Deterministic: the same transcript and options give the same result. */
+/** Redact a transcript. Random by design: two redactions of the same transcript fill it differently (within one,
+ *  the same text gets the same filler), unless a test passes its own `random` stream. */
 export function redactTranscript(t: Transcript, o: RedactOptions = {}): Redaction {
   const seen = new Set<string>();
   distinctStrings(t, seen);
@@ -517,7 +667,8 @@ export function redactTranscript(t: Transcript, o: RedactOptions = {}): Redactio
   const scanned = scanStrings(list);
   const hits = new Map<string, SecretHit[]>();
   for (let i = 0; i < list.length; i++) if (scanned[i].length > 0) hits.set(list[i], scanned[i]);
-  const r = new Redactor(o, vocabularyOf(list), (s) => hits.get(s) ?? (seen.has(s) ? [] : findSecrets(s)));
+  const hitsOf = (s: string) => hits.get(s) ?? (seen.has(s) ? [] : findSecrets(s));
+  const r = new Redactor(o, vocabularyOf(list, t), hitsOf, schemaPropertyNames(t));
   const structured: Transcript = {
     ...t,
     meta: redactMeta(r, t.meta),

@@ -5,7 +5,11 @@
 //   comment-filter rule is left out: a `secretlint-disable` line in a hostile log must not switch detection off.
 // - house patterns: what a log holds that secretlint leaves to linters (JWTs, bearer and basic headers,
 //   `*_SECRET=`/`password:` assignments, e-mail addresses, PGP key blocks), plus the token prefixes above
-//   again without a word boundary, so a key glued after `_` (`prod_sk-ant-…`) is still found.
+//   again without a word boundary, so a key glued after `_` (`prod_sk-ant-…`) is still found; SendGrid keys with `-`,
+//   Discord and Telegram bot tokens, Azure `AccountKey=`, and the low-entropy ones only their words give away
+//   (`my password is …`, `PIN 4821`).
+// - for values a share keeps as they are (ids, paths, tool names, keys, enums: `findKeptSecrets`), also what only
+//   looks random: a long mixed-case run of high entropy (a bare AWS secret key) and base64 that decodes to a secret.
 // Patterns favour recall over precision: a false positive costs a few filler characters, a miss leaks a key.
 
 import { rules as secretlintRules } from '@secretlint/secretlint-rule-preset-recommend';
@@ -30,6 +34,13 @@ export type SecretKind =
   | 'url-credentials'
   | 'assigned-secret'
   | 'email'
+  | 'sendgrid-key'
+  | 'discord-token'
+  | 'telegram-token'
+  | 'password'
+  | 'pin'
+  | 'high-entropy'
+  | 'base64-secret'
   | `secretlint:${string}`;
 
 export type SecretHit = {
@@ -78,24 +89,41 @@ const PATTERNS: readonly Pattern[] = [
     prefix: /^.._(?:live|test)_/,
   },
   { kind: 'jwt', re: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  // The password of `scheme://user:password@host` (git remotes, database URLs, proxies).
-  { kind: 'url-credentials', re: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s/:@"'<>`]*:)(?!\*+@)[^\s/@"'<>`]+(?=@)/gi },
+  { kind: 'sendgrid-key', re: /SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g, prefix: /^SG\./ },
+  {
+    kind: 'discord-token',
+    re: new RegExp(`${S}[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6,7}\\.[A-Za-z0-9_-]{27,40}`, 'g'),
+  },
+  { kind: 'telegram-token', re: new RegExp(`${S}\\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])`, 'g') },
   { kind: 'bearer-token', re: /(?<=\b[Bb]earer\s{1,4})[A-Za-z0-9._~+/-]{16,}=*/g },
   { kind: 'basic-auth', re: /(?<=\bBasic\s{1,4})[A-Za-z0-9+/]{12,}={0,2}/g },
   {
     // `AWS_SECRET_ACCESS_KEY=…`, `"db_password": "…"`, `apiKey: …`: any name holding one of the words.
     kind: 'assigned-secret',
-    re: /(?<=(?:api[_-]?key|apikey|secret|password|passwd|passphrase|pwd|token|credential|private[_-]?key|access[_-]?key|auth)[A-Za-z0-9_.-]{0,40}["']?\s{0,3}[:=]\s{0,3}["']?)[^\s"'`,;)}\]]{8,}/gi,
+    re: /(?<=(?:api[_-]?key|apikey|secret|password|passwd|passphrase|pwd|token|credential|private[_-]?key|access[_-]?key|account[_-]?key|auth)[A-Za-z0-9_.-]{0,40}["']?\s{0,3}[:=]\s{0,3}["']?)[^\s"'`,;)}\]]{8,}/gi,
   },
-  { kind: 'email', re: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g },
+  // Starts only where a local part can start: from every position of a long run it was quadratic (200 KB: 200 s).
+  { kind: 'email', re: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g },
+  // Said in words: `my password is hunter2`, `password_hunter2`, `passcode: 4821` (any length from 4).
+  {
+    kind: 'password',
+    re: /(?<=(?<![A-Za-z])(?:password|passwd|passphrase|passcode|pwd)(?:[\s_-]+(?:is|was|reads))?[\s_:=-]{1,3}["']?)(?!(?:is|was|reads)\b)[^\s"'`,;)}\]/\\]{4,64}(?![^\s"'`,;)}\]/\\])/gi,
+  },
+  {
+    kind: 'pin',
+    re: /(?<=(?<![A-Za-z])pin(?:[\s_-]*(?:code|number))?(?:[\s_-]+(?:is|was))?[\s_:=#-]{0,3})\d{4,8}(?!\d)/gi,
+  },
+  // The password of `scheme://user:password@host` (git remotes, database URLs, proxies).
+  { kind: 'url-credentials', re: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s/:@"'<>`]*:)(?!\*+@)[^\s/@"'<>`]+(?=@)/gi },
 ];
 
-/** Assigned values that are references or plain numbers, not secrets. */
-const NOT_A_VALUE = /^(?:[0-9.]+|true|false|null|undefined|none|\$.*|<.*|\{.*|process\.env.*|os\.environ.*|\*+)$/i;
+/** Values that are references (or, assigned to a name, plain numbers), not secrets. */
+const REFERENCE = /^(?:true|false|null|undefined|none|\$.*|<.*|\{.*|process\.env.*|os\.environ.*|\*+)$/i;
+const NUMBER = /^[0-9.]+$/;
 
 /** Quick pre-check for the house patterns: most strings hold no candidate at all. */
 const MAYBE =
-  /sk-|sk_|rk_|pk_|gh[pousr]_|github_pat_|gl[a-z]+-|npm_|hf_|A[KSBC][IC]A|xox|AIza|eyJ|earer|Basic|PRIVATE KEY|@|[:=]/i;
+  /sk-|sk_|rk_|pk_|gh[pousr]_|github_pat_|gl[a-z]+-|npm_|hf_|A[KSBC][IC]A|xox|AIza|eyJ|earer|Basic|PRIVATE KEY|@|[:=]|SG\.|\.[A-Za-z0-9_-]{6,7}\.|pass|pwd|pin/i;
 
 /** House-pattern hits of one text (may overlap; `scan` resolves overlaps). */
 function houseHits(text: string, out: SecretHit[]): void {
@@ -103,7 +131,8 @@ function houseHits(text: string, out: SecretHit[]): void {
   for (const p of PATTERNS) {
     for (const m of text.matchAll(p.re)) {
       if (m[0].length === 0) continue;
-      if (p.kind === 'assigned-secret' && NOT_A_VALUE.test(m[0])) continue;
+      if (p.kind === 'assigned-secret' && (REFERENCE.test(m[0]) || NUMBER.test(m[0]))) continue;
+      if (p.kind === 'password' && REFERENCE.test(m[0])) continue;
       const pre = p.prefix?.exec(m[0]);
       out.push({ kind: p.kind, start: m.index, end: m.index + m[0].length, prefix: pre ? pre[0].length : 0 });
     }
@@ -150,8 +179,9 @@ function secretlintHits(text: string, out: SecretHit[]): void {
   }
 }
 
-/** Sorted, non-overlapping hits of `text`: the earlier start wins; at one start, the house hit (more precise). */
-function resolve(hits: SecretHit[], text: string): SecretHit[] {
+/** Sorted, non-overlapping hits of `text`: overlapping ones merge (the earlier start names the kind; at one start,
+ *  the house hit, more precise). */
+export function mergeHits(hits: SecretHit[], text: string): SecretHit[] {
   const order = (h: SecretHit) => (h.kind.startsWith('secretlint:') ? 1 : 0);
   hits.sort((a, b) => a.start - b.start || order(a) - order(b) || b.end - a.end);
   const out: SecretHit[] = [];
@@ -162,8 +192,13 @@ function resolve(hits: SecretHit[], text: string): SecretHit[] {
       // wider one starts at a name or scheme that is not itself secret.
       if (last.kind.startsWith('secretlint:') && !h.kind.startsWith('secretlint:') && h.end <= last.end) {
         const url = /^[a-z][a-z0-9+.-]*:\/\//i;
-        if (h.kind === 'url-credentials' && url.test(text.slice(last.start, last.end))) out[out.length - 1] = h;
+        if (h.kind === 'url-credentials' && url.test(text.slice(last.start, last.end))) {
+          out[out.length - 1] = h;
+          continue;
+        }
       }
+      // Overlapping hits cover their union: a later hit that reaches further is never cut short.
+      if (h.end > last.end) out[out.length - 1] = { ...last, end: h.end };
       continue;
     }
     out.push(h);
@@ -177,7 +212,97 @@ export function findSecrets(text: string): SecretHit[] {
   const hits: SecretHit[] = [];
   houseHits(text, hits);
   secretlintHits(text, hits);
-  return resolve(hits, text);
+  return mergeHits(hits, text);
+}
+
+/** Id prefixes of the providers and agents: what follows them is an id, not a secret, up to this many characters. */
+const ID_PREFIX =
+  /^(?:toolu_(?:bdrk_|vrtx_)?|srvtoolu_|call_|msg_|req_|chatcmpl-|resp_|fc_|rs_|item_|run_|sig_|file[-_]|batch_)/;
+const ID_BODY = 32;
+/** Base64 (or base64url) runs long enough to hold a key, possibly split by `/` path separators. */
+const RUN = /[A-Za-z0-9+/=_-]{20,}/g;
+
+/** Bits per character of `s` (Shannon entropy of its characters). */
+function entropy(s: string): number {
+  const n = new Map<string, number>();
+  for (const ch of s) n.set(ch, (n.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const c of n.values()) h -= (c / s.length) * Math.log2(c / s.length);
+  return h;
+}
+
+/** How often neighbouring letters and digits change class (upper, lower, digit): ~0.6 in random base64, under 0.3
+ *  in names (`PHASE_1_WRITE_OPERATIONS`, `parseTranscriptLines`). */
+function classChanges(s: string): number {
+  const cls = (c: number) => (c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : c >= 48 && c <= 57 ? 3 : 0);
+  let pairs = 0;
+  let changes = 0;
+  for (let i = 1; i < s.length; i++) {
+    const a = cls(s.charCodeAt(i - 1));
+    const b = cls(s.charCodeAt(i));
+    if (a === 0 || b === 0) continue;
+    pairs++;
+    if (a !== b) changes++;
+  }
+  return pairs > 0 ? changes / pairs : 0;
+}
+
+/** A run that looks like key material: 32+ characters (past an id prefix), upper, lower and digits mixed as in
+ *  random text, high entropy. */
+function looksRandom(s: string): boolean {
+  const idPrefix = ID_PREFIX.exec(s)?.[0].length ?? 0;
+  if (s.length < 32 || s.length - idPrefix <= ID_BODY) return false;
+  const count = (re: RegExp) => s.match(re)?.length ?? 0;
+  if (count(/[A-Z]/g) < 2 || count(/[a-z]/g) < 2 || count(/[0-9]/g) < 2) return false;
+  return classChanges(s) >= 0.4 && entropy(s) >= 4.2;
+}
+
+/** Base64 that decodes to mostly printable text holding a secret. */
+function encodesSecret(s: string): boolean {
+  const body = s.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+  if (body.length < 16 || body.length % 4 === 1 || /[=]/.test(body)) return false;
+  let text: string;
+  try {
+    text = atob(body + '='.repeat((4 - (body.length % 4)) % 4));
+  } catch {
+    return false;
+  }
+  const printable = text.replace(/[^\x20-\x7e\n\t]/g, '').length;
+  return printable >= 0.9 * text.length && findSecrets(text).length > 0;
+}
+
+/**
+ * Secrets of a value a share keeps as it is (an id, a path, a tool name, a key, an enum): `findSecrets`, plus what
+ * only looks random there — a high-entropy run (a bare AWS secret key) or base64 that decodes to a secret. Runs are
+ * also judged per group of `/`-separated segments, so a key inside a path is found without the path around it.
+ */
+export function findKeptSecrets(text: string, known: SecretHit[] = findSecrets(text)): SecretHit[] {
+  const hits = known.slice();
+  for (const m of text.matchAll(RUN)) {
+    const run = m[0];
+    const parts: { start: number; end: number }[] = run.includes('/') ? [] : [{ start: 0, end: run.length }];
+    // Consecutive segments that are not plain words (a word-only segment is path structure: home, src, notes).
+    let from = -1;
+    let at = 0;
+    for (const seg of `${run}/`.split('/')) {
+      const plain = /^[a-z]*$|^[A-Z][a-z]*$|^[a-z]+[0-9]{0,2}$/.test(seg) && seg.length < 16;
+      if (!plain && from < 0) from = at;
+      if (plain && from >= 0) {
+        parts.push({ start: from, end: at - 1 });
+        from = -1;
+      }
+      at += seg.length + 1;
+    }
+    for (const p of parts) {
+      const piece = run.slice(p.start, p.end);
+      if (piece.length === 0) continue;
+      const kind = looksRandom(piece) ? 'high-entropy' : encodesSecret(piece) ? 'base64-secret' : undefined;
+      if (!kind) continue;
+      hits.push({ kind, start: m.index + p.start, end: m.index + p.end, prefix: 0 });
+      break;
+    }
+  }
+  return hits.length === known.length ? known : mergeHits(hits, text);
 }
 
 /** Join strings into texts of about this many characters for one secretlint pass each. */
@@ -218,7 +343,7 @@ export function scanStrings(strings: readonly string[]): SecretHit[][] {
   }
   for (let k = 0; k < strings.length; k++) {
     if (strings[k].length >= 6) houseHits(strings[k], out[k]);
-    out[k] = resolve(out[k], strings[k]);
+    out[k] = mergeHits(out[k], strings[k]);
   }
   return out;
 }

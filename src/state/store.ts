@@ -10,6 +10,7 @@ import { fileTooBig, useLoadLimits } from './load-limits.ts';
 import { beginLoad, isNewest, supersede } from './load-order.ts';
 import { baselineConfig, INITIAL_CONFIG, loadedConfig } from './log-settings.ts';
 import type { AppState, LoadSource, Restore } from './types.ts';
+import { urlFileName } from './url-name.ts';
 import { restoreView, stateFromUrl, urlFromState } from './url-state.ts';
 
 const RUN_DEBOUNCE_MS = 50;
@@ -74,7 +75,7 @@ export const useStore = create<AppState>()((set, get) => ({
     async loadUrl(url: string, source?: LoadSource, restore?: Restore) {
       rememberInput(() => get().transcriptActions.loadUrl(url, source, restore));
       // The worker fetches it (same origin only), streaming, under the file-size limit.
-      const name = decodeURIComponent(url.split(/[?#]/, 1)[0].split('/').pop() || url);
+      const name = urlFileName(url);
       await loadInputs(
         [{ name, url: new URL(url, window.location.href).href }],
         source ?? { kind: 'url', name },
@@ -370,9 +371,9 @@ async function showLoaded(summary: LoadSummary, restore: Restore | undefined, fr
     restore,
     from,
   );
-  warnings.push(...settingWarnings);
+  for (const w of settingWarnings) warnings.push(w);
   const view = restore?.view ? restoreView(restore.view, summary.threads) : null;
-  if (view) warnings.push(...view.warnings);
+  if (view) for (const w of view.warnings) warnings.push(w);
   const first = summary.threads.find((t) => t.kind === 'main') ?? summary.threads[0];
   const thread = view?.thread ?? first?.id ?? 'main';
   useStore.setState((s) => ({

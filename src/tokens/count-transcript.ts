@@ -2,6 +2,8 @@
 // system prompts) and tool definition is counted once in the workers, then primed into the meter so the
 // replay and the views never tokenize on their own thread. Small transcripts (and what is left once the texts the
 // tokenizer has seen are taken from its cache) are counted inline.
+
+import { pushAll } from '../lib/arrays.ts';
 import type { Block, ToolDef, Transcript } from '../model/transcript.ts';
 import { countedText, toolDefText } from './block-text.ts';
 import { type CountEndpoint, countAll, type PoolProgress } from './count-pool.ts';
@@ -96,7 +98,7 @@ export async function countTranscript(
   }
   const made = (derived?.() ?? []).filter((text) => known(text) === undefined);
   const owned = texts.length;
-  texts.push(...made);
+  pushAll(texts, made);
   const eps = endpoints();
   try {
     const units: (Uint32Array | undefined)[] = [];

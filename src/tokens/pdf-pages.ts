@@ -19,9 +19,16 @@ const LETTER = { width: 612, height: 792 };
 const MAX_STREAM = 8 << 20;
 const MAX_TOTAL = 64 << 20;
 
+/** One character per byte value (a loop: a spread of the bytes into fromCharCode puts them all on the stack). */
+const LATIN1 = Array.from({ length: 256 }, (_, i) => String.fromCharCode(i));
+
 function latin1(bytes: Uint8Array, from = 0, to = bytes.length): string {
   let s = '';
-  for (let i = from; i < to; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, Math.min(to, i + 0x8000)));
+  for (let i = from; i < to; i += 0x8000) {
+    let part = '';
+    for (let j = i, end = Math.min(to, i + 0x8000); j < end; j++) part += LATIN1[bytes[j]];
+    s += part;
+  }
   return s;
 }
 

@@ -115,7 +115,11 @@ describeReal('engine on a real fixture', () => {
     const rows = await engine.rows('main');
     const a = rows.find((r) => r.role === 'assistant');
     const d = await engine.detail('main', a?.index ?? 0);
-    expect(d?.raw).toContain('"type": "assistant"');
+    // Each line as written in the file (not parsed and re-serialised).
+    const lines = d?.raw?.split('\n') ?? [];
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(bytes.toString('utf8').split('\n')).toContain(l);
+    expect(d?.raw).toContain('"type":"assistant"');
   });
 });
 

@@ -12,6 +12,7 @@ import { urlTail } from '../../state/growing-file.ts';
 import { loadsSoFar } from '../../state/load-order.ts';
 import { useStore } from '../../state/store.ts';
 import type { SampleSettings } from '../../state/types.ts';
+import { urlFileName } from '../../state/url-name.ts';
 import { stateFromUrl } from '../../state/url-state.ts';
 
 const DEFAULT_SAMPLE = 'story-37-1';
@@ -126,7 +127,7 @@ export function useStartup(): void {
       if (url && /\.jsonl$/i.test(new URL(url).pathname))
         void openFollowed(
           {
-            main: { name: decodeURIComponent(new URL(url).pathname.split('/').pop() ?? src), tail: urlTail(url) },
+            main: { name: urlFileName(new URL(url).pathname), tail: urlTail(url) },
             companions: [],
             source: { kind: 'url', name: src },
           },

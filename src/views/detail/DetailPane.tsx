@@ -115,9 +115,11 @@ export function DetailPane() {
               {showDiff && diff?.value
                 ? diff.value.title
                 : d && !d.raw && shown === 'raw'
-                  ? `no line-based source${d.path ? ` (${d.path})` : ''}: normalized shown`
+                  ? (d.rawNote ?? `no line-based source${d.path ? ` (${d.path})` : ''}: normalized shown`)
                   : d
-                    ? [d.line > 0 ? `line ${d.line}` : '', d.path ?? ''].filter(Boolean).join(' · ')
+                    ? [d.line > 0 ? `line ${d.line}${shown === 'raw' ? ' as written' : ''}` : '', d.path ?? '']
+                        .filter(Boolean)
+                        .join(' · ')
                     : ''}
             </span>
           </div>

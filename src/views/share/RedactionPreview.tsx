@@ -33,6 +33,13 @@ const SECRET: Record<string, string> = {
   'basic-auth': 'basic-auth credentials',
   'assigned-secret': 'password / secret assignment',
   email: 'e-mail address',
+  'sendgrid-key': 'SendGrid key',
+  'discord-token': 'Discord token',
+  'telegram-token': 'Telegram bot token',
+  password: 'password (in words)',
+  pin: 'PIN',
+  'high-entropy': 'random-looking key material',
+  'base64-secret': 'base64-encoded secret',
 };
 
 /** A secret kind as the preview names it (secretlint's rules by their id: `secretlint:aws` → "aws (secretlint)"). */
@@ -117,8 +124,49 @@ function KeptList({ preview }: { preview: Preview }) {
           ? `Kept: ${n(preview.counts.keptPaths)} file paths (you chose to keep them; tick "file paths too" to replace them).`
           : 'File paths are replaced too.'}
       </li>
-      <li>Secret-looking parts of any of these were replaced all the same.</li>
+      <li>
+        Secret-looking parts of any of these were replaced all the same (also random-looking runs and encoded keys).
+      </li>
     </ul>
+  );
+}
+
+const KEPT_GROUPS: [keyof Preview['kept']['values'], string][] = [
+  ['ids', 'ids'],
+  ['inputKeys', 'tool-input keys kept as parameter names'],
+  ['keys', 'object keys'],
+  ['other', 'other values (types, roles, versions, enums, skipped kinds)'],
+];
+
+/** Every value the share keeps as it is, as it will be written, so the sharer can read what goes out. */
+function KeptValues({ preview }: { preview: Preview }) {
+  const k = preview.kept;
+  const all = KEPT_GROUPS.reduce((sum, [g]) => sum + k.totals[g], 0) + k.toolNames.length + k.models.length;
+  return (
+    <details className="sd-group" data-testid="redaction-kept-values">
+      <summary>{n(all)} values kept as they are — read them before you share</summary>
+      {(
+        [
+          ['tool names', k.toolNames, k.toolNames.length],
+          ['models', k.models, k.models.length],
+          ...KEPT_GROUPS.map(([g, label]) => [label, k.values[g], k.totals[g]]),
+        ] as [string, string[], number][]
+      )
+        .filter(([, values]) => values.length > 0)
+        .map(([label, values, total]) => (
+          <div key={label} className="sd-kept-group" data-kept-group={label}>
+            <div className="muted">
+              {label} ({n(total)})
+            </div>
+            <ul className="sd-paths mono">
+              {values.slice(0, SHOWN).map((v) => (
+                <li key={v}>{v}</li>
+              ))}
+              {total > SHOWN && <li className="muted">… and {n(total - SHOWN)} more</li>}
+            </ul>
+          </div>
+        ))}
+    </details>
   );
 }
 
@@ -171,6 +219,7 @@ export function RedactionPreview({ preview, busy }: { preview: Preview | null; b
       ) : (
         <div className="muted">No secret-looking strings (API keys, tokens, e-mail addresses) found.</div>
       )}
+      <KeptValues preview={preview} />
       {preview.keptPaths.length > 0 && (
         <details className="sd-group">
           <summary>{n(preview.keptPaths.length)} file paths kept</summary>
