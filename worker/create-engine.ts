@@ -17,6 +17,7 @@ import {
 import { skipReason } from '../src/formats/skip-reasons.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
 import { carryOver } from '../src/model/carry-over.ts';
+import { sourceFormat } from '../src/model/source-format.ts';
 import type { Block, FormatId, Thread, Transcript } from '../src/model/transcript.ts';
 import { hardcapTokens, landingTokens, triggerTokens } from '../src/pipeline/config.ts';
 import type { PipelineEvent } from '../src/pipeline/stage.ts';
@@ -297,8 +298,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       return {
         ok: true,
         fileName: files[0].name,
-        format: t.format,
-        originalFormat: t.meta.originalFormat,
+        // A bundle (a share link, a share file) names the format its transcript was first read from.
+        format: sourceFormat(t),
         version: t.meta.version,
         title: t.meta.title,
         bytes: main.size,

@@ -3,11 +3,13 @@
 // here as Blobs (never read on this thread until a session is opened); opening one loads it with its sub-agents,
 // and follows them as they grow when they can be read again (a served folder, the directory picker's handles).
 import { create } from 'zustand';
-import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView } from '../../worker/api.ts';
+import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView, TableView } from '../../worker/api.ts';
+import { SORT_KEYS, type SortKey } from '../../worker/api.ts';
 import { engine } from './engine-client.ts';
 import { openFollowed, useFollow } from './follow.ts';
 import { type DirHandle, type FileHandle, type FileTail, handleTail, urlTail } from './growing-file.ts';
 import { useStore } from './store.ts';
+import type { Restore } from './types.ts';
 
 type ScanDone = Extract<ScanReply, { stale: false }>;
 
@@ -23,18 +25,52 @@ export type FolderState = {
   shown: boolean;
   /** The path of the session opened from the table. */
   opened: string | null;
+  /** The folder is the one `tierscope serve` serves (a reload lists it again; a picked or dropped folder is gone
+   *  after a reload: browsers hand a folder to a page only when the user picks or drops it). */
+  served: boolean;
   error: string | null;
   folderActions: {
-    /** `handles`: the directory picker's handles by path, so sessions opened from it can be followed. */
-    openFolder(files: FolderFile[], rootName: string, handles?: Map<string, FileHandle | DirHandle>): Promise<void>;
+    /** `handles`: the directory picker's handles by path, so sessions opened from it can be followed; `table`: the
+     *  sort, filters and session to show (a reload or history entry of a served folder). */
+    openFolder(
+      files: FolderFile[],
+      rootName: string,
+      handles?: Map<string, FileHandle | DirHandle>,
+      table?: TableView,
+    ): Promise<void>;
     cancel(): void;
     setQuery(q: Partial<SessionsQuery>): Promise<void>;
     show(shown: boolean): void;
-    openSession(row: SessionRow): Promise<void>;
+    /** Open a session of the table (`restore`: the view a history entry or reload brings with it). */
+    openSession(row: SessionRow, restore?: Restore): Promise<void>;
+    /** Open the session at `path` in the folder (a history entry or reload); false when the folder has none. */
+    openPath(path: string, restore?: Restore): Promise<boolean>;
     /** The folder `tierscope serve` serves (the page was opened with `?folder=1`). */
-    openServed(): Promise<void>;
+    openServed(table?: TableView): Promise<void>;
+    /** Show a table view (a history entry): shown or not, its sort and filters. */
+    applyTable(table: TableView): Promise<void>;
   };
 };
+
+/** The table's view as the URL carries it. */
+export function tableOf(f: Pick<FolderState, 'shown' | 'opened' | 'query'>): TableView {
+  const q = f.query;
+  return {
+    shown: f.shown,
+    session: f.opened,
+    since: q.since,
+    until: q.until,
+    projects: q.projects,
+    sort: q.sort,
+    dir: q.dir,
+  };
+}
+
+/** The query of a table view; a column this build does not have sorts by start. */
+function queryOf(t: TableView): SessionsQuery {
+  const sort = (SORT_KEYS as readonly string[]).includes(t.sort) ? (t.sort as SortKey) : INITIAL_QUERY.sort;
+  return { since: t.since, until: t.until, projects: [...t.projects], sort, dir: t.dir };
+}
 
 /** Where `tierscope serve` lists its folder and sends a file of it (src/cli/serve-http.ts). */
 const LIST_PATH = '/_folder/list';
@@ -118,14 +154,22 @@ export const useFolder = create<FolderState>()((set, get) => {
     view: null,
     shown: false,
     opened: null,
+    served: false,
     error: null,
     folderActions: {
-      async openFolder(list, rootName, picked) {
+      async openFolder(list, rootName, picked, table) {
         const token = get().token + 1;
         files = new Map(list.map((f) => [f.path, f]));
         handles = picked ?? new Map();
+        const served = list.some((f) => f.url !== undefined);
         set({ status: 'scanning', rootName, token, progress: { done: 0, total: 0, path: '' }, scan: null, view: null });
-        set({ shown: true, opened: null, error: null, query: INITIAL_QUERY });
+        set({
+          shown: table?.shown ?? true,
+          opened: null,
+          served,
+          error: null,
+          query: table ? queryOf(table) : INITIAL_QUERY,
+        });
         let reply: ScanReply;
         try {
           reply = await engine().scanFolder(token, list, rootName, (p) => {
@@ -149,7 +193,27 @@ export const useFolder = create<FolderState>()((set, get) => {
       show(shown) {
         set({ shown });
       },
-      async openSession(row) {
+      async applyTable(table) {
+        const q = queryOf(table);
+        const now = get().query;
+        set({ shown: table.shown });
+        if (JSON.stringify(q) !== JSON.stringify(now)) await get().folderActions.setQuery(q);
+      },
+      async openPath(path, restore) {
+        const row = get().view?.rows.find((r) => r.path === path);
+        if (row) {
+          await get().folderActions.openSession(row, restore);
+          return true;
+        }
+        if (!files.has(path)) return false;
+        // Not among the rows the filters show: the session's own file, with the companions the scan paired.
+        const all = await engine().sessions({ ...INITIAL_QUERY });
+        const found = all.rows.find((r) => r.path === path);
+        if (!found) return false;
+        await get().folderActions.openSession(found, restore);
+        return true;
+      },
+      async openSession(row, restore) {
         const name = row.path.slice(row.path.lastIndexOf('/') + 1);
         const id = name.replace(/\.jsonl$/, '');
         // Companions named as the parser expects them beside the session (cli/node-input.ts does the same).
@@ -159,7 +223,7 @@ export const useFolder = create<FolderState>()((set, get) => {
         };
         const follow = useFollow.getState().followActions;
         follow.stop();
-        const source = { kind: 'file', name: row.path } as const;
+        const source = { kind: 'session', name: row.path } as const;
         const main = tailOf(row.path);
         if (main) {
           // A served session, or one from the directory picker, is followed as it grows with its sub-agent files:
@@ -174,7 +238,7 @@ export const useFolder = create<FolderState>()((set, get) => {
               .filter(([p]) => companionOf(row.path, p) && !known.has(companionName(p)))
               .map(([p, tail]) => ({ name: companionName(p), tail }));
           set({ shown: false, opened: row.path });
-          if (await openFollowed({ main: { name, tail: main }, companions, source, discover })) return;
+          if (await openFollowed({ main: { name, tail: main }, companions, source, discover, restore })) return;
         }
         // Files the browser handed over as they were (a dropped folder, the webkitdirectory input) cannot grow.
         const companions = (await Promise.all(row.companions.map((p) => fileOf(p, companionName(p))))).filter(
@@ -183,9 +247,9 @@ export const useFolder = create<FolderState>()((set, get) => {
         const file = await fileOf(row.path, name);
         if (!file) return;
         set({ shown: false, opened: row.path });
-        await useStore.getState().transcriptActions.loadFiles([file, ...companions], source);
+        await useStore.getState().transcriptActions.loadFiles([file, ...companions], source, undefined, restore);
       },
-      async openServed() {
+      async openServed(table) {
         let listing: { root: string; files: { path: string; size: number }[] };
         try {
           const res = await fetch(LIST_PATH, { cache: 'no-store' });
@@ -196,7 +260,7 @@ export const useFolder = create<FolderState>()((set, get) => {
           return;
         }
         const list = listing.files.map((f) => ({ path: f.path, size: f.size, url: servedUrl(f.path) }));
-        await get().folderActions.openFolder(list, listing.root);
+        await get().folderActions.openFolder(list, listing.root, undefined, table);
       },
     },
   };

@@ -61,9 +61,6 @@ export function LoadStatus() {
           <span className="format" data-testid="load-format">
             {summary.format}
             {summary.version ? ` ${summary.version}` : ''}
-            {summary.originalFormat && summary.originalFormat !== summary.format
-              ? ` (from ${summary.originalFormat})`
-              : ''}
           </span>
           <span className="sep">·</span>
           <span className="num counts" title={plural(summary.counts.toolResults, 'tool result')}>

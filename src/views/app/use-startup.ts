@@ -1,15 +1,17 @@
-// On start: open a share link (`#s=…`, also when pasted into an open tab), else load `?src=` (same-origin
-// only) when given, else the default bundled sample with its settings; `?folder=1` (tierscope serve) also opens
-// the served folder's sessions.
-// Samples are listed in public/samples/index.json (written by scripts/gen-samples.ts); loading one applies
-// its preset, config overrides, mode and provider over the log's defaults, so its first run uses them.
+// On start: what the page's history entry shows (a reload: its file, session or link again, open-entry.ts), else
+// a share link (`#s=…`), else `?src=` (same-origin only), else `#sample=`, else the default bundled sample with
+// its settings — each with the view the URL names; `?folder=1` (tierscope serve) also opens the served folder's
+// sessions. Samples are listed in public/samples/index.json (written by scripts/gen-samples.ts); loading one
+// applies its preset, config overrides, mode and provider over the log's defaults, so its first run uses them.
 import { useEffect } from 'react';
+import { linkFor } from '../../../worker/api.ts';
 import { useFolder } from '../../state/folder.ts';
 import { openFollowed } from '../../state/follow.ts';
 import { urlTail } from '../../state/growing-file.ts';
 import { useStore } from '../../state/store.ts';
-import type { SampleSettings } from '../../state/types.ts';
-import { stateFromUrl } from '../../state/url-state.ts';
+import type { Opened, Restore, SampleSettings } from '../../state/types.ts';
+import { hasView, stateFromUrl } from '../../state/url-state.ts';
+import { entryOf } from '../../state/view-history.ts';
 
 const DEFAULT_SAMPLE = 'story-37-1';
 
@@ -47,14 +49,14 @@ export function loadManifest(): Promise<SampleEntry[]> {
 }
 
 /** Load a sample's file; its own settings apply over the log's defaults for this load only. */
-export async function openSample(e: SampleEntry): Promise<void> {
+export async function openSample(e: SampleEntry, restore?: Restore): Promise<void> {
   const { id, preset, set, mode, provider } = e;
   await useStore
     .getState()
     .transcriptActions.loadUrl(
       sampleUrl(e.file),
       { kind: 'sample', name: id },
-      { sample: { id, preset, set, mode, provider } },
+      { ...restore, sample: { id, preset, set, mode, provider } },
     );
 }
 
@@ -69,10 +71,11 @@ function sameOriginSrc(src: string, baseHref: string): string | null {
 }
 
 /** Open a share link: the engine decodes it (off the main thread) and loads the transcript it carries, or
- *  the link names a bundled sample, loaded here; either way with the link's settings and view. */
-async function openShareLink(href: string): Promise<void> {
+ *  the link names a bundled sample, loaded here; either way with the link's settings, and its view unless `over`
+ *  brings another (the page URL's, a history entry's). */
+export async function openShareLink(href: string, over?: Restore): Promise<void> {
   const { transcriptActions } = useStore.getState();
-  const named = await transcriptActions.openLink(href);
+  const named = await transcriptActions.openLink(href, over);
   if (!named) return;
   const entry = (await loadManifest()).find((e) => e.id === named.sample);
   if (entry) {
@@ -89,57 +92,116 @@ async function openShareLink(href: string): Promise<void> {
   }));
 }
 
+/** Open `?src=` (same origin only): a JSONL session is followed as it grows (the server must answer byte ranges:
+ *  vite and tierscope serve do), anything else is loaded once. */
+export async function openSrc(src: string, restore?: Restore): Promise<void> {
+  const { transcriptActions } = useStore.getState();
+  const url = sameOriginSrc(src, window.location.href);
+  if (url && /\.jsonl$/i.test(new URL(url).pathname)) {
+    const ok = await openFollowed({
+      main: { name: decodeURIComponent(new URL(url).pathname.split('/').pop() ?? src), tail: urlTail(url) },
+      companions: [],
+      source: { kind: 'url', name: src },
+      restore,
+    });
+    if (!ok) await transcriptActions.loadUrl(url, { kind: 'url', name: src }, restore);
+  } else if (url) await transcriptActions.loadUrl(url, { kind: 'url', name: src }, restore);
+  else
+    useStore.setState((s) => ({
+      transcript: {
+        ...s.transcript,
+        status: 'error',
+        error: `?src=${src} is not on this origin; Tierscope only fetches same-origin files.`,
+        issues: [],
+      },
+    }));
+}
+
+/**
+ * Load a history entry's transcript again (Back or Forward to it, or a reload of its page) with the entry's view,
+ * keeping its load id: a link by its value, a sample by id, `?src=` by URL, a dropped or picked file by the File
+ * the entry holds (a reference to the user's file, kept by the browser across a reload), a session of an opened
+ * folder from the folder (a served one is listed again after a reload; a picked or dropped one is gone after a
+ * reload, and its session opens from its own files). False, with the reason named beside what stays on screen,
+ * when it cannot be.
+ */
+export async function loadDoc(doc: Opened, restore: Restore): Promise<boolean> {
+  const { transcriptActions, viewActions } = useStore.getState();
+  const { kind, name } = doc.source;
+  const gone = (error: string) => {
+    viewActions.noteFailure({ name, error });
+    return false;
+  };
+  if (doc.link !== null) await openShareLink(linkFor(doc.link, window.location.href), restore);
+  else if (kind === 'sample') {
+    const entry = (await loadManifest()).find((e) => e.id === name);
+    if (!entry) return gone(`This Tierscope has no bundled sample "${name}".`);
+    await openSample(entry, restore);
+  } else if (kind === 'url') await openSrc(name, restore);
+  else if (kind === 'session' && (await openSession(name, restore))) return true;
+  else if (doc.files && doc.files.length > 0)
+    await transcriptActions.loadFiles([...doc.files], doc.source, undefined, restore);
+  else return gone('It was opened from a folder that is no longer open: open the folder again.');
+  return useStore.getState().transcript.doc?.id === restore.doc;
+}
+
+/** A session of the opened folder, or of the served folder listed again (a reload); false when neither has it. */
+async function openSession(path: string, restore: Restore): Promise<boolean> {
+  const folder = useFolder.getState();
+  if (folder.status === 'idle' && stateFromUrl(window.location.href).folder)
+    await folder.folderActions.openServed({ ...stateFromUrl(window.location.href).table, shown: false });
+  return useFolder.getState().folderActions.openPath(path, restore);
+}
+
 export function useStartup(): void {
   useEffect(() => {
-    // Opened by `tierscope serve` (`?folder=1`): its folder's sessions, listed by the server.
-    if (new URLSearchParams(window.location.search).get('folder') === '1' && useFolder.getState().status === 'idle')
-      void useFolder.getState().folderActions.openServed();
+    // Opened by `tierscope serve` (`?folder=1`): its folder's sessions, listed by the server, with the table's
+    // sort and filters the URL names (a session the URL names is opened by the entry below, or from the table).
+    const here = stateFromUrl(window.location.href);
+    const entry = entryOf(window.history.state);
+    if (here.folder && useFolder.getState().status === 'idle' && entry?.doc?.source.kind !== 'session')
+      void useFolder.getState().folderActions.openServed(here.table);
   }, []);
   useEffect(() => {
-    // A link pasted into the address bar of an open tab changes only the fragment: open it as well.
-    const onHash = () => {
-      if (stateFromUrl(window.location.href).share !== null) void openShareLink(window.location.href);
-    };
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-  useEffect(() => {
-    const { transcriptActions } = useStore.getState();
     if (useStore.getState().transcript.status !== 'idle') return;
-    if (stateFromUrl(window.location.href).share !== null) {
-      void openShareLink(window.location.href);
+    const href = window.location.href;
+    const here = stateFromUrl(href);
+    const restore: Restore | undefined = hasView(href) ? { view: here.view, warnings: here.warnings } : undefined;
+    // A reload: the entry names what was on screen (a dropped file is kept in the entry, a link in the URL).
+    const entry = entryOf(window.history.state);
+    if (entry?.doc) {
+      void loadDoc(entry.doc, { ...restore, doc: entry.doc.id });
       return;
     }
-    const src = new URLSearchParams(window.location.search).get('src');
-    if (src) {
-      const url = sameOriginSrc(src, window.location.href);
-      // A JSONL session is followed as it grows (the server must answer byte ranges: vite and tierscope serve do).
-      if (url && /\.jsonl$/i.test(new URL(url).pathname))
-        void openFollowed({
-          main: { name: decodeURIComponent(new URL(url).pathname.split('/').pop() ?? src), tail: urlTail(url) },
-          companions: [],
-          source: { kind: 'url', name: src },
-        }).then((ok) => {
-          if (!ok) void transcriptActions.loadUrl(url, { kind: 'url', name: src });
-        });
-      else if (url) void transcriptActions.loadUrl(url, { kind: 'url', name: src });
-      else
-        useStore.setState((s) => ({
-          transcript: {
-            ...s.transcript,
-            status: 'error',
-            error: `?src=${src} is not on this origin; Tierscope only fetches same-origin files.`,
-            issues: [],
-          },
-        }));
+    if (here.share !== null) {
+      void openShareLink(href, restore);
+      return;
+    }
+    if (here.src) {
+      void openSrc(here.src, restore);
+      return;
+    }
+    if (here.file) {
+      // A URL copied from a tab that showed a file from that computer: the file is not in it.
+      useStore.setState((s) => ({
+        transcript: {
+          ...s.transcript,
+          status: 'error',
+          source: { kind: 'file', name: here.file ?? '' },
+          error: `This address showed ${here.file}, a file opened from the computer it was on: a URL cannot carry a file (nothing is uploaded). Open the file, or ask for a share link.`,
+          issues: [],
+        },
+      }));
       return;
     }
     // Mark loading right away so a second mount (StrictMode) does not start another load.
     useStore.setState((s) => ({ transcript: { ...s.transcript, status: 'loading' } }));
     void loadManifest().then((list) => {
+      const named = here.sample ? list.find((e) => e.id === here.sample) : undefined;
+      if (named) return openSample(named, restore);
       const entry = list.find((e) => e.id === DEFAULT_SAMPLE) ?? list[0];
       if (entry) return openSample(entry);
-      return transcriptActions.loadUrl(sampleUrl(`${DEFAULT_SAMPLE}.tierscope.json`), {
+      return useStore.getState().transcriptActions.loadUrl(sampleUrl(`${DEFAULT_SAMPLE}.tierscope.json`), {
         kind: 'sample',
         name: DEFAULT_SAMPLE,
       });

@@ -1,0 +1,185 @@
+// The view in the page URL and in history (SPEC §6 "View state"): one subscriber writes the URL whenever what is
+// on screen changes — pushState for a change a person would want Back for (`pushWorthy`), replaceState for small
+// moves — and a history step (Back, Forward, a fragment typed into the address bar) shows its entry again: its
+// view on the transcript on screen, or its transcript loaded again first (the entry holds how: `Entry.doc`).
+// A reload reads the same URL and entry (use-startup.ts). Nothing is written while a load is under way: the URL
+// names what is on screen.
+import type { TableView, View } from '../../worker/api.ts';
+import { DEFAULT_VIEW } from '../../worker/api.ts';
+import { tableOf, useFolder } from './folder.ts';
+import { useStore } from './store.ts';
+import type { Opened, Restore } from './types.ts';
+import { stateFromUrl, urlFromState, viewOf } from './url-state.ts';
+
+/** What a history entry holds beside its URL: the load it shows (with what loading it again needs), the folder
+ *  whose table it shows (its scan token), and the compaction view it was pushed to open (closing that view goes
+ *  Back rather than leaving an entry behind that looks the same as the one before it). */
+export type Entry = { tierscope: 1; doc: Opened | null; folder: number | null; opened?: string };
+
+export function entryOf(state: unknown): Entry | null {
+  const e = state as Partial<Entry> | null;
+  if (e?.tierscope !== 1) return null;
+  const out: Entry = { tierscope: 1, doc: e.doc ?? null, folder: e.folder ?? null };
+  if (typeof e.opened === 'string') out.opened = e.opened;
+  return out;
+}
+
+/** What decides push or replace: the parts of the screen a person moves between. */
+type Shown = { doc: number | null; table: boolean; thread: string | null; compaction: string | null; range: string };
+
+/**
+ * Push for a change a person would want Back for: another transcript (a file, a sample, a session of the table),
+ * the sessions table shown or left, another thread, a compaction view opened (or another one), the timeline
+ * zoomed to another range, or an explicit `pushNextView()` (a probe item's "go to its message", so Back returns
+ * to the compaction view). Everything else replaces the entry: selecting a row or a request, j/k, the detail and
+ * config tabs, focusing a probe item, the sessions table's sort and filters, closing a dialog.
+ */
+export function pushWorthy(was: Shown, now: Shown): boolean {
+  return (
+    was.doc !== now.doc ||
+    was.table !== now.table ||
+    (!now.table &&
+      (was.thread !== now.thread ||
+        (now.compaction !== null && was.compaction !== now.compaction) ||
+        was.range !== now.range))
+  );
+}
+
+function shownOf(view: View, table: TableView | undefined, doc: number | null): Shown {
+  return {
+    doc,
+    table: table?.shown ?? false,
+    thread: view.thread,
+    compaction: view.compaction,
+    range: view.range ? `${view.range.from}-${view.range.to}` : '',
+  };
+}
+
+/** The page URL, entry and what decides push or replace for what is on screen now. */
+function current(href: string): { url: string; entry: Entry; shown: Shown } {
+  const s = useStore.getState();
+  const f = useFolder.getState();
+  const doc = s.transcript.doc;
+  const view = doc ? viewOf(s.view, s.transcript.summary?.threads ?? []) : DEFAULT_VIEW;
+  const table = f.status === 'idle' ? undefined : tableOf(f);
+  const kind = doc?.source.kind;
+  const url = urlFromState(href, {
+    src: kind === 'url' ? (doc?.source.name ?? null) : null,
+    share: doc?.link ?? null,
+    sample: kind === 'sample' ? doc?.source.name : null,
+    // A file from this computer cannot ride in a URL: its name says what the view is of (the entry holds the file).
+    file:
+      kind === 'file' || kind === 'paste' || (kind === 'session' && !f.served)
+        ? (doc?.source.name.split('/').pop() ?? null)
+        : null,
+    folder: f.status !== 'idle' && f.served,
+    view,
+    table,
+  });
+  return {
+    url,
+    entry: { tierscope: 1, doc, folder: table ? f.token : null },
+    shown: shownOf(view, table, doc?.id ?? null),
+  };
+}
+
+let last: Shown | null = null;
+/** The store and folder objects the last write saw: unchanged, nothing to write (runs and progress come often). */
+let seen: readonly unknown[] = [];
+let pushNext = false;
+/** Set while a history step is shown: what it changes is written by replacing (never pushed over Forward). */
+let stepping = false;
+
+/** The next view change gets its own history entry even when it would only replace (see pushWorthy). */
+export function pushNextView(): void {
+  pushNext = true;
+}
+
+function write(): void {
+  const s = useStore.getState();
+  const f = useFolder.getState();
+  if (s.transcript.status === 'loading' || f.status === 'scanning') return;
+  if (!s.transcript.doc && f.status === 'idle') return;
+  const objects = [s.view, s.transcript.doc, s.transcript.summary, f.shown, f.opened, f.query, f.token, f.served];
+  if (!stepping && !pushNext && objects.every((x, i) => x === seen[i])) return;
+  seen = objects;
+  const now = current(window.location.href);
+  const entry = entryOf(window.history.state);
+  const was = last;
+  last = now.shown;
+  const same = now.url === window.location.href && entry?.doc?.id === now.entry.doc?.id;
+  // A page's first entry (no entry of ours yet) is replaced: the URL it was opened with becomes the view's.
+  const push = !stepping && entry !== null && was !== null && (pushNext || pushWorthy(was, now.shown));
+  pushNext = false;
+  const opens = now.shown.compaction ?? undefined;
+  // A pushed entry marks the compaction view it opens; a replace keeps that mark while the view stays open.
+  const opened = push ? (was?.compaction !== opens ? opens : undefined) : entry?.opened === opens ? opens : undefined;
+  if (opened !== undefined) now.entry.opened = opened;
+  if (push) window.history.pushState(now.entry, '', now.url);
+  else if (!same || entry === null || entry.opened !== opened) window.history.replaceState(now.entry, '', now.url);
+}
+
+/** Close the compaction view: Back when its entry was pushed to open it (the entry before shows the same without
+ *  it), else by replacing this entry (a view opened by a link or a reload). */
+export function closeCompaction(): void {
+  const open = useStore.getState().view.compaction;
+  if (open === null) return;
+  if (entryOf(window.history.state)?.opened === open) window.history.back();
+  else useStore.getState().viewActions.openCompaction(null);
+}
+
+/** How a history entry's transcript is loaded again (views/app/use-history.ts: samples, links, files, sessions);
+ *  false when it cannot be (the reason is noted beside what stays on screen). */
+export type DocLoader = (doc: Opened, restore: Restore) => Promise<boolean>;
+
+/** Show the entry history stepped to: its table, or its view on its transcript (loaded again when another one is
+ *  on screen). */
+async function step(entry: Entry, href: string, load: DocLoader): Promise<void> {
+  const url = stateFromUrl(href);
+  last = shownOf(url.view, entry.folder !== null ? url.table : undefined, entry.doc?.id ?? null);
+  const f = useFolder.getState();
+  stepping = true;
+  try {
+    if (entry.folder !== null && entry.folder !== f.token) {
+      useStore.getState().viewActions.noteFailure({
+        name: 'the sessions table',
+        error: `That page showed the sessions of a folder that is no longer open (${f.rootName ? `${f.rootName} is` : 'another folder was'} opened since): open it again.`,
+      });
+    } else if (entry.folder !== null) await f.folderActions.applyTable(url.table);
+    else if (f.shown) f.folderActions.show(false);
+    if (url.table.shown && entry.folder !== null) return;
+    const doc = entry.doc;
+    const s = useStore.getState();
+    if (!doc || s.transcript.doc?.id === doc.id) {
+      s.viewActions.applyView(url.view);
+      return;
+    }
+    if (!(await load(doc, { view: url.view, warnings: url.warnings, doc: doc.id }))) return;
+  } finally {
+    stepping = false;
+    write();
+  }
+}
+
+/** Write the URL as the screen changes and show history steps; returns the uninstaller. `onForeign`: a URL
+ *  history stepped to that this page did not write (a link pasted into the address bar). */
+export function installViewHistory(load: DocLoader, onForeign: (href: string) => void): () => void {
+  const unsubscribe = [useStore.subscribe(write), useFolder.subscribe(write)];
+  let handled = '';
+  const onStep = () => {
+    const href = window.location.href;
+    if (href === handled) return; // popstate and hashchange both report one step
+    handled = href;
+    const entry = entryOf(window.history.state);
+    if (entry) void step(entry, href, load);
+    else onForeign(href);
+  };
+  window.addEventListener('popstate', onStep);
+  window.addEventListener('hashchange', onStep);
+  write();
+  return () => {
+    for (const u of unsubscribe) u();
+    window.removeEventListener('popstate', onStep);
+    window.removeEventListener('hashchange', onStep);
+  };
+}

@@ -1,0 +1,20 @@
+// The view in the URL and in history (state/view-history.ts), installed once for the app: history steps load an
+// entry's transcript again through use-startup.ts's loadDoc; a URL this page did not write (a link pasted into the
+// address bar of an open tab changes only the fragment) opens like a start-up would.
+import { useEffect } from 'react';
+import { useStore } from '../../state/store.ts';
+import { hasView, stateFromUrl } from '../../state/url-state.ts';
+import { installViewHistory } from '../../state/view-history.ts';
+import { loadDoc, openShareLink } from './use-startup.ts';
+
+function onForeign(href: string): void {
+  const here = stateFromUrl(href);
+  const s = useStore.getState();
+  const view = hasView(href) ? { view: here.view, warnings: here.warnings } : undefined;
+  if (here.share !== null && here.share !== s.transcript.doc?.link) void openShareLink(href, view);
+  else if (s.transcript.doc) s.viewActions.applyView(here.view);
+}
+
+export function useHistory(): void {
+  useEffect(() => installViewHistory(loadDoc, onForeign), []);
+}
