@@ -2,8 +2,8 @@
 // redacted), or the smallest bundle that still reproduces a predicate. Loaded by main.ts only for these commands,
 // so the share codec and the secret scanner are not read on every start.
 import { writeFileSync } from 'node:fs';
-import { DEFAULT_BASE_URL, shareLink } from '../share/codec.ts';
 import { analyze } from '../analyses/analyze.ts';
+import { DEFAULT_BASE_URL, shareLink } from '../share/codec.ts';
 import { toShareFile } from '../share/payload.ts';
 import { type Predicate, PredicateError, parsePredicate } from '../share/predicate.ts';
 import { type Prepared, prepareShare } from '../share/prepare.ts';
@@ -69,13 +69,7 @@ function checkCompaction(view: View, ids: readonly string[]): string | null {
   return `--view: compaction ${view.compaction} is not in this transcript (${ids.length === 0 ? 'it has none' : `it has ${ids.join(', ')}`})`;
 }
 
-async function prepare(
-  args: ParsedArgs,
-  io: TermIo,
-  predicate: Predicate | undefined,
-  redact: boolean,
-  view?: View,
-) {
+async function prepare(args: ParsedArgs, io: TermIo, predicate: Predicate | undefined, redact: boolean, view?: View) {
   const loaded = await load(args, io);
   if (typeof loaded === 'string') return loaded;
   const { transcript, settings, tokenizer } = loaded;

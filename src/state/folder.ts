@@ -25,6 +25,8 @@ export type FolderState = {
   shown: boolean;
   /** The path of the session opened from the table. */
   opened: string | null;
+  /** A session of the table is being opened (its files read, then loaded): the URL waits for it. */
+  opening: boolean;
   /** The folder is the one `tierscope serve` serves (a reload lists it again; a picked or dropped folder is gone
    *  after a reload: browsers hand a folder to a page only when the user picks or drops it). */
   served: boolean;
@@ -57,7 +59,8 @@ export function tableOf(f: Pick<FolderState, 'shown' | 'opened' | 'query'>): Tab
   const q = f.query;
   return {
     shown: f.shown,
-    session: f.opened,
+    // The session on screen (the table's own page does not name the one opened last).
+    session: f.shown ? null : f.opened,
     since: q.since,
     until: q.until,
     projects: q.projects,
@@ -144,6 +147,58 @@ export const useFolder = create<FolderState>()((set, get) => {
     if (get().query === q) set({ view });
   }
 
+  /** A transcript opened from elsewhere while the table is shown (a drop, the file picker, paste, a sample, a link)
+   *  takes the screen once it has loaded; a load that fails leaves the table where it is. */
+  let leaveTable = false;
+  useStore.subscribe((st, prev) => {
+    const t = st.transcript;
+    if (t.status === 'loading' && prev.transcript.status !== 'loading')
+      leaveTable = get().shown && t.source?.kind !== 'session';
+    else if (t.doc !== prev.transcript.doc && t.doc !== null) {
+      if (leaveTable) set({ shown: false });
+      leaveTable = false;
+    } else if (t.status !== 'loading') leaveTable = false;
+  });
+
+  /** Open a session of the table with its sub-agents: followed as it grows when its files can be read again (a
+   *  served folder, the directory picker's handles), else loaded as the browser handed its files over. */
+  async function openRow(row: SessionRow, restore?: Restore): Promise<void> {
+    const name = row.path.slice(row.path.lastIndexOf('/') + 1);
+    const id = name.replace(/\.jsonl$/, '');
+    // Companions named as the parser expects them beside the session (cli/node-input.ts does the same).
+    const companionName = (p: string) => {
+      const base = p.slice(p.lastIndexOf('/') + 1);
+      return p.includes('/subagents/') || p.startsWith('subagents/') ? `${id}/subagents/${base}` : base;
+    };
+    const follow = useFollow.getState().followActions;
+    follow.stop();
+    const source = { kind: 'session', name: row.path } as const;
+    const main = tailOf(row.path);
+    if (main) {
+      // A served session, or one from the directory picker, is followed as it grows with its sub-agent files:
+      // shown up to the last complete line of each, the rest when it ends.
+      const companions = row.companions.flatMap((p) => {
+        const tail = tailOf(p);
+        return tail ? [{ name: companionName(p), tail }] : [];
+      });
+      // Sub-agents started after the session was opened are found as they appear.
+      const discover = async (known: ReadonlySet<string>) =>
+        [...(await filesNow(row.path))]
+          .filter(([p]) => companionOf(row.path, p) && !known.has(companionName(p)))
+          .map(([p, tail]) => ({ name: companionName(p), tail }));
+      set({ shown: false, opened: row.path });
+      if (await openFollowed({ main: { name, tail: main }, companions, source, discover, restore })) return;
+    }
+    // Files the browser handed over as they were (a dropped folder, the webkitdirectory input) cannot grow.
+    const companions = (await Promise.all(row.companions.map((p) => fileOf(p, companionName(p))))).filter(
+      (f): f is File => f !== null,
+    );
+    const file = await fileOf(row.path, name);
+    if (!file) return;
+    set({ shown: false, opened: row.path });
+    await useStore.getState().transcriptActions.loadFiles([file, ...companions], source, undefined, restore);
+  }
+
   return {
     status: 'idle',
     rootName: null,
@@ -154,6 +209,7 @@ export const useFolder = create<FolderState>()((set, get) => {
     view: null,
     shown: false,
     opened: null,
+    opening: false,
     served: false,
     error: null,
     folderActions: {
@@ -214,40 +270,12 @@ export const useFolder = create<FolderState>()((set, get) => {
         return true;
       },
       async openSession(row, restore) {
-        const name = row.path.slice(row.path.lastIndexOf('/') + 1);
-        const id = name.replace(/\.jsonl$/, '');
-        // Companions named as the parser expects them beside the session (cli/node-input.ts does the same).
-        const companionName = (p: string) => {
-          const base = p.slice(p.lastIndexOf('/') + 1);
-          return p.includes('/subagents/') || p.startsWith('subagents/') ? `${id}/subagents/${base}` : base;
-        };
-        const follow = useFollow.getState().followActions;
-        follow.stop();
-        const source = { kind: 'session', name: row.path } as const;
-        const main = tailOf(row.path);
-        if (main) {
-          // A served session, or one from the directory picker, is followed as it grows with its sub-agent files:
-          // shown up to the last complete line of each, the rest when it ends.
-          const companions = row.companions.flatMap((p) => {
-            const tail = tailOf(p);
-            return tail ? [{ name: companionName(p), tail }] : [];
-          });
-          // Sub-agents started after the session was opened are found as they appear.
-          const discover = async (known: ReadonlySet<string>) =>
-            [...(await filesNow(row.path))]
-              .filter(([p]) => companionOf(row.path, p) && !known.has(companionName(p)))
-              .map(([p, tail]) => ({ name: companionName(p), tail }));
-          set({ shown: false, opened: row.path });
-          if (await openFollowed({ main: { name, tail: main }, companions, source, discover, restore })) return;
+        set({ opening: true });
+        try {
+          await openRow(row, restore);
+        } finally {
+          set({ opening: false });
         }
-        // Files the browser handed over as they were (a dropped folder, the webkitdirectory input) cannot grow.
-        const companions = (await Promise.all(row.companions.map((p) => fileOf(p, companionName(p))))).filter(
-          (f): f is File => f !== null,
-        );
-        const file = await fileOf(row.path, name);
-        if (!file) return;
-        set({ shown: false, opened: row.path });
-        await useStore.getState().transcriptActions.loadFiles([file, ...companions], source, undefined, restore);
       },
       async openServed(table) {
         let listing: { root: string; files: { path: string; size: number }[] };

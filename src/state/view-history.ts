@@ -3,7 +3,10 @@
 // moves — and a history step (Back, Forward, a fragment typed into the address bar) shows its entry again: its
 // view on the transcript on screen, or its transcript loaded again first (the entry holds how: `Entry.doc`).
 // A reload reads the same URL and entry (use-startup.ts). Nothing is written while a load is under way: the URL
-// names what is on screen.
+// names what is on screen. Files opened from the computer are held here for the page's life (Back and Forward load
+// them from here): Chromium drops an entry's whole state when it holds a File and history steps to it, but keeps it
+// across a reload — so the entry on screen gets its files only as the page unloads (`beforeunload`), and a reload
+// opens the same file again.
 import type { TableView, View } from '../../worker/api.ts';
 import { DEFAULT_VIEW } from '../../worker/api.ts';
 import { tableOf, useFolder } from './folder.ts';
@@ -59,9 +62,11 @@ function shownOf(view: View, table: TableView | undefined, doc: number | null): 
 function current(href: string): { url: string; entry: Entry; shown: Shown } {
   const s = useStore.getState();
   const f = useFolder.getState();
-  const doc = s.transcript.doc;
-  const view = doc ? viewOf(s.view, s.transcript.summary?.threads ?? []) : DEFAULT_VIEW;
   const table = f.status === 'idle' ? undefined : tableOf(f);
+  if (s.transcript.doc) shownDocs.set(s.transcript.doc.id, s.transcript.doc);
+  // The sessions table names its folder only: the transcript behind it is not on screen.
+  const doc = table?.shown ? null : s.transcript.doc;
+  const view = doc ? viewOf(s.view, s.transcript.summary?.threads ?? []) : DEFAULT_VIEW;
   const kind = doc?.source.kind;
   const url = urlFromState(href, {
     src: kind === 'url' ? (doc?.source.name ?? null) : null,
@@ -76,11 +81,29 @@ function current(href: string): { url: string; entry: Entry; shown: Shown } {
     view,
     table,
   });
+  // History entries hold what loads the transcript again, never the files themselves (see the top of this file).
+  const held = doc && doc.files !== null ? { ...doc, files: null } : doc;
   return {
     url,
-    entry: { tierscope: 1, doc, folder: table ? f.token : null },
+    entry: { tierscope: 1, doc: held, folder: table ? f.token : null },
     shown: shownOf(view, table, doc?.id ?? null),
   };
+}
+
+/** Every load shown in this page's life, by id, with its files (references to the user's files, not copies).
+ *  Bound: the loads of one page. */
+const shownDocs = new Map<number, Opened>();
+
+/** The load a history entry names, with its files when this page still holds them. */
+function withFiles(doc: Opened): Opened {
+  return shownDocs.get(doc.id) ?? doc;
+}
+
+/** The last load of a file of this name (a URL stepped to whose entry lost its state), if any. */
+export function shownFile(name: string): Opened | null {
+  let found: Opened | null = null;
+  for (const d of shownDocs.values()) if (d.files && d.source.name.split('/').pop() === name) found = d;
+  return found;
 }
 
 let last: Shown | null = null;
@@ -98,7 +121,7 @@ export function pushNextView(): void {
 function write(): void {
   const s = useStore.getState();
   const f = useFolder.getState();
-  if (s.transcript.status === 'loading' || f.status === 'scanning') return;
+  if (s.transcript.status === 'loading' || f.status === 'scanning' || f.opening) return;
   if (!s.transcript.doc && f.status === 'idle') return;
   const objects = [s.view, s.transcript.doc, s.transcript.summary, f.shown, f.opened, f.query, f.token, f.served];
   if (!stepping && !pushNext && objects.every((x, i) => x === seen[i])) return;
@@ -116,7 +139,17 @@ function write(): void {
   const opened = push ? (was?.compaction !== opens ? opens : undefined) : entry?.opened === opens ? opens : undefined;
   if (opened !== undefined) now.entry.opened = opened;
   if (push) window.history.pushState(now.entry, '', now.url);
-  else if (!same || entry === null || entry.opened !== opened) window.history.replaceState(now.entry, '', now.url);
+  else if (!same || entry === null || entry.opened !== opened || entry.doc?.files)
+    window.history.replaceState(now.entry, '', now.url);
+}
+
+/** As the page unloads (a reload, another site), the entry on screen takes its files along, so the page that
+ *  comes back to it opens them again (use-startup.ts). */
+function keepFiles(): void {
+  const entry = entryOf(window.history.state);
+  const doc = useStore.getState().transcript.doc;
+  if (!entry || !doc?.files || entry.doc?.id !== doc.id) return;
+  window.history.replaceState({ ...entry, doc }, '');
 }
 
 /** Close the compaction view: Back when its entry was pushed to open it (the entry before shows the same without
@@ -148,7 +181,7 @@ async function step(entry: Entry, href: string, load: DocLoader): Promise<void> 
     } else if (entry.folder !== null) await f.folderActions.applyTable(url.table);
     else if (f.shown) f.folderActions.show(false);
     if (url.table.shown && entry.folder !== null) return;
-    const doc = entry.doc;
+    const doc = entry.doc && withFiles(entry.doc);
     const s = useStore.getState();
     if (!doc || s.transcript.doc?.id === doc.id) {
       s.viewActions.applyView(url.view);
@@ -176,10 +209,12 @@ export function installViewHistory(load: DocLoader, onForeign: (href: string) =>
   };
   window.addEventListener('popstate', onStep);
   window.addEventListener('hashchange', onStep);
+  window.addEventListener('beforeunload', keepFiles);
   write();
   return () => {
     for (const u of unsubscribe) u();
     window.removeEventListener('popstate', onStep);
     window.removeEventListener('hashchange', onStep);
+    window.removeEventListener('beforeunload', keepFiles);
   };
 }

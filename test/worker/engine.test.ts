@@ -29,7 +29,8 @@ describe('engine', () => {
     const summary = await engine.load([file('story.tierscope.json', exportBundle(t))], undefined);
     expect(summary.ok).toBe(true);
     if (!summary.ok) return;
-    expect(summary.format).toBe('tierscope');
+    // A bundle names the format its transcript was read from.
+    expect(summary.format).toBe(t.format);
     expect(summary.counts.toolResults).toBe(34);
     const rows = await engine.rows('main');
     expect(rows).toHaveLength(t.threads[0].messages.length);

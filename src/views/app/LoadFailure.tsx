@@ -7,11 +7,13 @@ export function LoadFailure() {
   const dismiss = useStore((s) => s.viewActions.noteFailure);
   if (!failure) return null;
   return (
-    <div className="load-failure" data-testid="load-failure" role="alert" title={failure.error}>
-      <span className="error-text">
-        Could not open {failure.name}: {failure.error}
+    <div className="load-failure" data-testid="load-failure" role="alert">
+      <span>
+        <span className="error-text">
+          Could not open {failure.name}: {failure.error}
+        </span>
+        {shown && <span className="muted"> Still showing {shown}.</span>}
       </span>
-      {shown && <span className="muted"> · still showing {shown}</span>}
       <button type="button" className="icon" aria-label="Dismiss" title="Dismiss" onClick={() => dismiss(null)}>
         ×
       </button>

@@ -4,14 +4,17 @@
 import { useEffect } from 'react';
 import { useStore } from '../../state/store.ts';
 import { hasView, stateFromUrl } from '../../state/url-state.ts';
-import { installViewHistory } from '../../state/view-history.ts';
+import { installViewHistory, shownFile } from '../../state/view-history.ts';
 import { loadDoc, openShareLink } from './use-startup.ts';
 
+/** A URL history stepped to without an entry of ours (typed or pasted; or an entry the browser emptied). */
 function onForeign(href: string): void {
   const here = stateFromUrl(href);
   const s = useStore.getState();
   const view = hasView(href) ? { view: here.view, warnings: here.warnings } : undefined;
+  const file = here.file ? shownFile(here.file) : null;
   if (here.share !== null && here.share !== s.transcript.doc?.link) void openShareLink(href, view);
+  else if (file && file.id !== s.transcript.doc?.id) void loadDoc(file, { ...view, doc: file.id });
   else if (s.transcript.doc) s.viewActions.applyView(here.view);
 }
 

@@ -153,6 +153,26 @@ async function openSession(path: string, restore: Restore): Promise<boolean> {
   return useFolder.getState().folderActions.openPath(path, restore);
 }
 
+/** A reload of a picked or dropped folder's sessions table: the page cannot list that folder again by itself.
+ *  Said once what is loaded meanwhile is on screen (a load clears older notes). */
+async function noteFolderGone(): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const done = (s: ReturnType<typeof useStore.getState>) =>
+      s.transcript.status === 'ready' || s.transcript.status === 'error';
+    if (done(useStore.getState())) return resolve();
+    const stop = useStore.subscribe((s) => {
+      if (!done(s)) return;
+      stop();
+      resolve();
+    });
+  });
+  useStore.getState().viewActions.noteFailure({
+    name: 'the sessions table',
+    error:
+      'a picked or dropped folder is handed to a page only when you pick or drop it, so a reload cannot list it again (nothing of it was kept): open the folder again.',
+  });
+}
+
 export function useStartup(): void {
   useEffect(() => {
     // Opened by `tierscope serve` (`?folder=1`): its folder's sessions, listed by the server, with the table's
@@ -169,6 +189,7 @@ export function useStartup(): void {
     const restore: Restore | undefined = hasView(href) ? { view: here.view, warnings: here.warnings } : undefined;
     // A reload: the entry names what was on screen (a dropped file is kept in the entry, a link in the URL).
     const entry = entryOf(window.history.state);
+    if (here.table.shown && !here.folder) void noteFolderGone();
     if (entry?.doc) {
       void loadDoc(entry.doc, { ...restore, doc: entry.doc.id });
       return;
