@@ -77,7 +77,7 @@ export { settingsPayload } from '../src/share/payload.ts';
 export type { RedactionChange, RedactionPreview, RedactionWhere } from '../src/share/redact.ts';
 export type { LinkSize } from '../src/share/size.ts';
 export { classifyLink } from '../src/share/size.ts';
-export type { ConfigTab, DetailTab, ProbeFocus, TableView, TimelineRange, View } from '../src/share/view.ts';
+export type { ConfigTab, DetailTab, TableView, TimelineRange, View } from '../src/share/view.ts';
 export {
   DEFAULT_TABLE,
   DEFAULT_VIEW,
@@ -280,6 +280,8 @@ export interface EngineApi {
      *  with bytes appended: only those are read and parsed). */
     follow?: 'start' | 'grow',
   ): Promise<LoadSummary | LoadFailure>;
+  /** Stop the load under way: it ends with a "Cancelled" failure and what was loaded stays loaded. */
+  cancelLoad(): Promise<void>;
   rows(thread: string): Promise<Row[]>;
   /** Resolves when exact counts for the loaded transcript are done (progress through load's callback). */
   counted(): Promise<CountStatus>;

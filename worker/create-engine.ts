@@ -130,6 +130,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       }
     | undefined;
   let latestRun = 0;
+  /** Loads started, and the newest one cancelled (cancelLoad): a cancelled load never replaces what is loaded. */
+  let loads = 0;
+  let cancelledLoad = 0;
   let counting: Promise<CountStatus> = Promise.resolve({ done: true, fraction: 1 });
 
   function startCounting(t: Transcript, onProgress?: (p: LoadProgress) => void): Promise<CountStatus> {
@@ -233,6 +236,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       follow?: 'start' | 'grow',
     ): Promise<LoadSummary | LoadFailure> {
       const t0 = performance.now();
+      const seq = ++loads;
+      const cancelled = () => cancelledLoad >= seq;
+      const stopped: LoadFailure = { ok: false, error: 'cancelled, nothing of it was loaded.', issues: [] };
       // A followed session's lines, kept from its last load; any other load lets them go.
       const growing = follow === 'grow' && held !== undefined && held.name === files[0]?.name;
       const keep = growing ? held?.lines : follow ? heldLines() : undefined;
@@ -246,6 +252,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       const prepared = [];
       for (const f of files) {
         const p = await prepareInput(f, maxBytes, (fraction) => onProgress?.({ phase: 'reading', fraction }));
+        if (cancelled()) return stopped;
         if (!p.ok) {
           if (prepared.length === 0) return { ok: false, error: p.error, issues: [] };
           continue; // a companion file: the main file still loads (parseTranscript reports missing companions)
@@ -262,6 +269,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         heldExtras: keepExtras,
       });
       if (!r.ok) return { ok: false, error: r.error, issues: r.issues };
+      // A cancel sent while parsing is read now, before anything of the file replaces what is loaded.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (cancelled()) return stopped;
       if (keep && keepExtras) held = { name: files[0].name, lines: keep, extras: keepExtras };
       following = follow !== undefined;
       for (const p of prepared)
@@ -319,6 +329,10 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         defaults: logDefaults(t),
         ...(share ? { share } : {}),
       };
+    },
+
+    async cancelLoad(): Promise<void> {
+      cancelledLoad = loads;
     },
 
     async rows(threadId: string): Promise<Row[]> {

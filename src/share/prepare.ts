@@ -103,7 +103,7 @@ export function redactedView(v: View, kept: (s: string) => string): View {
 
 /** The view a reproduction opens on: where its predicate holds (a compaction finding: the compaction view with
  *  the lost item focused). */
-export function witnessView(w: Witness): View {
+function witnessView(w: Witness): View {
   return {
     ...DEFAULT_VIEW,
     thread: w.thread,

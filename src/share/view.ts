@@ -5,9 +5,9 @@
 // left out; a share payload holds the same string. Reading fails per field (a warning each), never throws.
 import { isObject } from '../lib/json.ts';
 
-export const DETAIL_TABS = ['raw', 'normalized', 'diff'] as const;
+const DETAIL_TABS = ['raw', 'normalized', 'diff'] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number];
-export const CONFIG_TABS = ['controls', 'json', 'aliases', 'summarizer', 'limits'] as const;
+const CONFIG_TABS = ['controls', 'json', 'aliases', 'summarizer', 'limits'] as const;
 export type ConfigTab = (typeof CONFIG_TABS)[number];
 
 /** The timeline's visible range: request indices of the shown thread, inclusive. */

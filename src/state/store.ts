@@ -108,7 +108,13 @@ export const useStore = create<AppState>()((set, get) => ({
         doc: over?.doc,
         link: stateFromUrl(href).share,
       };
-      if (opened.kind === 'sample') return { sample: opened.sample, restore };
+      if (opened.kind === 'sample') {
+        // The sample loads next (its own load); until then what was on screen is, as it was.
+        set((s) => ({
+          transcript: { ...s.transcript, status: before.status, source: before.source, progress: undefined },
+        }));
+        return { sample: opened.sample, restore };
+      }
       const shown = { kind: 'link', name: opened.summary.fileName } as const;
       set((s) => ({ transcript: { ...s.transcript, source: shown } }));
       await showLoaded(opened.summary, restore, true, { files: null, link: stateFromUrl(href).share });

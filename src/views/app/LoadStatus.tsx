@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { formatBytes } from '../../../worker/api.ts';
+import { engine } from '../../state/engine-client.ts';
 import { useStore } from '../../state/store.ts';
 import { visibleText } from '../common/visible-text.ts';
 import { ParseIssues } from './ParseIssues.tsx';
@@ -39,6 +40,15 @@ export function LoadStatus() {
           <span className="file-name">{source?.name}</span>
           <progress data-testid="load-progress" value={progress?.fraction ?? 0} max={1} />
           <span className="num muted">{Math.round((progress?.fraction ?? 0) * 100)}%</span>
+          <button
+            type="button"
+            className="link"
+            data-testid="load-cancel"
+            title="Stop this load; what was on screen stays"
+            onClick={() => void engine().cancelLoad()}
+          >
+            Cancel
+          </button>
         </span>
       )}
       {status === 'error' && (

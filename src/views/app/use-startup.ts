@@ -82,19 +82,16 @@ export async function openShareLink(href: string, over?: Restore): Promise<void>
     await transcriptActions.loadUrl(sampleUrl(entry.file), { kind: 'sample', name: entry.id }, named.restore);
     return;
   }
-  useStore.setState((s) => ({
-    transcript: {
-      ...s.transcript,
-      status: 'error',
-      error: `This share link shows the bundled sample "${named.sample}", which this Tierscope does not have; ask for a link that carries the transcript.`,
-      issues: [],
-    },
-  }));
+  const error = `This share link shows the bundled sample "${named.sample}", which this Tierscope does not have; ask for a link that carries the transcript.`;
+  // What is on screen stays (the link only failed to load), else the error takes the page.
+  if (useStore.getState().transcript.summary)
+    useStore.getState().viewActions.noteFailure({ name: 'the share link', error });
+  else useStore.setState((s) => ({ transcript: { ...s.transcript, status: 'error', error, issues: [] } }));
 }
 
 /** Open `?src=` (same origin only): a JSONL session is followed as it grows (the server must answer byte ranges:
  *  vite and tierscope serve do), anything else is loaded once. */
-export async function openSrc(src: string, restore?: Restore): Promise<void> {
+async function openSrc(src: string, restore?: Restore): Promise<void> {
   const { transcriptActions } = useStore.getState();
   const url = sameOriginSrc(src, window.location.href);
   if (url && /\.jsonl$/i.test(new URL(url).pathname)) {
