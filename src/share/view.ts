@@ -77,7 +77,7 @@ export function parseProbeKey(key: string): ProbeFocus | null {
 }
 
 /** Keys of the fragment that name what is loaded rather than how it is viewed (url-state.ts reads them). */
-const SOURCE_KEYS = new Set(['s', 'sample', 'file']);
+const SOURCE_KEYS = new Set(['s', 'sample', 'file', 'link']);
 
 /** A value as it is written in a fragment: percent-encoded, but `/`, `:` and `@` (ids and paths) left readable. */
 function enc(v: string): string {

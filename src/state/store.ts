@@ -334,7 +334,7 @@ function failLoad(error: string, source: LoadSource, before?: Before, issues: Ap
   const kept = before ?? useStore.getState().transcript;
   if (kept.summary && (kept.status === 'ready' || kept.status === 'loading')) {
     useStore.setState({
-      transcript: { ...kept, status: 'ready', progress: undefined, failure: { name: source.name, error } },
+      transcript: { ...kept, status: 'ready', progress: undefined, failure: { name: source.name, error, issues } },
     });
     return;
   }

@@ -59,10 +59,14 @@ type TranscriptState = {
   /** What a share link or file could not restore (per-field fallbacks), shown beside load-status. */
   linkWarnings?: readonly string[];
   /** The last load that failed while another transcript stayed on screen: what it was and why (load-failure). */
-  failure?: { name: string; error: string };
+  failure?: Failure;
   /** Which load is on screen and how to load it again (view-history.ts keys history entries on it). */
   doc: Opened | null;
 };
+
+/** A load that failed while another analysis stayed on screen (or a history entry that cannot be shown again):
+ *  what it was, why, and the parse issues the failed load met. */
+export type Failure = { name: string; error: string; issues?: readonly ParseIssue[] };
 
 /** A load that reached the screen: its id (a history entry names it), where it came from, and what it needs to
  *  be loaded again — the files themselves (Blobs are references to the user's files, never copies; they ride in
@@ -171,7 +175,7 @@ type ViewActions = {
   setConfigTab: (tab: ConfigTab) => void;
   /** Name what could not be shown (a failed load, a history entry whose file is gone) beside what is shown;
    *  null dismisses it. */
-  noteFailure: (failure: { name: string; error: string } | null) => void;
+  noteFailure: (failure: Failure | null) => void;
   /** Show a view of the transcript on screen (a history entry): checked per field like a link's. */
   applyView: (view: View) => void;
 };

@@ -1,5 +1,5 @@
 // URL state (STYLE.md "State and URL"), pure: what the page URL carries — what is loaded (`?src=`, `#s=`,
-// `#sample=`, `#file=`, `?folder=1`) and the view, in the one encoding of src/share/view.ts, beside them in the
+// `#sample=`, `#file=`, `#link=`, `?folder=1`) and the view, in the one encoding of src/share/view.ts, beside them in the
 // fragment — and how the app's view maps to and from it. The `#s=` value stays encoded here: the engine decodes
 // share links off the main thread (src/share/codec.ts), so the transcript never reaches this thread. Writing
 // leaves defaults out; restoring a view fails per field, with a warning for each.
@@ -26,6 +26,8 @@ export type UrlState = {
   sample?: string | null;
   /** `#file=`: the name of a file opened from this computer (the file itself cannot ride in a URL). */
   file?: string | null;
+  /** `#link=`: the key of a share link too long to keep in the page URL (view-history.ts keeps it in the tab). */
+  link?: string | null;
   /** `?folder=1`: the folder `tierscope serve` serves. */
   folder?: boolean;
   view?: View;
@@ -49,7 +51,7 @@ function parse(href: string): URL | null {
 /** What a page URL asks for, with its view's warnings. Never throws. */
 export function stateFromUrl(href: string): Required<UrlState> & { warnings: string[] } {
   const u = parse(href);
-  const none = { src: null, share: null, sample: null, file: null, folder: false };
+  const none = { src: null, share: null, sample: null, file: null, link: null, folder: false };
   if (!u) return { ...none, view: { ...DEFAULT_VIEW }, table: { ...DEFAULT_TABLE }, warnings: [] };
   const pairs = fragmentPairs(u.hash);
   const share = u.hash.length > 1 ? shareValue(u.hash) : null;
@@ -69,6 +71,7 @@ export function stateFromUrl(href: string): Required<UrlState> & { warnings: str
     share,
     sample: text('sample'),
     file: text('file'),
+    link: text('link'),
     folder: u.searchParams.get('folder') === '1',
     view: read.view,
     table: read.table,
@@ -99,6 +102,7 @@ export function urlFromState(href: string, state: UrlState): string {
   const pairs: [string, string][] = [];
   if (state.share !== null) pairs.push(['s', state.share]);
   else if (state.sample) pairs.push(['sample', state.sample]);
+  else if (state.link) pairs.push(['link', state.link]);
   else if (state.file) pairs.push(['file', state.file]);
   pairs.push(...viewPairs(state.view ?? DEFAULT_VIEW, state.table));
   return pairs.length === 0 ? base : `${base}#${pairsText(pairs)}`;

@@ -6,7 +6,8 @@
 // names what is on screen. Files opened from the computer are held here for the page's life (Back and Forward load
 // them from here): Chromium drops an entry's whole state when it holds a File and history steps to it, but keeps it
 // across a reload — so the entry on screen gets its files only as the page unloads (`beforeunload`), and a reload
-// opens the same file again.
+// opens the same file again. A share link too long for the page URL (`URL_LINK_MAX`) is kept in this tab's
+// sessionStorage and the URL names it by a key (`#link=`).
 import type { TableView, View } from '../../worker/api.ts';
 import { DEFAULT_VIEW } from '../../worker/api.ts';
 import { tableOf, useFolder } from './folder.ts';
@@ -68,9 +69,11 @@ function current(href: string): { url: string; entry: Entry; shown: Shown } {
   const doc = table?.shown ? null : s.transcript.doc;
   const view = doc ? viewOf(s.view, s.transcript.summary?.threads ?? []) : DEFAULT_VIEW;
   const kind = doc?.source.kind;
+  const long = doc?.link && doc.link.length > URL_LINK_MAX ? keepLink(doc.link) : null;
   const url = urlFromState(href, {
     src: kind === 'url' ? (doc?.source.name ?? null) : null,
-    share: doc?.link ?? null,
+    share: long ? null : (doc?.link ?? null),
+    link: long,
     sample: kind === 'sample' ? doc?.source.name : null,
     // A file from this computer cannot ride in a URL: its name says what the view is of (the entry holds the file).
     file:
@@ -82,12 +85,51 @@ function current(href: string): { url: string; entry: Entry; shown: Shown } {
     table,
   });
   // History entries hold what loads the transcript again, never the files themselves (see the top of this file).
-  const held = doc && doc.files !== null ? { ...doc, files: null } : doc;
+  // A long link is named by its key (`@<key>`, keptLink) so that no entry holds it either.
+  const held = doc && (doc.files !== null || long) ? { ...doc, files: null, link: long ? `@${long}` : doc.link } : doc;
   return {
     url,
     entry: { tierscope: 1, doc: held, folder: table ? f.token : null },
     shown: shownOf(view, table, doc?.id ?? null),
   };
+}
+
+/** Share links longer than this stay out of the page URL: Chromium copies an entry's whole URL on every history
+ *  write (measured here: ~18 ms for a 300 KB URL, ~0.5 s for 1.5 MB, each time a row is selected). */
+const URL_LINK_MAX = 256 * 1024;
+const LINK_KEY = 'tierscope.link.';
+
+/** A short key for a long link value (FNV-1a over its characters, and its length). */
+function linkKey(value: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < value.length; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193) >>> 0;
+  return `${h.toString(16).padStart(8, '0')}${value.length.toString(36)}`;
+}
+
+/** Long links seen in this page, by key (sessionStorage holds them for a reload of this tab). */
+const longLinks = new Map<string, string>();
+
+function keepLink(value: string): string {
+  const key = linkKey(value);
+  if (longLinks.has(key)) return key;
+  longLinks.set(key, value);
+  try {
+    window.sessionStorage.setItem(LINK_KEY + key, value);
+  } catch {
+    // Storage full or off: Back and Forward still find it in this page; a reload says it is gone.
+  }
+  return key;
+}
+
+/** A long link by the key the URL names (this page, or this tab's storage after a reload); null when gone. */
+export function keptLink(key: string): string | null {
+  const known = longLinks.get(key);
+  if (known !== undefined) return known;
+  try {
+    return window.sessionStorage.getItem(LINK_KEY + key);
+  } catch {
+    return null;
+  }
 }
 
 /** Every load shown in this page's life, by id, with its files (references to the user's files, not copies).
@@ -138,9 +180,11 @@ function write(): void {
   // A pushed entry marks the compaction view it opens; a replace keeps that mark while the view stays open.
   const opened = push ? (was?.compaction !== opens ? opens : undefined) : entry?.opened === opens ? opens : undefined;
   if (opened !== undefined) now.entry.opened = opened;
+  // The URL is passed only when it changes: an entry written with its own URL again costs as much as a new one.
+  const url = now.url === window.location.href ? undefined : now.url;
   if (push) window.history.pushState(now.entry, '', now.url);
   else if (!same || entry === null || entry.opened !== opened || entry.doc?.files)
-    window.history.replaceState(now.entry, '', now.url);
+    window.history.replaceState(now.entry, '', url);
 }
 
 /** As the page unloads (a reload, another site), the entry on screen takes its files along, so the page that

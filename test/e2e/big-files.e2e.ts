@@ -57,13 +57,21 @@ async function setFileLimitMb(page: Page, mb: number): Promise<void> {
   await page.getByTestId('limit-maxFileBytes').fill(String(mb));
 }
 
+/** Why the last load failed: the note beside the analysis that stayed on screen (dismissed once read, so the next
+ *  failure is a new one), or the error page when nothing was on screen. */
 async function loadError(page: Page): Promise<string> {
   await page.waitForFunction(
-    () => document.querySelector('[data-testid="load-status"]')?.getAttribute('data-status') === 'error',
+    () =>
+      document.querySelector('[data-testid="load-failure"]') !== null ||
+      document.querySelector('[data-testid="load-status"]')?.getAttribute('data-status') === 'error',
     undefined,
     { timeout: 60_000 },
   );
-  return (await page.getByTestId('load-status').textContent()) ?? '';
+  const failure = page.getByTestId('load-failure');
+  if ((await failure.count()) === 0) return (await page.getByTestId('load-status').textContent()) ?? '';
+  const text = (await failure.textContent()) ?? '';
+  await failure.getByRole('button', { name: 'Dismiss' }).click();
+  return text;
 }
 
 async function statusText(page: Page): Promise<string> {

@@ -7,10 +7,10 @@
 // leaves it on screen with an error naming the PNG; the header names what is shown.
 import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeWild, WILD_DIR, wildPath } from '../helpers/fixtures.ts';
-import { openSession, type Session, screenshot, stopServer } from './harness.ts';
-import { loadFiles, openApp, runId, waitForRun } from './ui.ts';
+import { type Session, screenshot } from './harness.ts';
+import { loadFiles, runId, testSessions, waitForRun } from './ui.ts';
 
 const FILE = wildPath(
   'claude-code/projects/paismart--Users-pretor-Documents-PAI---TPOS/24a90d02-9724-4548-9f4f-97bcb9f93ef3.jsonl',
@@ -20,27 +20,7 @@ const MESSAGES = 248;
 const PROJECTS = join(WILD_DIR, 'claude-code/projects');
 const SESSION = `paismart--Users-pretor-Documents-PAI---TPOS/${NAME}`;
 
-let sessions: Session[] = [];
-
-async function app(): Promise<Session> {
-  const s = await openApp();
-  sessions.push(s);
-  return s;
-}
-
-afterEach(async () => {
-  const all = sessions;
-  sessions = [];
-  for (const s of all) {
-    expect(s.consoleErrors).toEqual([]);
-    expect(s.externalRequests).toEqual([]);
-    await s.close();
-  }
-});
-
-afterAll(async () => {
-  await stopServer();
-});
+const { app, session } = testSessions();
 
 /** The compaction view's id and focused item, as a script reading the page's contract would see them. */
 async function shownCompaction(page: Page): Promise<{ id: string | null; focused: string[]; text: string[] }> {
@@ -88,8 +68,7 @@ async function dialogLink(page: Page, testId = 'share-url'): Promise<string> {
 
 /** A fresh profile opening a link: its load, first run and restored compaction view. */
 async function openFresh(link: string): Promise<Session> {
-  const s = await openSession();
-  sessions.push(s);
+  const s = await session();
   await s.page.goto(link);
   await s.page.waitForFunction(
     () => document.querySelector('[data-testid="load-status"]')?.getAttribute('data-status') === 'ready',

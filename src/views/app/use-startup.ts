@@ -11,7 +11,7 @@ import { urlTail } from '../../state/growing-file.ts';
 import { useStore } from '../../state/store.ts';
 import type { Opened, Restore, SampleSettings } from '../../state/types.ts';
 import { hasView, stateFromUrl } from '../../state/url-state.ts';
-import { entryOf } from '../../state/view-history.ts';
+import { type Entry, entryOf, keptLink, shownFile } from '../../state/view-history.ts';
 
 const DEFAULT_SAMPLE = 'story-37-1';
 
@@ -129,8 +129,12 @@ export async function loadDoc(doc: Opened, restore: Restore): Promise<boolean> {
     viewActions.noteFailure({ name, error });
     return false;
   };
-  if (doc.link !== null) await openShareLink(linkFor(doc.link, window.location.href), restore);
-  else if (kind === 'sample') {
+  if (doc.link !== null) {
+    // A long link is named by its key (view-history.ts keeps it in the tab).
+    const value = doc.link.startsWith('@') ? keptLink(doc.link.slice(1)) : doc.link;
+    if (value === null) return gone('The share link it showed is no longer kept in this tab: open the link again.');
+    await openShareLink(linkFor(value, window.location.href), restore);
+  } else if (kind === 'sample') {
     const entry = (await loadManifest()).find((e) => e.id === name);
     if (!entry) return gone(`This Tierscope has no bundled sample "${name}".`);
     await openSample(entry, restore);
@@ -176,53 +180,67 @@ export function useStartup(): void {
     // sort and filters the URL names (a session the URL names is opened by the entry below, or from the table).
     const here = stateFromUrl(window.location.href);
     const entry = entryOf(window.history.state);
+    // The table is shown unless the URL names what else is on screen.
+    const other = here.share !== null || here.link || here.sample || here.file || here.src || here.table.session;
+    const table = { ...here.table, shown: here.table.shown || !other };
     if (here.folder && useFolder.getState().status === 'idle' && entry?.doc?.source.kind !== 'session')
-      void useFolder.getState().folderActions.openServed(here.table);
+      void useFolder.getState().folderActions.openServed(table);
   }, []);
   useEffect(() => {
     if (useStore.getState().transcript.status !== 'idle') return;
-    const href = window.location.href;
-    const here = stateFromUrl(href);
-    const restore: Restore | undefined = hasView(href) ? { view: here.view, warnings: here.warnings } : undefined;
-    // A reload: the entry names what was on screen (a dropped file is kept in the entry, a link in the URL).
-    const entry = entryOf(window.history.state);
-    if (here.table.shown && !here.folder) void noteFolderGone();
-    if (entry?.doc) {
-      void loadDoc(entry.doc, { ...restore, doc: entry.doc.id });
-      return;
-    }
-    if (here.share !== null) {
-      void openShareLink(href, restore);
-      return;
-    }
-    if (here.src) {
-      void openSrc(here.src, restore);
-      return;
-    }
-    if (here.file) {
-      // A URL copied from a tab that showed a file from that computer: the file is not in it.
-      useStore.setState((s) => ({
-        transcript: {
-          ...s.transcript,
-          status: 'error',
-          source: { kind: 'file', name: here.file ?? '' },
-          error: `This address showed ${here.file}, a file opened from the computer it was on: a URL cannot carry a file (nothing is uploaded). Open the file, or ask for a share link.`,
-          issues: [],
-        },
-      }));
-      return;
-    }
-    // Mark loading right away so a second mount (StrictMode) does not start another load.
-    useStore.setState((s) => ({ transcript: { ...s.transcript, status: 'loading' } }));
-    void loadManifest().then((list) => {
-      const named = here.sample ? list.find((e) => e.id === here.sample) : undefined;
-      if (named) return openSample(named, restore);
-      const entry = list.find((e) => e.id === DEFAULT_SAMPLE) ?? list[0];
-      if (entry) return openSample(entry);
-      return useStore.getState().transcriptActions.loadUrl(sampleUrl(`${DEFAULT_SAMPLE}.tierscope.json`), {
-        kind: 'sample',
-        name: DEFAULT_SAMPLE,
-      });
-    });
+    if (stateFromUrl(window.location.href).table.shown && !stateFromUrl(window.location.href).folder)
+      void noteFolderGone();
+    openFromUrl(window.location.href, entryOf(window.history.state));
   }, []);
+}
+
+/** Open what a URL (and its history entry, after a reload) names, with the view it names: the entry's load again
+ *  (a dropped file rides in the entry across a reload), else a share link, `?src=`, `#sample=`, a file this page
+ *  still holds, else the default sample. Start-up and a URL typed or pasted into the tab's address bar. */
+export function openFromUrl(href: string, entry: Entry | null): void {
+  const here = stateFromUrl(href);
+  const restore: Restore | undefined = hasView(href) ? { view: here.view, warnings: here.warnings } : undefined;
+  if (entry?.doc) {
+    void loadDoc(entry.doc, { ...restore, doc: entry.doc.id });
+    return;
+  }
+  const long = here.link ? keptLink(here.link) : null;
+  if (here.share !== null || long !== null) {
+    void openShareLink(long !== null ? linkFor(long, href) : href, restore);
+    return;
+  }
+  if (here.src) {
+    void openSrc(here.src, restore);
+    return;
+  }
+  const held = here.file ? shownFile(here.file) : null;
+  if (held) {
+    void loadDoc(held, { ...restore, doc: held.id });
+    return;
+  }
+  if (here.file || here.link) {
+    // A URL copied from a tab that showed a file from that computer: the file is not in it.
+    const error = here.file
+      ? `This address showed ${here.file}, a file opened from the computer it was on: a URL cannot carry a file (nothing is uploaded). Open the file, or ask for a share link.`
+      : 'This address showed a share link too long for an address, kept only in the tab that opened it: open the link itself again.';
+    const name = here.file ?? 'a share link';
+    if (useStore.getState().transcript.summary) useStore.getState().viewActions.noteFailure({ name, error });
+    else
+      useStore.setState((s) => ({
+        transcript: { ...s.transcript, status: 'error', source: { kind: 'file', name }, error, issues: [] },
+      }));
+    return;
+  }
+  // Mark loading right away so a second mount (StrictMode) does not start another load.
+  useStore.setState((s) => ({ transcript: { ...s.transcript, status: 'loading' } }));
+  void loadManifest().then((list) => {
+    const named = here.sample ? list.find((e) => e.id === here.sample) : undefined;
+    if (named) return openSample(named, restore);
+    const first = list.find((e) => e.id === DEFAULT_SAMPLE) ?? list[0];
+    if (first) return openSample(first);
+    return useStore.getState().transcriptActions.loadUrl(sampleUrl(`${DEFAULT_SAMPLE}.tierscope.json`), {
+      kind: 'sample',
+      name: DEFAULT_SAMPLE,
+    });
+  });
 }
