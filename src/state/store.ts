@@ -295,6 +295,8 @@ async function loadInputs(
 function loadProgress() {
   const set = useStore.setState;
   return progressProxy((p) => {
+    // A load's own phases arrive late after it failed (the analysis on screen stayed): not this screen's.
+    if (p.phase !== 'counting' && useStore.getState().transcript.status !== 'loading') return;
     if (p.phase === 'counting' && p.fraction >= 1) {
       // Exact counts arrived: replace the estimated rows of the visible thread.
       set((s) => ({ transcript: { ...s.transcript, progress: undefined } }));

@@ -66,7 +66,7 @@ type TranscriptState = {
 
 /** A load that failed while another analysis stayed on screen (or a history entry that cannot be shown again):
  *  what it was, why, and the parse issues the failed load met. */
-export type Failure = { name: string; error: string; issues?: readonly ParseIssue[] };
+type Failure = { name: string; error: string; issues?: readonly ParseIssue[] };
 
 /** A load that reached the screen: its id (a history entry names it), where it came from, and what it needs to
  *  be loaded again — the files themselves (Blobs are references to the user's files, never copies; they ride in

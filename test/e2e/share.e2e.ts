@@ -163,7 +163,7 @@ describeReal('share links', () => {
     await openLink(s.page, link);
     const status = (await s.page.getByTestId('load-status').textContent()) ?? '';
     // The bundle in the link names the format its transcript was read from.
-    expect(status).toMatch(/· claude-code [\d.]+ ·/);
+    expect(status).toMatch(/·claude-code [\d.]+·/);
     expect(status).not.toContain('tierscope');
     for (const part of [counted(report.counts.messages, 'message'), counted(report.counts.requests, 'request')])
       expect(status).toContain(part);

@@ -7,5 +7,5 @@ import { loadDoc, openFromUrl } from './use-startup.ts';
 
 export function useHistory(): void {
   // A URL this page did not write (typed or pasted into the address bar) opens as a start-up would.
-  useEffect(() => installViewHistory(loadDoc, (href) => openFromUrl(href, null)), []);
+  useEffect(() => installViewHistory(loadDoc, (href) => openFromUrl(href, null, true)), []);
 }

@@ -73,7 +73,7 @@ function sameOriginSrc(src: string, baseHref: string): string | null {
 /** Open a share link: the engine decodes it (off the main thread) and loads the transcript it carries, or
  *  the link names a bundled sample, loaded here; either way with the link's settings, and its view unless `over`
  *  brings another (the page URL's, a history entry's). */
-export async function openShareLink(href: string, over?: Restore): Promise<void> {
+async function openShareLink(href: string, over?: Restore): Promise<void> {
   const { transcriptActions } = useStore.getState();
   const named = await transcriptActions.openLink(href, over);
   if (!named) return;
@@ -196,8 +196,9 @@ export function useStartup(): void {
 
 /** Open what a URL (and its history entry, after a reload) names, with the view it names: the entry's load again
  *  (a dropped file rides in the entry across a reload), else a share link, `?src=`, `#sample=`, a file this page
- *  still holds, else the default sample. Start-up and a URL typed or pasted into the tab's address bar. */
-export function openFromUrl(href: string, entry: Entry | null): void {
+ *  still holds, else (at start-up) the default sample. Start-up, and a URL typed or pasted into the tab's address
+ *  bar (`typed`: a fragment naming no transcript is a view of the one on screen). */
+export function openFromUrl(href: string, entry: Entry | null, typed = false): void {
   const here = stateFromUrl(href);
   const restore: Restore | undefined = hasView(href) ? { view: here.view, warnings: here.warnings } : undefined;
   if (entry?.doc) {
@@ -229,6 +230,10 @@ export function openFromUrl(href: string, entry: Entry | null): void {
       useStore.setState((s) => ({
         transcript: { ...s.transcript, status: 'error', source: { kind: 'file', name }, error, issues: [] },
       }));
+    return;
+  }
+  if (typed && !here.sample) {
+    if (restore && useStore.getState().transcript.doc) useStore.getState().viewActions.applyView(here.view);
     return;
   }
   // Mark loading right away so a second mount (StrictMode) does not start another load.
