@@ -160,6 +160,21 @@ export function pushNextView(): void {
   pushNext = true;
 }
 
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Write on the next task, once for every change made meanwhile: a store update (a run's result arriving, a load
+ *  shown) is not made longer by the history write it causes. */
+function scheduleWrite(): void {
+  timer ??= setTimeout(flush, 0);
+}
+
+/** Write now what is scheduled (a history step writes its own entry before it ends). */
+function flush(): void {
+  if (timer !== undefined) clearTimeout(timer);
+  timer = undefined;
+  write();
+}
+
 function write(): void {
   const s = useStore.getState();
   const f = useFolder.getState();
@@ -233,15 +248,15 @@ async function step(entry: Entry, href: string, load: DocLoader): Promise<void> 
     }
     if (!(await load(doc, { view: url.view, warnings: url.warnings, doc: doc.id }))) return;
   } finally {
+    flush();
     stepping = false;
-    write();
   }
 }
 
 /** Write the URL as the screen changes and show history steps; returns the uninstaller. `onForeign`: a URL
  *  history stepped to that this page did not write (a link pasted into the address bar). */
 export function installViewHistory(load: DocLoader, onForeign: (href: string) => void): () => void {
-  const unsubscribe = [useStore.subscribe(write), useFolder.subscribe(write)];
+  const unsubscribe = [useStore.subscribe(scheduleWrite), useFolder.subscribe(scheduleWrite)];
   let handled = '';
   const onStep = () => {
     const href = window.location.href;
@@ -254,8 +269,10 @@ export function installViewHistory(load: DocLoader, onForeign: (href: string) =>
   window.addEventListener('popstate', onStep);
   window.addEventListener('hashchange', onStep);
   window.addEventListener('beforeunload', keepFiles);
-  write();
+  flush();
   return () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
     for (const u of unsubscribe) u();
     window.removeEventListener('popstate', onStep);
     window.removeEventListener('hashchange', onStep);

@@ -159,7 +159,13 @@ export async function showThread(page: Page, id: string): Promise<void> {
   const item = page.locator(`[data-testid="thread-item"][data-thread-id=${JSON.stringify(id)}]`);
   if ((await item.count()) === 0) await page.getByTestId('side-call-group').click();
   await item.click();
-  await page.locator(`[data-testid="transcript-rows"][data-thread=${JSON.stringify(id)}]`).waitFor({ timeout: 30_000 });
+  // Its rows fetched (a thread with messages has a row count; a busy machine fetches them later than the click).
+  const messages = Number(/\n(\d+) messages/.exec((await item.getAttribute('title')) ?? '')?.[1] ?? 0);
+  await page
+    .locator(
+      `[data-testid="transcript-rows"][data-thread=${JSON.stringify(id)}]${messages > 0 ? ':not([data-count="0"])' : ''}`,
+    )
+    .waitFor({ timeout: 30_000 });
 }
 
 export type Seen = {

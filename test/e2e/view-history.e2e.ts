@@ -98,8 +98,10 @@ describeWild('the view in the URL, history and share links (24a90d02)', () => {
     await waitForFocus(s.page);
     const sent = await shownCompaction(s.page);
     expect(sent).toMatchObject({ id: 'main/agent/0', focused: ['summary.filesRead.lost.2'] });
-    // The page URL already says so.
-    expect(s.page.url()).toContain('compaction=main/agent/0&probe=summary.filesRead.lost.2');
+    // The page URL says so too.
+    await s.page.waitForFunction(() =>
+      window.location.hash.includes('compaction=main/agent/0&probe=summary.filesRead.lost.2'),
+    );
     // `s` works over the compaction view, and so does the header's Share button.
     await s.page.keyboard.press('s');
     const link = await dialogLink(s.page);
@@ -161,7 +163,7 @@ describeWild('the view in the URL, history and share links (24a90d02)', () => {
     await s.page.waitForFunction(() => /[#&]request=\d+/.test(window.location.hash));
     const request = new URL(s.page.url()).hash.match(/request=(\d+)/)?.[1];
     await openCompactionView(s.page);
-    expect(s.page.url()).toContain('compaction=main/agent/0');
+    await s.page.waitForFunction(() => window.location.hash.includes('compaction=main/agent/0'));
 
     await s.page.goBack();
     await s.page.getByTestId('compaction-view').waitFor({ state: 'detached' });
@@ -254,6 +256,7 @@ describeWild('the view in the URL, history and share links (24a90d02)', () => {
     await loadFiles(s.page, [FILE]);
     const before = await loadStatus(s.page);
     const rows = await s.page.getByTestId('transcript-row').count();
+    await s.page.waitForFunction((n) => window.location.hash.startsWith(`#file=${n}`), NAME);
     const url = s.page.url();
     const drop = await s.page.evaluateHandle(() => {
       const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
