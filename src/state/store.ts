@@ -3,13 +3,13 @@
 // dropped, so the UI stays responsive while the worker computes.
 import { create } from 'zustand';
 import type { LoadFile, LoadSummary, Row } from '../../worker/api.ts';
-import { ConfigError, checkValue, DEFAULT_VIEW, type PipelineConfig } from '../../worker/api.ts';
+import { ConfigError, checkValue, DEFAULT_VIEW, type PipelineConfig, shareValue } from '../../worker/api.ts';
 import { engine, progressProxy } from './engine-client.ts';
 import { rememberInput } from './last-input.ts';
 import { fileTooBig, useLoadLimits } from './load-limits.ts';
 import { baselineConfig, INITIAL_CONFIG, loadedConfig } from './log-settings.ts';
 import type { AppState, LoadSource, Opened, Restore } from './types.ts';
-import { restoreView, stateFromUrl, viewOf } from './url-state.ts';
+import { restoreView, viewOf } from './url-state.ts';
 
 const RUN_DEBOUNCE_MS = 50;
 let runTimer: ReturnType<typeof setTimeout> | undefined;
@@ -106,7 +106,7 @@ export const useStore = create<AppState>()((set, get) => ({
         view: over?.view ?? opened.view,
         warnings: [...opened.warnings, ...(over?.warnings ?? [])],
         doc: over?.doc,
-        link: stateFromUrl(href).share,
+        link: shareValue(href),
       };
       if (opened.kind === 'sample') {
         // The sample loads next (its own load); until then what was on screen is, as it was.
@@ -117,7 +117,7 @@ export const useStore = create<AppState>()((set, get) => ({
       }
       const shown = { kind: 'link', name: opened.summary.fileName } as const;
       set((s) => ({ transcript: { ...s.transcript, source: shown } }));
-      await showLoaded(opened.summary, restore, true, { files: null, link: stateFromUrl(href).share });
+      await showLoaded(opened.summary, restore, true, { files: null, link: shareValue(href) });
       return null;
     },
     async ensureRows(thread: string) {

@@ -79,11 +79,10 @@ export function stateFromUrl(href: string): Required<UrlState> & { warnings: str
   };
 }
 
-/** Whether a page URL's fragment names a view at all (a share link with view pairs beside `s=` opens on
+/** Whether a page URL (read by stateFromUrl) names a view at all (a share link with view pairs beside `s=` opens on
  *  them rather than on the view inside the link). */
-export function hasView(href: string): boolean {
-  const u = parse(href);
-  return !!u && viewPairs(stateFromUrl(href).view).length > 0;
+export function hasView(state: Pick<UrlState, 'view'>): boolean {
+  return viewPairs(state.view ?? DEFAULT_VIEW).length > 0;
 }
 
 /** The page URL for a state: `href`'s origin, path and other query parameters, then `?src=` (and `?folder=1`),

@@ -14,7 +14,7 @@ import { afterAll, expect, it } from 'vitest';
 import { formatBytes } from '../../src/lib/bytes.ts';
 import { generateClaudeCode } from './gen-claude-code.ts';
 import { openSession, type Session, screenshot, servedFolder, stopServer } from './harness.ts';
-import { loadFiles, waitForRun } from './ui.ts';
+import { loadFiles, pasteText, waitForRun } from './ui.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tierscope-big-files-'));
 afterAll(async () => {
@@ -132,7 +132,7 @@ it('the page never reads a file; the limit holds on every path; gzip loads, trun
     );
     expect(await loadError(page)).toMatch(/dropped\.jsonl is 2 MB, over the 1 MB file-size limit/);
     await page.getByTestId('paste-button').click();
-    await page.getByTestId('paste-text').fill(plain.slice(0, 1_500_000));
+    await pasteText(page, 'paste-text', plain.slice(0, 1_500_000));
     await page.getByTestId('paste-load').click();
     expect(await loadError(page)).toMatch(/pasted\.jsonl is [\d.]+ MB, over the 1 MB file-size limit/);
     await setFileLimitMb(page, 0.015625); // 16 KB

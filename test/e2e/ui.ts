@@ -65,6 +65,16 @@ export function testSessions(): { app: (c?: Scheme) => Promise<Session>; session
   };
 }
 
+/** Put text into a text area as one paste does (one input event). Playwright's fill feeds it through the input
+ *  pipeline, which for a megabyte of text outlasts its 30 s timeout on a busy machine (on main too). */
+export async function pasteText(page: Page, testId: string, text: string): Promise<void> {
+  await page.getByTestId(testId).evaluate((el, t) => {
+    const area = el as HTMLTextAreaElement;
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set?.call(area, t);
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+}
+
 /** The id of the run currently shown (0 before the first). */
 export async function runId(page: Page): Promise<number> {
   return Number((await page.getByTestId('summary-bar').getAttribute('data-run-id')) ?? 0);

@@ -101,8 +101,8 @@ describe('stateFromUrl / urlFromState', () => {
     expect(u.view).toEqual({ ...DEFAULT_VIEW, request: 4, compaction: 'main/agent/0' });
     expect(u.table.shown).toBe(true);
     expect(stateFromUrl('http://h/#file=24a90d02.jsonl&message=3').file).toBe('24a90d02.jsonl');
-    expect(hasView('http://h/#s=1.abc')).toBe(false);
-    expect(hasView('http://h/#s=1.abc&thread=x')).toBe(true);
+    expect(hasView(stateFromUrl('http://h/#s=1.abc'))).toBe(false);
+    expect(hasView(stateFromUrl('http://h/#s=1.abc&thread=x'))).toBe(true);
   });
 
   it('writes a link on this page: path and other parameters kept, old fragment and ?src= replaced', () => {

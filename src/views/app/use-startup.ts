@@ -200,7 +200,7 @@ export function useStartup(): void {
  *  bar (`typed`: a fragment naming no transcript is a view of the one on screen). */
 export function openFromUrl(href: string, entry: Entry | null, typed = false): void {
   const here = stateFromUrl(href);
-  const restore: Restore | undefined = hasView(href) ? { view: here.view, warnings: here.warnings } : undefined;
+  const restore: Restore | undefined = hasView(here) ? { view: here.view, warnings: here.warnings } : undefined;
   if (entry?.doc) {
     void loadDoc(entry.doc, { ...restore, doc: entry.doc.id });
     return;
