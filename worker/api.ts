@@ -25,9 +25,9 @@ import type { DayTotal, SortKey } from '../src/sessions/rows.ts';
 import type { ScanProgress, Skipped } from '../src/sessions/scan.ts';
 import type { SessionRow } from '../src/sessions/summary.ts';
 import type { MinimizeProgress, Size } from '../src/share/minimize.ts';
-import type { ShareView } from '../src/share/payload.ts';
 import type { Witness } from '../src/share/predicate.ts';
 import type { RedactionChange, RedactionPreview } from '../src/share/redact.ts';
+import type { View } from '../src/share/view.ts';
 import type { EncodingName } from '../src/tokens/tokenizer.ts';
 
 export type { CompactionRow } from '../src/analyses/audit.ts';
@@ -69,15 +69,26 @@ export type { Row } from '../src/projections/rows.ts';
 export type { EventRow, TimelinePoint } from '../src/projections/timeline.ts';
 export type { ReplayMode } from '../src/replay/inputs.ts';
 export type { DayTotal, SortKey } from '../src/sessions/rows.ts';
+export { SORT_KEYS } from '../src/sessions/rows.ts';
 export type { SessionRow } from '../src/sessions/summary.ts';
 export { linkFor, shareValue } from '../src/share/codec.ts';
 export type { MinimizeProgress } from '../src/share/minimize.ts';
 export { PAIRING_RULES } from '../src/share/pairing-rules.ts';
-export type { ShareView } from '../src/share/payload.ts';
 export { settingsPayload } from '../src/share/payload.ts';
 export type { RedactionChange, RedactionPreview, RedactionWhere } from '../src/share/redact.ts';
 export type { LinkSize } from '../src/share/size.ts';
 export { classifyLink } from '../src/share/size.ts';
+export type { ConfigTab, DetailTab, TableView, TimelineRange, View } from '../src/share/view.ts';
+export {
+  DEFAULT_TABLE,
+  DEFAULT_VIEW,
+  fragmentPairs,
+  pairsText,
+  parseProbeKey,
+  probeKey,
+  readViewPairs,
+  viewPairs,
+} from '../src/share/view.ts';
 export type { EncodingName } from '../src/tokens/tokenizer.ts';
 
 /** A file for the engine: bytes (share links), a File or Blob the worker reads slice by slice (picker, drop,
@@ -132,8 +143,8 @@ export type ThreadInfo = {
 export type LoadSummary = {
   ok: true;
   fileName: string;
+  /** The format the transcript was first read from (a bundle's source format). */
   format: FormatId;
-  originalFormat?: FormatId;
   version?: string;
   title?: string;
   bytes: number;
@@ -214,12 +225,12 @@ export type CompactionDetail = { row: CompactionRow } & CompactionTexts & { clip
 export type CountStatus = { done: boolean; fraction: number; ms?: number; pooled?: boolean };
 
 /** What a share link or share file restores besides the transcript (already checked per field). */
-export type SharedSettings = { settings: RunSettings; view: ShareView; warnings: string[] };
+export type SharedSettings = { settings: RunSettings; view: View; warnings: string[] };
 
 /** What a share link is built from (SPEC §7): the settings and view shown, and the options chosen. */
 export type ShareRequest = {
   settings: RunSettings;
-  view: ShareView;
+  view: View;
   /** The bundled sample the transcript was loaded from: an unredacted link then carries its id only. */
   sample?: string;
   /** Opt-in redaction: content becomes same-length filler; paths are kept unless `keepPaths` is false. */
@@ -232,7 +243,7 @@ export type ShareLink = {
   /** The `s` value of the link (`1.<data>`); the page adds its own origin and path. */
   encoded: string;
   carries: 'sample' | 'transcript';
-  view: ShareView;
+  view: View;
   redaction: RedactionPreview | null;
   /** Secret-looking strings found (replaced when redacting, shared as they are otherwise), listed masked. */
   secrets: RedactionChange[];
@@ -243,7 +254,9 @@ export type ShareLink = {
 export type ShareReply = ({ ok: true } & ShareLink) | { ok: false; error: string };
 
 type MinimizeRequest = Omit<ShareRequest, 'sample' | 'minimized'> & {
-  /** `pairing:<rule>[@stage][#id]`, `tier:<id>=<1|2|3|null>` or `break:[observed:|simulated:]<cause>`. */
+  /** `pairing:<rule>[@stage][#id]`, `tier:<id>=<1|2|3|null>`, `break:[observed:|simulated:]<cause>`,
+   *  `compaction:<thread>/<request>:lost:<kind>[=<text>]`, `compaction:<thread>/<request>:unreadable`,
+   *  `refetch:after-agent-compaction[#id]` or `refetch:after-pipeline[#id]` (src/share/predicate.ts). */
   predicate: string;
   maxEvaluations?: number;
 };
@@ -279,6 +292,8 @@ export interface EngineApi {
     /** Of a file that holds several sessions (an opencode database), the one to read. */
     session?: string,
   ): Promise<LoadSummary | LoadFailure>;
+  /** Stop the load under way: it ends with a "Cancelled" failure and what was loaded stays loaded. */
+  cancelLoad(): Promise<void>;
   rows(thread: string): Promise<Row[]>;
   /** Resolves when exact counts for the loaded transcript are done (progress through load's callback). */
   counted(): Promise<CountStatus>;

@@ -19,6 +19,7 @@ import { fileIsSqlite, type SqliteOpener } from '../src/formats/sqlite.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
 import { lineBreakOf } from '../src/lib/lines.ts';
 import { carryOver } from '../src/model/carry-over.ts';
+import { sourceFormat } from '../src/model/source-format.ts';
 import type { Block, FormatId, Thread, Transcript } from '../src/model/transcript.ts';
 import { hardcapTokens, landingTokens, triggerTokens } from '../src/pipeline/config.ts';
 import type { PipelineEvent } from '../src/pipeline/stage.ts';
@@ -138,9 +139,11 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       }
     | undefined;
   let latestRun = 0;
-  /** The newest load asked for: a load overtaken by a newer one while it read its input is dropped, so what the
-   *  engine holds is always what the page asked for last (the page drops that reply too: state/store.ts). */
-  let latestLoad = 0;
+  /** Loads started, and the newest one cancelled (cancelLoad): a cancelled load never replaces what is loaded; a
+   *  load overtaken by a newer one while it read its input is dropped, so what the engine holds is always what the
+   *  page asked for last (the page drops that reply too: state/store.ts). */
+  let loads = 0;
+  let cancelledLoad = 0;
   let counting: Promise<CountStatus> = Promise.resolve({ done: true, fraction: 1 });
 
   function startCounting(t: Transcript, onProgress?: (p: LoadProgress) => void): Promise<CountStatus> {
@@ -242,7 +245,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       session?: string,
     ): Promise<LoadSummary | LoadFailure> {
       const t0 = performance.now();
-      const ticket = ++latestLoad;
+      const seq = ++loads;
+      const cancelled = () => cancelledLoad >= seq;
+      const stopped: LoadFailure = { ok: false, error: 'cancelled, nothing of it was loaded.', issues: [] };
       // A followed session's lines, kept from its last load; any other load lets them go.
       const growing = follow === 'grow' && held !== undefined && held.name === files[0]?.name;
       const keep = growing ? held?.lines : follow ? heldLines() : undefined;
@@ -256,13 +261,14 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       const prepared = [];
       for (const f of files) {
         const p = await prepareInput(f, maxBytes, (fraction) => onProgress?.({ phase: 'reading', fraction }));
+        if (cancelled()) return stopped;
         if (!p.ok) {
           if (prepared.length === 0) return { ok: false, error: p.error, issues: [] };
           continue; // a companion file: the main file still loads (parseTranscript reports missing companions)
         }
         prepared.push(p);
       }
-      if (ticket !== latestLoad) return { ok: false, error: 'A newer load replaced this one.', issues: [] };
+      if (seq !== loads) return { ok: false, error: 'A newer load replaced this one.', issues: [] };
       const [main, ...extra] = prepared.map((p) => p.source);
       onProgress?.({ phase: 'parsing', fraction: 0 });
       const database = fileIsSqlite(main) && sqliteEngine ? await sqliteEngine() : undefined;
@@ -276,6 +282,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         heldExtras: keepExtras,
       });
       if (!r.ok) return { ok: false, error: r.error, issues: r.issues };
+      // A cancel sent while parsing is read now, before anything of the file replaces what is loaded.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (cancelled()) return stopped;
       if (keep && keepExtras) held = { name: files[0].name, lines: keep, extras: keepExtras };
       following = follow !== undefined;
       for (const p of prepared)
@@ -312,8 +321,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       return {
         ok: true,
         fileName: files[0].name,
-        format: t.format,
-        originalFormat: t.meta.originalFormat,
+        // A bundle (a share link, a share file) names the format its transcript was first read from.
+        format: sourceFormat(t),
         version: t.meta.version,
         title: t.meta.title,
         bytes: main.size,
@@ -335,6 +344,10 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         defaults: logDefaults(t),
         ...(share ? { share } : {}),
       };
+    },
+
+    async cancelLoad(): Promise<void> {
+      cancelledLoad = loads;
     },
 
     async rows(threadId: string): Promise<Row[]> {

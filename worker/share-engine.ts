@@ -16,7 +16,7 @@ import {
   PredicateError,
   parsePredicate,
 } from '../src/share/predicate.ts';
-import { prepareShare } from '../src/share/prepare.ts';
+import { prepareShare, redactedView } from '../src/share/prepare.ts';
 import { type Redaction, type RedactionPreview, redactTranscript } from '../src/share/redact.ts';
 import type { EncodingName, Tokenizer } from '../src/tokens/tokenizer.ts';
 import type {
@@ -130,8 +130,8 @@ export function createShareMethods(host: ShareHost): ShareMethods {
             `after redaction ${formatPredicate(repro.predicate)} no longer holds (token counts moved); share it without redaction`,
           );
       }
-      // A thread id the view points at is written as the redacted transcript writes it.
-      const shown = { ...view, thread: view.thread === null ? null : r.keptValue(view.thread) };
+      // The ids the view points at are written as the redacted transcript writes them.
+      const shown = redactedView(view, r.keptValue);
       return {
         state: { ...settings, view: shown, source: { kind: 'transcript', transcript: r.transcript } },
         link: {
@@ -220,7 +220,7 @@ export function createShareMethods(host: ShareHost): ShareMethods {
         if (!p.ok) return { ok: false, token, error: p.error };
         const m = p.minimized;
         if (!m) return { ok: false, token, error: 'nothing was minimized' };
-        lastMinimized = { token, predicate, state: p.state };
+        lastMinimized = { token, predicate: p.predicate ?? predicate, state: p.state };
         const link = await share({ settings: req.settings, view: p.state.view, redact: req.redact, minimized: token });
         if (!link.ok) return { ok: false, token, error: link.error };
         const { ok: _ok, ...shared } = link;

@@ -3,6 +3,7 @@
 // follow SPEC §8 (`tier` 1/2 at first touch, 3 if tiering only ran while it sat in the window, null if
 // tiering never ran while it existed; `finalChars` = its size in the last request that carries it).
 import { runeCount } from '../lib/runes.ts';
+import { sourceFormat } from '../model/source-format.ts';
 import type { Block, ObservedUsage, ParseIssue, Thread, Transcript } from '../model/transcript.ts';
 import type { PairingViolation } from '../pairing/validate.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
@@ -414,7 +415,7 @@ export function buildReport(x: ReportInput): Report {
   );
   const hasObserved = obsTot.prompt > 0;
   return {
-    format: t.format,
+    format: sourceFormat(t),
     parseIssues: t.parseIssues.map((i) => ({ line: i.line, message: i.message, severity: i.severity })),
     counts: countsOf(t, x.memo),
     settings: {

@@ -27,7 +27,7 @@ export type CommandFlags = { valued: readonly string[]; booleans: readonly strin
 export const COMMANDS: Record<'analyze' | 'share' | 'minimize' | 'scan' | 'serve', CommandFlags> = {
   analyze: { valued: VALUED, booleans: ['json', 'help'] },
   share: {
-    valued: [...VALUED, 'base-url', 'minimize', 'max-evals', 'out'],
+    valued: [...VALUED, 'base-url', 'minimize', 'max-evals', 'out', 'view'],
     booleans: ['redact', 'redact-paths', 'help'],
   },
   minimize: { valued: [...VALUED, 'predicate', 'out', 'max-evals'], booleans: ['redact', 'redact-paths', 'help'] },

@@ -3,12 +3,14 @@
 // smallest bundle that still reproduces a predicate (redacted with `--redact`). Loaded by main.ts only for these
 // commands, so the share codec and the secret scanner are not read on every start.
 import { writeFileSync } from 'node:fs';
+import { analyze } from '../analyses/analyze.ts';
 import { formatBytes } from '../lib/bytes.ts';
 import { DEFAULT_BASE_URL, shareLink } from '../share/codec.ts';
 import { toShareFile } from '../share/payload.ts';
 import { type Predicate, PredicateError, parsePredicate } from '../share/predicate.ts';
 import { type Prepared, prepareShare } from '../share/prepare.ts';
 import { classifyLink } from '../share/size.ts';
+import { fragmentPairs, readViewPairs, type View } from '../share/view.ts';
 import { option, type ParsedArgs, UsageError } from './args.ts';
 import { load, type TermIo } from './load.ts';
 import { positiveInt } from './options.ts';
@@ -54,14 +56,35 @@ function redactionLine(p: Prepared): string | null {
   return `redacted ${r.counts.strings} strings (${r.counts.chars} chars), ${r.counts.secrets} secret-looking strings replaced, ${r.counts.keptPaths} paths kept${tokens}`;
 }
 
-async function prepare(args: ParsedArgs, io: TermIo, predicate: Predicate | undefined, redact: boolean) {
+/** `--view`: the view a link opens on, in the app's own encoding (src/share/view.ts); a bad field is an error. */
+function viewOf(args: ParsedArgs): View | undefined {
+  const text = option(args, 'view');
+  if (text === undefined) return undefined;
+  const read = readViewPairs(fragmentPairs(text.replace(/^.*#/, '')));
+  if (read.warnings.length > 0) throw new UsageError(`--view: ${read.warnings[0]}`);
+  return read.view;
+}
+
+/** A view that names a compaction the transcript does not have is refused, naming those it has. */
+function checkCompaction(view: View, ids: readonly string[]): string | null {
+  if (view.compaction === null || ids.includes(view.compaction)) return null;
+  return `--view: compaction ${view.compaction} is not in this transcript (${ids.length === 0 ? 'it has none' : `it has ${ids.join(', ')}`})`;
+}
+
+async function prepare(args: ParsedArgs, io: TermIo, predicate: Predicate | undefined, redact: boolean, view?: View) {
   const loaded = await load(args, io);
   if (typeof loaded === 'string') return loaded;
   const { transcript, settings, tokenizer } = loaded;
+  if (view && view.compaction !== null) {
+    const ids = (analyze(transcript, { ...settings, tokenizer }).report.compactions ?? []).map((c) => c.id);
+    const bad = checkCompaction(view, ids);
+    if (bad) return bad;
+  }
   const prepared = await prepareShare(transcript, settings, tokenizer, {
     predicate,
     redact: redact ? { keepPaths: !args.switches.has('redact-paths') } : null,
     minimize: { maxEvaluations: positiveInt(args, 'max-evals', 1000) },
+    view,
   });
   if (!prepared.ok) return prepared.error;
   for (const line of [minimizedLine(prepared), redactionLine(prepared), ...prepared.notes])
@@ -90,7 +113,7 @@ function writeShareFile(out: string, text: string, io: TermIo): number {
 export async function shareCommand(args: ParsedArgs, io: TermIo): Promise<number> {
   const predicate = predicateOf(option(args, 'minimize'), 'minimize');
   const base = baseUrlOf(args);
-  const prepared = await prepare(args, io, predicate, redactFlag(args));
+  const prepared = await prepare(args, io, predicate, redactFlag(args), viewOf(args));
   if (typeof prepared === 'string') {
     io.err(`tierscope: ${prepared}`);
     return 2;

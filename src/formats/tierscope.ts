@@ -4,6 +4,7 @@
 
 import { grouped } from '../lib/digits.ts';
 import { arr, display, isObject, preview, str } from '../lib/json.ts';
+import { sourceFormat } from '../model/source-format.ts';
 import type { FormatId, ParseIssue, Thread, Transcript, TranscriptMeta } from '../model/transcript.ts';
 import { makeTranscript } from './thread.ts';
 import { FORMATS, narrowIssues, narrowMeta, narrowThread } from './tierscope-narrow.ts';
@@ -31,9 +32,8 @@ export type Bundle = {
 
 /** The bundle object for a transcript (plain data; JSON.stringify it to write a file). */
 export function toBundle(t: Transcript): Bundle {
-  const format = t.format === 'tierscope' ? (t.meta.originalFormat ?? 'tierscope') : t.format;
   const { originalFormat: _drop, ...meta } = t.meta;
-  return { tierscope: BUNDLE_VERSION, format, meta, threads: t.threads, parseIssues: t.parseIssues };
+  return { tierscope: BUNDLE_VERSION, format: sourceFormat(t), meta, threads: t.threads, parseIssues: t.parseIssues };
 }
 
 export function exportBundle(t: Transcript): string {

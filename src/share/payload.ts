@@ -13,13 +13,9 @@ import { diffKeys, getKey, KEY_SPECS, mergeConfig, type PipelineConfig } from '.
 import { PRESET_IDS, type PresetId, presetConfig } from '../pipeline/presets.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
 import { ENCODINGS, type EncodingName } from '../tokens/tokenizer.ts';
+import { DEFAULT_VIEW, encodeView, readPayloadView, type View } from './view.ts';
 
 const SHARE_VERSION = 1;
-
-/** What the recipient looks at: a thread, a request of it (timeline) and a selected message (row). */
-export type ShareView = { thread: string | null; request: number | null; selection: number | null };
-
-export const DEFAULT_VIEW: ShareView = { thread: null, request: null, selection: null };
 
 type ShareSource = { kind: 'transcript'; transcript: Transcript } | { kind: 'sample'; id: string };
 
@@ -38,7 +34,7 @@ const DEFAULT_SETTINGS: Omit<ShareSettings, 'config'> = {
   encoding: 'o200k_base',
 };
 
-export type ShareState = ShareSettings & { view: ShareView; source: ShareSource };
+export type ShareState = ShareSettings & { view: View; source: ShareSource };
 
 /** The JSON written into links and share files. */
 export type SharePayload = {
@@ -48,7 +44,8 @@ export type SharePayload = {
   mode?: ReplayMode;
   provider?: Provider;
   encoding?: EncodingName;
-  view?: Partial<ShareView>;
+  /** The view (view.ts's one encoding); links made before it hold `{thread, request, selection}`. */
+  view?: string;
   transcript?: Bundle;
   sample?: string;
 };
@@ -58,7 +55,7 @@ export type DecodedShare = { ok: true; state: ShareState; warnings: string[] } |
 const MODES: readonly ReplayMode[] = ['recorded', 'raw'];
 
 /** Settings part of a payload (everything but the transcript), defaults left out. */
-export function settingsPayload(s: ShareSettings & { view?: ShareView }): Omit<SharePayload, 'transcript' | 'sample'> {
+export function settingsPayload(s: ShareSettings & { view?: View }): Omit<SharePayload, 'transcript' | 'sample'> {
   const out: Omit<SharePayload, 'transcript' | 'sample'> = { v: SHARE_VERSION };
   const changed = diffKeys(presetConfig(s.preset), s.config);
   if (s.preset !== DEFAULT_SETTINGS.preset || changed.length > 0) {
@@ -69,12 +66,8 @@ export function settingsPayload(s: ShareSettings & { view?: ShareView }): Omit<S
   if (s.mode !== DEFAULT_SETTINGS.mode) out.mode = s.mode;
   if (s.provider !== DEFAULT_SETTINGS.provider) out.provider = s.provider;
   if (s.encoding !== DEFAULT_SETTINGS.encoding) out.encoding = s.encoding;
-  const v = s.view ?? DEFAULT_VIEW;
-  const view: Partial<ShareView> = {};
-  if (v.thread !== null) view.thread = v.thread;
-  if (v.request !== null) view.request = v.request;
-  if (v.selection !== null) view.selection = v.selection;
-  if (Object.keys(view).length > 0) out.view = view;
+  const view = encodeView(s.view ?? DEFAULT_VIEW);
+  if (view !== '') out.view = view;
   return out;
 }
 
@@ -125,29 +118,9 @@ function readConfig(raw: unknown, warn: (m: string) => void): { preset: PresetId
   return { preset, config };
 }
 
-function readView(raw: unknown, warn: (m: string) => void): ShareView {
-  if (raw === undefined) return { ...DEFAULT_VIEW };
-  if (!isObject(raw)) {
-    warn('view is not an object; using the default view');
-    return { ...DEFAULT_VIEW };
-  }
-  const index = (k: 'request' | 'selection') => {
-    const v = raw[k];
-    if (v === undefined || v === null) return null;
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
-    warn(`view.${k} ${JSON.stringify(v)} is not an index; ignored`);
-    return null;
-  };
-  const t = raw.thread;
-  let thread: string | null = null;
-  if (typeof t === 'string') thread = t;
-  else if (t !== undefined && t !== null) warn(`view.thread ${JSON.stringify(t)} is not a thread id; ignored`);
-  return { thread, request: index('request'), selection: index('selection') };
-}
-
 /** A view checked against the transcript it will be shown on: unknown thread or out-of-range indices
  *  fall back to the default (first thread, nothing selected) with a warning each. */
-function checkView(view: ShareView, t: Transcript): { view: ShareView; warnings: string[] } {
+function checkView(view: View, t: Transcript): { view: View; warnings: string[] } {
   const warnings: string[] = [];
   const out = { ...view };
   const th = out.thread === null ? t.threads[0] : t.threads.find((x) => x.id === out.thread);
@@ -162,6 +135,12 @@ function checkView(view: ShareView, t: Transcript): { view: ShareView; warnings:
   if (out.selection !== null && out.selection >= th.messages.length) {
     warnings.push(`view.selection ${out.selection} is out of range (thread has ${th.messages.length}); ignored`);
     out.selection = null;
+  }
+  if (out.range !== null && out.range.to >= th.requests.length) {
+    warnings.push(
+      `view.range ${out.range.from}-${out.range.to} is out of range (thread has ${th.requests.length}); ignored`,
+    );
+    out.range = null;
   }
   return { view: out, warnings };
 }
@@ -202,7 +181,9 @@ export function fromPayload(doc: unknown, loaded?: Transcript): DecodedShare {
     return { ok: false, error: 'this link carries neither a transcript nor a sample id' };
   }
   const { preset, config } = readConfig(doc.config, warn);
-  let view = readView(doc.view, warn);
+  const read = readPayloadView(doc.view);
+  pushAll(warnings, read.warnings);
+  let view = read.view;
   if (source.kind === 'transcript') {
     const checked = checkView(view, source.transcript);
     view = checked.view;

@@ -1,24 +1,38 @@
 // What a reproduction must keep showing (SPEC §7 "a chosen predicate"): a pairing violation (rule, optionally
-// at a stage and for one tool_use id), a tool result's tier, or a cache break's cause. Specs are short strings
-// for the CLI and the share dialog — `pairing:orphan-result@summarize`, `tier:toolu_abc=1`,
-// `break:ttl-expired` — and are checked against the same analyze() report the CLI and the UI show.
+// at a stage and for one tool_use id), a tool result's tier, a cache break's cause, a compaction finding (a probe
+// item its summary lost, or a summary that cannot be read) or a re-fetch after a compaction or after the
+// pipeline. Specs are short strings for the CLI and the share dialog — `pairing:orphan-result@summarize`,
+// `tier:toolu_abc=1`, `break:ttl-expired`, `compaction:main/89:lost:errors`, `refetch:after-pipeline#toolu_x` — and
+// are checked against the same analyze() report the CLI and the UI show (compaction-predicate.ts has theirs).
 import { type AnalyzeOptions, analyze } from '../analyses/analyze.ts';
 import type { Report } from '../analyses/report.ts';
 import type { Transcript } from '../model/transcript.ts';
+import {
+  anchorCompaction,
+  type CompactionPredicate,
+  compactionFindings,
+  compactionWitness,
+  formatCompaction,
+  parseCompaction,
+  parseRefetch,
+  type RefetchPredicate,
+  refetchFindings,
+  refetchWitness,
+} from './compaction-predicate.ts';
 import { PAIRING_RULES } from './pairing-rules.ts';
+import { PredicateError, type Witness } from './predicate-base.ts';
+
+export { PredicateError, type Witness } from './predicate-base.ts';
 
 export type Predicate =
   | { kind: 'pairing'; rule: string; stage?: string; toolUseId?: string }
   | { kind: 'tier'; toolUseId: string; tier: 1 | 2 | 3 | null }
-  | { kind: 'break'; cause: string; source: 'any' | 'simulated' | 'observed' };
-
-/** Where the predicate holds: what a share link's view should point at. */
-export type Witness = { thread: string; request: number | null; message: number | null; detail: string };
-
-export class PredicateError extends Error {}
+  | { kind: 'break'; cause: string; source: 'any' | 'simulated' | 'observed' }
+  | CompactionPredicate
+  | RefetchPredicate;
 
 const SYNTAX =
-  'predicates: pairing:<rule>[@<stage>][#<toolUseId>], tier:<toolUseId>=<1|2|3|null>, break:[observed:|simulated:]<cause>';
+  'predicates: pairing:<rule>[@<stage>][#<toolUseId>], tier:<toolUseId>=<1|2|3|null>, break:[observed:|simulated:]<cause>, compaction:<thread>/<request>:lost:<kind>[=<text>], compaction:<thread>/<request>:unreadable, refetch:after-agent-compaction[#<toolUseId>], refetch:after-pipeline[#<toolUseId>]';
 
 /** Parse a predicate spec; throws PredicateError with a one-line reason. */
 export function parsePredicate(spec: string): Predicate {
@@ -49,6 +63,8 @@ export function parsePredicate(spec: string): Predicate {
     if (!m) throw new PredicateError(`bad break predicate "${spec}" (break:[observed:|simulated:]<cause>)`);
     return { kind: 'break', cause: m[2], source: (m[1] as 'observed' | 'simulated' | undefined) ?? 'any' };
   }
+  if (kind === 'compaction') return parseCompaction(spec, rest);
+  if (kind === 'refetch') return parseRefetch(spec, rest);
   throw new PredicateError(`unknown predicate "${spec}"; ${SYNTAX}`);
 }
 
@@ -60,6 +76,10 @@ export function formatPredicate(p: Predicate): string {
       return `tier:${p.toolUseId}=${p.tier}`;
     case 'break':
       return `break:${p.source === 'any' ? '' : `${p.source}:`}${p.cause}`;
+    case 'compaction':
+      return formatCompaction(p);
+    case 'refetch':
+      return `refetch:after-${p.after}${p.toolUseId ? `#${p.toolUseId}` : ''}`;
   }
 }
 
@@ -100,6 +120,10 @@ export function findWitness(p: Predicate, r: Report): Witness | null {
       }
       return null;
     }
+    case 'compaction':
+      return compactionWitness(p, r);
+    case 'refetch':
+      return refetchWitness(p, r);
   }
 }
 
@@ -117,7 +141,17 @@ export function describeFindings(p: Predicate, r: Report): string {
       return `cache breaks found: ${uniq(
         r.requests.flatMap((q) => [q.cacheBreak?.cause, q.observedBreak?.cause]).filter((c): c is string => !!c),
       )}`;
+    case 'compaction':
+      return compactionFindings(r);
+    case 'refetch':
+      return refetchFindings(r);
   }
+}
+
+/** The predicate pinned to what it finds in `r`, the input's report, so it still names the same thing in a
+ *  reduced copy whose requests are renumbered (a compaction's `<thread>/<request>`); other kinds name stable ids. */
+export function anchorPredicate(p: Predicate, r: Report): Predicate {
+  return p.kind === 'compaction' ? anchorCompaction(p, r) : p;
 }
 
 /** A tester for the minimizer: analyze the candidate with the given settings and look for a witness. */

@@ -5,15 +5,25 @@ import { type AnalyzeOptions, analyze } from '../analyses/analyze.ts';
 import type { Transcript } from '../model/transcript.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { type MinimizeOptions, type MinimizeResult, minimize } from './minimize.ts';
-import { DEFAULT_VIEW, type ShareSettings, type ShareState, type ShareView } from './payload.ts';
-import { describeFindings, findWitness, formatPredicate, type Predicate, predicateTester } from './predicate.ts';
+import type { ShareSettings, ShareState } from './payload.ts';
+import {
+  anchorPredicate,
+  describeFindings,
+  findWitness,
+  formatPredicate,
+  type Predicate,
+  predicateTester,
+  type Witness,
+} from './predicate.ts';
 import { type RedactionPreview, type RedactOptions, redactTranscript } from './redact.ts';
+import { DEFAULT_VIEW, type View } from './view.ts';
 
 export type PrepareOptions = {
   predicate?: Predicate;
   /** Redaction options, or null for none (secrets are then only counted, not replaced). */
   redact?: RedactOptions | null;
-  view?: ShareView;
+  /** The view the link opens on (a reproduction's default: where its predicate holds). */
+  view?: View;
   minimize?: Omit<MinimizeOptions, 'onProgress'> & { onProgress?: MinimizeOptions['onProgress'] };
 };
 
@@ -21,6 +31,8 @@ export type Prepared = {
   ok: true;
   state: ShareState & { source: { kind: 'transcript'; transcript: Transcript } };
   minimized: Extract<MinimizeResult, { ok: true }> | null;
+  /** The predicate as the reproduction keeps it (anchored to what it found in the input). */
+  predicate: Predicate | null;
   redaction: RedactionPreview | null;
   /** Secret-looking strings in what is shared (0 after redaction, which replaces them). */
   secretsShared: number;
@@ -45,16 +57,19 @@ export async function prepareShare(
   let t = input;
   let view = o.view ?? { ...DEFAULT_VIEW };
   let minimized: Prepared['minimized'] = null;
+  let predicate: Predicate | null = null;
   if (o.predicate) {
-    const p = o.predicate;
-    const r = await minimize(t, predicateTester(p, analyzeOptions), o.minimize);
-    if (!r.ok) {
-      const found = describeFindings(p, analyze(t, analyzeOptions).report);
+    const report = analyze(t, analyzeOptions).report;
+    const p = anchorPredicate(o.predicate, report);
+    const r = findWitness(p, report) ? await minimize(t, predicateTester(p, analyzeOptions), o.minimize) : null;
+    if (!r?.ok) {
+      const found = describeFindings(p, report);
       return { ok: false, error: `${formatPredicate(p)} does not hold on this transcript (${found})` };
     }
     minimized = r;
+    predicate = p;
     t = r.transcript;
-    view = { thread: r.witness.thread, request: r.witness.request, selection: r.witness.message };
+    view = o.view ?? witnessView(r.witness);
   }
   let redaction: RedactionPreview | null = null;
   let secretsShared = 0;
@@ -62,10 +77,10 @@ export async function prepareShare(
     const r = redactTranscript(t, { tokenizer, ...o.redact });
     redaction = r.preview;
     t = r.transcript;
-    if (view.thread !== null) view = { ...view, thread: r.keptValue(view.thread) };
-    if (o.predicate && !findWitness(o.predicate, analyze(t, analyzeOptions).report)) {
+    view = redactedView(view, r.keptValue);
+    if (predicate && !findWitness(predicate, analyze(t, analyzeOptions).report)) {
       notes.push(
-        `after redaction ${formatPredicate(o.predicate)} no longer holds (token counts moved); share without redaction or loosen the predicate`,
+        `after redaction ${formatPredicate(predicate)} no longer holds (token counts moved); share without redaction or loosen the predicate`,
       );
     }
   } else {
@@ -74,5 +89,27 @@ export async function prepareShare(
       notes.push(`${secretsShared} secret-looking string(s) are in the shared transcript; redact to replace them`);
   }
   const state = { ...settings, view, source: { kind: 'transcript' as const, transcript: t } };
-  return { ok: true, state, minimized, redaction, secretsShared, notes };
+  return { ok: true, state, minimized, predicate, redaction, secretsShared, notes };
+}
+
+/** A view on the redacted copy: the ids it names (thread, compaction) as the redaction wrote them. */
+export function redactedView(v: View, kept: (s: string) => string): View {
+  return {
+    ...v,
+    thread: v.thread === null ? null : kept(v.thread),
+    compaction: v.compaction === null ? null : kept(v.compaction),
+  };
+}
+
+/** The view a reproduction opens on: where its predicate holds (a compaction finding: the compaction view with
+ *  the lost item focused). */
+function witnessView(w: Witness): View {
+  return {
+    ...DEFAULT_VIEW,
+    thread: w.thread,
+    request: w.request,
+    selection: w.message,
+    compaction: w.compaction ?? null,
+    probe: w.probe ?? null,
+  };
 }

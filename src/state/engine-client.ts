@@ -30,6 +30,7 @@ type Client = Pick<
   | 'clearSummaries'
   | 'scanFolder'
   | 'cancelScan'
+  | 'cancelLoad'
   | 'sessions'
 >;
 
@@ -90,6 +91,7 @@ export function engine(): Client {
       scanFolder: (token, files, root, onProgress) =>
         remote.scanFolder(token, files, root, onProgress ? proxy(onProgress) : undefined),
       cancelScan: (token) => remote.cancelScan(token),
+      cancelLoad: () => remote.cancelLoad(),
       sessions: (query) => remote.sessions(query),
     };
   }

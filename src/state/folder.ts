@@ -3,11 +3,13 @@
 // here as Blobs (never read on this thread until a session is opened); opening one loads it with its sub-agents,
 // and follows them as they grow when they can be read again (a served folder, the directory picker's handles).
 import { create } from 'zustand';
-import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView } from '../../worker/api.ts';
+import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView, TableView } from '../../worker/api.ts';
+import { SORT_KEYS, type SortKey } from '../../worker/api.ts';
 import { engine } from './engine-client.ts';
 import { openFollowed, useFollow } from './follow.ts';
 import { type DirHandle, type FileHandle, type FileTail, handleTail, urlTail } from './growing-file.ts';
 import { useStore } from './store.ts';
+import type { Restore } from './types.ts';
 
 type ScanDone = Extract<ScanReply, { stale: false }>;
 
@@ -23,22 +25,60 @@ export type FolderState = {
   shown: boolean;
   /** The path of the session opened from the table. */
   opened: string | null;
+  /** A session of the table is being opened (its files read, then loaded): the URL waits for it. */
+  opening: boolean;
+  /** The folder is the one `tierscope serve` serves (a reload lists it again; a picked or dropped folder is gone
+   *  after a reload: browsers hand a folder to a page only when the user picks or drops it). */
+  served: boolean;
   error: string | null;
   folderActions: {
-    /** `handles`: the directory picker's handles by path, so sessions opened from it can be followed. */
-    openFolder(files: FolderFile[], rootName: string, handles?: Map<string, FileHandle | DirHandle>): Promise<void>;
+    /** `handles`: the directory picker's handles by path, so sessions opened from it can be followed; `table`: the
+     *  sort, filters and session to show (a reload or history entry of a served folder). */
+    openFolder(
+      files: FolderFile[],
+      rootName: string,
+      handles?: Map<string, FileHandle | DirHandle>,
+      table?: TableView,
+    ): Promise<void>;
     cancel(): void;
     setQuery(q: Partial<SessionsQuery>): Promise<void>;
     show(shown: boolean): void;
-    openSession(row: SessionRow): Promise<void>;
+    /** Open a session of the table (`restore`: the view a history entry or reload brings with it). */
+    openSession(row: SessionRow, restore?: Restore): Promise<void>;
+    /** Open the session at `path` in the folder (a history entry or reload); false when the folder has none. */
+    openPath(path: string, restore?: Restore): Promise<boolean>;
     /** A database file (opencode.db, with its -wal) dropped or picked: its sessions in the table, or the session
      *  itself when it holds one. */
     openDatabase(files: File[]): Promise<void>;
     /** The folder `tierscope serve` serves (the page was opened with `?folder=1`); `open`: the file of it to open
-     *  (`tierscope <file>`), as a session with its sub-agents when the scan finds it one, else as a file. */
-    openServed(open?: string): Promise<void>;
+     *  (`tierscope <file>`), as a session with its sub-agents when the scan finds it one, else as a file; `table`:
+     *  the sort and filters a reload or history entry brings. */
+    openServed(open?: string, table?: TableView): Promise<void>;
+    /** Show a table view (a history entry): shown or not, its sort and filters. */
+    applyTable(table: TableView): Promise<void>;
   };
 };
+
+/** The table's view as the URL carries it. */
+export function tableOf(f: Pick<FolderState, 'shown' | 'opened' | 'query'>): TableView {
+  const q = f.query;
+  return {
+    shown: f.shown,
+    // The session on screen (the table's own page does not name the one opened last).
+    session: f.shown ? null : f.opened,
+    since: q.since,
+    until: q.until,
+    projects: q.projects,
+    sort: q.sort,
+    dir: q.dir,
+  };
+}
+
+/** The query of a table view; a column this build does not have sorts by start. */
+function queryOf(t: TableView): SessionsQuery {
+  const sort = (SORT_KEYS as readonly string[]).includes(t.sort) ? (t.sort as SortKey) : INITIAL_QUERY.sort;
+  return { since: t.since, until: t.until, projects: [...t.projects], sort, dir: t.dir };
+}
 
 /** Where `tierscope serve` lists its folder and sends a file of it (src/cli/serve-http.ts). */
 const LIST_PATH = '/_folder/list';
@@ -112,6 +152,61 @@ export const useFolder = create<FolderState>()((set, get) => {
     if (get().query === q) set({ view });
   }
 
+  /** A transcript opened from elsewhere while the table is shown (a drop, the file picker, paste, a sample, a link)
+   *  takes the screen once it has loaded; a load that fails leaves the table where it is. */
+  let leaveTable = false;
+  useStore.subscribe((st, prev) => {
+    const t = st.transcript;
+    if (t.status === 'loading' && prev.transcript.status !== 'loading')
+      leaveTable = get().shown && t.source?.kind !== 'session';
+    else if (t.doc !== prev.transcript.doc && t.doc !== null) {
+      if (leaveTable) set({ shown: false });
+      leaveTable = false;
+    } else if (t.status !== 'loading') leaveTable = false;
+  });
+
+  /** Open a session of the table with its sub-agents: followed as it grows when its files can be read again (a
+   *  served folder, the directory picker's handles), else loaded as the browser handed its files over. */
+  async function openRow(row: SessionRow, restore?: Restore): Promise<void> {
+    // A session of a file that holds several (a database) is `<file>#<session id>`.
+    const path = row.session ? row.path.slice(0, row.path.length - row.session.length - 1) : row.path;
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    const id = name.replace(/\.jsonl$/, '');
+    // Companions named as the parser expects them beside the session (cli/node-input.ts does the same).
+    const companionName = (p: string) => {
+      const base = p.slice(p.lastIndexOf('/') + 1);
+      return p.includes('/subagents/') || p.startsWith('subagents/') ? `${id}/subagents/${base}` : base;
+    };
+    const follow = useFollow.getState().followActions;
+    follow.stop();
+    const source = { kind: 'session' as const, name: row.path, ...(row.session ? { session: row.session } : {}) };
+    // A database is read whole, never followed.
+    const main = row.session ? null : tailOf(row.path);
+    if (main) {
+      // A served session, or one from the directory picker, is followed as it grows with its sub-agent files:
+      // shown up to the last complete line of each, the rest when it ends.
+      const companions = row.companions.flatMap((p) => {
+        const tail = tailOf(p);
+        return tail ? [{ name: companionName(p), tail }] : [];
+      });
+      // Sub-agents started after the session was opened are found as they appear.
+      const discover = async (known: ReadonlySet<string>) =>
+        [...(await filesNow(row.path))]
+          .filter(([p]) => companionOf(row.path, p) && !known.has(companionName(p)))
+          .map(([p, tail]) => ({ name: companionName(p), tail }));
+      set({ shown: false, opened: row.path });
+      if (await openFollowed({ main: { name, tail: main }, companions, source, discover, restore })) return;
+    }
+    // Files the browser handed over as they were (a dropped folder, the webkitdirectory input) cannot grow.
+    const companions = (await Promise.all(row.companions.map((p) => fileOf(p, companionName(p))))).filter(
+      (f): f is File => f !== null,
+    );
+    const file = await fileOf(path, name);
+    if (!file) return;
+    set({ shown: false, opened: row.path });
+    await useStore.getState().transcriptActions.loadFiles([file, ...companions], source, undefined, restore);
+  }
+
   return {
     status: 'idle',
     rootName: null,
@@ -122,14 +217,23 @@ export const useFolder = create<FolderState>()((set, get) => {
     view: null,
     shown: false,
     opened: null,
+    opening: false,
+    served: false,
     error: null,
     folderActions: {
-      async openFolder(list, rootName, picked) {
+      async openFolder(list, rootName, picked, table) {
         const token = get().token + 1;
         files = new Map(list.map((f) => [f.path, f]));
         handles = picked ?? new Map();
+        const served = list.some((f) => f.url !== undefined);
         set({ status: 'scanning', rootName, token, progress: { done: 0, total: 0, path: '' }, scan: null, view: null });
-        set({ shown: true, opened: null, error: null, query: INITIAL_QUERY });
+        set({
+          shown: table?.shown ?? true,
+          opened: null,
+          served,
+          error: null,
+          query: table ? queryOf(table) : INITIAL_QUERY,
+        });
         let reply: ScanReply;
         try {
           reply = await engine().scanFolder(token, list, rootName, (p) => {
@@ -153,45 +257,6 @@ export const useFolder = create<FolderState>()((set, get) => {
       show(shown) {
         set({ shown });
       },
-      async openSession(row) {
-        // A session of a file that holds several (a database) is `<file>#<session id>`.
-        const path = row.session ? row.path.slice(0, row.path.length - row.session.length - 1) : row.path;
-        const name = path.slice(path.lastIndexOf('/') + 1);
-        const id = name.replace(/\.jsonl$/, '');
-        // Companions named as the parser expects them beside the session (cli/node-input.ts does the same).
-        const companionName = (p: string) => {
-          const base = p.slice(p.lastIndexOf('/') + 1);
-          return p.includes('/subagents/') || p.startsWith('subagents/') ? `${id}/subagents/${base}` : base;
-        };
-        const follow = useFollow.getState().followActions;
-        follow.stop();
-        const source = { kind: 'file' as const, name: row.path, ...(row.session ? { session: row.session } : {}) };
-        // A database is read whole, never followed.
-        const main = row.session ? null : tailOf(row.path);
-        if (main) {
-          // A served session, or one from the directory picker, is followed as it grows with its sub-agent files:
-          // shown up to the last complete line of each, the rest when it ends.
-          const companions = row.companions.flatMap((p) => {
-            const tail = tailOf(p);
-            return tail ? [{ name: companionName(p), tail }] : [];
-          });
-          // Sub-agents started after the session was opened are found as they appear.
-          const discover = async (known: ReadonlySet<string>) =>
-            [...(await filesNow(row.path))]
-              .filter(([p]) => companionOf(row.path, p) && !known.has(companionName(p)))
-              .map(([p, tail]) => ({ name: companionName(p), tail }));
-          set({ shown: false, opened: row.path });
-          if (await openFollowed({ main: { name, tail: main }, companions, source, discover })) return;
-        }
-        // Files the browser handed over as they were (a dropped folder, the webkitdirectory input) cannot grow.
-        const companions = (await Promise.all(row.companions.map((p) => fileOf(p, companionName(p))))).filter(
-          (f): f is File => f !== null,
-        );
-        const file = await fileOf(path, name);
-        if (!file) return;
-        set({ shown: false, opened: row.path });
-        await useStore.getState().transcriptActions.loadFiles([file, ...companions], source);
-      },
       async openDatabase(list) {
         const [main] = list;
         if (!main) return;
@@ -203,7 +268,37 @@ export const useFolder = create<FolderState>()((set, get) => {
         if (get().status === 'done' && get().scan?.sessions === 1 && rows[0])
           await get().folderActions.openSession(rows[0]);
       },
-      async openServed(open) {
+      async applyTable(table) {
+        const q = queryOf(table);
+        const now = get().query;
+        set({ shown: table.shown });
+        if (JSON.stringify(q) !== JSON.stringify(now)) await get().folderActions.setQuery(q);
+      },
+      async openPath(path, restore) {
+        const row = get().view?.rows.find((r) => r.path === path);
+        if (row) {
+          await get().folderActions.openSession(row, restore);
+          return true;
+        }
+        // A database's session is `<file>#<session id>`: its file is the one the folder holds.
+        const file = path.replace(/#[^/]*$/, '');
+        if (!files.has(path) && !files.has(file)) return false;
+        // Not among the rows the filters show: the session's own file, with the companions the scan paired.
+        const all = await engine().sessions({ ...INITIAL_QUERY });
+        const found = all.rows.find((r) => r.path === path);
+        if (!found) return false;
+        await get().folderActions.openSession(found, restore);
+        return true;
+      },
+      async openSession(row, restore) {
+        set({ opening: true });
+        try {
+          await openRow(row, restore);
+        } finally {
+          set({ opening: false });
+        }
+      },
+      async openServed(open, table) {
         let listing: { root: string; files: { path: string; size: number }[] };
         try {
           const res = await fetch(LIST_PATH, { cache: 'no-store' });
@@ -214,7 +309,7 @@ export const useFolder = create<FolderState>()((set, get) => {
           return;
         }
         const list = listing.files.map((f) => ({ path: f.path, size: f.size, url: servedUrl(f.path) }));
-        await get().folderActions.openFolder(list, listing.root);
+        await get().folderActions.openFolder(list, listing.root, undefined, table);
         if (open === undefined) return;
         const row = get().view?.rows.find((r) => r.path === open);
         if (row) return get().folderActions.openSession(row);

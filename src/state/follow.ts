@@ -8,7 +8,7 @@
 import { create } from 'zustand';
 import { type FileTail, GrowingFile } from './growing-file.ts';
 import { useStore } from './store.ts';
-import type { LoadSource } from './types.ts';
+import type { LoadSource, Restore } from './types.ts';
 
 const POLL_MS = 1000;
 
@@ -16,7 +16,14 @@ const POLL_MS = 1000;
 type FollowedFile = { name: string; tail: FileTail };
 /** Files of the session that appeared since it was opened (a sub-agent started), given the names followed. */
 type Discover = (known: ReadonlySet<string>) => Promise<FollowedFile[]>;
-export type FollowTarget = { main: FollowedFile; companions: FollowedFile[]; source: LoadSource; discover?: Discover };
+export type FollowTarget = {
+  main: FollowedFile;
+  companions: FollowedFile[];
+  source: LoadSource;
+  discover?: Discover;
+  /** The view to open on (a history entry, a reload). */
+  restore?: Restore;
+};
 
 /** New sub-agent files are looked for every this many polls (a listing costs more than a byte range). */
 const DISCOVER_EVERY = 3;
@@ -138,6 +145,7 @@ export async function openFollowed(target: FollowTarget, wanted = () => true): P
     files.map((f) => f.opening()),
     target.source,
     'start',
+    target.restore,
   );
   follow.start(target.source, files, target.discover);
   return true;

@@ -3,15 +3,15 @@
 // dropped, so the UI stays responsive while the worker computes.
 import { create } from 'zustand';
 import type { LoadFile, LoadSummary, Row } from '../../worker/api.ts';
-import { ConfigError, checkValue, type PipelineConfig } from '../../worker/api.ts';
+import { ConfigError, checkValue, DEFAULT_VIEW, type PipelineConfig, shareValue } from '../../worker/api.ts';
 import { engine, progressProxy } from './engine-client.ts';
 import { rememberInput } from './last-input.ts';
 import { fileTooBig, useLoadLimits } from './load-limits.ts';
 import { beginLoad, isNewest, supersede } from './load-order.ts';
 import { baselineConfig, INITIAL_CONFIG, loadedConfig } from './log-settings.ts';
-import type { AppState, LoadSource, Restore } from './types.ts';
+import type { AppState, LoadSource, Opened, Restore } from './types.ts';
 import { urlFileName } from './url-name.ts';
-import { restoreView, stateFromUrl, urlFromState } from './url-state.ts';
+import { restoreView, viewOf } from './url-state.ts';
 
 const RUN_DEBOUNCE_MS = 50;
 let runTimer: ReturnType<typeof setTimeout> | undefined;
@@ -22,8 +22,11 @@ function setPath(o: Record<string, unknown>, key: string, value: unknown): Recor
   return { ...o, [head]: setPath((o[head] as Record<string, unknown>) ?? {}, rest.join('.'), value) };
 }
 
+/** The id of the last load shown (history entries name loads by it: view-history.ts). */
+let lastDoc = 0;
+
 export const useStore = create<AppState>()((set, get) => ({
-  transcript: { status: 'idle', issues: [], rows: {} },
+  transcript: { status: 'idle', issues: [], rows: {}, doc: null },
   run: { status: 'idle', runId: 0 },
   config: INITIAL_CONFIG,
   view: {
@@ -37,12 +40,15 @@ export const useStore = create<AppState>()((set, get) => ({
     theme: 'system',
     scrollTo: null,
     compaction: null,
+    probe: null,
+    range: null,
+    configTab: 'controls',
   },
 
   transcriptActions: {
-    async loadFiles(files: File[], source?: LoadSource, follow?: 'start') {
+    async loadFiles(files: File[], source?: LoadSource, follow?: 'start', restore?: Restore) {
       const src = source ?? { kind: 'file', name: files[0]?.name ?? 'file' };
-      rememberInput(() => get().transcriptActions.loadFiles(files, src, follow), files[0]?.size ?? null);
+      rememberInput(() => get().transcriptActions.loadFiles(files, src, follow, restore), files[0]?.size ?? null);
       // Over the limit: refused before anything is read (the engine checks again, for every input path).
       const tooBig = files[0] ? fileTooBig(files[0].name, files[0].size) : null;
       if (tooBig) return refuseLoad(src, tooBig);
@@ -50,9 +56,10 @@ export const useStore = create<AppState>()((set, get) => ({
       await loadInputs(
         files.map((f) => ({ name: f.name, blob: f })),
         src,
-        undefined,
+        restore,
         false,
         follow,
+        { files, link: null },
       );
     },
     async reloadGrown(files: File[], source: LoadSource, appended: boolean) {
@@ -65,12 +72,9 @@ export const useStore = create<AppState>()((set, get) => ({
       );
     },
     async loadText(name: string, text: string, source?: LoadSource) {
-      const blob = new Blob([text], { type: 'text/plain' });
-      rememberInput(() => get().transcriptActions.loadText(name, text, source), blob.size);
-      const src = source ?? { kind: 'paste', name };
-      const tooBig = fileTooBig(name, blob.size);
-      if (tooBig) return refuseLoad(src, tooBig);
-      await loadInputs([{ name, blob }], src);
+      // A File, so history can hold it like a dropped one (a reference, not a copy of the text per entry).
+      const file = new File([text], name, { type: 'text/plain' });
+      await get().transcriptActions.loadFiles([file], source ?? { kind: 'paste', name });
     },
     async loadUrl(url: string, source?: LoadSource, restore?: Restore) {
       rememberInput(() => get().transcriptActions.loadUrl(url, source, restore));
@@ -82,36 +86,43 @@ export const useStore = create<AppState>()((set, get) => ({
         restore,
       );
     },
-    async openLink(href: string) {
-      rememberInput(() => get().transcriptActions.openLink(href));
+    async openLink(href: string, over?: Restore) {
+      rememberInput(() => get().transcriptActions.openLink(href, over));
       const load = beginLoad();
-      set((s) => ({
-        transcript: {
-          ...s.transcript,
-          status: 'loading',
-          source: { kind: 'link', name: 'share link' },
-          error: undefined,
-          progress: { phase: 'reading', fraction: 0 },
-        },
-      }));
+      const source = { kind: 'link', name: 'share link' } as const;
+      const before = startLoading(source);
       let opened: Awaited<ReturnType<ReturnType<typeof engine>['openShare']>>;
       try {
         opened = await load.settles(engine().openShare(href, loadProgress(load.ticket)));
       } catch (e) {
         if (!isNewest(load.ticket)) return null;
         // The engine stopped while decoding (engine-status.ts offers a retry).
-        failLoad(`Could not open the share link: ${e instanceof Error ? e.message : String(e)}`);
+        failLoad(`Could not open the share link: ${e instanceof Error ? e.message : String(e)}`, source, before);
         return null;
       }
       if (!isNewest(load.ticket)) return null; // a newer load owns the page
       if (!opened.ok) {
-        failLoad(opened.error.charAt(0).toUpperCase() + opened.error.slice(1));
+        failLoad(opened.error.charAt(0).toUpperCase() + opened.error.slice(1), source, before);
         return null;
       }
-      const restore: Restore = { settings: opened.settings, view: opened.view, warnings: opened.warnings };
-      if (opened.kind === 'sample') return { sample: opened.sample, restore };
-      set((s) => ({ transcript: { ...s.transcript, source: { kind: 'link', name: opened.summary.fileName } } }));
-      await showLoaded(opened.summary, restore, true);
+      // The page URL's own view (pairs beside `s=`, written as the recipient moved) wins over the link's.
+      const restore: Restore = {
+        settings: opened.settings,
+        view: over?.view ?? opened.view,
+        warnings: [...opened.warnings, ...(over?.warnings ?? [])],
+        doc: over?.doc,
+        link: shareValue(href),
+      };
+      if (opened.kind === 'sample') {
+        // The sample loads next (its own load); until then what was on screen is, as it was.
+        set((s) => ({
+          transcript: { ...s.transcript, status: before.status, source: before.source, progress: undefined },
+        }));
+        return { sample: opened.sample, restore };
+      }
+      const shown = { kind: 'link', name: opened.summary.fileName } as const;
+      set((s) => ({ transcript: { ...s.transcript, source: shown } }));
+      await showLoaded(opened.summary, restore, true, { files: null, link: shareValue(href) });
       return null;
     },
     async ensureRows(thread: string) {
@@ -177,7 +188,7 @@ export const useStore = create<AppState>()((set, get) => ({
 
   viewActions: {
     setThread(id) {
-      set((s) => ({ view: { ...s.view, thread: id, message: null, request: null, event: null } }));
+      set((s) => ({ view: { ...s.view, thread: id, message: null, request: null, event: null, range: null } }));
       void get().transcriptActions.ensureRows(id);
     },
     selectMessage(index, scroll = false) {
@@ -207,8 +218,28 @@ export const useStore = create<AppState>()((set, get) => ({
     setTheme(t) {
       set((s) => ({ view: { ...s.view, theme: t } }));
     },
-    openCompaction(id) {
-      set((s) => ({ view: { ...s.view, compaction: id } }));
+    openCompaction(id, probe = null) {
+      set((s) => ({ view: { ...s.view, compaction: id, probe: id === null ? null : probe } }));
+    },
+    focusProbe(key) {
+      set((s) => ({ view: { ...s.view, probe: s.view.compaction === null ? null : key } }));
+    },
+    setTimelineRange(range) {
+      set((s) => ({ view: { ...s.view, range } }));
+    },
+    setConfigTab(tab) {
+      set((s) => ({ view: { ...s.view, configTab: tab } }));
+    },
+    noteFailure(failure) {
+      set((s) => ({ transcript: { ...s.transcript, failure: failure ?? undefined } }));
+    },
+    applyView(v) {
+      const threads = get().transcript.summary?.threads ?? [];
+      const { warnings: _w, ...shown } = restoreView(v, threads);
+      const scroll = shown.message !== null && shown.message !== get().view.message;
+      set((s) => ({ view: { ...s.view, ...shown } }));
+      void get().transcriptActions.ensureRows(shown.thread);
+      if (scroll && shown.message !== null) get().viewActions.selectMessage(shown.message, true);
     },
   },
 }));
@@ -219,25 +250,37 @@ export function threadRows(s: AppState, thread = s.view.thread): readonly Row[] 
   return Object.hasOwn(s.transcript.rows, thread) ? s.transcript.rows[thread] : undefined;
 }
 
+/** What was on screen when a load started: a load that fails goes back to it (issue 27: a failed load leaves the
+ *  current analysis on screen). */
+type Before = AppState['transcript'];
+
+/** Mark a load as started (the analysis on screen stays until the new one is ready); returns what was shown. */
+function startLoading(source: LoadSource, grown = false): Before {
+  const before = useStore.getState().transcript;
+  useStore.setState((s) => ({
+    transcript: {
+      ...s.transcript,
+      // A followed session that grew keeps showing what it showed while it is read again.
+      status: grown ? s.transcript.status : 'loading',
+      source: grown ? s.transcript.source : source,
+      error: undefined,
+      failure: undefined,
+      progress: { phase: 'reading', fraction: 0 },
+    },
+  }));
+  return before;
+}
+
 async function loadInputs(
   inputs: LoadFile[],
   source: LoadSource,
   restore?: Restore,
   grown = false,
   follow?: 'start' | 'grow',
+  again: Omit<Opened, 'id' | 'source'> = { files: null, link: null },
 ): Promise<void> {
-  const set = useStore.setState;
   const load = beginLoad();
-  set((s) => ({
-    transcript: {
-      ...s.transcript,
-      // A followed session that grew keeps showing what it showed while it is read again.
-      status: grown ? s.transcript.status : 'loading',
-      source,
-      error: undefined,
-      progress: { phase: 'reading', fraction: 0 },
-    },
-  }));
+  const before = startLoading(source, grown);
   const onProgress = loadProgress(load.ticket);
   let summary: Awaited<ReturnType<ReturnType<typeof engine>['load']>>;
   try {
@@ -247,36 +290,23 @@ async function loadInputs(
   } catch (e) {
     if (!isNewest(load.ticket)) return;
     // The engine stopped while loading (engine-status.ts offers a retry), or the input could not be sent.
-    return failLoad(e instanceof Error ? e.message : String(e));
+    return failLoad(e instanceof Error ? e.message : String(e), source, before);
   }
   if (!isNewest(load.ticket)) return; // a newer load owns the page
-  if (!summary.ok) {
-    set((s) => ({
-      transcript: {
-        ...s.transcript,
-        status: 'error',
-        error: summary.error,
-        issues: summary.issues,
-        summary: undefined,
-        rows: {},
-      },
-      // Nothing is shown of the previous file once a load fails (the error says what happened).
-      run: { ...s.run, result: undefined, status: 'idle' },
-      view: { ...s.view, message: null, request: null, event: null, compaction: null },
-    }));
-    return;
-  }
+  if (!summary.ok) return failLoad(summary.error, source, before, summary.issues);
   // A share file (`.tierscope.json` with settings and view) restores them like a link.
   if (grown) return showGrown(summary);
-  await showLoaded(summary, restore ?? summary.share, restore?.settings !== undefined);
+  const shared = summary.share
+    ? { ...summary.share, doc: restore?.doc, view: restore?.view ?? summary.share.view }
+    : restore;
+  await showLoaded(summary, shared, restore?.settings !== undefined, again);
 }
 
 /** An input refused before it is read (over the file-size limit): the refusal is what the page shows, so a load
  *  started before it does not replace it. */
 function refuseLoad(source: LoadSource, error: string): void {
   supersede();
-  useStore.setState((s) => ({ transcript: { ...s.transcript, source } }));
-  failLoad(error);
+  failLoad(error, source);
 }
 
 /** Load progress from the engine for load `ticket` (ignored once a newer load started); when exact counts
@@ -285,6 +315,8 @@ function loadProgress(ticket: number) {
   const set = useStore.setState;
   return progressProxy((p) => {
     if (!isNewest(ticket)) return;
+    // A load's own phases arrive late after it failed (the analysis on screen stayed): not this screen's.
+    if (p.phase !== 'counting' && useStore.getState().transcript.status !== 'loading') return;
     if (p.phase === 'counting' && p.fraction >= 1) {
       // Exact counts arrived: replace the estimated rows of the visible thread.
       set((s) => ({ transcript: { ...s.transcript, progress: undefined } }));
@@ -318,19 +350,30 @@ async function refreshRows(): Promise<void> {
   if (s.view.thread !== thread) void s.transcriptActions.ensureRows(s.view.thread);
 }
 
-function failLoad(error: string): void {
+/** A load failed. With an analysis on screen when it started, that analysis stays (its source, rows, run and view)
+ *  and the failure is named beside it; with none, the error page says what failed. */
+function failLoad(error: string, source: LoadSource, before?: Before, issues: AppState['transcript']['issues'] = []) {
+  const kept = before ?? useStore.getState().transcript;
+  if (kept.summary && (kept.status === 'ready' || kept.status === 'loading')) {
+    useStore.setState({
+      transcript: { ...kept, status: 'ready', progress: undefined, failure: { name: source.name, error, issues } },
+    });
+    return;
+  }
   useStore.setState((s) => ({
     transcript: {
       ...s.transcript,
       status: 'error',
+      source,
       error,
-      issues: [],
+      issues,
       summary: undefined,
       rows: {},
       progress: undefined,
+      failure: undefined,
     },
     run: { ...s.run, result: undefined, status: 'idle' },
-    view: { ...s.view, message: null, request: null, event: null, compaction: null },
+    view: { ...s.view, message: null, request: null, event: null, compaction: null, probe: null, range: null },
   }));
 }
 
@@ -343,22 +386,24 @@ function readyTranscript(t: AppState['transcript'], summary: LoadSummary): AppSt
  *  still exist), its rows fetched again and a new run. */
 async function showGrown(summary: LoadSummary): Promise<void> {
   const s0 = useStore.getState();
-  const kept = restoreView(
-    { thread: s0.view.thread, request: s0.view.request, selection: s0.view.message },
-    summary.threads,
-  );
+  const { warnings: _w, ...kept } = restoreView(viewOf(s0.view, summary.threads), summary.threads);
   useStore.setState((s) => ({
     transcript: readyTranscript(s.transcript, summary),
-    view: { ...s.view, thread: kept.thread, message: kept.message, request: kept.request },
+    view: { ...s.view, ...kept },
   }));
   await useStore.getState().transcriptActions.ensureRows(kept.thread);
   useStore.getState().runActions.requestRun();
 }
 
-/** Show what loaded: the default thread and the log's own defaults, or the settings and view a link or share
- *  file restores (checked per field: what cannot be restored is listed in linkWarnings), or a sample's settings.
- *  Anything but a link drops `#s=` from the URL, so reloading shows what is on screen. */
-async function showLoaded(summary: LoadSummary, restore: Restore | undefined, fromLink: boolean): Promise<void> {
+/** Show what loaded: the default thread and the log's own defaults, or the settings and view a link, share file
+ *  or history entry restores (checked per field: what cannot be restored is listed in linkWarnings), or a sample's
+ *  settings. The page URL follows (view-history.ts), so reloading shows what is on screen. */
+async function showLoaded(
+  summary: LoadSummary,
+  restore: Restore | undefined,
+  fromLink: boolean,
+  again: Omit<Opened, 'id' | 'source'>,
+): Promise<void> {
   const warnings = [...(restore?.warnings ?? [])];
   const from = restore?.settings
     ? fromLink
@@ -376,18 +421,24 @@ async function showLoaded(summary: LoadSummary, restore: Restore | undefined, fr
   if (view) for (const w of view.warnings) warnings.push(w);
   const first = summary.threads.find((t) => t.kind === 'main') ?? summary.threads[0];
   const thread = view?.thread ?? first?.id ?? 'main';
+  const { warnings: _w, ...shown } = view ?? restoreView(DEFAULT_VIEW, summary.threads);
+  const id = restore?.doc ?? ++lastDoc;
+  lastDoc = Math.max(lastDoc, id);
   useStore.setState((s) => ({
-    transcript: { ...readyTranscript(s.transcript, summary), linkWarnings: restore ? warnings : undefined },
+    transcript: {
+      ...readyTranscript(s.transcript, summary),
+      linkWarnings: restore ? warnings : undefined,
+      doc: {
+        id,
+        source: s.transcript.source ?? { kind: 'file', name: summary.fileName },
+        files: again.files,
+        link: restore?.link ?? again.link,
+      },
+    },
     config,
-    view: { ...s.view, thread, message: view?.message ?? null, request: view?.request ?? null, event: null },
+    view: { ...s.view, ...shown, thread },
     run: { ...s.run, result: undefined, status: 'idle' },
   }));
-  if (!fromLink && typeof window !== 'undefined' && stateFromUrl(window.location.href).share !== null)
-    window.history.replaceState(
-      window.history.state,
-      '',
-      urlFromState(window.location.href, { ...stateFromUrl(window.location.href), share: null }),
-    );
   if (first || view) await useStore.getState().transcriptActions.ensureRows(thread);
   if (view?.message != null) scrollOnceShown(summary, view.message);
   useStore.getState().runActions.requestRun();

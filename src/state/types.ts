@@ -3,6 +3,8 @@
 // as frozen references; the store holds them by reference and components select narrowly.
 
 import type {
+  ConfigTab,
+  DetailTab,
   EncodingName,
   LoadProgress,
   LoadSummary,
@@ -15,11 +17,13 @@ import type {
   Row,
   RunResult,
   RunSettings,
-  ShareView,
+  TimelineRange,
+  View,
 } from '../../worker/api.ts';
 
+/** Where what is loaded came from; `session`: a session of the opened folder (name = its path in the folder). */
 export type LoadSource = {
-  kind: 'sample' | 'file' | 'paste' | 'url' | 'link';
+  kind: 'sample' | 'file' | 'paste' | 'url' | 'link' | 'session';
   name: string;
   /** Of a file that holds several sessions (an opencode database), the one shown. */
   session?: string;
@@ -38,9 +42,13 @@ export type SampleSettings = {
  *  fallback warnings. */
 export type Restore = {
   settings?: RunSettings;
-  view?: ShareView;
+  view?: View;
   warnings?: string[];
   sample?: SampleSettings & { id: string };
+  /** Load again for a history entry: the entry's load id is kept (view-history.ts). */
+  doc?: number;
+  /** The share link a sample was opened by: the page URL keeps the link (its settings survive a reload). */
+  link?: string | null;
 };
 
 type TranscriptState = {
@@ -55,7 +63,20 @@ type TranscriptState = {
   rows: Record<string, readonly Row[]>;
   /** What a share link or file could not restore (per-field fallbacks), shown beside load-status. */
   linkWarnings?: readonly string[];
+  /** The last load that failed while another transcript stayed on screen: what it was and why (load-failure). */
+  failure?: Failure;
+  /** Which load is on screen and how to load it again (view-history.ts keys history entries on it). */
+  doc: Opened | null;
 };
+
+/** A load that failed while another analysis stayed on screen (or a history entry that cannot be shown again):
+ *  what it was, why, and the parse issues the failed load met. */
+type Failure = { name: string; error: string; issues?: readonly ParseIssue[] };
+
+/** A load that reached the screen: its id (a history entry names it), where it came from, and what it needs to
+ *  be loaded again — the files themselves (Blobs are references to the user's files, never copies; they ride in
+ *  history entries, which is how Back and a reload find a dropped file again) or the share link's value. */
+export type Opened = { id: number; source: LoadSource; files: readonly File[] | null; link: string | null };
 
 type RunState = {
   status: 'idle' | 'running' | 'ready' | 'error';
@@ -102,7 +123,7 @@ export type ViewState = {
   request: number | null;
   /** Selected rewrite event id (for the diff view). */
   event: number | null;
-  detailTab: 'raw' | 'normalized' | 'diff';
+  detailTab: DetailTab;
   search: string;
   help: boolean;
   theme: Theme;
@@ -110,11 +131,17 @@ export type ViewState = {
   scrollTo: { index: number; nonce: number } | null;
   /** The compaction whose view is open (a CompactionRow id of the last run), or null. */
   compaction: string | null;
+  /** The focused probe item of the open compaction view (`summary.errors.lost.0`, src/share/view.ts), or null. */
+  probe: string | null;
+  /** The timeline's visible range (request indices of the shown thread, inclusive); null: all of it. */
+  range: TimelineRange | null;
+  /** The config panel's tab. */
+  configTab: ConfigTab;
 };
 
 type TranscriptActions = {
   /** `follow: 'start'`: a session that will be followed (the engine keeps its lines for its growth). */
-  loadFiles: (files: File[], source?: LoadSource, follow?: 'start') => Promise<void>;
+  loadFiles: (files: File[], source?: LoadSource, follow?: 'start', restore?: Restore) => Promise<void>;
   /** A followed session that grew, read again: settings and selection kept (follow.ts). `appended`: the file
    *  only grew since the last read, so the engine reads and parses just the new bytes; else it was replaced. */
   reloadGrown: (files: File[], source: LoadSource, appended: boolean) => Promise<void>;
@@ -122,7 +149,7 @@ type TranscriptActions = {
   loadUrl: (url: string, source?: LoadSource, restore?: Restore) => Promise<void>;
   /** Open a share link (`#s=…`): the engine decodes it and loads its transcript; a link that names a bundled
    *  sample is handed back (the sample list lives with the views). Failures land in load-status. */
-  openLink: (href: string) => Promise<{ sample: string; restore: Restore } | null>;
+  openLink: (href: string, over?: Restore) => Promise<{ sample: string; restore: Restore } | null>;
   ensureRows: (thread: string) => Promise<void>;
 };
 
@@ -146,7 +173,16 @@ type ViewActions = {
   setSearch: (s: string) => void;
   toggleHelp: (open?: boolean) => void;
   setTheme: (t: Theme) => void;
-  openCompaction: (id: string | null) => void;
+  /** Open (or close, with null) the compaction view, optionally with a probe item focused. */
+  openCompaction: (id: string | null, probe?: string | null) => void;
+  focusProbe: (key: string | null) => void;
+  setTimelineRange: (range: TimelineRange | null) => void;
+  setConfigTab: (tab: ConfigTab) => void;
+  /** Name what could not be shown (a failed load, a history entry whose file is gone) beside what is shown;
+   *  null dismisses it. */
+  noteFailure: (failure: Failure | null) => void;
+  /** Show a view of the transcript on screen (a history entry): checked per field like a link's. */
+  applyView: (view: View) => void;
 };
 
 export type AppState = {

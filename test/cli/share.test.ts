@@ -15,7 +15,7 @@ import { fromShareFile, type ShareState } from '../../src/share/payload.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { runCapture } from '../helpers/cli.ts';
 import { transcript } from '../helpers/dsl.ts';
-import { describeReal, realPath } from '../helpers/fixtures.ts';
+import { describeReal, describeWild, realPath, wildPath } from '../helpers/fixtures.ts';
 import { loopDsl } from '../helpers/loop.ts';
 import { tokenizer } from '../helpers/replay.ts';
 
@@ -117,7 +117,7 @@ describe('tierscope share --minimize and tierscope minimize', () => {
     const state = await decoded(r.out);
     const t = state.source.transcript;
     expect(t.threads[0].messages.length).toBeLessThanOrEqual(10);
-    expect(state.view).toEqual({ thread: 'main', request: 0, selection: null });
+    expect(state.view).toMatchObject({ thread: 'main', request: 0, selection: null, compaction: null });
     const report = analyze(t, { ...state, tokenizer: tok }).report;
     expect(report.pairing.map((v) => `${v.rule}@${v.stage}`)).toContain('orphan-result@input');
   });
@@ -151,6 +151,51 @@ describe('tierscope share --minimize and tierscope minimize', () => {
     const r = await run(['minimize', orphanFile(), '--predicate', 'pairing:orphan-result@input', '--max-evals', '500']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ tierscope: 1, share: { v: 1 } });
+  });
+});
+
+describeWild('compaction findings from the CLI (24a90d02, one agent compaction)', () => {
+  const CC = wildPath(
+    'claude-code/projects/paismart--Users-pretor-Documents-PAI---TPOS/24a90d02-9724-4548-9f4f-97bcb9f93ef3.jsonl',
+  );
+
+  it('minimize keeps a lost item and writes a bundle that says claude-code 2.0.57 and opens the compaction view', async () => {
+    const out = join(dir, 'lost.tierscope.json');
+    const r = await run(['minimize', CC, '--predicate', 'compaction:main/89:lost:errors', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(
+      /minimized 248 → \d+ messages, 122 → \d+ requests.* lost errors "Shell 49a4cf is not running/,
+    );
+    const text = readFileSync(out, 'utf8');
+    const doc = JSON.parse(text) as { format: string; meta: { version: string } };
+    expect([doc.format, doc.meta.version]).toEqual(['claude-code', '2.0.57']);
+    const share = fromShareFile(JSON.parse(text));
+    expect(share?.ok && share.state.view).toMatchObject({ compaction: 'main/agent/0', probe: 'summary.errors.lost.0' });
+    // Analyzed again, the bundle names its source format, as the app's load status does.
+    const again = await run(['analyze', out]);
+    expect(again.out).toMatch(/· claude-code 2\.0\.57 ·/);
+  });
+
+  it('minimize keeps a re-fetch after the agent’s compaction', async () => {
+    const r = await run(['minimize', CC, '--predicate', 'refetch:after-agent-compaction']);
+    expect(r.code).toBe(0);
+    const share = fromShareFile(JSON.parse(r.out));
+    expect(share?.ok && share.state.view.compaction).toBe('main/agent/0');
+  });
+
+  it('share --view opens a given compaction with an item focused; an unknown compaction is refused', async () => {
+    const r = await run(['share', CC, '--view', 'compaction=main/agent/0&probe=summary.filesRead.lost.2']);
+    expect(r.code).toBe(0);
+    const state = await decoded(r.out);
+    expect(state.view).toMatchObject({ compaction: 'main/agent/0', probe: 'summary.filesRead.lost.2', thread: null });
+    const bad = await run(['share', CC, '--view', 'compaction=main/agent/7']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(
+      /^tierscope: --view: compaction main\/agent\/7 is not in this transcript \(it has main\/agent\/0\)/,
+    );
+    const junk = await run(['share', CC, '--view', 'request=x']);
+    expect(junk.code).toBe(2);
+    expect(junk.err).toMatch(/^tierscope: --view: view.request "x" is not an index/);
   });
 });
 

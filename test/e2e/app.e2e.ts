@@ -63,21 +63,22 @@ describeReal('app shell', () => {
     await s.page.getByTestId('paste-dialog').waitFor({ state: 'hidden' });
   });
 
-  it('explains an unknown format, naming the formats it tried', async () => {
+  it('explains an unknown format, naming the formats it tried, and keeps what was on screen', async () => {
+    const rows = await s.page.getByTestId('transcript-row').count();
     await s.page.getByTestId('paste-button').click();
     await s.page.getByTestId('paste-text').fill('hello, this is not a transcript\njust words\n');
     await s.page.getByTestId('paste-load').click();
-    await s.page.locator('[data-testid="load-status"][data-status="error"]').waitFor();
-    const text = (await s.page.getByTestId('load-status').textContent()) ?? '';
-    expect(text).toMatch(/tried tierscope, claude-trace/);
-    expect(text).toMatch(/reads Claude Code JSONL/);
-    const panel = s.page.getByTestId('load-error');
-    expect(await panel.textContent()).toMatch(
-      /Could not load pasted\.json.*tried tierscope.*Tierscope readsClaude Code/s,
+    const failure = s.page.getByTestId('load-failure');
+    await failure.waitFor();
+    expect(await failure.textContent()).toMatch(
+      /Could not open pasted\.json.*tried tierscope, claude-trace.*Still showing pasted\.jsonl/s,
     );
-    expect(await s.page.getByTestId('transcript-row').count()).toBe(0);
-    expect(await s.page.getByTestId('thread-item').count()).toBe(0);
-    expect(await s.page.getByTestId('stat-hit-rate-simulated').count()).toBe(0);
+    // The pasted session loaded before stays on screen, as it was.
+    expect(await s.page.getByTestId('load-status').getAttribute('data-status')).toBe('ready');
+    expect(await s.page.getByTestId('load-status').textContent()).toContain('pasted.jsonl');
+    expect(await s.page.getByTestId('transcript-row').count()).toBe(rows);
+    await failure.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await failure.count()).toBe(0);
   });
 
   it('names a .json cut mid-write truncated at its byte, and lists a parentUuid cycle as a parse issue', async () => {
@@ -86,8 +87,8 @@ describeReal('app shell', () => {
     await s.page.getByTestId('paste-button').click();
     await s.page.getByTestId('paste-text').fill(cut);
     await s.page.getByTestId('paste-load').click();
-    await s.page.locator('[data-testid="load-status"][data-status="error"]').waitFor();
-    const text = (await s.page.getByTestId('load-status').textContent()) ?? '';
+    await s.page.getByTestId('load-failure').waitFor();
+    const text = (await s.page.getByTestId('load-failure').textContent()) ?? '';
     expect(text).toContain(`is truncated: its JSON document stops at byte ${cut.length} `);
     expect(text).not.toMatch(/first line looks like/);
     // Line 3 names line 6 as its parent: the loop is cut there, every line stays, one warning says so.
@@ -180,6 +181,25 @@ describeReal('app shell', () => {
 });
 
 describe('?src=', () => {
+  it('with nothing on screen, a file that is no transcript gets the error page naming what Tierscope reads', async () => {
+    const { openSession } = await import('./harness.ts');
+    const s = await openSession();
+    try {
+      await s.page.goto(`${s.baseUrl}?src=samples/index.json`);
+      await s.page.locator('[data-testid="load-status"][data-status="error"]').waitFor({ timeout: 60_000 });
+      const text = (await s.page.getByTestId('load-status').textContent()) ?? '';
+      expect(text).toMatch(/reads Claude Code JSONL/);
+      expect(await s.page.getByTestId('load-error').textContent()).toMatch(
+        /Could not load samples\/index\.json.*Tierscope readsClaude Code/s,
+      );
+      expect(await s.page.getByTestId('transcript-row').count()).toBe(0);
+      expect(await s.page.getByTestId('stat-hit-rate-simulated').count()).toBe(0);
+      expect(s.consoleErrors).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('loads a same-origin file named in the URL', async () => {
     const { openSession } = await import('./harness.ts');
     const s = await openSession();

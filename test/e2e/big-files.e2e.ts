@@ -14,7 +14,7 @@ import { afterAll, expect, it } from 'vitest';
 import { formatBytes } from '../../src/lib/bytes.ts';
 import { generateClaudeCode } from './gen-claude-code.ts';
 import { openSession, type Session, screenshot, servedFolder, stopServer } from './harness.ts';
-import { loadFiles, waitForRun } from './ui.ts';
+import { loadFiles, pasteText, waitForRun } from './ui.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tierscope-big-files-'));
 afterAll(async () => {
@@ -57,14 +57,19 @@ async function setFileLimitMb(page: Page, mb: number): Promise<void> {
   await page.getByTestId('limit-maxFileBytes').fill(String(mb));
 }
 
-/** Wait until the load status shows an error saying `what` (each refusal replaces the one before it: waiting for
- *  any error would read the previous one). */
+/** Wait until the page says a load failed saying `what`: the note beside the analysis that stayed on screen
+ *  (dismissed once read, so the next failure is a new one), or the error page when nothing was on screen. Each
+ *  refusal replaces the one before it: waiting for any failure would read the previous one. */
 async function loadError(page: Page, what: RegExp | string): Promise<void> {
-  const shown = async () =>
-    (await page.getByTestId('load-status').getAttribute('data-status')) === 'error'
+  const failure = page.getByTestId('load-failure');
+  const shown = async () => {
+    if ((await failure.count()) > 0) return (await failure.textContent()) ?? '';
+    return (await page.getByTestId('load-status').getAttribute('data-status')) === 'error'
       ? ((await page.getByTestId('load-status').textContent()) ?? '')
       : '';
+  };
   await expect.poll(shown).toMatch(what);
+  if ((await failure.count()) > 0) await failure.getByRole('button', { name: 'Dismiss' }).click();
 }
 
 async function statusText(page: Page): Promise<string> {
@@ -125,7 +130,7 @@ it('the page never reads a file; the limit holds on every path; gzip loads, trun
     );
     await loadError(page, /dropped\.jsonl is 2 MB, over the 1 MB file-size limit/);
     await page.getByTestId('paste-button').click();
-    await page.getByTestId('paste-text').fill(plain.slice(0, 1_500_000));
+    await pasteText(page, 'paste-text', plain.slice(0, 1_500_000));
     await page.getByTestId('paste-load').click();
     await loadError(page, /pasted\.jsonl is [\d.]+ MB, over the 1 MB file-size limit/);
     await setFileLimitMb(page, 0.015625); // 16 KB

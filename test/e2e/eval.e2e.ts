@@ -92,7 +92,8 @@ describeWild('Inspect .eval logs in the browser', () => {
   it('a zip that is not an Inspect log is refused, naming its entries', async () => {
     const zip = makeZip([['word/document.xml', new TextEncoder().encode('<w/>')]]);
     await dropBytes(s.page, zip, 'notes.docx');
-    const error = s.page.getByTestId('load-error');
+    // The log loaded before stays on screen; the note beside it names the archive's entries.
+    const error = s.page.getByTestId('load-failure');
     await error.waitFor();
     expect(await error.textContent()).toContain(
       'notes.docx is a zip archive, but not an Inspect AI eval log: its first entries are word/document.xml',

@@ -14,6 +14,7 @@ import { claudeCodeToolCalls, sweAgentTrajectory } from '../../bench/generate-ho
 import { crc32 } from '../../src/lib/crc32.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import { toShareFile } from '../../src/share/payload.ts';
+import { DEFAULT_VIEW } from '../../src/share/view.ts';
 import { transcript } from '../helpers/dsl.ts';
 import { chromiumRss, sampleRss } from './chromium-rss.ts';
 import { openSession, type Session, screenshot, servedFolder, stopServer } from './harness.ts';
@@ -179,7 +180,7 @@ it('a share file with a value nested 30,000 deep loads with its view', async () 
     mode: 'recorded',
     provider: 'anthropic',
     encoding: 'o200k_base',
-    view: { thread: 'main', request: null, selection: 2 },
+    view: { ...DEFAULT_VIEW, thread: 'main', selection: 2 },
     source: { kind: 'transcript', transcript: t },
   }).replace('"DEEPVALUE"', `${'['.repeat(30_000)}${']'.repeat(30_000)}`);
   const path = join(dir, 'deep.tierscope.json');

@@ -319,8 +319,11 @@ it(`${HOSTILE_COUNT} hostile payloads in text, tool names, inputs, results and t
     expect(p.added).toEqual([]);
     expect(p.violations).toEqual([]);
     expect(await scriptableAttributes(page)).toEqual([]);
-    expect(navigations).toEqual([s.baseUrl]);
-    expect(page.url()).toBe(s.baseUrl);
+    // The page's own URL follows the view (the app writes its fragment: the file's name and the selection);
+    // nothing else changed it.
+    expect([...new Set(navigations.map((u) => u.split('#')[0]))]).toEqual([s.baseUrl]);
+    for (const u of navigations) expect(new URL(u).hash).toMatch(/^(#(sample|file)=[^#]*)?$/);
+    expect(page.url().split('#')[0]).toBe(s.baseUrl);
     const origin = new URL(s.baseUrl).origin;
     expect(
       requests

@@ -87,6 +87,8 @@ it('a link that turns on the http summarizer makes no request until the user all
     expect(await page.getByTestId('summarizer-consent-endpoint').textContent()).toBe(
       `${fake.origin}/v1/chat/completions`,
     );
+    // The link opens on its own view (the Thresholds tab): the Summarizer tab shows the state of the calls.
+    await page.getByTestId('config-tab-summarizer').click();
     expect(await page.getByTestId('summarizer-status').getAttribute('data-phase')).toBe('needs-consent');
     await screenshot(page, 'link-summarizer-consent');
 

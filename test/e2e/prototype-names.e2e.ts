@@ -10,6 +10,7 @@ import { fileFromText, parseTranscript } from '../../src/formats/index.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import { encodeShare } from '../../src/share/codec.ts';
+import { DEFAULT_VIEW } from '../../src/share/view.ts';
 import { openSession, stopServer } from './harness.ts';
 import { loadFiles, rowsShown, showThread, waitForRun } from './ui.ts';
 
@@ -93,7 +94,7 @@ it('a __proto__ thread id and constructor tool names: rows show, the page stays,
       mode: 'recorded',
       provider: 'anthropic',
       encoding: 'o200k_base',
-      view: { thread: '__proto__', request: null, selection: 0 },
+      view: { ...DEFAULT_VIEW, thread: '__proto__', selection: 0 },
       source: { kind: 'transcript', transcript: t },
     });
     for (let k = 0; k < 2; k++) {

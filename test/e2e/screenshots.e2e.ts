@@ -80,7 +80,7 @@ describeReal('screenshots', () => {
       await s.page.getByTestId('paste-text').fill('this is not a transcript\n');
       await shot('paste');
       await s.page.getByTestId('paste-load').click();
-      await s.page.locator('[data-testid="load-status"][data-status="error"]').waitFor();
+      await s.page.getByTestId('load-failure').waitFor();
       await shot('unknown-format');
 
       expect(s.consoleErrors).toEqual([]);

@@ -8,24 +8,24 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Report } from '../../src/analyses/report.ts';
 import { runCli } from '../../src/cli/main.ts';
 import { deflateRaw, toBase64Url } from '../../src/share/bytes.ts';
 import { describeReal } from '../helpers/fixtures.ts';
 import { generateClaudeCode } from './gen-claude-code.ts';
-import { openSession, type Session, screenshot, startServer, stopServer } from './harness.ts';
+import { screenshot, startServer } from './harness.ts';
 import {
   clickRow,
   cliReport,
   counted,
   expectedBadges,
   loadFiles,
-  openApp,
   realPath,
   runId,
   setConfig,
   showThread,
+  testSessions,
   waitForRun,
   walkRows,
 } from './ui.ts';
@@ -35,33 +35,7 @@ const LEMMY = 'claude-trace/lemmy-test-traffic.redacted.jsonl';
 const SWE = 'swe-agent/swe-agent-marshmallow-1867-function-calling-replace.traj';
 const TIGHT = { contextWindow: 8000, outputReserve: 1000 };
 
-let sessions: Session[] = [];
-
-async function session(colorScheme: 'light' | 'dark' = 'light'): Promise<Session> {
-  const s = await openSession({ colorScheme });
-  sessions.push(s);
-  return s;
-}
-
-async function app(colorScheme: 'light' | 'dark' = 'light'): Promise<Session> {
-  const s = await openApp({ colorScheme });
-  sessions.push(s);
-  return s;
-}
-
-afterEach(async () => {
-  const all = sessions;
-  sessions = [];
-  for (const s of all) {
-    expect(s.consoleErrors).toEqual([]);
-    expect(s.externalRequests).toEqual([]);
-    await s.close();
-  }
-});
-
-afterAll(async () => {
-  await stopServer();
-});
+const { app, session } = testSessions();
 
 /** Open a link in a page and wait for its load and first run (a failed load returns its message). */
 async function openLink(page: Page, link: string): Promise<void> {
@@ -192,7 +166,9 @@ describeReal('share links', () => {
     const s = await session();
     await openLink(s.page, link);
     const status = (await s.page.getByTestId('load-status').textContent()) ?? '';
-    expect(status).toMatch(/tierscope [\d.]+ \(from claude-code\)/);
+    // The bundle in the link names the format its transcript was read from.
+    expect(status).toMatch(/·claude-code [\d.]+·/);
+    expect(status).not.toContain('tierscope');
     for (const part of [counted(report.counts.messages, 'message'), counted(report.counts.requests, 'request')])
       expect(status).toContain(part);
     expect(await s.page.getByTestId('threshold-contextWindow').inputValue()).toBe('30000');

@@ -3,7 +3,7 @@
 // transcript collecting what a person would see (rows, tier badges, pairing markers, cache-break markers).
 import { basename } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Report } from '../../src/analyses/report.ts';
 import { runCli } from '../../src/cli/main.ts';
 import { openSession, type Session, stopServer } from './harness.ts';
@@ -33,6 +33,46 @@ export function appSession(): () => Session {
     if (!s) throw new Error('the app session is not open');
     return s;
   };
+}
+
+type Scheme = 'light' | 'dark';
+
+/** For a suite whose tests open their own sessions: `app()` (the app with its default sample loaded) and
+ *  `session()` (a bare fresh profile) each open one, checked free of console errors and non-local requests and
+ *  closed after its test; the server stops after the suite. */
+export function testSessions(): { app: (c?: Scheme) => Promise<Session>; session: (c?: Scheme) => Promise<Session> } {
+  let open: Session[] = [];
+  afterEach(async () => {
+    const all = open;
+    open = [];
+    for (const s of all) {
+      expect(s.consoleErrors).toEqual([]);
+      expect(s.externalRequests).toEqual([]);
+      await s.close();
+    }
+  });
+  afterAll(async () => {
+    await stopServer();
+  });
+  const keep = async (s: Promise<Session>) => {
+    const done = await s;
+    open.push(done);
+    return done;
+  };
+  return {
+    app: (colorScheme: Scheme = 'light') => keep(openApp({ colorScheme })),
+    session: (colorScheme: Scheme = 'light') => keep(openSession({ colorScheme })),
+  };
+}
+
+/** Put text into a text area as one paste does (one input event). Playwright's fill feeds it through the input
+ *  pipeline, which for a megabyte of text outlasts its 30 s timeout on a busy machine (on main too). */
+export async function pasteText(page: Page, testId: string, text: string): Promise<void> {
+  await page.getByTestId(testId).evaluate((el, t) => {
+    const area = el as HTMLTextAreaElement;
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set?.call(area, t);
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
 }
 
 /** The id of the run currently shown (0 before the first). */

@@ -16,14 +16,8 @@ import {
   shareLink,
   shareValue,
 } from '../../src/share/codec.ts';
-import {
-  DEFAULT_VIEW,
-  fromShareFile,
-  type ShareSettings,
-  type ShareState,
-  toPayload,
-  toShareFile,
-} from '../../src/share/payload.ts';
+import { fromShareFile, type ShareSettings, type ShareState, toPayload, toShareFile } from '../../src/share/payload.ts';
+import { DEFAULT_VIEW, type View } from '../../src/share/view.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { cpuMs } from '../helpers/cpu-time.ts';
 import { transcript } from '../helpers/dsl.ts';
@@ -98,11 +92,11 @@ describe('links: payload and round trip on a DSL transcript', () => {
 
   it('stores the preset plus only the keys that differ from it, and non-default settings', () => {
     const s = { ...settingsFor('claude-code', { tier3Window: 3, 'microcompact.keepRecent': 2 }), mode: 'raw' as const };
-    const p = toPayload(stateOf(SMALL, s, { thread: 'main', request: 1, selection: null }));
+    const p = toPayload(stateOf(SMALL, s, { ...DEFAULT_VIEW, thread: 'main', request: 1 }));
     expect(p.config).toEqual({ preset: 'claude-code', tier3Window: 3, 'microcompact.keepRecent': 2 });
     expect(p.mode).toBe('raw');
     expect(p.provider).toBeUndefined();
-    expect(p.view).toEqual({ thread: 'main', request: 1 });
+    expect(p.view).toBe('thread=main&request=1');
   });
 
   it('round-trips settings, view and the analysis', async () => {
@@ -112,7 +106,17 @@ describe('links: payload and round trip on a DSL transcript', () => {
       provider: 'openai-chat',
       encoding: 'cl100k_base',
     };
-    const view = { thread: 'main', request: 2, selection: 3 };
+    const view: View = {
+      ...DEFAULT_VIEW,
+      thread: 'main',
+      request: 2,
+      selection: 3,
+      detail: 'normalized',
+      compaction: 'main/pipeline/0',
+      probe: 'summary.filesRead.lost.1',
+      range: { from: 0, to: 2 },
+      config: 'json',
+    };
     const link = await shareLink(stateOf(SMALL, s, view));
     expect(link.startsWith(`${DEFAULT_BASE_URL}#s=1.`)).toBe(true);
     const d = await decodeOk(link);
@@ -138,7 +142,7 @@ describe('links: payload and round trip on a DSL transcript', () => {
     const s = settingsFor('sliding-window');
     const link = await shareLink({
       ...s,
-      view: { thread: 'main', request: 4, selection: null },
+      view: { ...DEFAULT_VIEW, thread: 'main', request: 4 },
       source: { kind: 'sample', id: 'story-37-1' },
     });
     const d = await decodeOk(link);
@@ -149,7 +153,7 @@ describe('links: payload and round trip on a DSL transcript', () => {
 
   it('share files are plain bundles that load by drop and restore settings and view', async () => {
     const s = settingsFor('context-editing', { tier3Window: 4 });
-    const view = { thread: 'main', request: 1, selection: 2 };
+    const view = { ...DEFAULT_VIEW, thread: 'main', request: 1, selection: 2 };
     const text = toShareFile({ ...s, view, source: { kind: 'transcript', transcript: SMALL } });
     const loaded = parseTranscript(fileFromText('repro.tierscope.json', text));
     if (!loaded.ok) throw new Error(loaded.error);
@@ -196,11 +200,23 @@ describe('links: versions, damage and per-field fallback', () => {
     const d2 = await decodeOk(
       await linkOfJson({ v: 1, transcript: bundle, view: { thread: 'main', request: 'x', selection: 99 } }),
     );
-    expect(d2.state.view).toEqual({ thread: 'main', request: null, selection: null });
+    expect(d2.state.view).toEqual({ ...DEFAULT_VIEW, thread: 'main' });
     expect(d2.warnings).toHaveLength(2);
     const d3 = await decodeOk(await linkOfJson({ v: 1, transcript: bundle, view: 'main' }));
     expect(d3.state.view).toEqual(DEFAULT_VIEW);
-    expect(d3.warnings).toEqual([expect.stringMatching(/view is not an object/)]);
+    expect(d3.warnings).toEqual([expect.stringMatching(/view key "main" is unknown/)]);
+    const d4 = await decodeOk(await linkOfJson({ v: 1, transcript: bundle, view: 7 }));
+    expect(d4.state.view).toEqual(DEFAULT_VIEW);
+    expect(d4.warnings).toEqual([expect.stringMatching(/view is not a view/)]);
+    // The view string of this build: a bad field is left out with a warning, the rest is kept.
+    const d5 = await decodeOk(
+      await linkOfJson({ v: 1, transcript: bundle, view: 'thread=main&request=1&probe=nope&range=9-2&detail=diff' }),
+    );
+    expect(d5.state.view).toEqual({ ...DEFAULT_VIEW, thread: 'main', request: 1, detail: 'diff' });
+    expect(d5.warnings).toEqual([
+      expect.stringMatching(/view.probe "nope" is not a probe item/),
+      expect.stringMatching(/view.range "9-2" is not a request range/),
+    ]);
   });
 
   it('bad config keys keep the preset value; unknown keys and bad settings are ignored, with warnings', async () => {
@@ -276,6 +292,7 @@ describeReal('links: every real fixture under every preset decodes to the identi
         for (const s of [settingsFor(preset), settingsFor(preset, TIGHT)]) {
           const last = t.threads[t.threads.length - 1];
           const view = {
+            ...DEFAULT_VIEW,
             thread: last.id,
             request: last.requests.length > 0 ? last.requests.length - 1 : null,
             selection: last.messages.length > 0 ? 0 : null,

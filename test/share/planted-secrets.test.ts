@@ -12,6 +12,7 @@ import { presetConfig } from '../../src/pipeline/presets.ts';
 import { fromBase64Url, inflateRaw } from '../../src/share/bytes.ts';
 import { shareValue } from '../../src/share/codec.ts';
 import { findSecrets } from '../../src/share/secrets.ts';
+import { DEFAULT_VIEW } from '../../src/share/view.ts';
 import { createEngine } from '../../worker/create-engine.ts';
 import { SAMPLES } from '../fuzz/samples.ts';
 
@@ -114,7 +115,7 @@ describe('a secret in every field of every format is in neither the redacted lin
       );
       if (!loaded.ok) throw new Error(loaded.error);
       // The view points at a thread whose id carries a secret too.
-      const view = { thread: loaded.threads[0].id, request: null, selection: null };
+      const view = { ...DEFAULT_VIEW, thread: loaded.threads[0].id };
       expect(bodies.some((b) => view.thread.includes(b))).toBe(true);
       const plain = await engine.share({ settings, view, redact: null });
       if (!plain.ok) throw new Error(plain.error);

@@ -18,6 +18,7 @@ import { presetConfig } from '../../src/pipeline/presets.ts';
 import { fromBase64Url, inflateRaw } from '../../src/share/bytes.ts';
 import { shareValue } from '../../src/share/codec.ts';
 import { redactTranscript } from '../../src/share/redact.ts';
+import { DEFAULT_VIEW } from '../../src/share/view.ts';
 import { createEngine } from '../../worker/create-engine.ts';
 import { makeZip } from '../helpers/zip.ts';
 import { secretKinds } from './secret-kinds.ts';
@@ -258,7 +259,7 @@ describe('the 34 secret kinds in every kept field kind are in no redacted link',
         if (!loaded.ok) throw new Error(loaded.error);
         const plain = await engine.share({
           settings,
-          view: { thread: null, request: null, selection: null },
+          view: DEFAULT_VIEW,
           redact: null,
         });
         if (!plain.ok) throw new Error(plain.error);
@@ -268,7 +269,7 @@ describe('the 34 secret kinds in every kept field kind are in no redacted link',
         for (const keepPaths of [true, false]) {
           const r = await engine.share({
             settings,
-            view: { thread: null, request: null, selection: null },
+            view: DEFAULT_VIEW,
             redact: { keepPaths },
           });
           if (!r.ok) throw new Error(r.error);

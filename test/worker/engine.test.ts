@@ -29,7 +29,8 @@ describe('engine', () => {
     const summary = await engine.load([file('story.tierscope.json', exportBundle(t))], undefined);
     expect(summary.ok).toBe(true);
     if (!summary.ok) return;
-    expect(summary.format).toBe('tierscope');
+    // A bundle names the format its transcript was read from.
+    expect(summary.format).toBe(t.format);
     expect(summary.counts.toolResults).toBe(34);
     const rows = await engine.rows('main');
     expect(rows).toHaveLength(t.threads[0].messages.length);
@@ -91,6 +92,32 @@ describe('engine', () => {
     const r = await engine.load([file('x.txt', 'hello\n')], undefined);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toMatch(/tried tierscope, claude-trace/);
+  });
+
+  it('a failed or cancelled load leaves the loaded transcript in place', async () => {
+    const engine = createEngine();
+    const t = loop(repeat(12, { tool: 'Bash', args: 'ls', result: '300 chars' }));
+    const first = await engine.load([file('kept.tierscope.json', exportBundle(t))], undefined);
+    if (!first.ok) throw new Error(first.error);
+    const rows = await engine.rows('main');
+    // A PNG is no transcript: refused, and what was loaded is still what the engine answers for.
+    const png = await engine.load(
+      [{ name: 'shot.png', buffer: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]).buffer }],
+      undefined,
+    );
+    expect(png.ok).toBe(false);
+    expect(await engine.rows('main')).toEqual(rows);
+    // Cancelled while it is read: the next file never replaces the loaded one.
+    const other = loop(repeat(30, { tool: 'Read', args: 'a.ts', result: '900 chars' }));
+    const pending = engine.load([file('other.tierscope.json', exportBundle(other))], undefined);
+    await engine.cancelLoad();
+    const r = await pending;
+    expect(r).toEqual({ ok: false, error: 'cancelled, nothing of it was loaded.', issues: [] });
+    expect((await engine.rows('main')).length).toBe(rows.length);
+    expect((await engine.run(1, settings())).stale).not.toBe(true);
+    // A load after the cancel goes through.
+    const next = await engine.load([file('other.tierscope.json', exportBundle(other))], undefined);
+    expect(next.ok && next.counts.messages).toBe(other.threads[0].messages.length);
   });
 });
 

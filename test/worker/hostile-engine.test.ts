@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import { toShareFile } from '../../src/share/payload.ts';
+import { DEFAULT_VIEW } from '../../src/share/view.ts';
 import { createEngine } from '../../worker/create-engine.ts';
 import { transcript } from '../helpers/dsl.ts';
 
@@ -21,7 +22,7 @@ describe('a share file with a value nested 30,000 deep', () => {
       mode: 'raw' as const,
       provider: 'anthropic' as const,
       encoding: 'o200k_base' as const,
-      view: { thread: 'main', request: 1, selection: 2 },
+      view: { ...DEFAULT_VIEW, thread: 'main', request: 1, selection: 2 },
       source: { kind: 'transcript' as const, transcript: t },
     };
     const text = toShareFile(state).replace('"DEEPVALUE"', `${'['.repeat(30_000)}${']'.repeat(30_000)}`);

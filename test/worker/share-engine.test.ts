@@ -8,6 +8,7 @@ import type { Transcript } from '../../src/model/transcript.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import { decodeShare } from '../../src/share/codec.ts';
 import type { MinimizeProgress } from '../../src/share/minimize.ts';
+import { DEFAULT_VIEW } from '../../src/share/view.ts';
 import type { EngineApi, RunResult, RunSettings, ShareRequest } from '../../worker/api.ts';
 import { createEngine } from '../../worker/create-engine.ts';
 import { transcript } from '../helpers/dsl.ts';
@@ -24,7 +25,7 @@ const settings = (over: Partial<RunSettings['config']> = {}): RunSettings => ({
   encoding: 'o200k_base',
 });
 
-const VIEW = { thread: null, request: 20, selection: 41 };
+const VIEW = { ...DEFAULT_VIEW, request: 20, selection: 41 };
 const SECRET = 'sk-ant-api03-Zx9QmW2rT7yLp4Kd8VbN1cF6hJ3sG5aE0uI-abcdEFGH';
 
 /** A session of `n` turns with one result whose call was lost (an orphan) after turn `at`. */
@@ -84,8 +85,8 @@ describe('share links from the engine', () => {
     expect(opened.view).toEqual(VIEW);
     expect(opened.settings).toEqual(tight);
     if (opened.kind !== 'transcript') return;
-    expect(opened.summary.format).toBe('tierscope');
-    expect(opened.summary.originalFormat).toBe('claude-code');
+    // The bundle names the format its transcript was read from, not "tierscope".
+    expect(opened.summary.format).toBe('claude-code');
     expect(opened.summary.counts.toolResults).toBe(40);
     expect(await tiers(other, opened.settings)).toEqual(want);
   });
@@ -135,7 +136,7 @@ describe('share links from the engine', () => {
     const s = await other.load([file('repro.tierscope.json', text)], undefined);
     if (!s.ok) throw new Error(s.error);
     expect(s.share?.settings.config.tier3Window).toBe(4);
-    expect(s.share?.view).toEqual({ thread: null, request: 20, selection: 41 });
+    expect(s.share?.view).toEqual(VIEW);
     expect(s.share?.warnings).toEqual([]);
     // A plain bundle carries no share part.
     const plain = await createEngine().load([file('plain.tierscope.json', exportBundle(session(3)))], undefined);

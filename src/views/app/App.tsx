@@ -16,6 +16,7 @@ import { HelpOverlay } from './HelpOverlay.tsx';
 import { LoadError } from './LoadError.tsx';
 import { useLayout } from './layout-state.ts';
 import { SummaryBar } from './SummaryBar.tsx';
+import { useHistory } from './use-history.ts';
 import { useKeys } from './use-keys.ts';
 import { useStartup } from './use-startup.ts';
 
@@ -29,6 +30,7 @@ export function App() {
   const compaction = useStore((s) => s.view.compaction);
   const sessions = useFolder((s) => s.shown);
   useStartup();
+  useHistory();
   useKeys();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;

@@ -1,17 +1,20 @@
 import { useFolder } from '../../state/folder.ts';
 import { useStore } from '../../state/store.ts';
+import { FolderStatus } from '../sessions/FolderStatus.tsx';
 import { OpenFolder } from '../sessions/OpenFolder.tsx';
 import { LinkWarnings } from '../share/LinkWarnings.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
 import { SummarizerConsent } from '../share/SummarizerConsent.tsx';
 import { FileInput } from './FileInput.tsx';
 import { LiveBadge } from './LiveBadge.tsx';
+import { LoadFailure } from './LoadFailure.tsx';
 import { LoadStatus } from './LoadStatus.tsx';
 import { PasteDialog } from './PasteDialog.tsx';
 import { SamplePicker } from './SamplePicker.tsx';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
 
-/** Brand, what is loaded, the ways to load something else, and Share. */
+/** Brand, what is shown (the transcript, or the folder on the sessions page), a load that failed beside it, the
+ *  ways to load something else, and Share. */
 export function Header() {
   const toggleHelp = useStore((s) => s.viewActions.toggleHelp);
   const folderOpen = useFolder((s) => s.status !== 'idle');
@@ -20,9 +23,10 @@ export function Header() {
   return (
     <header className="header">
       <strong className="brand">Tierscope</strong>
-      <LoadStatus />
-      <LiveBadge />
-      <LinkWarnings />
+      {sessionsShown ? <FolderStatus /> : <LoadStatus />}
+      {!sessionsShown && <LiveBadge />}
+      <LoadFailure />
+      {!sessionsShown && <LinkWarnings />}
       <SummarizerConsent />
       <div className="header-actions">
         {folderOpen && !sessionsShown && (

@@ -8,9 +8,11 @@ const KEYS: [string, string][] = [
   ['n / N', 'next / previous search match'],
   ['t / T', 'next / previous thread'],
   ['c', 'go to the config panel'],
-  ['s', 'share this view as a link'],
+  ['s', 'share this view as a link (the compaction view too)'],
+  ['j / k, Enter', 'in the compaction view: next / previous probe item, go to its message'],
   ['?', 'this help'],
   ['Esc', 'close, clear the search, leave a field'],
+  ['Back / Forward', 'the browser’s buttons move between views of the app'],
 ];
 
 /** The key map, over everything; Esc or a click outside closes it. */

@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { formatBytes } from '../../../worker/api.ts';
+import { engine } from '../../state/engine-client.ts';
 import { useLoadOrder } from '../../state/load-order.ts';
 import { useStore } from '../../state/store.ts';
 import { visibleText } from '../common/visible-text.ts';
@@ -42,6 +43,15 @@ export function LoadStatus() {
           <span className="file-name">{source?.name}</span>
           <progress data-testid="load-progress" value={progress?.fraction ?? 0} max={1} />
           <span className="num muted">{Math.round((progress?.fraction ?? 0) * 100)}%</span>
+          <button
+            type="button"
+            className="link"
+            data-testid="load-cancel"
+            title="Stop this load; what was on screen stays"
+            onClick={() => void engine().cancelLoad()}
+          >
+            Cancel
+          </button>
         </span>
       )}
       {status === 'error' && (
@@ -64,9 +74,6 @@ export function LoadStatus() {
           <span className="format" data-testid="load-format">
             {summary.format}
             {summary.version ? ` ${summary.version}` : ''}
-            {summary.originalFormat && summary.originalFormat !== summary.format
-              ? ` (from ${summary.originalFormat})`
-              : ''}
           </span>
           <span className="sep">·</span>
           <span className="num counts" title={plural(summary.counts.toolResults, 'tool result')}>

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ProbeItem, ProbeKind, Probes } from '../../../worker/api.ts';
-import { PROBE_TYPES } from '../../../worker/api.ts';
+import { PROBE_TYPES, parseProbeKey, probeKey } from '../../../worker/api.ts';
+import { useStore } from '../../state/store.ts';
 
 const KIND_LABEL: Record<ProbeKind, string> = {
   filesModified: 'Files modified',
@@ -60,11 +61,27 @@ export function ProbeList({ probes, side, onGo }: Props) {
 /** Items shown per kind before "show all". */
 const SHOWN = 8;
 
+/** Where the focused item sits in a kind's list (lost first, then kept), when it is of this side and kind. */
+function focusedAt(focus: string | null, side: string, kind: ProbeKind, lost: number): number {
+  const f = focus === null ? null : parseProbeKey(focus);
+  if (!f || f.side !== side || f.kind !== kind) return -1;
+  return f.kept ? lost + f.index : f.index;
+}
+
 function KindBlock({ kind, probes, side, onGo }: { kind: ProbeKind } & Props) {
   const { kept, lost } = probes[kind];
   const total = kept.length + lost.length;
-  const [all, setAll] = useState(false);
-  const items = [...lost.map((it) => ({ it, kept: false })), ...kept.map((it) => ({ it, kept: true }))];
+  const focus = useStore((s) => s.view.probe);
+  const at = focusedAt(focus, side, kind, lost.length);
+  const [all, setAll] = useState(at >= SHOWN);
+  // A focused item past the first few (a link, Back, j/k) shows the whole list.
+  useEffect(() => {
+    if (at >= SHOWN) setAll(true);
+  }, [at]);
+  const items = [
+    ...lost.map((it, i) => ({ it, kept: false, key: probeKey({ side, kind, kept: false, index: i }) })),
+    ...kept.map((it, i) => ({ it, kept: true, key: probeKey({ side, kind, kept: true, index: i }) })),
+  ];
   const shown = all ? items : items.slice(0, SHOWN);
   return (
     <div className="cv-kind" data-testid="probe-kind" data-kind={kind} data-side={side}>
@@ -77,8 +94,8 @@ function KindBlock({ kind, probes, side, onGo }: { kind: ProbeKind } & Props) {
       </div>
       {total > 0 && (
         <ul className="cv-items">
-          {shown.map(({ it, kept: k }) => (
-            <Item key={`${k}-${it.text}-${it.messageIndex}`} item={it} kind={kind} kept={k} side={side} onGo={onGo} />
+          {shown.map(({ it, kept: k, key }) => (
+            <Item key={key} probe={key} item={it} kind={kind} kept={k} onGo={onGo} focused={key === focus} />
           ))}
           {items.length > SHOWN && (
             <li>
@@ -95,25 +112,50 @@ function KindBlock({ kind, probes, side, onGo }: { kind: ProbeKind } & Props) {
 
 function Item({
   item,
+  probe,
   kind,
   kept,
-  side,
+  focused,
   onGo,
 }: {
   item: ProbeItem;
+  probe: string;
   kind: ProbeKind;
   kept: boolean;
-  side: string;
+  focused: boolean;
   onGo: (i: number) => void;
 }) {
   const where = `message ${item.messageIndex}${item.line > 0 ? ` · line ${item.line}` : ''}${item.tool ? ` · ${item.tool}` : ''}`;
+  const ref = useRef<HTMLLIElement>(null);
+  const focusProbe = useStore((s) => s.viewActions.focusProbe);
+  // The focused item is brought into view (a link or Back restores it) and takes the keyboard focus.
+  useEffect(() => {
+    if (!focused || !ref.current) return;
+    ref.current.scrollIntoView({ block: 'nearest' });
+    if (!ref.current.contains(document.activeElement)) ref.current.focus({ preventScroll: true });
+  }, [focused]);
   return (
     <li
-      className={`cv-item ${kept ? 'cv-kept' : 'cv-lost'}`}
+      ref={ref}
+      className={`cv-item ${kept ? 'cv-kept' : 'cv-lost'}${focused ? ' cv-focused' : ''}`}
       data-testid="probe-item"
       data-kind={kind}
       data-kept={String(kept)}
-      data-side={side}
+      data-side={probe.slice(0, probe.indexOf('.'))}
+      data-probe={probe}
+      data-focused={String(focused)}
+      data-message-index={item.messageIndex}
+      tabIndex={focused ? 0 : -1}
+      aria-current={focused ? 'true' : undefined}
+      onClick={() => focusProbe(probe)}
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter') return;
+        e.preventDefault();
+        onGo(item.messageIndex);
+      }}
+      onFocus={() => {
+        if (!focused) focusProbe(probe);
+      }}
     >
       <span className="cv-mark" aria-hidden="true">
         {kept ? '✓' : '✗'}
@@ -130,7 +172,11 @@ function Item({
         type="button"
         className="link cv-where num"
         title={`Show where it came from: ${where}`}
-        onClick={() => onGo(item.messageIndex)}
+        tabIndex={-1}
+        onClick={(e) => {
+          e.stopPropagation();
+          onGo(item.messageIndex);
+        }}
       >
         m{item.messageIndex}
       </button>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ReplayMode } from '../../../worker/api.ts';
 import { diffKeys, PRESETS, type PresetId } from '../../../worker/api.ts';
@@ -15,8 +15,6 @@ import './config.css';
 
 // Monaco loads only when the JSON tab is first opened.
 const ConfigJsonEditor = lazy(() => import('./ConfigJsonEditor.tsx').then((m) => ({ default: m.ConfigJsonEditor })));
-
-type Tab = 'controls' | 'json' | 'aliases' | 'summarizer' | 'limits';
 
 const MODES: { id: ReplayMode; label: string; help: string }[] = [
   {
@@ -49,7 +47,9 @@ export function ConfigPanel() {
     })),
   );
   const actions = useStore((s) => s.configActions);
-  const [tab, setTab] = useState<Tab>('controls');
+  // The tab is view state: in the URL and a share link (src/share/view.ts).
+  const tab = useStore((s) => s.view.configTab);
+  const setTab = useStore((s) => s.viewActions.setConfigTab);
   const dock = useLayout((s) => s.dock);
   const setDock = useLayout((s) => s.setDock);
   const tall = dock > window.innerHeight * 0.4;

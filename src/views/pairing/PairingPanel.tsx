@@ -78,6 +78,8 @@ export function PairingPanel() {
     })),
   );
   const setProvider = useStore((s) => s.configActions.setProvider);
+  // The issue a click selected (its request and row), as the URL and a share link restore it.
+  const at = useStore(useShallow((s) => ({ thread: s.view.thread, request: s.view.request, message: s.view.message })));
   const note = providerNote(log, provider, from, (p) => PROVIDER_NAMES[p]);
   const errors = pairing?.filter((v) => v.severity === 'error').length ?? 0;
   const warnings = (pairing?.length ?? 0) - errors;
@@ -133,6 +135,9 @@ export function PairingPanel() {
             data-thread={v.thread}
             data-request={v.request}
             className={`pp-item pp-item-${v.severity}`}
+            aria-current={
+              v.thread === at.thread && v.request === at.request && at.message === targetRow(v) ? 'true' : undefined
+            }
             title="Jump to the message in the transcript"
             onClick={() => jump(v)}
           >

@@ -41,8 +41,7 @@ type Props = {
 export function MinimizeSection({ base, redact, fileName }: Props) {
   const candidates = useMemo(() => {
     const s = useStore.getState();
-    const view = { thread: s.view.thread, message: s.view.message, request: s.view.request };
-    return predicateCandidates(s.run.result, view, threadRows(s));
+    return predicateCandidates(s.run.result, s.view, threadRows(s));
   }, []);
   const [spec, setSpec] = useState(candidates[0]?.spec ?? '');
   const [run, setRun] = useState<Run>({ phase: 'idle' });
@@ -135,8 +134,8 @@ export function MinimizeSection({ base, redact, fileName }: Props) {
       </p>
       {candidates.length === 0 ? (
         <div className="muted" data-testid="minimize-empty">
-          Nothing to keep yet: select a pairing issue, a row with a tier badge, or a request with a cache break, then
-          open Share again.
+          Nothing to keep yet: select a pairing issue, a row with a tier badge, a request with a cache break or a
+          re-fetched call, or open a compaction view that lost something, then open Share again.
         </div>
       ) : (
         <div className="sd-row">

@@ -1,10 +1,13 @@
 import { useState } from 'react';
+import { useFolder } from '../../state/folder.ts';
 import { useStore } from '../../state/store.ts';
 import { ShareDialog } from './ShareDialog.tsx';
 
-/** "Share" in the header (and the `s` key): opens the share dialog for what is on screen. */
+/** "Share" in the header (and the `s` key): opens the share dialog for what is on screen — any view of a
+ *  transcript, the compaction view included; not the sessions table (open a session to share it). */
 export function ShareButton() {
-  const ready = useStore((s) => s.transcript.status === 'ready');
+  const table = useFolder((s) => s.shown);
+  const ready = useStore((s) => s.transcript.status === 'ready') && !table;
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -12,7 +15,11 @@ export function ShareButton() {
         type="button"
         data-testid="share-button"
         disabled={!ready}
-        title="Share this view as a link: transcript, settings and selection, nothing uploaded (s)"
+        title={
+          table
+            ? 'Open a session to share it'
+            : 'Share this view as a link: transcript, settings and what is open and selected, nothing uploaded (s)'
+        }
         onClick={() => setOpen(true)}
       >
         Share

@@ -6,7 +6,7 @@ import { useStore } from '../../state/store.ts';
 import { LinkField } from './LinkField.tsx';
 import { MinimizeSection } from './MinimizeSection.tsx';
 import { RedactionPreview, SecretsList } from './RedactionPreview.tsx';
-import { downloadText, requestOf, shareFileName, useShareLink } from './share-link.ts';
+import { downloadText, requestOf, shareFileName, useShareLink, viewWords } from './share-link.ts';
 import './share.css';
 
 /** What the link carries besides the transcript, in words (exactly the settings it encodes). */
@@ -17,13 +17,7 @@ function carried(base: Omit<ShareRequest, 'redact'>): string[] {
   const changed = Object.entries(keys).map(([k, v]) => `${k} ${JSON.stringify(v)}`);
   out.push(`preset ${String(preset)}${changed.length > 0 ? ` + ${changed.join(', ')}` : ''}`);
   for (const k of ['mode', 'provider', 'encoding'] as const) if (p[k]) out.push(`${k} ${p[k]}`);
-  const v = base.view;
-  const where = [
-    v.thread === null ? 'main thread' : `thread ${v.thread}`,
-    ...(v.request !== null ? [`request ${v.request}`] : []),
-    ...(v.selection !== null ? [`message ${v.selection}`] : []),
-  ];
-  out.push(`view: ${where.join(' · ')}`);
+  out.push(`view: ${viewWords(base.view).join(' · ')}`);
   return out;
 }
 

@@ -1,17 +1,54 @@
-// What "minimize" can keep true, chosen from the current view (SPEC §7): the pairing issues of the selected
-// request or message (else of the thread), the tier of the selected row's tool results, the cause of the
-// selected request's cache breaks. Pure: specs in the minimizer's syntax (src/share/predicate.ts) with labels.
-import type { Row, RunResult } from '../../../worker/api.ts';
-import { PAIRING_RULES } from '../../../worker/api.ts';
+// What "minimize" can keep true, chosen from the current view (SPEC §7): with the compaction view open, the item
+// its summary lost that is focused (then its other lost items, or an unreadable summary) and the re-fetches after
+// it; the pairing issues of the selected request or message (else of the thread), the tier of the selected row's
+// tool results, the cause of the selected request's cache breaks, a re-fetch at the selected row after the
+// pipeline or the agent's compaction. Pure: specs in the minimizer's syntax (src/share/predicate.ts) with labels.
+import type { CompactionRow, Row, RunResult } from '../../../worker/api.ts';
+import { PAIRING_RULES, PROBE_KINDS, parseProbeKey } from '../../../worker/api.ts';
 import type { UrlView } from '../../state/url-state.ts';
 
 export type Candidate = {
   spec: string;
   label: string;
-  kind: 'pairing' | 'tier' | 'break';
+  kind: 'pairing' | 'tier' | 'break' | 'compaction' | 'refetch';
   /** Tied to what is selected (offered first). */
   selected: boolean;
 };
+
+type Seen = Pick<UrlView, 'thread' | 'message' | 'request'> & Partial<Pick<UrlView, 'compaction' | 'probe'>>;
+
+/** The compaction view's findings: the focused lost item first, then the other lost items, an unreadable summary,
+ *  and the re-fetches that followed it. */
+function compactionCandidates(c: CompactionRow, probe: string | null, add: (c: Candidate) => void): void {
+  if (c.request === null) return; // no request sent its summary: a predicate cannot name it
+  const at = `${c.thread}/${c.request ?? 0}`;
+  const who = c.source === 'agent' ? 'the agent’s compaction' : 'the pipeline’s summary';
+  const focus = probe === null ? null : parseProbeKey(probe);
+  const lost = (kind: (typeof PROBE_KINDS)[number], i: number, selected: boolean) => {
+    const item = c.probes[kind].lost[i];
+    add({
+      spec: `compaction:${at}:lost:${kind}=${item.text}`,
+      label: `compaction: ${who} at request ${c.request} still loses ${kind} “${item.text}”`,
+      kind: 'compaction',
+      selected,
+    });
+  };
+  if (
+    focus &&
+    focus.side === 'summary' &&
+    !focus.kept &&
+    focus.index < (c.probes[focus.kind as 'errors']?.lost.length ?? 0)
+  )
+    lost(focus.kind as (typeof PROBE_KINDS)[number], focus.index, true);
+  if (c.opaque)
+    add({
+      spec: `compaction:${at}:unreadable`,
+      label: `compaction: ${who} at request ${c.request} has a summary that cannot be read`,
+      kind: 'compaction',
+      selected: true,
+    });
+  for (const kind of PROBE_KINDS) for (let i = 0; i < c.probes[kind].lost.length; i++) lost(kind, i, true);
+}
 
 /** Candidates listed at most (a broken log repeats one violation in every later request). */
 const MAX = 12;
@@ -31,7 +68,7 @@ function stageWords(stage: string): string {
 
 export function predicateCandidates(
   result: RunResult | undefined,
-  view: UrlView,
+  view: Seen,
   rows: readonly Row[] | undefined,
 ): Candidate[] {
   if (!result) return [];
@@ -43,6 +80,19 @@ export function predicateCandidates(
     out.push(c);
   };
   const ids = view.message !== null ? new Set(rows?.[view.message]?.toolUseIds ?? []) : new Set<string>();
+  const open = view.compaction ? result.compactions?.find((c) => c.id === view.compaction) : undefined;
+  if (open) compactionCandidates(open, view.probe ?? null, add);
+  for (const f of result.refetches ?? []) {
+    if (f.kind !== 'after-pipeline' && f.kind !== 'after-agent-compaction') continue;
+    const after = open?.refetchesAfter.items.some((it) => it.toolUseId === f.repeatToolUseId);
+    if (!after && !(f.thread === view.thread && (ids.has(f.repeatToolUseId) || ids.has(f.firstToolUseId)))) continue;
+    add({
+      spec: `refetch:${f.kind}#${f.repeatToolUseId}`,
+      label: `re-fetch: ${f.tool} ${f.repeatToolUseId} fetched again ${f.kind === 'after-pipeline' ? `after the pipeline lost it (${f.lostBy ?? 'rewritten'})` : 'after the agent’s compaction'}`,
+      kind: 'refetch',
+      selected: true,
+    });
+  }
   const pairing = result.pairing.filter((v) => v.thread === view.thread && PAIRING_RULES.includes(v.rule));
   const atSelection = (v: (typeof pairing)[number]) =>
     (view.request !== null && v.request === view.request) ||

@@ -2,11 +2,11 @@
 // transcript came from), the link for an engine reply on this page, the size policy, and the file download.
 // The engine builds the encoded value; only the link string and plain previews cross to this thread.
 import { useEffect, useState } from 'react';
-import type { ShareLink, ShareReply, ShareRequest } from '../../../worker/api.ts';
-import { classifyLink, type LinkSize } from '../../../worker/api.ts';
+import type { ShareLink, ShareReply, ShareRequest, View } from '../../../worker/api.ts';
+import { classifyLink, type LinkSize, parseProbeKey } from '../../../worker/api.ts';
 import { engine } from '../../state/engine-client.ts';
 import type { AppState } from '../../state/types.ts';
-import { settingsOf, shareViewOf, urlFromState } from '../../state/url-state.ts';
+import { settingsOf, urlFromState, viewOf } from '../../state/url-state.ts';
 
 /** A share request for what is on screen (redaction still to choose). */
 export function requestOf(s: AppState): Omit<ShareRequest, 'redact'> {
@@ -14,14 +14,34 @@ export function requestOf(s: AppState): Omit<ShareRequest, 'redact'> {
   const source = s.transcript.source;
   return {
     settings: settingsOf(s.config),
-    view: shareViewOf({ thread: s.view.thread, message: s.view.message, request: s.view.request }, threads),
+    view: viewOf(s.view, threads),
     sample: source?.kind === 'sample' ? source.name : undefined,
   };
 }
 
+/** What a link's view shows, in words (the share dialog lists it). */
+export function viewWords(v: View): string[] {
+  const probe = v.probe === null ? null : parseProbeKey(v.probe);
+  return [
+    v.thread === null ? 'main thread' : `thread ${v.thread}`,
+    ...(v.request !== null ? [`request ${v.request}`] : []),
+    ...(v.selection !== null ? [`message ${v.selection}`] : []),
+    ...(v.event !== null ? [`rewrite ${v.event}`] : []),
+    ...(v.detail !== 'raw' ? [`${v.detail} tab`] : []),
+    ...(v.range !== null ? [`requests ${v.range.from}–${v.range.to}`] : []),
+    ...(v.compaction !== null ? [`compaction view ${v.compaction}`] : []),
+    ...(probe
+      ? [
+          `focused: ${probe.kept ? 'kept' : 'lost'} ${probe.kind} #${probe.index + 1} (${probe.side === 'summary' ? 'its summary' : 'anchored summary'})`,
+        ]
+      : []),
+    ...(v.config !== 'controls' ? [`config ${v.config} tab`] : []),
+  ];
+}
+
 /** The link for an encoded share on this page (its own fragment and `?src=` dropped). */
 function linkOf(encoded: string): string {
-  return urlFromState(window.location.href, { src: null, share: encoded });
+  return urlFromState(window.location.href, { src: null, share: encoded, folder: false });
 }
 
 export type Built = ShareLink & { link: string; size: LinkSize };
