@@ -8,6 +8,7 @@
 
 import type { CompactionRow } from '../src/analyses/audit.ts';
 import type { CompactionTexts } from '../src/analyses/compaction-audit.ts';
+import type { IdleReason } from '../src/analyses/idle-reason.ts';
 import type { ModelProbeCall, ModelProbeResult } from '../src/analyses/model-probes.ts';
 import type { Refetch } from '../src/analyses/refetch.ts';
 import type { Report, ToolResultRow } from '../src/analyses/report.ts';
@@ -33,6 +34,7 @@ import type { EncodingName } from '../src/tokens/tokenizer.ts';
 export type { CompactionRow } from '../src/analyses/audit.ts';
 export type { CacheFindings, CachePattern } from '../src/analyses/cache-patterns.ts';
 export type { CostReport, CostTotals, ModelCost } from '../src/analyses/cost.ts';
+export type { IdleAction, IdleReason } from '../src/analyses/idle-reason.ts';
 export type { ModelProbeCall, ModelProbeResult } from '../src/analyses/model-probes.ts';
 export { MODEL_PROBE_SYSTEM } from '../src/analyses/model-probes.ts';
 export type { ProbeItem, ProbeKind, Probes } from '../src/analyses/probes.ts';
@@ -180,6 +182,8 @@ export type RunResult = {
   taskTotals: Report['taskTotals'] & {};
   /** Set when the http summarizer still has calls to make (the UI may fetch and re-run). */
   pendingSummaries: number;
+  /** Why the pipeline rewrote nothing (tiers, clears, summaries, drops) and the what-ifs that make it act. */
+  idle: IdleReason | null;
 };
 
 export type StaleRun = { runId: number; stale: true };

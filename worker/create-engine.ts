@@ -4,6 +4,7 @@
 // Stale runs are dropped: each run yields once so later requests can supersede it before it starts.
 import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
 import { AnalysisCache } from '../src/analyses/cache.ts';
+import { idleReason, resultMessages } from '../src/analyses/idle-reason.ts';
 import { logDefaults } from '../src/analyses/log-defaults.ts';
 import { gradeModelProbes, modelProbeCalls } from '../src/analyses/model-probes.ts';
 import { tasksByPreset } from '../src/analyses/preset-tasks.ts';
@@ -388,6 +389,14 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         tasks: analysis.audit.tasks,
         taskTotals: analysis.audit.taskTotals,
         pendingSummaries: pending,
+        idle: idleReason({
+          config: c,
+          mode: settings.mode,
+          requests: timeline,
+          eventStages: events.map((e) => e.stage),
+          agentCompactions: analysis.audit.compactions.filter((r) => r.source === 'agent'),
+          resultMessages: () => resultMessages(loaded?.transcript),
+        }),
       };
     },
 

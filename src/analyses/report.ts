@@ -72,6 +72,9 @@ export type RequestRow = {
         events: number[];
         /** ttl-expired: what a 1-hour cache write would have cost more and saved. */
         oneHourWrite?: RequestDollars['simulatedOneHour'];
+        /** Dollars of writing the lost tokens again instead of reading them (estimate at list prices; null: no
+         *  price). */
+        usd: number | null;
       })
     | null;
   observedBreak:
@@ -268,6 +271,7 @@ export function cacheBreakRow(sim: SimulatedPoint | undefined, usd?: RequestDoll
     detail: sim.break.detail,
     messageIndex: sim.break.messageIndex ?? null,
     events: sim.break.events ?? [],
+    usd: usd?.simulatedBreakUsd ?? null,
   };
   if (usd?.simulatedOneHour) row.oneHourWrite = usd.simulatedOneHour;
   return row;

@@ -35,6 +35,7 @@ export const useStore = create<AppState>()((set, get) => ({
     theme: 'system',
     scrollTo: null,
     compaction: null,
+    range: null,
   },
 
   transcriptActions: {
@@ -177,7 +178,7 @@ export const useStore = create<AppState>()((set, get) => ({
 
   viewActions: {
     setThread(id) {
-      set((s) => ({ view: { ...s.view, thread: id, message: null, request: null, event: null } }));
+      set((s) => ({ view: { ...s.view, thread: id, message: null, request: null, event: null, range: null } }));
       void get().transcriptActions.ensureRows(id);
     },
     selectMessage(index, scroll = false) {
@@ -209,6 +210,9 @@ export const useStore = create<AppState>()((set, get) => ({
     },
     openCompaction(id) {
       set((s) => ({ view: { ...s.view, compaction: id } }));
+    },
+    setTimelineRange(range) {
+      set((s) => ({ view: { ...s.view, range } }));
     },
   },
 }));
@@ -257,7 +261,7 @@ async function loadInputs(
       },
       // Nothing is shown of the previous file once a load fails (the error says what happened).
       run: { ...s.run, result: undefined, status: 'idle' },
-      view: { ...s.view, message: null, request: null, event: null, compaction: null },
+      view: { ...s.view, message: null, request: null, event: null, compaction: null, range: null },
     }));
     return;
   }
@@ -315,7 +319,7 @@ function failLoad(error: string): void {
       progress: undefined,
     },
     run: { ...s.run, result: undefined, status: 'idle' },
-    view: { ...s.view, message: null, request: null, event: null, compaction: null },
+    view: { ...s.view, message: null, request: null, event: null, compaction: null, range: null },
   }));
 }
 
@@ -364,8 +368,17 @@ async function showLoaded(summary: LoadSummary, restore: Restore | undefined, fr
   useStore.setState((s) => ({
     transcript: { ...readyTranscript(s.transcript, summary), linkWarnings: restore ? warnings : undefined },
     config,
-    view: { ...s.view, thread, message: view?.message ?? null, request: view?.request ?? null, event: null },
-    run: { ...s.run, result: undefined, status: 'idle' },
+    view: {
+      ...s.view,
+      thread,
+      message: view?.message ?? null,
+      request: view?.request ?? null,
+      event: null,
+      range: null,
+    },
+    // A new runId: a run of the previous file still in flight is dropped when it answers (it could otherwise
+    // land in the debounce before this file's first run and be shown, and compared with, as this file's).
+    run: { ...s.run, result: undefined, status: 'idle', runId: s.run.runId + 1 },
   }));
   if (!fromLink && typeof window !== 'undefined' && stateFromUrl(window.location.href).share !== null)
     window.history.replaceState(

@@ -105,7 +105,11 @@ export type ViewState = {
   scrollTo: { index: number; nonce: number } | null;
   /** The compaction whose view is open (a CompactionRow id of the last run), or null. */
   compaction: string | null;
+  /** The timeline's zoomed range: request indices of the shown thread, inclusive; null shows every request. */
+  range: TimelineRange | null;
 };
+
+export type TimelineRange = { from: number; to: number };
 
 type TranscriptActions = {
   /** `follow: 'start'`: a session that will be followed (the engine keeps its lines for its growth). */
@@ -142,6 +146,8 @@ type ViewActions = {
   toggleHelp: (open?: boolean) => void;
   setTheme: (t: Theme) => void;
   openCompaction: (id: string | null) => void;
+  /** Zoom the timeline to a range of the shown thread's requests (null: all of them). */
+  setTimelineRange: (range: TimelineRange | null) => void;
 };
 
 export type AppState = {
