@@ -20,7 +20,7 @@ import type { PairingViolation, Provider } from '../src/pairing/validate.ts';
 import type { PipelineConfig } from '../src/pipeline/config.ts';
 import type { HttpCall, SummaryOutcome } from '../src/pipeline/summarizer.ts';
 import type { Row } from '../src/projections/rows.ts';
-import type { EventRow, TimelinePoint } from '../src/projections/timeline.ts';
+import type { BreakRow, EventRow, TimelinePoint } from '../src/projections/timeline.ts';
 import type { ReplayMode } from '../src/replay/inputs.ts';
 import type { DayTotal, SortKey } from '../src/sessions/rows.ts';
 import type { ScanProgress, Skipped } from '../src/sessions/scan.ts';
@@ -63,11 +63,13 @@ export {
   KEY_SPECS,
   mergeConfig,
 } from '../src/pipeline/config.ts';
+export type { ConfigConflict } from '../src/pipeline/config-conflicts.ts';
+export { configConflicts } from '../src/pipeline/config-conflicts.ts';
 export type { PresetId } from '../src/pipeline/presets.ts';
 export { PRESET_IDS, PRESETS, presetConfig } from '../src/pipeline/presets.ts';
 export type { HttpCall, SummaryOutcome } from '../src/pipeline/summarizer.ts';
 export type { Row } from '../src/projections/rows.ts';
-export type { EventRow, TimelinePoint } from '../src/projections/timeline.ts';
+export type { BreakRow, EventRow, TimelinePoint } from '../src/projections/timeline.ts';
 export type { ReplayMode } from '../src/replay/inputs.ts';
 export type { DayTotal, SortKey } from '../src/sessions/rows.ts';
 export type { SessionRow } from '../src/sessions/summary.ts';
@@ -174,6 +176,8 @@ export type RunResult = {
   toolResults: ToolResultRow[];
   timeline: TimelinePoint[];
   events: EventRow[];
+  /** Every observed and simulated break of every thread, as the breaks table lists them. */
+  breaks: BreakRow[];
   pairing: PairingViolation[];
   refetches: Refetch[];
   /** Every compaction audited (agent and pipeline), and tokens per task (SPEC §5.5, §8). */

@@ -26,6 +26,7 @@ import { CachedHttpSummarizer, type HttpCall, type SummaryOutcome, summarizerFor
 import { messageRows } from '../src/projections/rows.ts';
 import { runTimeline } from '../src/projections/timeline.ts';
 import { carries } from '../src/replay/cache.ts';
+import { sessionTitle } from '../src/sessions/title.ts';
 import { type CountEndpoint, inlineEndpoint } from '../src/tokens/count-pool.ts';
 import { countTranscript } from '../src/tokens/count-transcript.ts';
 import { TokenMeter } from '../src/tokens/meter.ts';
@@ -301,7 +302,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         format: t.format,
         originalFormat: t.meta.originalFormat,
         version: t.meta.version,
-        title: t.meta.title,
+        title: sessionTitle(t) ?? undefined,
         bytes: main.size,
         threads: t.threads.map((th) => ({
           id: th.id,
@@ -362,7 +363,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       });
       options.onReplayed?.(cache.replayed - replayedBefore);
       const report = analysis.report;
-      const { timeline, events, full } = runTimeline(loaded.transcript, analysis);
+      const { timeline, events, full, breaks } = runTimeline(loaded.transcript, analysis);
       last = { analysis, events, full, preset: settings.preset, tokenizer: meter.tokenizer, cache, settings };
       const c = settings.config;
       pendingCalls = summarizer instanceof CachedHttpSummarizer ? summarizer.pending.slice() : [];
@@ -383,6 +384,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         toolResults: report.toolResults,
         timeline,
         events,
+        breaks,
         pairing: analysis.replay.threads.flatMap((tr) => tr.requests.flatMap((q) => q.pairing)),
         refetches: report.refetches,
         compactions: analysis.audit.compactions,
