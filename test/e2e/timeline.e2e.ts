@@ -187,6 +187,7 @@ it('stays smooth at 20,000 requests: pixel columns, merged markers, no long task
     });
     before = await runId(page);
     await page.getByTestId('threshold-hardcap.keepLastMessages').fill('60');
+    await page.getByTestId('threshold-hardcap.keepLastMessages').press('Enter');
     const t1 = Date.now();
     await waitForRun(page, before, 300_000);
     const rerunMs = Date.now() - t1;
