@@ -23,8 +23,9 @@ export function layoutRow<T>(marks: readonly T[], xOf: (m: T) => number): Placed
   for (const m of marks) {
     const x = xOf(m);
     const last = groups[groups.length - 1];
-    // Chained: a marker joins the cluster when it is near the cluster's last member.
-    if (last && x - last.xs[last.xs.length - 1] < CLUSTER_PX) {
+    // A marker joins the cluster when it is near its last member, while the cluster spans under three glyphs (a
+    // row of breaks on every request makes clusters side by side, not one across the chart).
+    if (last && x - last.xs[last.xs.length - 1] < CLUSTER_PX && x - last.xs[0] < 3 * CLUSTER_PX) {
       last.members.push(m);
       last.xs.push(x);
     } else groups.push({ members: [m], xs: [x] });

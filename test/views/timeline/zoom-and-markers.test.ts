@@ -78,6 +78,13 @@ describe('marker layout', () => {
     expect(itemAt(row, 395)?.members).toEqual([400]);
     // Each marker's own centre hits it (what a pointer on the glyph, or a test's hover, does).
     for (const p of row) expect(itemAt(row, p.x)).toBe(p);
+    // A break on every pixel makes clusters side by side, each under three glyphs wide.
+    const dense = layoutRow(
+      Array.from({ length: 1000 }, (_, i) => i * 0.5),
+      (x) => x,
+    );
+    expect(dense.length).toBeGreaterThan(10);
+    for (const p of dense) expect(p.x1 - p.x0).toBeLessThan(3 * 11 + 2 * 9 + 1);
   });
 });
 
