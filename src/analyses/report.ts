@@ -40,6 +40,8 @@ export type ToolResultRow = {
   cleared: boolean;
   inSummary: boolean;
   dropped: boolean;
+  /** The request whose hard cap dropped it (null: never dropped). */
+  droppedAt: number | null;
   finalChars: number;
 };
 
@@ -226,6 +228,7 @@ function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr
       cleared: f?.cleared ?? false,
       inSummary: f !== undefined && f.foldedAt !== null,
       dropped: f !== undefined && f.droppedAt !== null,
+      droppedAt: f?.droppedAt ?? null,
       finalChars: f?.finalChars ?? s.chars,
     });
   }

@@ -124,6 +124,7 @@ function eventRow(e: PipelineEvent, id: number): EventRow {
     tokensAfter: e.tokensAfter,
     detail: e.detail,
     distance: e.distance,
+    lastMessageIndex: e.lastMessageIndex,
   };
 }
 
