@@ -17,10 +17,18 @@ export function Header() {
   const folderOpen = useFolder((s) => s.status !== 'idle');
   const sessionsShown = useFolder((s) => s.shown);
   const showSessions = useFolder((s) => s.folderActions.show);
+  const rootName = useFolder((s) => s.rootName);
   return (
     <header className="header">
       <strong className="brand">Tierscope</strong>
-      <LoadStatus />
+      {/* The sessions page is about the folder: the last session's name would read as what is shown. */}
+      {sessionsShown ? (
+        <span className="header-folder" data-testid="header-folder">
+          <span className="muted">sessions in</span> <strong>{rootName ?? 'the folder'}</strong>
+        </span>
+      ) : (
+        <LoadStatus />
+      )}
       <LiveBadge />
       <LinkWarnings />
       <SummarizerConsent />
