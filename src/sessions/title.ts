@@ -7,7 +7,7 @@ import type { Message, Thread, Transcript } from '../model/transcript.ts';
 const TITLE_MAX = 200;
 
 /** One line of at most TITLE_MAX characters. */
-export function oneLine(s: string): string {
+function oneLine(s: string): string {
   const flat = s.replace(/\s+/g, ' ').trim();
   return flat.length > TITLE_MAX ? `${flat.slice(0, TITLE_MAX - 1)}…` : flat;
 }
@@ -65,7 +65,7 @@ function typed(m: Message): string | null {
 }
 
 /** The first thing the user typed in a thread (injected text and tool results skipped). */
-export function firstPrompt(thread: Thread | undefined): string | null {
+function firstPrompt(thread: Thread | undefined): string | null {
   for (const m of thread?.messages ?? []) {
     const t = typed(m);
     if (t !== null) return t;

@@ -109,7 +109,7 @@ export type ViewState = {
   range: TimelineRange | null;
 };
 
-export type TimelineRange = { from: number; to: number };
+type TimelineRange = { from: number; to: number };
 
 type TranscriptActions = {
   /** `follow: 'start'`: a session that will be followed (the engine keeps its lines for its growth). */

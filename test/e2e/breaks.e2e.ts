@@ -131,7 +131,9 @@ describeWild('breaks on a Codex rollout with 18 observed breaks', () => {
     const want = cliBreaks(report);
     const table = page.getByTestId('breaks-table');
     expect(await table.getAttribute('data-observed')).toBe(String(want.filter((b) => b.source === 'observed').length));
-    expect(await table.getAttribute('data-simulated')).toBe(String(want.filter((b) => b.source === 'simulated').length));
+    expect(await table.getAttribute('data-simulated')).toBe(
+      String(want.filter((b) => b.source === 'simulated').length),
+    );
     expect((await tableRows(page)).map(key).sort()).toEqual(want.map(key).sort());
 
     // Drag over the middle third of the chart.
@@ -182,7 +184,9 @@ describeWild('breaks of a Claude Code 2.1 session with sub-agents', () => {
       const side = want.find((b) => b.thread !== 'main' && b.source === 'observed');
       if (!side) throw new Error('no sub-agent break');
       await s.page
-        .locator(`[data-testid="break-row"][data-thread=${JSON.stringify(side.thread)}][data-request="${side.request}"]`)
+        .locator(
+          `[data-testid="break-row"][data-thread=${JSON.stringify(side.thread)}][data-request="${side.request}"]`,
+        )
         .first()
         .click();
       await s.page.locator(`[data-testid="transcript-rows"][data-thread=${JSON.stringify(side.thread)}]`).waitFor();

@@ -56,7 +56,9 @@ it('warns about a hard cap under the trigger before the run, steps the window by
     // A typed value that is no number is refused beside the control, and nothing runs.
     await win.fill('lots');
     await win.press('Enter');
-    await expect.poll(() => page.getByTestId('config-panel').textContent()).toContain('contextWindow: must be a number');
+    await expect
+      .poll(() => page.getByTestId('config-panel').textContent())
+      .toContain('contextWindow: must be a number');
     expect(await runId(page)).toBe(before);
     await win.press('Escape');
     expect(await win.inputValue()).toBe('97000');

@@ -8,7 +8,7 @@ export const DOCK_MIN = 34;
 export const DOCK_DEFAULT =
   typeof window === 'undefined' ? 160 : Math.round(Math.min(260, Math.max(120, window.innerHeight * 0.15)));
 
-export type DockTab = 'breaks' | 'pairing';
+type DockTab = 'breaks' | 'pairing';
 
 export type Layout = {
   dock: number;

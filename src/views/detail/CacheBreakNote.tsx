@@ -36,7 +36,12 @@ export function CacheBreakNote({ message }: { message: number }) {
   if (sim?.cacheBreak) {
     const b = sim.cacheBreak;
     return (
-      <div className="detail-cache-break" data-testid="detail-cache-break" data-request={sim.index} data-source="simulated">
+      <div
+        className="detail-cache-break"
+        data-testid="detail-cache-break"
+        data-request={sim.index}
+        data-source="simulated"
+      >
         <div>
           <strong>
             ◆ Simulated break at request {sim.index}: {causeWords(b.cause)}

@@ -15,7 +15,10 @@ export function DetailStart() {
     .sort((a, b) => (b.usd ?? -1) - (a.usd ?? -1) || b.tokens - a.tokens)[0];
   return (
     <div className="empty muted detail-start" data-testid="detail-start">
-      <p>Select a row (click, j/k) to see its source JSON, what happened to its tool results, and the rewrites behind them.</p>
+      <p>
+        Select a row (click, j/k) to see its source JSON, what happened to its tool results, and the rewrites behind
+        them.
+      </p>
       <ul>
         <li>▼ on the timeline: where the log’s own cache read fell. ◆: where this preset’s replay would break it.</li>
         <li>Hover a marker for why and what it cost; click it to open the message where the cached prefix stopped.</li>
@@ -28,8 +31,8 @@ export function DetailStart() {
           data-testid="detail-start-break"
           onClick={() => pickBreak({ ...top, responseMessage: timeline?.[top.point]?.responseMessage ?? 0 })}
         >
-          Start with the costliest break: ▼ request {top.request} · {causeWords(top.cause)} ·{' '}
-          {fmtTokens(top.tokens)} tokens{top.usd !== null ? ` · ≈${fmtUsd(top.usd)}` : ''}
+          Start with the costliest break: ▼ request {top.request} · {causeWords(top.cause)} · {fmtTokens(top.tokens)}{' '}
+          tokens{top.usd !== null ? ` · ≈${fmtUsd(top.usd)}` : ''}
         </button>
       )}
     </div>

@@ -16,7 +16,7 @@ type Props = {
 };
 
 /** A break's key: its source, thread and request. */
-export function breakKey(b: Pick<BreakMark, 'source' | 'point'>): string {
+function breakKey(b: Pick<BreakMark, 'source' | 'point'>): string {
   return `${b.source}\u0000${b.point.thread}\u0000${b.point.index}`;
 }
 

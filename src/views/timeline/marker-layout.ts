@@ -4,7 +4,7 @@
 // a few pixels past its glyph — so the pointer always names the nearest marker and no two overlap.
 
 /** Markers nearer than this (px) share a cluster. */
-export const CLUSTER_PX = 11;
+const CLUSTER_PX = 11;
 /** How far past a glyph's centre its hit area reaches at most (px). */
 const REACH = 9;
 

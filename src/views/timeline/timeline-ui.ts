@@ -9,7 +9,7 @@ import type { BreakSource, Scope } from './timeline-model.ts';
 export type PickedBreak = { source: BreakSource; thread: string; request: number };
 
 /** The requests the zoomed timeline shows, for the views that follow it; null when it shows every request. */
-export type InView = { label: string; has: (thread: string, request: number) => boolean; thread: string | null };
+type InView = { label: string; has: (thread: string, request: number) => boolean; thread: string | null };
 
 type TimelineUi = {
   picked: PickedBreak | null;

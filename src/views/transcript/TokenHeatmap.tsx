@@ -112,20 +112,28 @@ export function TokenHeatmap() {
         title="Colour of each message by its tokens, on a log scale (the same scale as the rows' bars)"
       >
         <span className="num">1</span>
-        <i style={{ background: `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map((t) => heat(t)).join(', ')})` }} />
+        <i
+          style={{ background: `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map((t) => heat(t)).join(', ')})` }}
+        />
         <span className="num">{fmtTokens(max)}</span>
       </div>
       <div ref={wrapRef} className="token-heatmap" data-testid="token-heatmap" data-count={n}>
         {hovered && hover && (
-          <div className="heat-hover" data-testid="heatmap-hover" style={{ top: hover.y, left: hover.x + 14 }} role="tooltip">
+          <div
+            className="heat-hover"
+            data-testid="heatmap-hover"
+            style={{ top: hover.y, left: hover.x + 14 }}
+            role="tooltip"
+          >
             <div>
               <strong className="num">#{hovered.index}</strong> {hovered.role}
-              {hovered.tools.length > 0 && ` · ${hovered.role === 'user' ? '↳ ' : ''}${visibleText(hovered.tools.join(', '))}`}
+              {hovered.tools.length > 0 &&
+                ` · ${hovered.role === 'user' ? '↳ ' : ''}${visibleText(hovered.tools.join(', '))}`}
             </div>
             <div className="num">
               {hovered.exact ? '' : '≈'}
               {fmtTokens(hovered.tokens)} tokens ({hovered.exact ? 'counted' : 'estimated'})
-              {note && note.results.some((r) => r.tier !== null)
+              {note?.results.some((r) => r.tier !== null)
                 ? ` · tier ${note.results
                     .map((r) => r.tier)
                     .filter((t) => t !== null)
