@@ -84,6 +84,7 @@ export function TimelineHover(props: Props) {
   const ein = estimateIn(p);
   const usd = columnUsd(points, col);
   const left = Math.min(Math.max(8, x + 14), Math.max(8, containerWidth - 380));
+  if (marker && breaks.length > 1) return <ClusterCard {...props} left={left} />;
   return (
     <div
       className="tl-hover-card"
@@ -94,12 +95,6 @@ export function TimelineHover(props: Props) {
       data-thread={p.thread}
       data-requests={marker ? breaks.map((b) => b.point.index).join(',') : undefined}
     >
-      {marker && breaks.length > 1 && (
-        <div className="tl-hc-cluster">
-          {breaks.length} {breaks[0].source} breaks at requests {breaks[0].point.index}–
-          {breaks[breaks.length - 1].point.index}: click to zoom in and separate them.
-        </div>
-      )}
       <div className="tl-hc-title">
         Request {p.index}
         <span className="muted">
@@ -234,5 +229,46 @@ function BreakEvents({ point, events }: { point: TimelinePoint; events: readonly
       ))}
       {list.length > MAX_EVENTS && <li className="muted">+{list.length - MAX_EVENTS} more rewrites (click to list)</li>}
     </ul>
+  );
+}
+
+const MAX_LISTED = 8;
+
+/** A cluster of markers: its breaks one line each, and how to separate them. */
+function ClusterCard({ breaks, titles, y, left }: Props & { left: number }) {
+  const first = breaks[0];
+  const threads = new Set(breaks.map((b) => b.point.thread)).size;
+  return (
+    <div
+      className="tl-hover-card"
+      style={{ left, top: y }}
+      role="tooltip"
+      data-testid="break-hover"
+      data-request={first.point.index}
+      data-thread={first.point.thread}
+      data-requests={breaks.map((b) => b.point.index).join(',')}
+    >
+      <div className="tl-hc-cluster">
+        {breaks.length} {first.source} breaks here — click to zoom in and separate them
+      </div>
+      <ul className="tl-hc-list">
+        {breaks.slice(0, MAX_LISTED).map((b) => (
+          <li key={`${b.point.thread}-${b.point.index}`} className={`tl-hc-${b.source}`}>
+            <strong>
+              {b.source === 'observed' ? '▼' : '◆'} request {b.point.index}
+            </strong>
+            {' · '}
+            {causeWords(b.cause)}{' '}
+            <span className="num muted">
+              {b.source === 'simulated' ? '≈' : ''}
+              {fmtTokens(b.tokensLost)}
+              {b.usd !== null ? ` · ≈${fmtUsd(b.usd)}` : ''}
+            </span>
+            {threads > 1 ? <span className="muted"> · {titles.get(b.point.thread) ?? b.point.thread}</span> : null}
+          </li>
+        ))}
+        {breaks.length > MAX_LISTED && <li className="muted">+{breaks.length - MAX_LISTED} more</li>}
+      </ul>
+    </div>
   );
 }
