@@ -259,7 +259,15 @@ export function CacheTimeline() {
             <button type="button" aria-pressed={scope === 'thread'} onClick={() => setScope('thread')}>
               This thread
             </button>
-            <button type="button" aria-pressed={scope === 'all'} onClick={() => setScope('all')}>
+            <button
+              type="button"
+              aria-pressed={scope === 'all'}
+              onClick={() => {
+                // The zoom of one thread's requests does not carry over to every thread's.
+                useStore.getState().viewActions.setTimelineRange(null);
+                setScope('all');
+              }}
+            >
               All threads by time
             </button>
           </fieldset>
