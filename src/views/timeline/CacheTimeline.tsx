@@ -42,6 +42,9 @@ export function CacheTimeline() {
   );
   // Every thread by time zooms too, by position in that list (the URL's range is one thread's requests).
   const [allRange, setAllRange] = useState<PosRange | null>(null);
+  // A new file starts unzoomed (one thread's zoom is reset by the store).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when another transcript loads
+  useEffect(() => setAllRange(null), [threadInfo]);
   const threads = threadInfo?.length ?? 0;
   const titles = useMemo(() => new Map((threadInfo ?? []).map((t) => [t.id, t.title ?? t.id])), [threadInfo]);
   const [hover, setHover] = useState<{ hit: Hit; x: number } | null>(null);
