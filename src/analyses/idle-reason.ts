@@ -79,7 +79,7 @@ export function idleReason(x: IdleInput): IdleReason | null {
   for (const r of x.requests) if (r.estimateIn > peak.estimateIn) peak = r;
   const trigger = triggerTokens(c);
   const at = { thread: peak.thread, request: peak.index, tokens: Math.round(peak.estimateIn) };
-  const line = `this preset's trigger of ${k(trigger)} (${Math.round(c.triggerRatio * 100)}% of a ${k(c.contextWindow)} window)`;
+  const line = `this preset's trigger of ${k(trigger)} (${Math.round(c.triggerRatio * 100)}% of ${k(c.contextWindow)})`;
   if (peak.estimateIn >= trigger) {
     const most = Math.max(0, ...x.resultMessages().values());
     const text =
@@ -97,13 +97,13 @@ export function idleReason(x: IdleInput): IdleReason | null {
     const n = x.agentCompactions.length;
     const where = sizes.length === 0 ? '' : lo === hi || sizes.length === 1 ? ` at ${k(hi)}` : ` at ${k(lo)}–${k(hi)}`;
     text = `The agent compacted ${n === 1 ? 'once' : `${n} times`}${where}, below ${line}: the pipeline never ran (largest request ≈${k(peak.estimateIn)}).`;
-    actions.push({ kind: 'mode', mode: 'raw', label: 'Replay without the agent’s compactions (raw mode)' });
+    actions.push({ kind: 'mode', mode: 'raw', label: 'What if: raw mode (no agent compactions)' });
     const target = sizes.length > 0 ? lo : peak.estimateIn;
     const values = windowForTrigger(c, target);
     actions.push({
       kind: 'set',
       values,
-      label: `Trigger where the agent compacted: window ${k(values.contextWindow)}`,
+      label: `What if: window ${k(values.contextWindow)} (trigger where it compacted)`,
     });
     return { text, peak: at, trigger, actions };
   }
@@ -113,7 +113,7 @@ export function idleReason(x: IdleInput): IdleReason | null {
     actions.push({
       kind: 'set',
       values,
-      label: `What if the window were ${k(values.contextWindow)} (trigger at ¾ of the largest request)`,
+      label: `What if: window ${k(values.contextWindow)} (trigger at ¾ of the largest)`,
     });
   return { text, peak: at, trigger, actions };
 }

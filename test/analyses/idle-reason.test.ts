@@ -30,7 +30,7 @@ describe('idle reason', () => {
   it('names the largest request and the trigger, and offers a window that makes the pipeline act', () => {
     const r = idleReason(input());
     expect(r?.text).toBe(
-      "The largest request is ≈95k (request 1), below this preset's trigger of 160k (80% of a 200k window): the pipeline never ran.",
+      "The largest request is ≈95k (request 1), below this preset's trigger of 160k (80% of 200k): the pipeline never ran.",
     );
     expect(r?.peak).toEqual({ thread: 'main', request: 1, tokens: 95_400 });
     const act = r?.actions[0];
@@ -54,7 +54,7 @@ describe('idle reason', () => {
       }),
     );
     expect(r?.text).toBe(
-      "The agent compacted 2 times at 118k–155k, below this preset's trigger of 160k (80% of a 200k window): the pipeline never ran (largest request ≈95k).",
+      "The agent compacted 2 times at 118k–155k, below this preset's trigger of 160k (80% of 200k): the pipeline never ran (largest request ≈95k).",
     );
     expect(r?.actions.map((a) => a.kind)).toEqual(['mode', 'set']);
     const set = r?.actions[1];

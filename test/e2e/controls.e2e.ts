@@ -89,7 +89,7 @@ describeWild('a Claude Code session where the default preset does not fire', () 
       const idle = page.getByTestId('idle-reason');
       await expect
         .poll(() => idle.textContent())
-        .toMatch(/The agent compacted once at 126k, below this preset's trigger of 160k \(80% of a 200k window\)/);
+        .toMatch(/The agent compacted once at 126k, below this preset's trigger of 160k \(80% of 200k\)/);
       expect(Object.keys((await walkRows(page)).badges)).toHaveLength(0);
       // The transcript's legend shows no tier it has not got.
       expect(await page.getByTestId('tier-legend').locator('.tier-badge').count()).toBe(0);
