@@ -3,6 +3,8 @@
 // people use: what the README shows (`docs/`) and what a reviewer looks at. Builds the app into a temp dir,
 // serves it, drives Chromium with a fresh profile per shot. Usage:
 //   npx tsx scripts/docs-screenshots.ts <out-dir> [--sizes 1600x1000,1280x800] [--schemes light,dark] [--dist dir]
+//     [--pngquant]   (shrinks each PNG ~3× with Debian's pngquant, as the ones under docs/ are)
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -86,6 +88,8 @@ async function main(): Promise<void> {
           await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
           const file = join(out, `${s.id}-${width}x${height}-${scheme}.png`);
           await page.screenshot({ path: file });
+          if (process.argv.includes('--pngquant'))
+            execFileSync('pngquant', ['--quality', '80-95', '--speed', '1', '--force', '--ext', '.png', file]);
           console.log(file);
         }
         if (errors.length > 0) console.log(`console errors (${scheme} ${width}x${height}):\n  ${errors.join('\n  ')}`);
