@@ -1,8 +1,35 @@
+import type { ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
 import { BreaksTable } from '../breaks/BreaksTable.tsx';
 import { PairingPanel } from '../pairing/PairingPanel.tsx';
 import { useLayout } from './layout-state.ts';
+
+type TabId = 'breaks' | 'pairing';
+
+function Tab({
+  id,
+  tab,
+  onPick,
+  children,
+}: {
+  id: TabId;
+  tab: TabId;
+  onPick: (t: TabId) => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      role="tab"
+      data-testid={`dock-tab-${id}`}
+      aria-selected={tab === id}
+      onClick={() => onPick(id)}
+    >
+      {children}
+    </button>
+  );
+}
 
 /** The dock's right half: the cache breaks table and the pairing panel as tabs. Pairing opens first when the
  *  provider would reject something; an "ok" takes a tab label, not half the dock. Both stay mounted. */
@@ -16,26 +43,14 @@ export function DockRight() {
   );
   const chosen = useLayout((s) => s.dockTab);
   const setTab = useLayout((s) => s.setDockTab);
-  const tab = chosen ?? (errors > 0 || (warnings > 0 && breaks === 0) ? 'pairing' : 'breaks');
+  const tab: TabId = chosen ?? (errors > 0 || (warnings > 0 && breaks === 0) ? 'pairing' : 'breaks');
   return (
     <section className="dock-right">
       <div className="dock-tabs" role="tablist">
-        <button
-          type="button"
-          role="tab"
-          data-testid="dock-tab-breaks"
-          aria-selected={tab === 'breaks'}
-          onClick={() => setTab('breaks')}
-        >
+        <Tab id="breaks" tab={tab} onPick={setTab}>
           Cache breaks <span className="num muted">{breaks}</span>
-        </button>
-        <button
-          type="button"
-          role="tab"
-          data-testid="dock-tab-pairing"
-          aria-selected={tab === 'pairing'}
-          onClick={() => setTab('pairing')}
-        >
+        </Tab>
+        <Tab id="pairing" tab={tab} onPick={setTab}>
           Pairing{' '}
           {errors > 0 ? (
             <span className="pp-sev pp-sev-error">{errors} rejected</span>
@@ -46,7 +61,7 @@ export function DockRight() {
               ✓ ok
             </span>
           )}
-        </button>
+        </Tab>
       </div>
       <div className="dock-pane" role="tabpanel" hidden={tab !== 'breaks'}>
         <BreaksTable />

@@ -36,6 +36,11 @@ const COLUMNS: { key: BreakSortKey | null; label: string; title: string; cls: st
   { key: null, label: 'evidence', title: 'What the cause rests on', cls: 'bt-evidence' },
 ];
 
+const SOURCES = [
+  { source: 'observed', glyph: '▼', title: 'Show or hide the breaks the log’s own usage shows' },
+  { source: 'simulated', glyph: '◆', title: 'Show or hide the breaks the replay of this preset predicts' },
+] as const;
+
 const GROUP_WORDS = {
   observed: '▼ Observed — the log’s usage shows the cache read collapsing',
   simulated: '◆ Simulated — the replay of this preset loses the cached prefix',
@@ -125,26 +130,19 @@ export function BreaksTable() {
       data-simulated={counts.simulated}
     >
       <div className="bt-head">
-        <button
-          type="button"
-          className="bt-source tl-hc-observed"
-          aria-pressed={sources.has('observed')}
-          data-testid="breaks-count-observed"
-          title="Show or hide the breaks the log’s own usage shows"
-          onClick={() => toggle('observed')}
-        >
-          ▼ {counts.observed} observed
-        </button>
-        <button
-          type="button"
-          className="bt-source tl-hc-simulated"
-          aria-pressed={sources.has('simulated')}
-          data-testid="breaks-count-simulated"
-          title="Show or hide the breaks the replay of this preset predicts"
-          onClick={() => toggle('simulated')}
-        >
-          ◆ {counts.simulated} simulated
-        </button>
+        {SOURCES.map(({ source, glyph, title }) => (
+          <button
+            type="button"
+            key={source}
+            className={`bt-source tl-hc-${source}`}
+            aria-pressed={sources.has(source)}
+            data-testid={`breaks-count-${source}`}
+            title={title}
+            onClick={() => toggle(source)}
+          >
+            {glyph} {counts[source]} {source}
+          </button>
+        ))}
         {inView && (
           <span className="bt-filter" data-testid="breaks-filter">
             in {inView.label}

@@ -5,7 +5,7 @@ import { useLayout } from '../app/layout-state.ts';
 import { fmtTokens } from '../common/format.ts';
 import { eventLine } from './TimelineHover.tsx';
 import { type BreakMark, causeWords } from './timeline-model.ts';
-import { pickBreak } from './timeline-ui.ts';
+import { pickMark } from './timeline-ui.ts';
 
 type Props = {
   points: readonly TimelinePoint[];
@@ -34,15 +34,7 @@ function Chip({ b }: { b: BreakMark }) {
       data-source={b.source}
       data-request={b.point.index}
       title={`${b.detail} — selects the request and the message where the cached prefix ended`}
-      onClick={() =>
-        pickBreak({
-          source: b.source,
-          thread: b.point.thread,
-          request: b.point.index,
-          messageIndex: b.messageIndex,
-          responseMessage: b.point.responseMessage,
-        })
-      }
+      onClick={() => pickMark(b)}
     >
       {sim ? '◆' : '▼'} #{b.point.index} {causeWords(b.cause)}{' '}
       <span className="num">

@@ -10,7 +10,7 @@ import { TimelineHover } from './TimelineHover.tsx';
 import { TimelineLegend } from './TimelineLegend.tsx';
 import { TimelineRange } from './TimelineRange.tsx';
 import { type BreakMark, breaksOf, compactionMarks, groupCategories, shownPoints } from './timeline-model.ts';
-import { pickBreak, pickedKey, useTimelineUi } from './timeline-ui.ts';
+import { pickedKey, pickMark, useTimelineUi } from './timeline-ui.ts';
 import { useGeometry } from './use-geometry.ts';
 import { useWidth, useWindowHeight } from './use-width.ts';
 import { brushRange, clampRange, isFull, type PosRange, pan, trailAfter, zoomAround } from './zoom.ts';
@@ -163,14 +163,7 @@ export function CacheTimeline() {
         const pad = Math.max(2, Math.round((to - from) * 0.6));
         return setView({ from: from - pad, to: to + pad });
       }
-      const b = m[0];
-      pickBreak({
-        source: b.source,
-        thread: b.point.thread,
-        request: b.point.index,
-        messageIndex: b.messageIndex,
-        responseMessage: b.point.responseMessage,
-      });
+      pickMark(m[0]);
     },
     [geo, breaks, pickPos, setView, view.from],
   );

@@ -11,7 +11,7 @@ const LINE_ORDER: LineKey[] = ['window', 'hardcap', 'trigger', 'landing'];
 /** Dashed rules down the chart at each break up to this many in view. */
 const MAX_RULES = 80;
 
-type Props = {
+export type LayerProps = {
   points: readonly TimelinePoint[];
   geo: Geometry;
   order: string[];
@@ -24,7 +24,15 @@ type Props = {
 const AXIS_WORDS: Record<Geometry['axis'], string> = { request: 'request', time: 'UTC', '#': 'by time' };
 
 /** Bars, reference lines, cache rows, pauses and axes: redrawn only when the requests in view or the width change. */
-export const ChartLayer = memo(function ChartLayer({ points, geo, order, map, lines, hasObserved, breaks }: Props) {
+export const ChartLayer = memo(function ChartLayer({
+  points,
+  geo,
+  order,
+  map,
+  lines,
+  hasObserved,
+  breaks,
+}: LayerProps) {
   const { cols, y, ticks, plotW } = geo;
   const { yObs: Y_OBS, ySim: Y_SIM, height: HEIGHT } = geo.rows;
   const lineLabels = useMemo(() => placeLineLabels(lines, geo), [lines, geo]);

@@ -1,24 +1,15 @@
 import { type PointerEvent, useEffect, useRef, useState } from 'react';
-import type { RunResult, TimelinePoint } from '../../../worker/api.ts';
 import { BreakMarkers, type MarkerRows } from './BreakMarkers.tsx';
-import { ChartLayer } from './ChartLayer.tsx';
+import { ChartLayer, type LayerProps } from './ChartLayer.tsx';
 import { CompactionMarkers } from './CompactionMarkers.tsx';
 import { AXIS, LANE, LANE_ROW } from './chart-layout.ts';
 import { itemAt, type Placed } from './marker-layout.ts';
 import type { BreakMark, CompactionMark } from './timeline-model.ts';
-import type { Geometry } from './use-geometry.ts';
 
 /** What is under the pointer: a break marker (or cluster) before a column. */
 export type Hit = { kind: 'marker'; item: Placed<BreakMark> } | { kind: 'col'; col: number };
 
-type Props = {
-  points: readonly TimelinePoint[];
-  geo: Geometry;
-  order: string[];
-  map: Map<string, string>;
-  lines: RunResult['lines'];
-  hasObserved: boolean;
-  breaks: readonly BreakMark[];
+type Props = LayerProps & {
   rows: MarkerRows;
   compactions: readonly CompactionMark[];
   selectedPos: number | null;

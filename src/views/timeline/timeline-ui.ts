@@ -3,7 +3,7 @@
 // table lists only those). Picking a break selects its request and the message where its cached prefix ended.
 import { create } from 'zustand';
 import { useStore } from '../../state/store.ts';
-import type { BreakSource, Scope } from './timeline-model.ts';
+import type { BreakMark, BreakSource, Scope } from './timeline-model.ts';
 
 /** A break picked anywhere: its source, thread and request. */
 export type PickedBreak = { source: BreakSource; thread: string; request: number };
@@ -41,4 +41,15 @@ export function pickBreak(b: PickedBreak & { messageIndex: number | null; respon
   viewActions.selectRequest(b.request);
   viewActions.selectMessage(b.messageIndex ?? b.responseMessage, true);
   useTimelineUi.getState().setPicked({ source: b.source, thread: b.thread, request: b.request });
+}
+
+/** Select a break drawn on the timeline (a marker, a chip). */
+export function pickMark(b: BreakMark): void {
+  pickBreak({
+    source: b.source,
+    thread: b.point.thread,
+    request: b.point.index,
+    messageIndex: b.messageIndex,
+    responseMessage: b.point.responseMessage,
+  });
 }
