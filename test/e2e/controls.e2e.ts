@@ -1,13 +1,14 @@
 // Controls that cannot mislead (issue 28), in Chromium: a typed window that puts the hard cap under the trigger is
 // warned about while it is typed, before anything runs; the window moves by its documented steps (↑ ↓ 1,000, with
 // Shift 4,000); switching through every preset logs no console error. And the pipeline that does nothing at the
-// defaults on a real Claude Code 2.0 session says why in one line, and its what-if makes tier badges appear.
+// defaults on a real Claude Code 2.0 session says why in one line, and its what-if makes tier badges appear. A
+// result the hard cap dropped says so with its size, and its Diff tab opens the drop; the heatmap explains itself.
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { PRESET_IDS } from '../../src/pipeline/presets.ts';
 import { describeWild, WILD_DIR } from '../helpers/fixtures.ts';
-import { screenshot, stopServer } from './harness.ts';
-import { loadFiles, openApp, runId, waitForRun, walkRows } from './ui.ts';
+import { ROOT, screenshot, stopServer } from './harness.ts';
+import { clickRow, cliReport, editorText, loadFiles, openApp, runId, setConfig, waitForRun, walkRows } from './ui.ts';
 
 afterAll(async () => {
   await stopServer();
@@ -111,4 +112,40 @@ describeWild('a Claude Code session where the default preset does not fire', () 
       await s.close();
     }
   });
+});
+
+it('a dropped result reads as dropped, its Diff tab opens the drop, and the heatmap explains its colours', async () => {
+  const s = await openApp();
+  try {
+    const { page } = s;
+    const set = { contextWindow: 36_000, outputReserve: 8000 };
+    const first = await runId(page);
+    await page.getByTestId('threshold-summarize.enabled').uncheck();
+    await waitForRun(page, first);
+    await setConfig(page, set);
+    const report = await cliReport(join(ROOT, 'public/samples/story-37-1.tierscope.json'), {
+      ...set,
+      'summarize.enabled': 'false',
+    });
+    const dropped = report.toolResults.find((r) => r.dropped);
+    if (!dropped) throw new Error('nothing dropped');
+    await clickRow(page, dropped.messageIndex);
+    const fate = page.locator(`[data-testid="result-fate"][data-tool-use-id="${dropped.toolUseId}"]`);
+    await expect.poll(() => fate.textContent()).toMatch(/chars → dropped at request \d+/);
+    const diff = page.getByTestId('detail-tab-diff');
+    expect(await diff.isDisabled()).toBe(false);
+    await diff.click();
+    await page.getByTestId('diff-editor').waitFor();
+    await expect.poll(() => editorText(page, 'diff-editor')).toContain(dropped.toolUseId);
+
+    // The strip of tokens per message has a legend and a hover that names the message.
+    expect(await page.getByTestId('heatmap-legend').textContent()).toMatch(/^1.*\d/);
+    const strip = await page.getByTestId('token-heatmap').boundingBox();
+    if (!strip) throw new Error('no heatmap');
+    await page.mouse.move(strip.x + strip.width / 2, strip.y + 3);
+    await expect.poll(() => page.getByTestId('heatmap-hover').textContent()).toMatch(/^#0 user.*tokens \(counted\)/);
+    expect(s.consoleErrors).toEqual([]);
+  } finally {
+    await s.close();
+  }
 });
