@@ -97,13 +97,13 @@ export function idleReason(x: IdleInput): IdleReason | null {
     const n = x.agentCompactions.length;
     const where = sizes.length === 0 ? '' : lo === hi || sizes.length === 1 ? ` at ${k(hi)}` : ` at ${k(lo)}–${k(hi)}`;
     text = `The agent compacted ${n === 1 ? 'once' : `${n} times`}${where}, below ${line}: the pipeline never ran (largest request ≈${k(peak.estimateIn)}).`;
-    actions.push({ kind: 'mode', mode: 'raw', label: 'What if: raw mode (no agent compactions)' });
+    actions.push({ kind: 'mode', mode: 'raw', label: 'What if: raw mode' });
     const target = sizes.length > 0 ? lo : peak.estimateIn;
     const values = windowForTrigger(c, target);
     actions.push({
       kind: 'set',
       values,
-      label: `What if: window ${k(values.contextWindow)} (trigger where it compacted)`,
+      label: `What if: window ${k(values.contextWindow)}`,
     });
     return { text, peak: at, trigger, actions };
   }
@@ -113,7 +113,7 @@ export function idleReason(x: IdleInput): IdleReason | null {
     actions.push({
       kind: 'set',
       values,
-      label: `What if: window ${k(values.contextWindow)} (trigger at ¾ of the largest)`,
+      label: `What if: window ${k(values.contextWindow)}`,
     });
   return { text, peak: at, trigger, actions };
 }

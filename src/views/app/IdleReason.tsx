@@ -28,8 +28,8 @@ export function IdleReason({ idle }: { idle: Idle }) {
             data-kind={a.kind}
             title={
               a.kind === 'mode'
-                ? 'Mode raw: the agent’s compactions are ignored and the pipeline runs over the whole history'
-                : `Sets ${Object.entries(a.values)
+                ? 'Replay without the agent’s compactions: the pipeline runs over the whole history'
+                : `A window whose trigger sits where the agent compacted (or at ¾ of the largest request): sets ${Object.entries(a.values)
                     .map(([k, v]) => `${k} = ${v.toLocaleString('en-US')}`)
                     .join(', ')} (shown as overrides; ↺ resets)`
             }
