@@ -29,7 +29,9 @@ export function IdleReason({ idle }: { idle: Idle }) {
             title={
               a.kind === 'mode'
                 ? 'Replay without the agent’s compactions: the pipeline runs over the whole history'
-                : `A window whose trigger sits where the agent compacted (or at ¾ of the largest request): sets ${Object.entries(a.values)
+                : `A window whose trigger sits where the agent compacted (or at ¾ of the largest request): sets ${Object.entries(
+                    a.values,
+                  )
                     .map(([k, v]) => `${k} = ${v.toLocaleString('en-US')}`)
                     .join(', ')} (shown as overrides; ↺ resets)`
             }
