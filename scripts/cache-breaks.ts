@@ -1,5 +1,5 @@
-// Observed cache breaks over the fixtures (issue 16): for every input under the given folders (default:
-// ../shared/fixtures real and wild) with observed usage, each observed break's cause, counted per cause and per
+// Observed cache breaks over the fixtures (issues 16, 26): for every input under the given folders (default: every
+// fixture folder, test/helpers/fixture-inputs.ts) with observed usage, each observed break's cause, counted per cause and per
 // format, and the share left `unexplained`. `npm run -s cache-breaks -- [--list] [folder…]` prints markdown tables;
 // `--list` adds one line per break (file, thread, request, cause, tokens lost, divergence, evidence).
 import { analyze } from '../src/analyses/analyze.ts';
@@ -22,6 +22,8 @@ const byCause = new Map<string, number>();
 const byFormat = new Map<string, { breaks: number; unexplained: number; sessions: number }>();
 const lines: string[] = [];
 const patterns: string[] = [];
+/** Breaks whose cause the provider reported (Anthropic diagnostics.cache_miss_reason): our inference beside it. */
+const reported: { file: string; reported: string; inferred: string; agrees: boolean }[] = [];
 let sessions = 0;
 for (const f of inputs) {
   const r = parseTranscript(fileFromPath(f.path), companionFiles(f.path));
@@ -38,6 +40,14 @@ for (const f of inputs) {
     if (!b) continue;
     const c = family(b.cause);
     byCause.set(c, (byCause.get(c) ?? 0) + 1);
+    const inferred = /Tierscope's own inference: (\S+) — (agrees|differs)/.exec(b.evidence.join('\n'));
+    if (b.cause.startsWith('reported:') && inferred)
+      reported.push({
+        file: f.rel,
+        reported: b.cause.slice(9),
+        inferred: inferred[1],
+        agrees: inferred[2] === 'agrees',
+      });
     fmt.breaks++;
     if (c === 'unexplained') fmt.unexplained++;
     if (list) {
@@ -60,6 +70,12 @@ for (const [c, n] of [...byCause].sort((a, b) => b[1] - a[1])) console.log(`| ${
 console.log('\n| format | sessions | breaks | unexplained | share |\n|---|---|---|---|---|');
 for (const [fm, x] of byFormat)
   console.log(`| ${fm} | ${x.sessions} | ${x.breaks} | ${x.unexplained} | ${pct(x.unexplained, x.breaks)} |`);
+const agreeing = reported.filter((x) => x.agrees).length;
+console.log(
+  `\nProvider-reported causes: ${reported.length} break(s); Tierscope's own inference agrees on ${agreeing}${reported.length > 0 ? ` (${pct(agreeing, reported.length)})` : ''}`,
+);
+for (const x of reported)
+  console.log(`- ${x.file}: reported ${x.reported}, inferred ${x.inferred}${x.agrees ? '' : ' (differs)'}`);
 console.log(`\nRecurring divergence points and advice:\n${patterns.join('\n')}`);
 if (list) {
   console.log(

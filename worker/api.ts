@@ -151,6 +151,10 @@ export type LoadSummary = {
   share?: SharedSettings;
   /** The provider and context window the log implies (SPEC §1.1), each saying where it came from. */
   defaults: LogDefaults;
+  /** The model a log that names none is priced at, and why (Codex: its CLI version's default). */
+  assumedModel?: { model: string; why: string };
+  /** A fork read without its parent: the thread it was forked from. */
+  forkOf?: string;
 };
 
 export type LoadFailure = { ok: false; error: string; issues: ParseIssue[] };
@@ -169,6 +173,8 @@ export type RunResult = {
   ms: number;
   settings: RunSettings;
   totals: Report['totals'];
+  /** The estimates against the billed prompts and the log's own totals (self-check.ts). */
+  selfCheck: Report['selfCheck'];
   /** Recurring divergence points of observed cache breaks and advice with its dollars (report.cacheFindings). */
   cacheFindings: Report['cacheFindings'];
   calibration: Report['calibration'];

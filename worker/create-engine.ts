@@ -316,6 +316,8 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         parseIssues: t.parseIssues,
         skipped: t.meta.skipped ?? {},
         skippedWhy: reasonsFor(t.meta.skipped ?? {}),
+        ...(t.meta.assumedModel ? { assumedModel: t.meta.assumedModel } : {}),
+        ...(t.threads[0]?.fork && t.threads[0].kind === 'main' ? { forkOf: t.threads[0].fork.from } : {}),
         loadMs: performance.now() - t0,
         defaults: logDefaults(t),
         ...(share ? { share } : {}),
@@ -373,6 +375,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         ms: performance.now() - t0,
         settings,
         totals: report.totals,
+        selfCheck: report.selfCheck,
         cacheFindings: report.cacheFindings,
         calibration: report.calibration,
         lines: {

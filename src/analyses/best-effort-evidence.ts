@@ -82,6 +82,29 @@ export function reasoningDrop(
 export type OlderEntry = { evidence: string[]; detail: string };
 
 /**
+ * `same-entry`: the read equals, to the token, what the previous request read, though the previous prompt was longer
+ * and the log shows only items appended since: the provider served the entry it had served then and had stored no
+ * longer prefix in between — a best-effort cache storing late (DeepSeek: "cache construction takes seconds"; the
+ * mini-swe-agent run reads the same plateau for 2–5 requests at a time, then jumps). `provider` names it.
+ */
+export function sameEntry(t: Thread, ref: Request, r: Request, min: number, provider: string): OlderEntry | undefined {
+  const read = r.observed?.cacheRead ?? 0;
+  const before = ref.observed;
+  if (read < min || !before || before.cacheRead !== read) return undefined;
+  const refPrompt = observedPrompt(before);
+  if (refPrompt <= read) return undefined;
+  const first = t.requests.find((q) => q.index <= ref.index && q.observed?.cacheRead === read) ?? ref;
+  const runs = ref.index - first.index + 1;
+  return {
+    evidence: [
+      `the read, ${fmt(read)} tokens, is exactly what request ${ref.index}${lineOf(ref)} read${runs > 1 ? ` (and every request since request ${first.index}${lineOf(first)}: ${runs} in a row)` : ''} (observed), though request ${ref.index} sent ${fmt(refPrompt)}: the entry served is the one served then, and no longer prefix was stored in between`,
+      `${provider} caches best effort and stores a prompt's prefix after serving it, not at once; the log shows the input as the previous one plus appended items, but it does not hold the exact request, so it cannot show the rest of the prefix unchanged`,
+    ],
+    detail: `the same cache entry as request ${ref.index}'s was served (${fmt(read)} tokens): no longer prefix stored since (best-effort cache)`,
+  };
+}
+
+/**
  * The read equals, to the token, the read of an earlier request of the thread: the entry served was one that
  * already existed then — before the conversation sent anything when that request was its first, else while
  * requests since read more. `min`: the smallest cacheable prompt.

@@ -8,9 +8,10 @@
 import { grouped } from '../lib/digits.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import type { CacheApi } from '../models/cache-rules.ts';
+import { isDeepSeek } from '../models/cache-rules.ts';
 import { isPrompt } from '../replay/transcript.ts';
 import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
-import { olderEntry, reasoningDrop } from './best-effort-evidence.ts';
+import { olderEntry, reasoningDrop, sameEntry } from './best-effort-evidence.ts';
 import type { Divergence } from './cache-divergence.ts';
 
 /** Anthropic looks back at most this many blocks from a breakpoint for an earlier cache entry. */
@@ -265,7 +266,7 @@ function bestEffort(
   }
   if (shape?.unexplained && !drop) return rewritten(d, evidence, shape);
   if (!shape) return unexplained(evidence);
-  const provider = x.api === 'openai' ? 'OpenAI' : 'Gemini';
+  const provider = isDeepSeek(r.model) ? 'DeepSeek' : x.api === 'openai' ? 'OpenAI' : 'Gemini';
   // "Not served" only where the exact input proves the prefix unchanged (SPEC §5.4, issue 16): a request log
   // that holds both inputs, the later one starting with every message of the earlier one.
   const exact = ref.exactInput && r.exactInput ? firstDifference(ref.exactInput, r.exactInput) : -1;
@@ -288,6 +289,11 @@ function bestEffort(
   if (older) {
     evidence.push(...older.evidence);
     return { cause: 'older-entry', detail: older.detail, evidence };
+  }
+  const same = x.api === 'openai' && injected.length === 0 ? sameEntry(t, ref, r, x.min, provider) : undefined;
+  if (same) {
+    evidence.push(...same.evidence);
+    return { cause: 'same-entry', detail: same.detail, evidence };
   }
   if (x.api === 'openai') evidence.push(checkedLine(t, r, facts, read, injected.length > 0));
   evidence.push(

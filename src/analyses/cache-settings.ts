@@ -1,7 +1,7 @@
 // The cache rules a request is simulated (or judged) under: the API's own rules for its model (which API follows
 // from the run's provider — Bedrock serves Claude with Anthropic's rules — or, for what a log observed, from the
 // model's maker), with the run's `cache.*` overrides on top. One place, so the timeline and the cost agree.
-import { type CacheApi, type CacheRules, cacheRulesFor } from '../models/cache-rules.ts';
+import { type CacheApi, type CacheRules, cacheRulesFor, isDeepSeek } from '../models/cache-rules.ts';
 import { familyOf, parseModelId } from '../models/model-id.ts';
 import type { Provider } from '../pairing/validate.ts';
 import type { CacheConfig } from '../pipeline/config.ts';
@@ -16,7 +16,8 @@ export function cacheApiOf(provider: Provider): CacheApi {
 /** The caching API that served a model as a log records it (its maker; Bedrock and Vertex Claude: Anthropic's). */
 export function cacheApiOfModel(model: string | undefined): CacheApi {
   const family = model ? familyOf(parseModelId(model).bare) : 'other';
-  return family === 'openai' ? 'openai' : family === 'google' ? 'gemini' : 'anthropic';
+  // DeepSeek caches automatically and best effort, with no write fee: OpenAI's kind of cache (cache-rules.ts).
+  return family === 'openai' || isDeepSeek(model) ? 'openai' : family === 'google' ? 'gemini' : 'anthropic';
 }
 
 export type EffectiveRules = Pick<CacheRules, 'api' | 'writes' | 'minCacheable' | 'step'> & {

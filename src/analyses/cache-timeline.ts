@@ -21,6 +21,7 @@ import { type Divergence, locateDivergence, placeInput } from './cache-divergenc
 import { divergenceLine, fmtGap, sessionCause } from './cache-evidence.ts';
 import { cacheApiOf, cacheApiOfModel, type EffectiveRules, rulesFor } from './cache-settings.ts';
 import { endTime, observedCause, observedMin } from './observed-cause.ts';
+import { withReportedCause } from './reported-cause.ts';
 
 export type BreakInfo = {
   cause: string;
@@ -35,6 +36,9 @@ export type BreakInfo = {
   evidence?: string[];
   /** Observed breaks: where the cached prefix ended (estimated position of an observed read). */
   divergence?: Divergence;
+  /** When the provider reported the cause (reported-cause.ts): Tierscope's own inference, and whether it agrees. */
+  inferred?: string;
+  agrees?: boolean;
 };
 
 export type ObservedPoint = {
@@ -106,7 +110,7 @@ function observedBreak(
   const brk: BreakInfo = { ...c, tokensLost: refPrompt - obs.cacheRead };
   const cal = ctx?.calibrations.get(th.id);
   const est = cal?.requests[r.index];
-  if (!ctx || !cal || !est) return brk;
+  if (!ctx || !cal || !est) return withReportedCause(brk, r);
   const api = cacheApiOfModel(r.model);
   const step = rulesFor(api, r.model, config.cache).step;
   const placed = placeInput(th, r, est, cal.factor, ctx.meter);
@@ -130,7 +134,7 @@ function observedBreak(
     brk.evidence = s.evidence;
   } else if (d) brk.evidence = [...c.evidence, divergenceLine(d, step)];
   if (d) brk.messageIndex = d.messageIndex;
-  return brk;
+  return withReportedCause(brk, r);
 }
 
 function computeObserved(t: Transcript, config: PipelineConfig, ctx: ObservedContext | undefined): ObservedPoint[] {

@@ -17,8 +17,10 @@ import { type BreakRecord, type CacheFindings, cacheFindings } from './cache-pat
 import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
 import type { CostReport } from './cost.ts';
 import { type Counts, transcriptCounts } from './counts.ts';
+import { type BilledTokens, billedTokens, REPORT_FIGURES } from './figures.ts';
 import type { Refetch } from './refetch.ts';
 import type { RequestDollars, RunCost } from './run-cost.ts';
+import { type CheckRow, type SelfCheck, selfCheck } from './self-check.ts';
 import type { SettingsOrigin } from './settings-origin.ts';
 import type { TaskRow, TaskTotals } from './tasks.ts';
 import { indexToolCalls } from './tool-index.ts';
@@ -94,6 +96,9 @@ export type RequestRow = {
 };
 
 type Totals = {
+  /** Billed tokens (every billed response once, split as the bill is); null when the log records no usage. */
+  billed: BilledTokens | null;
+  /** Counted: Tierscope's tokenizer over the recorded inputs, and after the pipeline (figures.ts). */
   tokensIn: number;
   tokensAfterPipeline: number;
   tokensSaved: number;
@@ -131,6 +136,11 @@ export type Report = {
   cacheFindings: CacheFindings;
   /** Where the provider and the context window came from (the log's defaults or a choice); set by the CLI. */
   defaults?: SettingsOrigin;
+  /** Which figure is billed, counted or estimated (figures.ts). */
+  figures: typeof REPORT_FIGURES;
+  /** How far the estimates are from the billed prompts, and whether the billed responses add up to the log's own
+   *  totals (self-check.ts). */
+  selfCheck: SelfCheck;
   /** Every compaction audited, and tokens per task (audit.ts); set by analyze.ts. */
   compactions?: CompactionRow[];
   tasks?: TaskRow[];
@@ -350,6 +360,8 @@ export function buildReport(x: ReportInput): Report {
   let tokensIn = 0;
   let tokensAfter = 0;
   const breaks: BreakRecord[] = [];
+  /** What the self-check reads of each request with usage (kept also when the run skips the rows). */
+  const checked: CheckRow[] = [];
   for (const [ti, tr] of replay.threads.entries()) {
     const thread = t.threads[ti];
     for (const q of tr.requests) {
@@ -372,6 +384,14 @@ export function buildReport(x: ReportInput): Report {
         obsTot.cacheRead += req.observed.cacheRead;
         obsTot.cacheWrite += req.observed.cacheWrite;
       }
+      if (req?.observed)
+        checked.push({
+          thread: tr.thread,
+          index: q.index,
+          estimateIn: q.estimateIn,
+          observed: req.observed,
+          estimate: { note: tr.calibration.requests[q.index]?.note ?? null },
+        });
       if (sim) {
         simTot.prompt += sim.prompt;
         simTot.cacheRead += sim.cacheRead;
@@ -420,9 +440,12 @@ export function buildReport(x: ReportInput): Report {
     pairing,
     toolResults: toolResultRows(t, x.tokenizer, replay, x.memo),
     requests,
+    figures: REPORT_FIGURES,
+    selfCheck: selfCheck(t, checked),
     refetches: x.refetches,
     cacheFindings: cacheFindings(breaks),
     totals: {
+      billed: billedTokens(t),
       tokensIn,
       tokensAfterPipeline: tokensAfter,
       tokensSaved: tokensIn - tokensAfter,

@@ -17,6 +17,7 @@ import { basename, dirname, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import type { SourceFile } from '../formats/types.ts';
 import { formatBytes } from '../lib/bytes.ts';
+import { codexCandidates, isRolloutName } from '../sessions/layout.ts';
 
 /** A SourceFile that reads `path` in `chunkSize` chunks each time it is iterated. */
 export function fileFromPath(path: string, chunkSize = 1 << 20): SourceFile {
@@ -45,11 +46,14 @@ export function fileFromPath(path: string, chunkSize = 1 << 20): SourceFile {
 /**
  * Companion files of a Claude Code session `<dir>/<id>.jsonl`: `<dir>/<id>/subagents/agent-*.jsonl` with their
  * `.meta.json` (2.1.x) and sibling `<dir>/agent-*.jsonl` files (2.0.x; the parser keeps only those with the same
- * sessionId).
+ * sessionId). Of a Codex rollout: the later rollouts of its folder (codexCandidates; the parser keeps its forks and
+ * sub-agents).
  */
 export function companionFiles(path: string): SourceFile[] {
   const dir = dirname(path);
   const name = basename(path);
+  if (isRolloutName(name))
+    return codexCandidates(name, readdirSync(dir)).map((f) => ({ ...fileFromPath(join(dir, f)), name: f }));
   if (!name.endsWith('.jsonl') || name.startsWith('agent-')) return [];
   const id = name.slice(0, -'.jsonl'.length);
   const out: string[] = [];

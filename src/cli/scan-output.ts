@@ -33,6 +33,8 @@ export function scanRecord(r: SessionRow) {
     promptTokens: r.promptTokens,
     cacheReadTokens: r.cacheReadTokens,
     parseIssues: r.parseIssues,
+    sumsOff: r.sumsOff,
+    forkOf: r.forkOf,
     companions: r.companions,
     bytes: r.bytes,
   };
@@ -61,6 +63,8 @@ const CSV_COLUMNS: (keyof ScanRecord)[] = [
   'promptTokens',
   'cacheReadTokens',
   'parseIssues',
+  'sumsOff',
+  'forkOf',
   'bytes',
 ];
 
@@ -131,6 +135,7 @@ export function scanText(
     String(r.observedBreaks),
     String(r.compactions),
     String(r.pairingErrors),
+    r.sumsOff > 0 ? `⚠ ${r.sumsOff}` : 'ok',
   ]);
   const head = [
     'start',
@@ -145,6 +150,7 @@ export function scanText(
     'breaks',
     'compact',
     'pairing',
+    'sums',
   ];
   const out = [
     `${rows.length} sessions in ${cell(dir)} (${result.files} files, ${(result.bytes / 1e6).toFixed(1)} MB read in ${result.ms} ms; USD recorded from observed usage at list prices, hit rate observed)`,

@@ -2,7 +2,9 @@
 // pipeline did, the cache and the problems found — a few aligned lines, most important first.
 
 import type { ObservedPoint } from '../analyses/cache-timeline.ts';
+import { FIGURE_MEANING } from '../analyses/figures.ts';
 import type { Report } from '../analyses/report.ts';
+import { whereIs } from '../analyses/self-check.ts';
 import type { SettingsOrigin } from '../analyses/settings-origin.ts';
 import { skipReason } from '../formats/skip-reasons.ts';
 import { grouped } from '../lib/digits.ts';
@@ -48,6 +50,35 @@ function originLines(o: SettingsOrigin): string[] {
   return [provider, window, ttl];
 }
 
+/** Billed tokens (the provider's usage, split as the bill is), the counted inputs before → after the pipeline, and
+ *  the self-check of the estimates against the billed prompts (figures.ts, self-check.ts). */
+function tokenLines(r: Report, _file: string): string[] {
+  const tot = r.totals;
+  const out: string[] = [];
+  const b = tot.billed;
+  if (b)
+    out.push(
+      `billed tokens: ${fmtNum(b.total)} (input ${fmtNum(b.input)} · cache read ${fmtNum(b.cacheRead)} · cache write ${fmtNum(b.cacheWrite)} · output ${fmtNum(b.output)}; ${FIGURE_MEANING.billed}: ${counted(b.responses, 'response')})`,
+    );
+  else out.push('billed tokens: none (the log records no usage)');
+  out.push(
+    `input tokens counted: ${fmtNum(tot.tokensIn)} as logged → ${fmtNum(tot.tokensAfterPipeline)} after the pipeline (saved ${fmtNum(tot.tokensSaved)}; ${FIGURE_MEANING.counted}, summed over requests, the prefix a log lacks inferred)`,
+  );
+  const sc = r.selfCheck;
+  out.push(`self-check: ${sc.ok ? 'ok' : 'WARNING'} — ${sc.summary} (estimated: ${FIGURE_MEANING.estimated})`);
+  for (const f of sc.flagged.slice(0, 3))
+    out.push(
+      `  ${f.miss >= 0 ? '+' : '−'}${(Math.abs(f.miss) * 100).toFixed(1)}%: ${whereIs(f)} estimated ${n(f.estimate)}, billed ${n(f.billed)}${f.note ? ` (${f.note})` : ''}`,
+    );
+  if (sc.flagged.length > 3)
+    out.push(`  … ${sc.flagged.length - 3} more requests over 10% off (--json: selfCheck.flagged)`);
+  for (const x of sc.totals.filter((y) => !y.agrees))
+    out.push(
+      `  ${x.thread}: billed responses add up to ${n(x.billed.prompt)} prompt / ${n(x.billed.output)} output tokens, the log's totals (line ${x.line}) to ${n(x.log.prompt)} / ${n(x.log.output)}`,
+    );
+  return out;
+}
+
 /** The summary text. `observed`: the run's observed points, whose breaks are counted by cause when the report
  *  was made without its per-request rows (the text needs no rows; a million of them were a third of the heap). */
 export function formatSummary(t: Transcript, r: Report, observed?: readonly Pick<ObservedPoint, 'break'>[]): string {
@@ -77,11 +108,10 @@ export function formatSummary(t: Transcript, r: Report, observed?: readonly Pick
     const reqs = sideCalls.reduce((n, th) => n + th.requests.length, 0);
     lines.push(`  side-call ×${sideCalls.length}  ${reqs} requests (titles, quota probes, helpers)`);
   }
-  lines.push(
-    `input tokens: ${fmtNum(tot.tokensIn)} recorded → ${fmtNum(tot.tokensAfterPipeline)} after the pipeline (saved ${fmtNum(tot.tokensSaved)}; counted)`,
-  );
+  lines.push(...tokenLines(r, t.meta.fileName ?? ''));
   lines.push(`cache hit rate: observed ${pct(tot.observed?.hitRate)} → simulated ${pct(tot.simulated.hitRate)}`);
   lines.push(...costLines(tot.cost));
+  if (t.meta.assumedModel) lines.push(`  model assumed: ${t.meta.assumedModel.model} — ${t.meta.assumedModel.why}`);
   lines.push(`cache breaks: ${tot.cacheBreaksObserved} observed, ${tot.cacheBreaksSimulated} simulated`);
   const causes = new Map<string, number>();
   const breaks = observed ? observed.map((p) => p.break) : r.requests.map((q) => q.observedBreak);

@@ -62,12 +62,30 @@ export function withBatches(
       place(i);
       continue;
     }
-    const { group, results, riders } = batchOf(lines, children, i, key);
-    for (const g of group) place(g);
+    const { group, results, riders, prompts } = batchOf(lines, children, i, key);
+    // A prompt on the walk that hangs off the response resumed it: its unanswered calls off the walk were aborted.
+    const resumed = prompts.some((p) => onPath.has(p));
+    for (const g of group) if (onPath.has(g) || !resumed || !abandonedCall(lines[g], results, lines)) place(g);
     // A batch the walk passes whole keeps the walk's order; one it passes in part is placed whole, in file order.
     if (results.some((r) => !onPath.has(r))) for (const r of [...results, ...riders].sort((a, b) => a - b)) place(r);
   }
   return out;
+}
+
+/**
+ * A response line the walk left whose tool calls no result answers, in a response a prompt on the walk resumed: the
+ * turn the user aborted. Resumed with a prompt that hangs off an earlier line of the response (skipping the pending
+ * tool_use line), Claude Code sends the chain it walks, without that call — so it is no call of the branch. A
+ * parallel call the walk misses is one whose result is in the batch, or still to come (no prompt resumed it): it
+ * stays.
+ */
+function abandonedCall(l: BatchLine, results: readonly number[], lines: readonly BatchLine[]): boolean {
+  const calls = blocksOf(l.o).flatMap((b) => (b.type === 'tool_use' && typeof b.id === 'string' ? [b.id] : []));
+  if (calls.length === 0) return false;
+  const answered = new Set(
+    results.flatMap((r) => blocksOf(lines[r].o).flatMap((b) => (b.type === 'tool_result' ? [str(b.tool_use_id)] : []))),
+  );
+  return calls.every((c) => !answered.has(c));
 }
 
 /** The lines of the response `key` reachable from line `start` through the batch, its result lines, and the
@@ -77,6 +95,7 @@ function batchOf(lines: readonly BatchLine[], children: ReadonlyMap<number, numb
   const group: number[] = [];
   const results: number[] = [];
   const riders: number[] = [];
+  const prompts: number[] = [];
   const seen = new Set<number>([start]);
   const queue = [start];
   while (queue.length > 0) {
@@ -88,7 +107,10 @@ function batchOf(lines: readonly BatchLine[], children: ReadonlyMap<number, numb
       for (const b of blocksOf(l.o)) if (b.type === 'tool_use' && typeof b.id === 'string') calls.add(b.id);
     } else if (l.kind === 'user') {
       const answers = blocksOf(l.o).some((b) => b.type === 'tool_result' && calls.has(str(b.tool_use_id) ?? ''));
-      if (!answers) continue; // a prompt: the batch ends here
+      if (!answers) {
+        prompts.push(i); // a prompt: the batch ends here
+        continue;
+      }
       results.push(i);
     } else if (l.kind === 'attachment') riders.push(i);
     for (const c of children.get(i) ?? []) {
@@ -97,5 +119,5 @@ function batchOf(lines: readonly BatchLine[], children: ReadonlyMap<number, numb
       queue.push(c);
     }
   }
-  return { group: group.sort((a, b) => a - b), results: results.sort((a, b) => a - b), riders };
+  return { group: group.sort((a, b) => a - b), results: results.sort((a, b) => a - b), riders, prompts };
 }

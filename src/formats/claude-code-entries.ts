@@ -109,7 +109,7 @@ const KEPT = [
   'attachment',
   'agentId',
 ] as const;
-const KEPT_MESSAGE = ['id', 'model', 'content', 'usage'] as const;
+const KEPT_MESSAGE = ['id', 'model', 'content', 'usage', 'diagnostics'] as const;
 
 /**
  * A line as the entries hold it until the threads are built: without its envelope (session id, cwd, version,

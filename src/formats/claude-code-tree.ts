@@ -2,7 +2,16 @@
 // parent, walk the active branch from a leaf back to its root, group lines by root, and assemble a thread
 // from a branch — merging one API response split over several lines (same response key) into one message
 // and parallel tool results written one per line into one user message, as the API saw them.
-import type { Block, CompactedFrom, Message, ObservedUsage, Request, Thread, ThreadKind } from '../model/transcript.ts';
+import type {
+  Block,
+  CompactedFrom,
+  Message,
+  ObservedUsage,
+  ReportedCacheMiss,
+  Request,
+  Thread,
+  ThreadKind,
+} from '../model/transcript.ts';
 import type { EpochMs, LineNumber } from '../model/units.ts';
 import { newThread } from './thread.ts';
 
@@ -118,6 +127,8 @@ export type BranchItem =
       notRequest?: boolean;
       usage?: ObservedUsage;
       requestId?: string;
+      /** The provider's cache-miss reason of the response (null: it reported none). */
+      cacheMiss?: ReportedCacheMiss | null;
     };
 
 /** A response seen so far: its message, request, source lines and the serialized blocks it already holds. */
@@ -149,6 +160,7 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
       const r = prior.request;
       if (item.time !== undefined) r.responseTime = item.time;
       if (item.usage && !r.observed) r.observed = item.usage;
+      if (item.cacheMiss !== undefined && r.cacheMiss === undefined) r.cacheMiss = item.cacheMiss;
       continue;
     }
     const hasResults = item.blocks.some((b) => b.type === 'tool_result');
@@ -202,6 +214,7 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
       ...(item.model !== undefined ? { model: item.model } : {}),
       ...(item.usage ? { observed: item.usage } : {}),
       ...(item.requestId !== undefined ? { requestId: item.requestId } : {}),
+      ...(item.cacheMiss !== undefined ? { cacheMiss: item.cacheMiss } : {}),
       ...(pendingBoundary ? { boundary: 'agent-compaction' as const } : {}),
     };
     pendingBoundary = false;

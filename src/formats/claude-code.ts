@@ -71,8 +71,9 @@ function toItem(e: Entry, skipped: Record<string, number>, billing: Billing, fil
   const key = billingKey(e, file);
   // A sidechain copy of a parent response (another requestId) is no call of this thread.
   if (billing.replays.has(key)) item.notRequest = true;
-  const usage = billing.responses.get(key)?.usage;
-  if (usage) item.usage = usage;
+  const billed = billing.responses.get(key);
+  if (billed?.usage) item.usage = billed.usage;
+  if (billed?.cacheMiss !== undefined) item.cacheMiss = billed.cacheMiss;
   return item;
 }
 
@@ -478,6 +479,13 @@ export const claudeCodeParser: FormatParser = {
     const metas = subagentMetas(input, ctx);
     const extras = readExtras(input, r.sessionId, ctx);
     const billing = billingOf([{ lines: r.entries }, ...extras.map((x) => ({ file: x.name, lines: x.r.entries }))]);
+    for (const [what, m] of billing.modifiers)
+      ctx.issue({
+        line: m.line,
+        ...(m.file !== undefined ? { file: m.file } : {}),
+        severity: 'info',
+        message: `${m.count} response(s) billed with usage ${what}: list prices do not carry it, so their dollars are the standard price of their tokens (first at this line)`,
+      });
     const placed = new Set<number>();
     const main = assembleThread('main', 'main', branchItems(r, tree, mainPath, placed, skipped, billing));
     const sides: Side[] = [];

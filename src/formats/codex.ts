@@ -5,9 +5,16 @@
 // One model call = one assistant message = one request. Its usage is the token_count written when its response
 // completed: before the call's items in current rollouts (0.42–0.58: count, items, the same count again), after
 // them in older ones.
+// A forked sub-agent (0.11x `spawn_agent` with `fork_context`; codex-rs AgentControl::spawn_agent_with_options)
+// writes its own session_meta, then the parent's rollout replayed from its start (the parent's session_meta, items
+// and token_counts with the parent's running totals, every line stamped with the fork's time), then a
+// function_call_output answering its own spawn call ("You are the newly spawned agent. …"), then its own turns: the
+// replayed part is the child's context but none of its requests (codex-fork.ts reads the family).
 import { isObject, type JsonObject, num, preview, str, toEpochMs, tryParseJson } from '../lib/json.ts';
 import type { BilledResponse, Message, ObservedUsage, Request, Thread, TranscriptMeta } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
+import { codexDefaultModel } from './codex-default-model.ts';
+import { describeFork, ForkTracker, forkOutput, readChildren, totalsOf } from './codex-fork.ts';
 import { codexUsage, ItemGrouper, normalizeItem, usageDelta } from './codex-items.ts';
 import { jsonLines } from './jsonl.ts';
 import { bump, makeTranscript, newThread, pushMessage } from './thread.ts';
@@ -84,7 +91,11 @@ class RolloutReader {
   /** Usage that arrived before the items of its model call (current rollouts): the next request's. */
   private pendingUsage: PendingUsage | undefined;
   private lastTotal: unknown;
+  /** The last running total the log wrote (the self-check compares the thread's billed usage with it). */
+  private finalTotal: { total: unknown; line: LineNumber } | undefined;
   private sessionMetas = 0;
+  /** Fork state: whether this rollout replays a parent's history and where that replay ends. */
+  readonly fork = new ForkTracker();
   private badTimes = { count: 0, first: 0 };
   private foreign = { count: 0, first: 0, types: new Set<string>() };
 
@@ -109,6 +120,7 @@ class RolloutReader {
       }
       const time = toEpochMs(v.timestamp);
       if (time === undefined && this.badTimes.count++ === 0) this.badTimes.first = no;
+      if (this.fork.endsBefore(time)) this.endInheritance();
       this.envelope(no, v.type, v.payload, time);
     } else if (typeof v.record_type === 'string') {
       bump(this.skipped, `record_type:${v.record_type}`);
@@ -117,7 +129,7 @@ class RolloutReader {
       else if (this.enveloped && !BARE_ITEM_TYPES.has(v.type)) this.foreignLine(no, v.type);
       else this.item(no, v, undefined); // legacy: a bare ResponseItem
     } else if (isLegacyHeader(v)) {
-      this.sessionMeta(v);
+      this.sessionMeta(v, toEpochMs(v.timestamp));
     } else {
       this.issue(no, 'error', 'line has no "type" (not a rollout line); skipped');
     }
@@ -136,7 +148,7 @@ class RolloutReader {
   private envelope(no: LineNumber, type: string, p: JsonObject, time: number | undefined): void {
     if (type === 'response_item') this.item(no, p, time);
     else if (type === 'event_msg') this.event(no, p, time);
-    else if (type === 'session_meta') this.sessionMeta(p);
+    else if (type === 'session_meta') this.sessionMeta(p, time);
     else if (type === 'compacted') this.compacted(no, p, time);
     else if (type === 'turn_context') {
       this.model = str(p.model) ?? this.model;
@@ -167,6 +179,19 @@ class RolloutReader {
     const msg = this.grouper.add(n, { line: no, time, uuid: str(p.id), model: this.model });
     const req = this.thread.requests.at(-1);
     if (msg && req && msg.index === req.inputEnd && time !== undefined) req.responseTime = time;
+    const spawned = this.fork.inheriting ? forkOutput(p) : undefined;
+    if (spawned !== undefined) {
+      this.fork.spawnCallId = spawned;
+      this.endInheritance();
+    }
+  }
+
+  /** The replayed parent history ends here: its requests and pending usage were the parent's. */
+  private endInheritance(): void {
+    this.grouper.close();
+    this.pendingUsage = undefined;
+    this.boundaryPending = false;
+    this.fork.end(this.thread.messages.length, this.thread.requests.length, this.lastTotal);
   }
 
   /** A new assistant message = the output of one model call = one request. */
@@ -206,6 +231,7 @@ class RolloutReader {
     if (key !== undefined) {
       this.lastTotalKey = key;
       this.lastTotal = total;
+      this.finalTotal = { total, line: no };
     }
     const window = num(info.model_context_window);
     if (window && this.extra.modelContextWindow === undefined) this.extra.modelContextWindow = window;
@@ -224,9 +250,14 @@ class RolloutReader {
     return true;
   }
 
-  private sessionMeta(p: JsonObject): void {
+  private sessionMeta(p: JsonObject, time: number | undefined): void {
     this.sessionMetas++;
-    if (this.sessionMetas > 1) return; // resume / fork / sub-agent spawn: the first one names the file
+    if (this.sessionMetas > 1) {
+      // resume / fork / sub-agent spawn: the first one names the file; a fork's second one opens the replay
+      this.fork.replayStarts(time);
+      return;
+    }
+    this.fork.read(p);
     const id = str(p.id) ?? str(p.session_id);
     if (id !== undefined) this.meta.sessionId = id;
     const version = str(p.cli_version);
@@ -235,6 +266,7 @@ class RolloutReader {
       const s = str(p[k]);
       if (s !== undefined) this.extra[k] = s;
     }
+    if (isObject(p.source) && isObject(p.source.subagent)) this.extra.source = 'subagent';
     // Newer rollouts store the system prompt; older `instructions` are user instructions (AGENTS.md),
     // which also appear as a user message, so they are not the prefix.
     const base = isObject(p.base_instructions) ? str(p.base_instructions.text) : undefined;
@@ -295,7 +327,15 @@ class RolloutReader {
   /** Post-pass: exact inputs after compactions, echo and timestamp reports, meta. */
   finish(): Thread {
     this.billApart();
+    this.answerDanglingCalls();
     this.exactInputs();
+    this.fork.apply(this.thread);
+    const final = this.finalTotal ? totalsOf(this.finalTotal.total) : undefined;
+    if (final && this.finalTotal) {
+      this.thread.logTotals = { final, line: this.finalTotal.line };
+      const inherited = this.fork.inheritedTotal;
+      if (inherited) this.thread.logTotals.inherited = inherited;
+    }
     const missing = this.echoes.filter(
       (e) => !this.itemTexts[e.kind === 'user_message' ? 'user' : 'assistant'].has(e.text),
     );
@@ -328,6 +368,60 @@ class RolloutReader {
     return this.thread;
   }
 
+  /**
+   * Codex never sends a call without its output: its history normalization (codex-rs ContextManager::
+   * normalize_history → ensure_call_outputs_present) inserts a synthetic output "aborted" right after each call
+   * that has none. So a call no output answers, followed by a later model call, was sent answered: the same
+   * synthetic output is put after it here (a user message marked `synthetic`). A fork's sibling spawn calls are
+   * such calls (only the child's own spawn call is answered in its replay).
+   */
+  private answerDanglingCalls(): void {
+    const msgs = this.thread.messages;
+    const answered = new Set<string>();
+    for (const m of msgs) for (const b of m.blocks) if (b.type === 'tool_result') answered.add(b.toolUseId);
+    const lastInput = this.thread.requests.at(-1)?.inputEnd ?? 0;
+    const inserts: { after: number; ids: string[] }[] = [];
+    for (const m of msgs) {
+      if (m.role !== 'assistant' || m.index >= lastInput) continue;
+      const ids = m.blocks.flatMap((b) => (b.type === 'tool_use' && b.id && !answered.has(b.id) ? [b.id] : []));
+      if (ids.length > 0) inserts.push({ after: m.index, ids });
+    }
+    if (inserts.length === 0) return;
+    const shift = new Int32Array(msgs.length + 1);
+    const out: Message[] = [];
+    let k = 0;
+    for (const m of msgs) {
+      shift[m.index] = out.length - m.index;
+      out.push(m);
+      if (inserts[k]?.after !== m.index) continue;
+      const blocks = inserts[k++].ids.map((id): Message['blocks'][number] => ({
+        type: 'tool_result',
+        toolUseId: id,
+        content: 'aborted',
+        isError: true,
+      }));
+      out.push({
+        index: 0,
+        role: 'user',
+        blocks,
+        source: { line: m.source.line, shape: 'responses-item' },
+        synthetic: true,
+      });
+    }
+    shift[msgs.length] = out.length - msgs.length;
+    const at = (i: number) => i + shift[Math.min(i, msgs.length)];
+    out.forEach((m, i) => {
+      m.index = i;
+    });
+    this.thread.messages = out;
+    for (const r of this.thread.requests) {
+      r.inputEnd = at(r.inputEnd);
+      if (r.responseEnd !== undefined) r.responseEnd = at(r.responseEnd);
+    }
+    for (const c of this.compactions) c.summaryIndex = at(c.summaryIndex);
+    this.fork.remap(at);
+  }
+
   private exactInputs(): void {
     let next = 0;
     let win: { start: number; history: Message[]; copies: Message[] } | undefined;
@@ -346,6 +440,16 @@ class RolloutReader {
       r.exactInput = [...win.history, ...win.copies.slice(0, n)];
     }
   }
+}
+
+/** A rollout that names no model is priced at its CLI version's default, labelled as assumed (codex-default-model.ts). */
+function assumeModel(meta: TranscriptMeta, threads: Thread[]): void {
+  const requests = threads.flatMap((t) => t.requests);
+  if (requests.length === 0 || requests.some((r) => r.model !== undefined)) return;
+  const assumed = codexDefaultModel(meta.version);
+  meta.assumedModel = assumed;
+  for (const r of requests) r.model = assumed.model;
+  for (const b of threads.flatMap((t) => t.billedApart ?? [])) b.model ??= assumed.model;
 }
 
 /** True when one of the first 20 JSON lines is a current `{timestamp, type, payload}` rollout line. */
@@ -373,6 +477,10 @@ export const codexParser: FormatParser = {
     const reader = new RolloutReader(ctx, opensEnveloped(input));
     for (const { line, value } of jsonLines(input, ctx)) reader.line(line.no, value);
     const thread = reader.finish();
-    return makeTranscript('codex', reader.meta, [thread]);
+    const children = readChildren(input, ctx, reader.meta.sessionId, (c, enveloped) => new RolloutReader(c, enveloped));
+    assumeModel(reader.meta, [thread, ...children]);
+    if (children.length > 0) reader.meta.attached = children.map((c) => c.file ?? '');
+    describeFork(reader.meta, thread);
+    return makeTranscript('codex', reader.meta, [thread, ...children]);
   },
 };

@@ -2,6 +2,7 @@
 // (`{request:{messages,…}, response:{choices,usage,…}}`, e.g. Inspect's `call` objects) or whole
 // conversations (`{messages:[…]}`). Pairs are grouped into threads by message prefix (request-threads.ts:
 // each request re-sends the history) and keep their exact input; usage is normalized (cached ⊂ prompt_tokens).
+
 import { arr, display, isObject, type JsonObject, num, str, toEpochMs, tryParseJson } from '../lib/json.ts';
 import type {
   IssueSeverity,
@@ -14,6 +15,7 @@ import type {
 } from '../model/transcript.ts';
 import type { LineNumber } from '../model/units.ts';
 import { jsonLines } from './jsonl.ts';
+import { isMiniTrajectory } from './mini-swe-agent.ts';
 import { deepEqual, openaiMessages, openaiTools, openaiUsage } from './openai-messages.ts';
 import {
   createThreadGrouper,
@@ -184,7 +186,8 @@ export const openaiChatParser: FormatParser = {
   label: 'OpenAI Chat Completions',
   sniff: (head) => {
     const first = head.lines.find(isObject) ?? (isObject(head.doc) ? head.doc : undefined);
-    return first !== undefined && (isPairLine(first) || isConversationLine(first));
+    // A mini-swe-agent trajectory is a conversation too, with its run around it: the SWE-agent parser reads it.
+    return first !== undefined && !isMiniTrajectory(first) && (isPairLine(first) || isConversationLine(first));
   },
   parse: (input, ctx) => {
     const issues: ParseIssue[] = [];

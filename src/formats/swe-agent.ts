@@ -4,8 +4,10 @@
 // tool calls (Python-repr strings in some demos: python-literal.ts) or text actions (swe-agent-actions.ts) — and
 // becomes a thread with one request per assistant message; trajectory steps past the end of the history (the final
 // `submit` of a function-calling run) are appended. `info.model_stats` are run totals, so they go to meta.
+// mini-swe-agent's `*.traj.json` (`messages` with per-call usage) is read by mini-swe-agent.ts.
 import { arr, isObject, type JsonObject, num, str, tryParseJson } from '../lib/json.ts';
 import type { Block, Message, ParseIssue, Thread, ThreadKind, TranscriptMeta } from '../model/transcript.ts';
+import { isMiniTrajectory, parseMiniTrajectory, runExtra } from './mini-swe-agent.ts';
 import { openaiMessages } from './openai-messages.ts';
 import { parsePythonLiteral } from './python-literal.ts';
 import { knownCommands, withTextActions } from './swe-agent-actions.ts';
@@ -121,20 +123,12 @@ function replayConfig(doc: JsonObject): JsonObject | undefined {
 function runMeta(doc: JsonObject, replay: JsonObject | undefined, model: string | undefined): TranscriptMeta {
   const meta: TranscriptMeta = {};
   const info = isObject(doc.info) ? doc.info : {};
-  const extra: Record<string, string | number | boolean> = {};
-  const stats = isObject(info.model_stats) ? info.model_stats : {};
-  for (const [k, v] of Object.entries(stats)) {
-    const n = num(v);
-    if (n !== undefined) extra[`model_stats.${k}`] = n;
-  }
-  for (const [k, v] of [
+  const extra = runExtra(info, [
     ['exit_status', str(info.exit_status)],
     ['swe_agent_version', str(info.swe_agent_version)],
     ['environment', str(doc.environment)],
     ['model', model],
-  ] as const) {
-    if (v !== undefined) extra[k] = v;
-  }
+  ]);
   const ps = replay && isObject(replay.problem_statement) ? replay.problem_statement : undefined;
   const title = ps ? str(ps.id) : undefined;
   if (title !== undefined) meta.title = title;
@@ -153,10 +147,11 @@ function otherAttempts(doc: JsonObject, hasRun: boolean): [JsonObject, number][]
 export const sweAgentParser: FormatParser = {
   id: 'swe-agent',
   label: 'SWE-agent trajectory',
-  sniff: (head) => isTrajectory(head.doc),
+  sniff: (head) => isTrajectory(head.doc) || isMiniTrajectory(head.doc),
   parse: (input) => {
     const issues: ParseIssue[] = [];
     const doc = input.doc();
+    if (!isTrajectory(doc) && isMiniTrajectory(doc)) return parseMiniTrajectory(doc);
     if (!isObject(doc)) {
       issues.push({ line: 0, severity: 'error', message: 'the file is not one JSON object; nothing to load' });
       return makeTranscript('swe-agent', {}, [], issues);

@@ -108,7 +108,14 @@ export type Request = {
   line?: LineNumber;
   /** Provider request id, when known (`requestId`, `request-id` header, response id). */
   requestId?: string;
+  /** Why the provider says the cache lookup missed (Anthropic `message.diagnostics.cache_miss_reason`); null when
+   *  it reported `"diagnostics": null` (no miss); absent when the log says nothing. */
+  cacheMiss?: ReportedCacheMiss | null;
 };
+
+/** A cache miss as the provider reported it: `messages_changed`, `system_changed`, `tools_changed`,
+ *  `model_changed`, `previous_message_not_found`, `unavailable` …, and the input tokens it missed. */
+export type ReportedCacheMiss = { type: string; missedTokens?: Tokens };
 
 export type ThreadPrefix = { system?: Block[]; tools?: ToolDef[] };
 
@@ -130,6 +137,32 @@ export type BilledResponse = {
 
 export type ThreadKind = 'main' | 'sidechain' | 'side-call';
 
+/** Usage totals as the log itself sums them (Codex `token_count.info.total_token_usage`): prompt tokens (cached
+ *  included), of them cached, and output. */
+export type UsageTotals = { prompt: Tokens; cached: Tokens; output: Tokens };
+
+/** What a log's own running totals say of a thread: the last total it wrote and, for a fork, the total it
+ *  inherited from its parent; the thread's billed responses must add up to the difference (the self-check). */
+type LogTotals = { final: UsageTotals; inherited?: UsageTotals; line: LineNumber };
+
+/**
+ * A thread forked from another one (Codex `spawn_agent` with `fork_context`, or a fork of a session): it starts with
+ * the parent's history replayed, which is its context but none of its own requests.
+ */
+type ForkInfo = {
+  /** The thread it was forked from (`forked_from_id`) or spawned by (`thread_spawn.parent_thread_id`). */
+  from: string;
+  nickname?: string;
+  role?: string;
+  depth?: number;
+  /** The parent's spawn call this fork answers (the call id of the fork's own function_call_output). */
+  spawnCallId?: string;
+  /** Model calls of the replayed history (the parent's, billed there): left out of this thread's requests. */
+  inheritedRequests: number;
+  /** Messages [0, inheritedEnd) are the replayed history. */
+  inheritedEnd: MessageIndex;
+};
+
 export type Thread = {
   id: string;
   kind: ThreadKind;
@@ -142,6 +175,12 @@ export type Thread = {
   parentToolUseId?: string;
   /** Billed responses that are none of `requests` (rewound branches, usage-only calls), in log order. */
   billedApart?: BilledResponse[];
+  /** The log's own running usage totals for this thread, when it writes them (Codex). */
+  logTotals?: LogTotals;
+  /** Set when the thread is a fork of another (its inherited history is context, not its requests). */
+  fork?: ForkInfo;
+  /** Source file of a thread read from a companion file (a Codex child rollout). */
+  file?: string;
 };
 
 export type IssueSeverity = 'error' | 'warning' | 'info';
@@ -179,6 +218,11 @@ export type TranscriptMeta = {
   originalFormat?: FormatId;
   /** Anything else format-specific worth showing. */
   extra?: Record<string, string | number | boolean>;
+  /** Companion files the parser attached as threads (Codex child rollouts): a folder scan lists them under this
+   *  session, not as sessions of their own. */
+  attached?: string[];
+  /** The model a log that names none is priced at, and why (Codex: the default of its CLI version). */
+  assumedModel?: { model: string; why: string };
 };
 
 export type Transcript = {

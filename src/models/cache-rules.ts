@@ -50,6 +50,22 @@ const OPENAI: CacheRules = {
   why: 'OpenAI caches prompts of 1,024 tokens or more, in 128-token steps, kept 5–10 minutes idle (the lower bound is used)',
 };
 
+/** DeepSeek's context caching (its "Context Caching" guide): automatic for every request, no write fee, prefixes
+ *  stored in 64-token units, best effort ("cache construction takes seconds"), cleared when unused "within a few
+ *  hours to a few days" (an hour is assumed). Served through the OpenAI-compatible API, read as `cached_tokens`. */
+const DEEPSEEK: CacheRules = {
+  api: 'openai',
+  writes: 'automatic',
+  minCacheable: 64,
+  step: 64,
+  ttlSeconds: 3600,
+  why: 'DeepSeek caches every prompt by itself in 64-token units, best effort, for hours when unused (one hour assumed)',
+};
+
+/** A DeepSeek model (served with DeepSeek's own cache rules through an OpenAI-compatible API). */
+export const isDeepSeek = (model: string | undefined) =>
+  model !== undefined && parseModelId(model).bare.toLowerCase().startsWith('deepseek');
+
 /** Per-model minimum tables: the API, how it writes, its table, the minimum of a model it does not list, and
  *  how its rule reads. */
 const BY_TABLE = {
@@ -74,7 +90,7 @@ const BY_TABLE = {
 
 /** The cache rules of `api` for a model (its bare id decides the minimum). */
 export function cacheRulesFor(api: CacheApi, model: string | undefined): CacheRules {
-  if (api === 'openai') return OPENAI;
+  if (api === 'openai') return isDeepSeek(model) ? DEEPSEEK : OPENAI;
   const t = BY_TABLE[api];
   const bare = model ? parseModelId(model).bare.toLowerCase() : '';
   const name = model ?? 'an unnamed model';

@@ -38,10 +38,13 @@ function oneLineHead(t: string, need: number): string {
   }
 }
 
-/** What a block shows in a preview: a tool call as `name(input…)`, an image as `[image]`, else its text. */
+/** What a block shows in a preview: a tool call as `name(input…)`, an image as `[image]`, encrypted reasoning and a
+ *  document by what they are (never their base64), else its text. */
 export function previewText(b: Block): string {
   if (b.type === 'tool_use') return `${b.name}(${blockText(b).slice(b.name.length + 1, 120)})`;
   if (b.type === 'image') return '[image]';
+  if (b.type === 'redacted_thinking') return '[encrypted reasoning]';
+  if (b.type === 'other' && b.kind === 'document') return '[document]';
   return b.type === 'tool_result' ? resultText(b) : blockText(b);
 }
 

@@ -144,8 +144,11 @@ function calibrationSamples(
       if (r.boundary === 'agent-compaction' || v.start !== prev.start || loads || model) segment++;
     }
     prev = { start: v.start, end: v.end, model: r.model ?? prev?.model };
-    // Only a request log holds the whole prefix; a session log's instructions (Codex) are a part of it.
-    const whole = (r.exactPrefix !== undefined || r.exactInput !== undefined) && hasPrefix(prefix);
+    // Only a request log holds the whole prefix; a session log's instructions (Codex) are a part of it. A Codex
+    // request's exact input (a compaction's replacement history) is exact for the messages only: rollouts never
+    // hold the tool schemas, so its prefix stays partial (the ship 0.114 rollout: 13% of requests within ±3%
+    // when it was taken as whole, the offset of the schemas missing from every estimate).
+    const whole = (r.exactPrefix !== undefined || (r.exactInput !== undefined && !perTurn)) && hasPrefix(prefix);
     const base = { observed: r.observed, prefix: prefixTokens(meter, prefix), hasPrefix: whole, segment };
     if (v.exact) {
       let tools = 0;

@@ -16,6 +16,19 @@ export type SessionFiles = {
 
 const CANDIDATE = /\.(jsonl|json|eval|traj)$/i;
 
+/** A Codex rollout's file name (`rollout-<time>-<id>.jsonl`, also with a prefix). */
+export const isRolloutName = (base: string) => /(^|-)rollout-\d{4}-\d\d-\d\dT[\d-]+-[0-9a-f-]+\.jsonl$/i.test(base);
+
+/**
+ * The rollouts of a folder that may be forks or sub-agents of rollout `base`: those named after it (a child starts
+ * after its parent, and the names begin with the start time). The Codex parser reads only their first line and keeps
+ * the ones that descend from the session; a child the parser attaches is listed under its parent by `scan`.
+ */
+export function codexCandidates(base: string, siblings: readonly string[]): string[] {
+  const stamp = (n: string) => /rollout-(.*)$/i.exec(n)?.[1] ?? n;
+  return siblings.filter((f) => f !== base && isRolloutName(f) && stamp(f) > stamp(base)).sort();
+}
+
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 const baseOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
@@ -54,7 +67,10 @@ export function sessionsOf(entries: readonly FolderEntry[], rootName: string): S
     const dir = dirOf(p);
     const base = baseOf(p);
     const companions: SessionFiles['companions'] = [];
-    if (base.toLowerCase().endsWith('.jsonl')) {
+    if (isRolloutName(base)) {
+      const names = (byDir.get(dir) ?? []).map(baseOf);
+      for (const f of codexCandidates(base, names)) companions.push({ path: dir ? `${dir}/${f}` : f, name: f });
+    } else if (base.toLowerCase().endsWith('.jsonl')) {
       const id = base.slice(0, -'.jsonl'.length);
       const sub = dir ? `${dir}/${id}/subagents` : `${id}/subagents`;
       for (const f of (byDir.get(sub) ?? []).slice().sort())

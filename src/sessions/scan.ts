@@ -4,7 +4,7 @@
 import { parseTranscript } from '../formats/index.ts';
 import type { SourceFile } from '../formats/types.ts';
 import type { Transcript } from '../model/transcript.ts';
-import { type FolderEntry, type SessionFiles, sessionsOf } from './layout.ts';
+import { type FolderEntry, isRolloutName, type SessionFiles, sessionsOf } from './layout.ts';
 import { rowMemo, type SessionRow, sessionRow } from './summary.ts';
 
 export type ScanProgress = { done: number; total: number; bytes: number; path: string };
@@ -51,11 +51,14 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
   let bytes = 0;
   let cancelled = false;
   const memo = rowMemo();
+  /** Files a session's parser attached as its sub-agents (Codex forks): rows of their own no more. */
+  const attached = new Set<string>();
   for (const [i, s] of sessions.entries()) {
     if (o.cancelled?.()) {
       cancelled = true;
       break;
     }
+    if (attached.has(s.path)) continue;
     o.progress?.({ done: i, total: sessions.length, bytes, path: s.path });
     const main = await o.open(s.path, s.path.slice(s.path.lastIndexOf('/') + 1));
     const extra: SourceFile[] = [];
@@ -68,12 +71,15 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
       continue;
     }
     const t = loaded.transcript;
+    const mine = new Set(t.meta.attached ?? []);
+    const kept = s.companions.filter((c) => !isRolloutName(c.name) || mine.has(c.name));
+    for (const c of kept) if (mine.has(c.name)) attached.add(c.path);
     rows.push(
       sessionRow(
         t,
         {
           path: s.path,
-          companions: s.companions.map((c) => c.path),
+          companions: kept.map((c) => c.path),
           project: projectOf(t, s),
           bytes: s.size,
         },
@@ -87,5 +93,7 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
     bytes,
     path: '',
   });
-  return { rows, skipped, cancelled, files, bytes, ms: Date.now() - t0 };
+  // A child listed before its parent (names out of time order) is dropped once its parent attached it.
+  const own = rows.filter((r) => !attached.has(r.path));
+  return { rows: own, skipped, cancelled, files, bytes, ms: Date.now() - t0 };
 }

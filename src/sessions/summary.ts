@@ -8,6 +8,7 @@ import { CostMemo } from '../analyses/cost.ts';
 import { inputPairing } from '../analyses/input-pairing.ts';
 import { logDefaults } from '../analyses/log-defaults.ts';
 import { recordedCost } from '../analyses/recorded-cost.ts';
+import { totalsCheck } from '../analyses/self-check.ts';
 import { withLogDefaults } from '../analyses/settings-origin.ts';
 import type { FormatId, Message, Transcript } from '../model/transcript.ts';
 import { lookupModel, type ModelLookup } from '../models/catalog.ts';
@@ -46,6 +47,11 @@ export type SessionRow = {
   pairingErrors: number;
   pairingWarnings: number;
   parseIssues: number;
+  /** The self-check a scan can make without tokenizing (self-check.ts): threads whose billed responses disagree
+   *  with the log's own running totals (0: they agree, or the log writes none). */
+  sumsOff: number;
+  /** For a fork read without its parent: the thread it was forked from (or spawned by). */
+  forkOf: string | null;
   bytes: number;
 };
 
@@ -112,6 +118,7 @@ export function sessionRow(t: Transcript, place: RowPlace, memo: RowMemo = rowMe
       read += r.observed.cacheRead;
     }
   const pairing = inputPairing(t, defaults.provider.value);
+  const main = t.threads.find((th) => th.kind === 'main') ?? t.threads[0];
   const title = sessionTitle(t);
   return {
     path: place.path,
@@ -134,6 +141,8 @@ export function sessionRow(t: Transcript, place: RowPlace, memo: RowMemo = rowMe
     pairingErrors: pairing.filter((v) => v.severity === 'error').length,
     pairingWarnings: pairing.filter((v) => v.severity === 'warning').length,
     parseIssues: t.parseIssues.length,
+    sumsOff: totalsCheck(t).filter((x) => !x.agrees).length,
+    forkOf: main?.fork?.from ?? null,
     bytes: place.bytes,
   };
 }

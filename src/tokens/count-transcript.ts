@@ -3,7 +3,7 @@
 // replay and the views never tokenize on their own thread. Small transcripts (and what is left once the texts the
 // tokenizer has seen are taken from its cache) are counted inline.
 import type { Block, ToolDef, Transcript } from '../model/transcript.ts';
-import { blockText, toolDefText } from './block-text.ts';
+import { countedText, toolDefText } from './block-text.ts';
 import { type CountEndpoint, countAll, type PoolProgress } from './count-pool.ts';
 import type { TokenMeter } from './meter.ts';
 import type { EncodingName } from './tokenizer.ts';
@@ -84,7 +84,7 @@ export async function countTranscript(
   // Texts the tokenizer has counted before (the same session read again as it grew, the same file opened again)
   // are taken from its cache; only the others are counted, so a followed session's growth counts what it added.
   const known = (text: string) => meter.tokenizer.known?.(text);
-  const [blocks, blockTexts] = unknownOf(collected.blocks, blockText, known, (b, n) => meter.adoptBlock(b, n));
+  const [blocks, blockTexts] = unknownOf(collected.blocks, countedText, known, (b, n) => meter.adoptBlock(b, n));
   const [tools, toolTexts] = unknownOf(collected.tools, toolDefText, known, (x, n) => meter.adoptTool(x, n));
   const texts = [...blockTexts, ...toolTexts];
   const chars = texts.reduce((n, s) => n + s.length, 0);

@@ -4,7 +4,6 @@
 // docs' table: 1092 × 1092 ≈ 1,590 tokens; "Vision: calculate image costs", Anthropic docs). Without the bytes (a URL, a file id) it is IMAGE_TOKENS, a flat
 // estimate for a ~1092 × 1092 image. OpenAI counts 512-px tiles instead; the calibration factor absorbs that.
 import { imageSize } from 'image-size';
-import type { Block } from '../model/transcript.ts';
 
 /** Estimated tokens for one image whose size is unknown (Anthropic: ~1,600 for a 1092×1092 image). */
 export const IMAGE_TOKENS = 1600;
@@ -25,8 +24,9 @@ function base64Of(source: unknown): string | undefined {
   return url?.startsWith('data:') ? url.slice(url.indexOf(',') + 1) : undefined;
 }
 
-function decodeHead(b64: string): Uint8Array | undefined {
-  const head = b64.slice(0, HEAD_CHARS - (HEAD_CHARS % 4)).replace(/[^A-Za-z0-9+/]/g, '');
+/** The bytes of base64 text (its first `maxChars` when given); undefined when it is no base64. */
+export function decodeBase64(b64: string, maxChars = b64.length): Uint8Array | undefined {
+  const head = b64.slice(0, maxChars - (maxChars % 4)).replace(/[^A-Za-z0-9+/]/g, '');
   try {
     const bin = atob(head.slice(0, head.length - (head.length % 4)));
     const out = new Uint8Array(bin.length);
@@ -47,7 +47,7 @@ export function anthropicImageTokens(width: number, height: number): number {
 /** Tokens of one image block: from its pixel size when the bytes are there, else IMAGE_TOKENS. */
 export function imageTokens(source: unknown): number {
   const b64 = base64Of(source);
-  const bytes = b64 ? decodeHead(b64) : undefined;
+  const bytes = b64 ? decodeBase64(b64, HEAD_CHARS) : undefined;
   if (!bytes) return IMAGE_TOKENS;
   try {
     const { width, height } = imageSize(bytes);
@@ -55,12 +55,4 @@ export function imageTokens(source: unknown): number {
   } catch {
     return IMAGE_TOKENS;
   }
-}
-
-/** Tokens of the images in a block (an image, or a tool result holding images). */
-export function imagesTokens(b: Block): number {
-  if (b.type === 'image') return imageTokens(b.source);
-  if (b.type === 'tool_result' && typeof b.content !== 'string')
-    return b.content.reduce((n, x) => n + imagesTokens(x), 0);
-  return 0;
 }

@@ -2,9 +2,9 @@
 // of the tokenizer's content-hash cache. Unchanged messages are shared by reference between requests,
 // so a re-run never re-counts or even re-hashes them (SPEC §2, §9 incremental re-runs).
 import type { Block, Message, ToolDef } from '../model/transcript.ts';
-import { blockText, blockTokens, toolDefText, toolDefTokens } from './block-text.ts';
-import { imagesTokens } from './image-tokens.ts';
+import { blockTokens, countedText, toolDefText, toolDefTokens } from './block-text.ts';
 import { cutUnits } from './line-units.ts';
+import { mediaTokens } from './media-tokens.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
 export class TokenMeter {
@@ -66,8 +66,8 @@ export class TokenMeter {
   /** Record an exact count computed elsewhere (a counting worker) for a block's text, with its line units'
    *  counts when the text is long. */
   primeBlock(b: Block, textTokens: number, units?: Uint32Array): void {
-    this.blockCache.set(b, textTokens + imagesTokens(b));
-    this.tokenizer.prime?.(blockText(b), textTokens);
+    this.blockCache.set(b, textTokens + mediaTokens(b));
+    this.tokenizer.prime?.(countedText(b), textTokens);
     if (units) this.lineUnits.set(b, units);
   }
 
@@ -77,20 +77,20 @@ export class TokenMeter {
   primeCut(from: Block, next: Block, cut: { head: number; tail: number }): void {
     const units = this.lineUnits.get(from);
     if (!units || this.blockCache.has(next)) return;
-    const made = cutUnits(blockText(from), units, cut.head, cut.tail, blockText(next), (part) =>
+    const made = cutUnits(countedText(from), units, cut.head, cut.tail, countedText(next), (part) =>
       this.tokenizer.count(part),
     );
     if (!made) return;
     let n = 0;
     for (let k = 0; k < made.length; k++) n += made[k];
-    this.blockCache.set(next, n + imagesTokens(next));
+    this.blockCache.set(next, n + mediaTokens(next));
     this.lineUnits.set(next, made);
   }
 
   /** Record a block whose text's count the tokenizer already holds (`textTokens`): what `block` would count, without
    *  hashing the text a second time. */
   adoptBlock(b: Block, textTokens: number): void {
-    this.blockCache.set(b, textTokens + imagesTokens(b));
+    this.blockCache.set(b, textTokens + mediaTokens(b));
   }
 
   adoptTool(t: ToolDef, tokens: number): void {
@@ -117,7 +117,7 @@ export class TokenMeter {
       if (c !== undefined) n += c;
       else {
         exact = false;
-        n += Math.ceil(blockText(b).length / 4) + imagesTokens(b);
+        n += Math.ceil(countedText(b).length / 4) + mediaTokens(b);
       }
     }
     return { tokens: n, exact };

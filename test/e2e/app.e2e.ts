@@ -128,7 +128,7 @@ describeReal('app shell', () => {
   it('lists parse issues with line numbers and counts', async () => {
     await loadFiles(s.page, [realPath('claude-code/synthetic-agentsessions-claude-linetypes.jsonl')]);
     const issues = s.page.getByTestId('parse-issues');
-    expect(await issues.locator('summary').textContent()).toMatch(/5 parse issues.*5 warnings/);
+    expect(await issues.locator('summary').textContent()).toMatch(/6 parse issues.*5 warnings/);
     await issues.locator('summary').click();
     const first = issues.getByTestId('parse-issue').first();
     expect(await first.isVisible()).toBe(true);

@@ -3,6 +3,7 @@
 // no request the provider accepted (it has recorded usage) gets a pairing error blamed on its recorded input;
 // the tool results counted are the ones the log wrote; and the tierscope bundle re-imports identically.
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { analyze } from '../../src/analyses/analyze.ts';
 import { logDefaults } from '../../src/analyses/log-defaults.ts';
@@ -50,10 +51,18 @@ function writtenResults(f: FixtureInput, t: Transcript): number | undefined {
     return ids.size;
   }
   if (f.format === 'codex') {
+    // The main rollout's outputs, its attached children's (their replay of the parent's included), and the
+    // "aborted" outputs Codex sends for calls the log never answers (codex.ts answerDanglingCalls).
     const outputs = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output']);
-    return jsonLines(readFileSync(f.path, 'utf8')).filter(
-      (o) => o.type === 'response_item' && outputs.has(String((o.payload as { type?: unknown })?.type)),
-    ).length;
+    const files = [f.path, ...(t.meta.attached ?? []).map((n) => join(dirname(f.path), n))];
+    const written = files
+      .flatMap((p) => jsonLines(readFileSync(p, 'utf8')))
+      .filter((o) => o.type === 'response_item' && outputs.has(String((o.payload as { type?: unknown })?.type))).length;
+    const synthetic = t.threads
+      .flatMap((th) => th.messages)
+      .filter((m) => m.synthetic)
+      .reduce((n, m) => n + m.blocks.filter((b) => b.type === 'tool_result').length, 0);
+    return written + synthetic;
   }
   return undefined;
 }

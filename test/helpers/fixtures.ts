@@ -8,7 +8,16 @@ import { companionFiles, fileFromPath } from '../../src/cli/node-input.ts';
 import { type LoadOk, type LoadOptions, parseTranscript } from '../../src/formats/index.ts';
 import { REAL_DIR, SHARED_DIR, WILD_DIR } from './fixture-inputs.ts';
 
-export { type FixtureInput, fixtureInputs, REAL_DIR, REPO_ROOT, SHARED_DIR, WILD_DIR } from './fixture-inputs.ts';
+export {
+  type FixtureInput,
+  fixtureInputs,
+  REAL_DIR,
+  REPO_FIXTURES_DIR,
+  REPO_ROOT,
+  SHARED_DIR,
+  WILD_DIR,
+  WILD2_DIR,
+} from './fixture-inputs.ts';
 export const HAVE_REAL = existsSync(REAL_DIR);
 const HAVE_WILD = existsSync(WILD_DIR);
 

@@ -4,7 +4,8 @@
 // sibling agent files of the same session), one per message.id + requestId keeping the copy with the most tokens
 // (ccusage's rule), Claude Code's own `<synthetic>` messages left out. Codex: each token_count's growth of
 // `total_token_usage` (a total that falls starts a new count), at the model of the latest turn_context.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { companionFiles } from '../../src/cli/node-input.ts';
 import { lookupModel } from '../../src/models/catalog.ts';
 
@@ -97,7 +98,31 @@ export function claudeCodeDollars(path: string): Independent {
   return { usd, responses: best.size, unpriced: [...unpriced] };
 }
 
+/**
+ * A Codex rollout's dollars from its token_count running totals (each total's growth is one billed call), with the
+ * later rollouts of its folder that were forked from it (a child counts only what it billed after its fork: the
+ * function_call_output Codex answers its spawn call with ends the replay of the parent).
+ */
 export function codexDollars(path: string): Independent {
+  const own = codexFileDollars(path, false);
+  const first = jsonLines(readFileSync(path, 'utf8'))[0]?.payload as Record<string, unknown> | undefined;
+  const id = typeof first?.id === 'string' ? first.id : undefined;
+  if (!id) return own;
+  const dir = dirname(path);
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith('.jsonl') || join(dir, f) === path) continue;
+    const head = readFileSync(join(dir, f), 'utf8').split('\n', 1)[0];
+    if (!head.includes(`"forked_from_id":"${id}"`)) continue;
+    const child = codexFileDollars(join(dir, f), true);
+    own.usd += child.usd;
+    own.responses += child.responses;
+    own.unpriced.push(...child.unpriced);
+  }
+  return own;
+}
+
+function codexFileDollars(path: string, fork: boolean): Independent {
+  let counting = !fork;
   let model = '';
   let prev: Record<string, unknown> | undefined;
   let usd = 0;
@@ -106,6 +131,8 @@ export function codexDollars(path: string): Independent {
   for (const o of jsonLines(readFileSync(path, 'utf8'))) {
     const p = o.payload as Record<string, unknown> | undefined;
     if (o.type === 'turn_context' && typeof p?.model === 'string') model = p.model;
+    if (p?.type === 'function_call_output' && String(p.output).startsWith('You are the newly spawned agent'))
+      counting = true;
     if (o.type !== 'event_msg' || p?.type !== 'token_count') continue;
     const total = (p.info as Record<string, unknown> | null)?.total_token_usage as Record<string, unknown> | undefined;
     if (!total) continue;
@@ -123,7 +150,7 @@ export function codexDollars(path: string): Independent {
       write5m: write,
       write1h: 0,
     };
-    if (usage.input + usage.output + usage.cacheRead + usage.write5m === 0) continue;
+    if (usage.input + usage.output + usage.cacheRead + usage.write5m === 0 || !counting) continue;
     responses++;
     const d = dollars(model, o.timestamp, usage);
     if (d === null) unpriced.add(model);

@@ -1,7 +1,8 @@
 // Image tokens from the pixel size of an embedded image (Anthropic's width × height / 750 after scaling to
 // 1568 px and the 1092 × 1092 area), and the flat estimate when the log holds no bytes.
 import { describe, expect, it } from 'vitest';
-import { anthropicImageTokens, IMAGE_TOKENS, imagesTokens, imageTokens } from '../../src/tokens/image-tokens.ts';
+import { anthropicImageTokens, IMAGE_TOKENS, imageTokens } from '../../src/tokens/image-tokens.ts';
+import { mediaTokens } from '../../src/tokens/media-tokens.ts';
 
 /** The first bytes of a PNG of the given size (signature + IHDR): all a header sniffer reads. */
 function pngHead(width: number, height: number): string {
@@ -35,6 +36,6 @@ describe('image tokens', () => {
       isError: false,
       content: [{ type: 'image' as const, source: { data } }],
     };
-    expect(imagesTokens(result)).toBe(667);
+    expect(mediaTokens(result)).toBe(667);
   });
 });

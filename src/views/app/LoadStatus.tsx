@@ -70,6 +70,22 @@ export function LoadStatus() {
             {plural(summary.counts.threads, 'thread')} · {plural(summary.counts.messages, 'message')} ·{' '}
             {plural(summary.counts.requests, 'request')} · {plural(summary.counts.toolUses, 'tool use')}
           </span>
+          {summary.forkOf && (
+            <span
+              className="muted"
+              data-testid="fork-of"
+              title="This rollout replays its parent's history before its own turns; that part is context here, billed in the parent"
+            >
+              {' '}
+              · a fork of {visibleText(summary.forkOf.slice(0, 8))}…
+            </span>
+          )}
+          {summary.assumedModel && (
+            <span className="warn-text" data-testid="assumed-model" title={summary.assumedModel.why}>
+              {' '}
+              · model assumed: {visibleText(summary.assumedModel.model)}
+            </span>
+          )}
           {skipped.length > 0 && (
             <span
               className="muted skipped"

@@ -1,15 +1,17 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
-import { fmtPct, fmtTokens } from '../common/format.ts';
+import { fmtPct } from '../common/format.ts';
 import { CostStat } from './CostStat.tsx';
 import { IdleReason } from './IdleReason.tsx';
 import { Stat } from './Stat.tsx';
+import { TokenStats } from './TokenStats.tsx';
 import { WhyItFell } from './WhyItFell.tsx';
 
 const NO_USAGE = 'The log records no cache usage (no usage / cached-token fields), so there is no observed hit rate.';
 
-/** The answer at a glance: tokens before → after the pipeline, hit rates, dollars by model, pairing, re-fetches;
- *  under them why the hit rate fell (a sentence with its dollars) and, when the pipeline did nothing, why. */
+/** The answer at a glance: billed tokens, counted tokens before → after the pipeline, the self-check, hit rates,
+ *  dollars by model, pairing, re-fetches; under them why the hit rate fell (a sentence with its dollars) and, when
+ *  the pipeline did nothing, why. */
 export function SummaryBar() {
   const { r, requests, status, error } = useStore(
     useShallow((s) => ({
@@ -32,17 +34,7 @@ export function SummaryBar() {
     <div data-testid="summary-bar" className="summary-bar" data-run-status={status} data-run-id={r?.runId ?? 0}>
       {t && (
         <>
-          <Stat
-            label="tokens"
-            title={`Input tokens summed over every request, counted with ${r.settings.encoding}: as recorded → after the pipeline. Saved ${t.tokensSaved.toLocaleString('en-US')}.`}
-          >
-            ≈{fmtTokens(t.tokensIn)} → {fmtTokens(t.tokensAfterPipeline)}
-            <span className="saved">
-              {' '}
-              saved {fmtTokens(t.tokensSaved)}
-              {t.tokensIn > 0 ? ` (${fmtPct(t.tokensSaved / t.tokensIn)})` : ''}
-            </span>
-          </Stat>
+          <TokenStats r={r} />
           <Stat label="requests">{(requests ?? r.timeline.length).toLocaleString('en-US')}</Stat>
           <Stat
             label="hit rate"

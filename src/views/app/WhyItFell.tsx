@@ -65,7 +65,7 @@ export function WhyItFell({
       <span className="stat-label">why it fell</span>
       <span className="why-text" data-testid="why-it-fell" data-kind={top?.kind ?? ''}>
         <span className="num">
-          ▼ {count} observed {count === 1 ? 'break' : 'breaks'} re-wrote {fmtTokens(tokens)} tokens
+          ▼ {count} observed {count === 1 ? 'break' : 'breaks'} re-wrote {fmtTokens(tokens)} billed tokens
           {usd !== null ? `, ≈${fmtUsd(usd)}` : ''}:
         </span>{' '}
         {groups.map((g, i) => (

@@ -18,7 +18,8 @@ const COLUMNS: { key: BreakSortKey | null; label: string; title: string; cls: st
   {
     key: 'tokens',
     label: 'tokens',
-    title: 'Tokens written again instead of read (observed: the log’s usage; simulated: ≈ the replay)',
+    title:
+      'Tokens written again instead of read: billed for an observed break (the provider’s usage), estimated (≈) for a simulated one',
     cls: 'bt-num',
   },
   {

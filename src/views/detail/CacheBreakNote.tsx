@@ -68,7 +68,7 @@ export function CacheBreakNote({ message }: { message: number }) {
           ▼ The cache stopped matching here at request {p.index}: {causeWords(b.cause)}
         </strong>{' '}
         <span className="num muted">
-          ({fmtTokens(b.tokensLost)} tokens re-written, observed{b.usd !== null ? `; ≈${fmtUsd(b.usd)}` : ''})
+          ({fmtTokens(b.tokensLost)} billed tokens re-written{b.usd !== null ? `; ≈${fmtUsd(b.usd)}` : ''})
         </span>
         {here.length > 1 && (
           <span className="muted">

@@ -32,7 +32,7 @@ export function DetailStart() {
           onClick={() => pickBreak({ ...top, responseMessage: timeline?.[top.point]?.responseMessage ?? 0 })}
         >
           Start with the costliest break: ▼ request {top.request} · {causeWords(top.cause)} · {fmtTokens(top.tokens)}{' '}
-          tokens{top.usd !== null ? ` · ≈${fmtUsd(top.usd)}` : ''}
+          billed tokens{top.usd !== null ? ` · ≈${fmtUsd(top.usd)}` : ''}
         </button>
       )}
     </div>

@@ -73,9 +73,18 @@ const COLUMNS: Column[] = [
   },
 ];
 
+/** The self-check a scan makes (sums of billed responses against the log's own totals), and what a fork is of. */
+function checkNote(r: SessionRow): string {
+  const sums =
+    r.sumsOff > 0
+      ? `\n⚠ self-check: ${r.sumsOff} thread(s) whose billed responses disagree with the log's own totals`
+      : '';
+  return `${sums}${r.forkOf ? `\na fork of ${r.forkOf} (its parent is not in this folder)` : ''}`;
+}
+
 function rowTitle(r: SessionRow): string {
   const unpriced = r.unpricedModels.length > 0 ? `\nno price for ${r.unpricedModels.join(', ')}: not in USD` : '';
-  return `${r.path}${r.title ? `\n${r.title}` : ''}${unpriced}`;
+  return `${r.path}${r.title ? `\n${r.title}` : ''}${unpriced}${checkNote(r)}`;
 }
 
 /** The sessions, one virtualized row each; a header click sorts (again: the other way); a row click opens it. */

@@ -105,7 +105,12 @@ export function Transcript() {
         <span className="c-role">role</span>
         <span className="c-tools">tool</span>
         <span className="c-bar" />
-        <span className="c-tokens">tokens</span>
+        <span
+          className="c-tokens"
+          title="Counted: Tierscope’s tokenizer over each message as logged (not billed; the timeline shows the billed usage per request)"
+        >
+          tokens
+        </span>
         <span className="c-tiers">tier</span>
         <span className="c-marks">marks</span>
         <span className="c-preview">preview</span>

@@ -1,0 +1,152 @@
+// The reconstruction's self-check (SPEC §2): per session, how far the estimate of each request's prompt is from
+// the prompt the provider billed — the share within ±3% (of requests billed ≥ 2,000 prompt tokens, the accuracy
+// target's base), the worst miss and where — and whether the billed responses add up to the log's own running
+// totals (Codex `total_token_usage`; for a fork, its final total minus the total it inherited). A request more than
+// 10% off, or a sum that disagrees, is flagged: a format change shows up as a warning, not as silently wrong
+// numbers. Pure over the transcript and the report's request rows, so every format and view can use it.
+import { grouped } from '../lib/digits.ts';
+import type { Transcript, UsageTotals } from '../model/transcript.ts';
+
+/** The accuracy target's base and bounds (SPEC §9, issue 26). */
+const CHECK_MIN_PROMPT = 2000;
+const WITHIN = 0.03;
+const FLAG_AT = 0.1;
+
+export type CheckedRequest = {
+  thread: string;
+  request: number;
+  /** Source line of the request (its response's first line), and its file when not the main one. */
+  line: number | null;
+  file: string | null;
+  estimate: number;
+  billed: number;
+  /** (estimate − billed) / billed. */
+  miss: number;
+  note: string | null;
+};
+
+export type TotalsCheck = {
+  thread: string;
+  /** Line of the log's last running total. */
+  line: number;
+  /** What the log's totals say this thread was billed (final − inherited) and what its responses add up to. */
+  log: UsageTotals;
+  billed: UsageTotals;
+  agrees: boolean;
+};
+
+export type SelfCheck = {
+  /** Requests with a billed prompt ≥ CHECK_MIN_PROMPT, and the share of them within ±3%. */
+  requests: number;
+  within: number | null;
+  worst: CheckedRequest | null;
+  /** Requests (any size) whose estimate is more than 10% off their billed prompt. */
+  flagged: CheckedRequest[];
+  totals: TotalsCheck[];
+  /** Nothing flagged and every sum agrees. */
+  ok: boolean;
+  summary: string;
+};
+
+/** What the check needs of a report row (RequestRow has it). */
+export type CheckRow = {
+  thread: string;
+  index: number;
+  estimateIn: number;
+  observed: { input: number; cacheRead: number; cacheWrite: number } | null;
+  estimate: { note: string | null };
+};
+
+const pct = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed(1)}%`;
+
+/** Each thread with the log's own running totals: what they say it was billed, and what its responses add up to. */
+export function totalsCheck(t: Transcript): TotalsCheck[] {
+  const out: TotalsCheck[] = [];
+  for (const th of t.threads) {
+    const lt = th.logTotals;
+    // A log whose running totals stay at zero (a trimmed fixture) states nothing to check against.
+    if (!lt || lt.final.prompt + lt.final.output === 0) continue;
+    const from = lt.inherited ?? { prompt: 0, cached: 0, output: 0 };
+    const log = {
+      prompt: lt.final.prompt - from.prompt,
+      cached: lt.final.cached - from.cached,
+      output: lt.final.output - from.output,
+    };
+    const billed = { prompt: 0, cached: 0, output: 0 };
+    const usages = [
+      ...th.requests.flatMap((r) => (r.observed ? [r.observed] : [])),
+      ...(th.billedApart ?? []).map((b) => b.usage),
+    ];
+    for (const u of usages) {
+      billed.prompt += u.input + u.cacheRead + u.cacheWrite;
+      billed.cached += u.cacheRead;
+      billed.output += u.output;
+    }
+    const agrees = log.prompt === billed.prompt && log.cached === billed.cached && log.output === billed.output;
+    out.push({ thread: th.id, line: lt.line, log, billed, agrees });
+  }
+  return out;
+}
+
+/** Where a request is, as a reader finds it. */
+export function whereIs(c: Pick<CheckedRequest, 'thread' | 'request' | 'line' | 'file'>): string {
+  const at = c.line !== null ? `, line ${c.line}${c.file ? ` of ${c.file}` : ''}` : '';
+  return `${c.thread} request ${c.request}${at}`;
+}
+
+export function selfCheck(t: Transcript, rows: readonly CheckRow[]): SelfCheck {
+  const threads = new Map(t.threads.map((th) => [th.id, th]));
+  let base = 0;
+  let within = 0;
+  let worst: CheckedRequest | null = null;
+  const flagged: CheckedRequest[] = [];
+  for (const q of rows) {
+    if (!q.observed) continue;
+    const billed = q.observed.input + q.observed.cacheRead + q.observed.cacheWrite;
+    if (billed <= 0) continue;
+    const miss = (q.estimateIn - billed) / billed;
+    const th = threads.get(q.thread);
+    const req = th?.requests[q.index];
+    const c: CheckedRequest = {
+      thread: q.thread,
+      request: q.index,
+      line: req?.line ?? null,
+      file: th?.file ?? null,
+      estimate: Math.round(q.estimateIn),
+      billed,
+      miss,
+      note: q.estimate.note,
+    };
+    if (billed >= CHECK_MIN_PROMPT) {
+      base++;
+      if (Math.abs(miss) <= WITHIN) within++;
+      if (!worst || Math.abs(miss) > Math.abs(worst.miss)) worst = c;
+    }
+    if (Math.abs(miss) > FLAG_AT) flagged.push(c);
+  }
+  const totals = totalsCheck(t);
+  const off = totals.filter((x) => !x.agrees);
+  const share = base > 0 ? within / base : null;
+  const parts: string[] = [];
+  if (share !== null)
+    parts.push(
+      `${Math.round(share * 100)}% of ${grouped(base)} requests (billed prompt ≥ ${grouped(CHECK_MIN_PROMPT)}) estimated within ±3%; worst ${worst ? `${pct(worst.miss)} (${whereIs(worst)})` : '—'}`,
+    );
+  else parts.push('no billed prompt to check the estimates against');
+  if (flagged.length > 0) parts.push(`${flagged.length} request(s) more than 10% off`);
+  if (totals.length > 0)
+    parts.push(
+      off.length === 0
+        ? "billed responses add up to the log's own totals"
+        : `${off.length} thread(s) whose billed responses disagree with the log's own totals`,
+    );
+  return {
+    requests: base,
+    within: share,
+    worst,
+    flagged,
+    totals,
+    ok: flagged.length === 0 && off.length === 0,
+    summary: parts.join('; '),
+  };
+}
