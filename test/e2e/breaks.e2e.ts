@@ -101,7 +101,7 @@ describeWild('breaks on a Codex rollout with 18 observed breaks', () => {
     const observed = report.requests.filter((q) => q.observedBreak);
     expect(observed.length).toBeGreaterThanOrEqual(10);
     // Breaks a request or two apart share a cluster until zoomed apart (separate() drags over them).
-    expect(await page.getByTestId('cache-break-cluster').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('cache-break-cluster').count()).toBeGreaterThan(0);
     for (const q of observed) {
       await separate(page, q.index);
       const marker = page.locator(
@@ -119,7 +119,10 @@ describeWild('breaks on a Codex rollout with 18 observed breaks', () => {
       await expect
         .poll(() => page.locator('[data-testid="break-row"][aria-pressed="true"]').getAttribute('data-request'))
         .toBe(String(q.index));
-      if ((await page.getByTestId('timeline-reset').count()) > 0) await page.getByTestId('timeline-reset').click();
+      if ((await page.getByTestId('timeline-reset').count()) > 0) {
+        await page.getByTestId('timeline-reset').click();
+        await expect.poll(() => page.getByTestId('timeline-range').getAttribute('data-zoomed')).toBe('false');
+      }
     }
     await page.mouse.move(5, 5);
     await screenshot(page, 'breaks-codex-light');

@@ -129,7 +129,12 @@ export async function showThread(page: Page, id: string): Promise<void> {
   const item = page.locator(`[data-testid="thread-item"][data-thread-id=${JSON.stringify(id)}]`);
   if ((await item.count()) === 0) await page.getByTestId('side-call-group').click();
   await item.click();
-  await page.locator(`[data-testid="transcript-rows"][data-thread=${JSON.stringify(id)}]`).waitFor({ timeout: 30_000 });
+  // The list names the thread at once; its rows arrive from the engine after: wait for that thread's rows.
+  await page
+    .locator(`[data-testid="transcript-rows"][data-rows-thread=${JSON.stringify(id)}]`)
+    .locator('[data-testid="transcript-row"]')
+    .first()
+    .waitFor({ timeout: 30_000 });
 }
 
 export type Seen = {

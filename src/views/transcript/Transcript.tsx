@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import type { Row } from '../../../worker/api.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import { rangeSpan, withinSpan } from './range-rows.ts';
 import { notesFor } from './row-notes.ts';
@@ -42,6 +43,9 @@ export function Transcript() {
   const result = useDeferredValue(latest);
   const viewFirst = useTranscriptUi((s) => s.viewport?.first ?? 0);
   const rows = useWarmRows(useDeferredValue(latestRows), viewFirst);
+  // Which thread the rows on screen belong to (they follow the thread a render or two late).
+  const owner = useRef(new WeakMap<readonly Row[], string>());
+  if (latestRows) owner.current.set(latestRows, thread);
   const filter = useTranscriptUi((s) => s.filter);
   const setViewport = useTranscriptUi((s) => s.setViewport);
   const parentRef = useRef<HTMLDivElement>(null);
@@ -123,6 +127,7 @@ export function Transcript() {
         data-testid="transcript-rows"
         data-thread={thread}
         data-count={rows?.length ?? 0}
+        data-rows-thread={rows ? owner.current.get(rows) : undefined}
       >
         {/* The scroll element stays mounted while a file loads: a new one would make the virtualizer measure
             it synchronously (a forced layout of the freshly rendered page, 60–100 ms on a 20 MB log). */}
