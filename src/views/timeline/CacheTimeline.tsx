@@ -269,7 +269,7 @@ export function CacheTimeline() {
           </fieldset>
         )}
         {n > 2 && <TimelineRange all={all} scope={scope} trail={trail} current={view} onGo={setView} />}
-        <TimelineLegend order={order} hasRecorded={hasRecorded} breaks={breaks} />
+        {points.length > 0 && <TimelineLegend order={order} hasRecorded={hasRecorded} breaks={breaks} />}
       </div>
       <div className="tl-body" ref={box}>
         {!result && (

@@ -106,17 +106,21 @@ export function TokenHeatmap() {
         Tokens
         <span className="panel-hint">per message · click to jump</span>
       </div>
-      <div
-        className="heat-legend"
-        data-testid="heatmap-legend"
-        title="Colour of each message by its tokens, on a log scale (the same scale as the rows' bars)"
-      >
-        <span className="num">1</span>
-        <i
-          style={{ background: `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map((t) => heat(t)).join(', ')})` }}
-        />
-        <span className="num">{fmtTokens(max)}</span>
-      </div>
+      {max > 0 && (
+        <div
+          className="heat-legend"
+          data-testid="heatmap-legend"
+          title="Colour of each message by its tokens, on a log scale (the same scale as the rows' bars)"
+        >
+          <span className="num">1</span>
+          <i
+            style={{
+              background: `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map((t) => heat(t)).join(', ')})`,
+            }}
+          />
+          <span className="num">{fmtTokens(max)}</span>
+        </div>
+      )}
       <div ref={wrapRef} className="token-heatmap" data-testid="token-heatmap" data-count={n}>
         {hovered && hover && (
           <div
