@@ -8,6 +8,7 @@
 
 import type { CompactionRow } from '../src/analyses/audit.ts';
 import type { CompactionTexts } from '../src/analyses/compaction-audit.ts';
+import type { IdleReason } from '../src/analyses/idle-reason.ts';
 import type { ModelProbeCall, ModelProbeResult } from '../src/analyses/model-probes.ts';
 import type { Refetch } from '../src/analyses/refetch.ts';
 import type { Report, ToolResultRow } from '../src/analyses/report.ts';
@@ -19,7 +20,7 @@ import type { PairingViolation, Provider } from '../src/pairing/validate.ts';
 import type { PipelineConfig } from '../src/pipeline/config.ts';
 import type { HttpCall, SummaryOutcome } from '../src/pipeline/summarizer.ts';
 import type { Row } from '../src/projections/rows.ts';
-import type { EventRow, TimelinePoint } from '../src/projections/timeline.ts';
+import type { BreakRow, EventRow, TimelinePoint } from '../src/projections/timeline.ts';
 import type { ReplayMode } from '../src/replay/inputs.ts';
 import type { DayTotal, SortKey } from '../src/sessions/rows.ts';
 import type { ScanProgress, Skipped } from '../src/sessions/scan.ts';
@@ -33,6 +34,7 @@ import type { EncodingName } from '../src/tokens/tokenizer.ts';
 export type { CompactionRow } from '../src/analyses/audit.ts';
 export type { CacheFindings, CachePattern } from '../src/analyses/cache-patterns.ts';
 export type { CostReport, CostTotals, ModelCost } from '../src/analyses/cost.ts';
+export type { IdleAction, IdleReason } from '../src/analyses/idle-reason.ts';
 export type { ModelProbeCall, ModelProbeResult } from '../src/analyses/model-probes.ts';
 export { MODEL_PROBE_SYSTEM } from '../src/analyses/model-probes.ts';
 export type { ProbeItem, ProbeKind, Probes } from '../src/analyses/probes.ts';
@@ -62,11 +64,13 @@ export {
   KEY_SPECS,
   mergeConfig,
 } from '../src/pipeline/config.ts';
+export type { ConfigConflict } from '../src/pipeline/config-conflicts.ts';
+export { configConflicts } from '../src/pipeline/config-conflicts.ts';
 export type { PresetId } from '../src/pipeline/presets.ts';
 export { PRESET_IDS, PRESETS, presetConfig } from '../src/pipeline/presets.ts';
 export type { HttpCall, SummaryOutcome } from '../src/pipeline/summarizer.ts';
 export type { Row } from '../src/projections/rows.ts';
-export type { EventRow, TimelinePoint } from '../src/projections/timeline.ts';
+export type { BreakRow, EventRow, TimelinePoint } from '../src/projections/timeline.ts';
 export type { ReplayMode } from '../src/replay/inputs.ts';
 export type { DayTotal, SortKey } from '../src/sessions/rows.ts';
 export { SORT_KEYS } from '../src/sessions/rows.ts';
@@ -190,6 +194,8 @@ export type RunResult = {
   toolResults: ToolResultRow[];
   timeline: TimelinePoint[];
   events: EventRow[];
+  /** Every observed and simulated break of every thread, as the breaks table lists them. */
+  breaks: BreakRow[];
   pairing: PairingViolation[];
   refetches: Refetch[];
   /** Every compaction audited (agent and pipeline), and tokens per task (SPEC §5.5, §8). */
@@ -198,6 +204,8 @@ export type RunResult = {
   taskTotals: Report['taskTotals'] & {};
   /** Set when the http summarizer still has calls to make (the UI may fetch and re-run). */
   pendingSummaries: number;
+  /** Why the pipeline rewrote nothing (tiers, clears, summaries, drops) and the what-ifs that make it act. */
+  idle: IdleReason | null;
 };
 
 export type StaleRun = { runId: number; stale: true };

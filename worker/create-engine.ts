@@ -4,6 +4,7 @@
 // Stale runs are dropped: each run yields once so later requests can supersede it before it starts.
 import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
 import { AnalysisCache } from '../src/analyses/cache.ts';
+import { idleReason, resultMessages } from '../src/analyses/idle-reason.ts';
 import { logDefaults } from '../src/analyses/log-defaults.ts';
 import { gradeModelProbes, modelProbeCalls } from '../src/analyses/model-probes.ts';
 import { tasksByPreset } from '../src/analyses/preset-tasks.ts';
@@ -28,6 +29,7 @@ import { CachedHttpSummarizer, type HttpCall, type SummaryOutcome, summarizerFor
 import { messageRows } from '../src/projections/rows.ts';
 import { runTimeline } from '../src/projections/timeline.ts';
 import { carries } from '../src/replay/cache.ts';
+import { sessionTitle } from '../src/sessions/title.ts';
 import { type CountEndpoint, inlineEndpoint } from '../src/tokens/count-pool.ts';
 import { countTranscript } from '../src/tokens/count-transcript.ts';
 import { TokenMeter } from '../src/tokens/meter.ts';
@@ -324,7 +326,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         // A bundle (a share link, a share file) names the format its transcript was first read from.
         format: sourceFormat(t),
         version: t.meta.version,
-        title: t.meta.title,
+        title: sessionTitle(t) ?? undefined,
         bytes: main.size,
         threads: t.threads.map((th) => ({
           id: th.id,
@@ -391,7 +393,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       });
       options.onReplayed?.(cache.replayed - replayedBefore);
       const report = analysis.report;
-      const { timeline, events, full } = runTimeline(loaded.transcript, analysis);
+      const { timeline, events, full, breaks } = runTimeline(loaded.transcript, analysis);
       last = { analysis, events, full, preset: settings.preset, tokenizer: meter.tokenizer, cache, settings };
       const c = settings.config;
       pendingCalls = summarizer instanceof CachedHttpSummarizer ? summarizer.pending.slice() : [];
@@ -413,12 +415,21 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         toolResults: report.toolResults,
         timeline,
         events,
+        breaks,
         pairing: analysis.replay.threads.flatMap((tr) => tr.requests.flatMap((q) => q.pairing)),
         refetches: report.refetches,
         compactions: analysis.audit.compactions,
         tasks: analysis.audit.tasks,
         taskTotals: analysis.audit.taskTotals,
         pendingSummaries: pending,
+        idle: idleReason({
+          config: c,
+          mode: settings.mode,
+          requests: timeline,
+          eventStages: events.map((e) => e.stage),
+          agentCompactions: analysis.audit.compactions.filter((r) => r.source === 'agent'),
+          resultMessages: () => resultMessages(loaded?.transcript),
+        }),
       };
     },
 

@@ -43,6 +43,8 @@ export type ToolResultRow = {
   cleared: boolean;
   inSummary: boolean;
   dropped: boolean;
+  /** The request whose hard cap dropped it (null: never dropped). */
+  droppedAt: number | null;
   finalChars: number;
 };
 
@@ -75,6 +77,9 @@ export type RequestRow = {
         events: number[];
         /** ttl-expired: what a 1-hour cache write would have cost more and saved. */
         oneHourWrite?: RequestDollars['simulatedOneHour'];
+        /** Dollars of writing the lost tokens again instead of reading them (estimate at list prices; null: no
+         *  price). */
+        usd: number | null;
       })
     | null;
   observedBreak:
@@ -234,6 +239,7 @@ function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr
       cleared: f?.cleared ?? false,
       inSummary: f !== undefined && f.foldedAt !== null,
       dropped: f !== undefined && f.droppedAt !== null,
+      droppedAt: f?.droppedAt ?? null,
       finalChars: f?.finalChars ?? s.chars,
     });
   }
@@ -279,6 +285,7 @@ export function cacheBreakRow(sim: SimulatedPoint | undefined, usd?: RequestDoll
     detail: sim.break.detail,
     messageIndex: sim.break.messageIndex ?? null,
     events: sim.break.events ?? [],
+    usd: usd?.simulatedBreakUsd ?? null,
   };
   if (usd?.simulatedOneHour) row.oneHourWrite = usd.simulatedOneHour;
   return row;

@@ -26,6 +26,8 @@ export type RequestDollars = {
   simulatedOneHour: OneHourAdvice | null;
   /** At an observed break: the lost tokens billed again instead of read (estimate at list prices; null: none). */
   observedBreakUsd: number | null;
+  /** The same at a simulated break, under the provider's rules the replay follows (estimate; null: none). */
+  simulatedBreakUsd: number | null;
 };
 
 export type RunCost = {
@@ -81,6 +83,9 @@ export function runCost(
               (t.threads[ti]?.requests[q.index]?.observed?.cacheWrite1h ?? 0) > 0,
               book,
             )
+          : null,
+        simulatedBreakUsd: s?.break
+          ? breakUsd(s.break.tokensLost, model, q.time, api, cfg.cache.ttlSeconds > 300, book)
           : null,
       });
       k++;

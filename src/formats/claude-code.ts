@@ -198,11 +198,13 @@ function anchorOf(r: FileRead, tree: Tree, i: number): number {
 }
 
 /**
- * The file's tree, with duplicated uuids reported. A parentUuid that names no line of the file (a line lost to
- * corruption), or a compact_boundary without a logicalParentUuid, is bridged to the previous line of the same
- * chain kind, with a warning, so one bad line does not cut the conversation in two.
+ * The file's tree, with duplicated uuids reported. A parentUuid that names no line of the file, or a
+ * compact_boundary without a logicalParentUuid, is bridged to the previous line of the same chain kind so one bad
+ * line does not cut the conversation in two: a parentUuid's bridge is a note when every line of the file was read
+ * (the link points into another file — a resumed or continued session's — and nothing was lost), a warning when a
+ * line could not be read (the parent may have been on it); a boundary without its logical parent is a warning.
  */
-function treeOf(r: FileRead, ctx: ParseContext, file?: string): Tree {
+function treeOf(r: FileRead, ctx: ParseContext, file?: string, lostLines = true): Tree {
   const tree = buildTree(r.entries);
   const at = file ? { file } : {};
   for (const [id, uses] of tree.duplicates) {
@@ -223,8 +225,10 @@ function treeOf(r: FileRead, ctx: ParseContext, file?: string): Tree {
       e.parent === undefined
         ? 'compact_boundary has no logicalParentUuid'
         : `parentUuid "${e.parent}" names no other line of this file`;
-    const message = `${what}; linked to the previous line ${r.entries[j].no}`;
-    ctx.issue({ line: e.no, severity: 'warning', message, ...at });
+    const harmless = !lostLines && e.parent !== undefined;
+    const why = harmless ? ' (nothing was lost: no line of the file is unreadable; harmless)' : '';
+    const message = `${what}; linked to the previous line ${r.entries[j].no}${why}`;
+    ctx.issue({ line: e.no, severity: harmless ? 'info' : 'warning', message, ...at });
   });
   breakCycles(r, tree, before, ctx, file);
   return tree;
@@ -307,7 +311,12 @@ function readExtras(input: ParseInput, sessionId: string | undefined, ctx: Parse
     const r = readFile(jsonLinesOf(fileLines(f, input, fctx), fctx, f.name), fctx, local, f.name);
     const nested = /[/\\]subagents[/\\]/.test(f.name);
     if (!nested && (sessionId === undefined || r.sessionId !== sessionId)) continue; // another session's agent
-    const tree = treeOf(r, fctx, f.name);
+    const tree = treeOf(
+      r,
+      fctx,
+      f.name,
+      issues.some((i) => i.severity === 'error'),
+    );
     const leaf = pickLeaf(r, () => true);
     out.push({ name: f.name, r, tree, path: activePath(r, tree, leaf), local });
     for (const i of issues) ctx.issue(i);
@@ -452,8 +461,16 @@ export const claudeCodeParser: FormatParser = {
   sniff: (head: SniffHead) => head.lines.some(looksLikeClaudeCode),
   parse: (input, ctx) => {
     const skipped: Record<string, number> = {};
-    const r = readFile(jsonLines(input, ctx), ctx, skipped);
-    const tree = treeOf(r, ctx);
+    let unreadable = false;
+    const read: ParseContext = {
+      ...ctx,
+      issue: (i) => {
+        if (i.severity === 'error') unreadable = true;
+        ctx.issue(i);
+      },
+    };
+    const r = readFile(jsonLines(input, read), read, skipped);
+    const tree = treeOf(r, ctx, undefined, unreadable);
     // A sub-agent file opened on its own (2.0 `agent-*.jsonl`: every line isSidechain) has no parent
     // conversation in it; its own chain is the conversation to inspect, so it loads as the main thread.
     const agentFile = r.entries.some(isConversation) && r.entries.filter(isConversation).every((e) => e.sidechain);

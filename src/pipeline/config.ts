@@ -97,11 +97,24 @@ export type KeySpec = {
   help: string;
   /** What null means for an `-or-null` key (shown in place of a number): "off", "per model" … */
   nullLabel?: string;
+  /** What an arrow key moves the control by (1, or 0.01 for ratios, when unset), and with Shift held. */
+  step?: number;
+  bigStep?: number;
 };
 
+/** Token sizes of a window move in steps a person uses: 1k, or 4k with Shift. */
+const TOKENS_STEP = { step: 1000, bigStep: 4000 };
+
 export const KEY_SPECS: readonly KeySpec[] = [
-  { key: 'contextWindow', kind: 'int', min: 1000, max: 10_000_000, help: 'context window (tokens)' },
-  { key: 'outputReserve', kind: 'int', min: 0, max: 1_000_000, help: 'tokens kept free for the reply' },
+  { key: 'contextWindow', kind: 'int', min: 1000, max: 10_000_000, help: 'context window (tokens)', ...TOKENS_STEP },
+  {
+    key: 'outputReserve',
+    kind: 'int',
+    min: 0,
+    max: 1_000_000,
+    help: 'tokens kept free for the reply',
+    ...TOKENS_STEP,
+  },
   { key: 'triggerRatio', kind: 'ratio', min: 0, max: 1, help: 'lossy stages run while estimate ≥ ratio × window' },
   {
     key: 'triggerBufferTokens',
@@ -109,6 +122,7 @@ export const KEY_SPECS: readonly KeySpec[] = [
     min: 0,
     max: 10_000_000,
     help: 'trigger = max(ratio·W, W − buffer)',
+    ...TOKENS_STEP,
   },
   { key: 'landingRatio', kind: 'ratio', min: 0, max: 1, help: 'summarisation aims below ratio × window' },
   {
@@ -117,6 +131,7 @@ export const KEY_SPECS: readonly KeySpec[] = [
     min: 0,
     max: 10_000_000,
     help: 'landing = max(ratio·W, W − buffer)',
+    ...TOKENS_STEP,
   },
   { key: 'observationWindow', kind: 'int', min: 0, max: 10_000_000, help: 'GUI observation calls kept verbatim' },
   { key: 'guiTools', kind: 'list', help: 'GUI tool name patterns (* wildcard)' },

@@ -34,6 +34,8 @@ export type PipelineEvent = {
   detail?: string;
   /** Distance (tool-result messages after it) at the time of the rewrite, for tiers. */
   distance?: number;
+  /** A hard-cap drop: the last message it removed (the first is messageIndex; they were adjacent in the request). */
+  lastMessageIndex?: MessageIndex;
   /** The block before and after (for the diff view; stripped from JSON reports). */
   before?: Block;
   after?: Block;

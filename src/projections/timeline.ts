@@ -1,6 +1,7 @@
 // A run's timeline and event list as the UI draws them: one point per request in replay order (recorded and
-// estimated tokens, categories, observed and simulated cache, the breaks) and every pipeline event without its
-// blocks (the diff view asks for those by id). Plain data, rebuilt on every run from the analysis.
+// estimated tokens, categories, observed and simulated cache, the breaks), every pipeline event without its
+// blocks (the diff view asks for those by id), and every break as a row of the breaks table. Plain data,
+// rebuilt on every run from the analysis.
 import type { Analysis } from '../analyses/analyze.ts';
 import { cacheBreakRow, estimateRow, observedBreakRow, type RequestRow } from '../analyses/report.ts';
 import type { Request, Transcript } from '../model/transcript.ts';
@@ -34,8 +35,61 @@ export type TimelinePoint = {
 
 export type EventRow = Omit<PipelineEvent, 'before' | 'after'> & { id: number };
 
+/** One row of the breaks table: an observed or simulated cache break (SPEC §6 `break-row`). */
+export type BreakRow = {
+  source: 'observed' | 'simulated';
+  thread: string;
+  request: number;
+  /** Position of its request in the run's timeline. */
+  point: number;
+  time?: number;
+  cause: string;
+  detail: string;
+  /** Tokens no longer read from cache (observed: from the log's usage; simulated: the replay's estimate). */
+  tokens: number;
+  /** Dollars of writing them again instead of reading them (estimate at list prices); null: no price. */
+  usd: number | null;
+  /** Where the cached prefix stopped: the divergence message (observed) or the first rewritten one (simulated). */
+  messageIndex: number | null;
+  /** Observed: the prefix stopped before the input's first logged message (system prompt, tools). */
+  unlogged: boolean;
+  /** What the cause rests on (observed evidence; the simulated break's rewrite), shortest first line first. */
+  evidence: string[];
+};
+
 /** The timeline, the event rows, and the full events (kept by the engine for diffs), ids shared by position. */
-export type RunTimeline = { timeline: TimelinePoint[]; events: EventRow[]; full: PipelineEvent[] };
+export type RunTimeline = { timeline: TimelinePoint[]; events: EventRow[]; full: PipelineEvent[]; breaks: BreakRow[] };
+
+/** The breaks of a point, observed before simulated. */
+function breaksAt(p: TimelinePoint, point: number, out: BreakRow[]): void {
+  const base = { thread: p.thread, request: p.index, point, time: p.time };
+  const o = p.observedBreak;
+  if (o)
+    out.push({
+      ...base,
+      source: 'observed',
+      cause: o.cause,
+      detail: o.detail,
+      tokens: o.tokensLost,
+      usd: o.usd,
+      messageIndex: o.divergence?.messageIndex ?? null,
+      unlogged: o.divergence?.region === 'unlogged-prefix',
+      evidence: o.evidence,
+    });
+  const c = p.cacheBreak;
+  if (c)
+    out.push({
+      ...base,
+      source: 'simulated',
+      cause: c.cause,
+      detail: c.detail,
+      tokens: c.tokensLost,
+      usd: c.usd,
+      messageIndex: c.messageIndex,
+      unlogged: false,
+      evidence: [c.detail],
+    });
+}
 
 /** A request's observed usage as the timeline shows it. */
 function observedOf(req: Request): TimelinePoint['observed'] {
@@ -70,6 +124,7 @@ function eventRow(e: PipelineEvent, id: number): EventRow {
     tokensAfter: e.tokensAfter,
     detail: e.detail,
     distance: e.distance,
+    lastMessageIndex: e.lastMessageIndex,
   };
 }
 
@@ -77,6 +132,7 @@ export function runTimeline(t: Transcript, analysis: Analysis): RunTimeline {
   const events: EventRow[] = [];
   const full: PipelineEvent[] = [];
   const timeline: TimelinePoint[] = [];
+  const breaks: BreakRow[] = [];
   // The simulated timeline has one point per request in replay order; the observed one only requests with
   // usage, also in replay order: one cursor each.
   let k = 0;
@@ -119,7 +175,9 @@ export function runTimeline(t: Transcript, analysis: Analysis): RunTimeline {
         eventIds: ids,
         responseMessage: req?.inputEnd ?? 0,
       });
+      const p = timeline[timeline.length - 1];
+      if (p.observedBreak || p.cacheBreak) breaksAt(p, timeline.length - 1, breaks);
     }
   }
-  return { timeline, events, full };
+  return { timeline, events, full, breaks };
 }

@@ -10,9 +10,10 @@ import { logDefaults } from '../analyses/log-defaults.ts';
 import { recordedCost } from '../analyses/recorded-cost.ts';
 import { totalsCheck } from '../analyses/self-check.ts';
 import { withLogDefaults } from '../analyses/settings-origin.ts';
-import type { FormatId, Message, Thread, Transcript } from '../model/transcript.ts';
+import type { FormatId, Message, Transcript } from '../model/transcript.ts';
 import { lookupModel, type ModelLookup } from '../models/catalog.ts';
 import { presetConfig } from '../pipeline/presets.ts';
+import { sessionTitle } from './title.ts';
 
 export type SessionRow = {
   /** The main file, relative to the scanned folder ('/'-separated); `<file>#<session id>` for a session of a file
@@ -56,34 +57,6 @@ export type SessionRow = {
   forkOf: string | null;
   bytes: number;
 };
-
-const TITLE_MAX = 200;
-
-function oneLine(s: string): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > TITLE_MAX ? `${flat.slice(0, TITLE_MAX - 1)}…` : flat;
-}
-
-/** Context the harness wraps around a prompt (an open file, a selection, a reminder): not what the user typed. */
-const CONTEXT_TAGS = /<(ide_[a-z_]+|system-reminder)>[\s\S]*?<\/\1>/g;
-
-/** A prompt as a title: harness context removed, other tags (`<command-name>`, `<bash-input>`) unwrapped. */
-function promptTitle(text: string): string {
-  return oneLine(text.replace(CONTEXT_TAGS, ' ').replace(/<\/?[a-z][a-z0-9_-]*>/gi, ' '));
-}
-
-/** The first thing the user typed in the main thread (injected text and tool results skipped). */
-function firstPrompt(main: Thread | undefined): string | null {
-  for (const m of main?.messages ?? []) {
-    if (m.role !== 'user' || m.meta || m.compaction) continue;
-    for (const b of m.blocks) {
-      if (b.type !== 'text') continue;
-      const title = promptTitle(b.text);
-      if (title !== '') return title;
-    }
-  }
-  return null;
-}
 
 function timeRange(t: Transcript): { start: number | null; end: number | null } {
   let start = Number.POSITIVE_INFINITY;
@@ -149,7 +122,7 @@ export function sessionRow(t: Transcript, place: RowPlace, memo: RowMemo = rowMe
     }
   const pairing = inputPairing(t, defaults.provider.value);
   const main = t.threads.find((th) => th.kind === 'main') ?? t.threads[0];
-  const title = t.meta.title?.trim() ? oneLine(t.meta.title) : firstPrompt(main);
+  const title = sessionTitle(t);
   return {
     path: place.path,
     session: null,

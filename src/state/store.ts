@@ -437,7 +437,9 @@ async function showLoaded(
     },
     config,
     view: { ...s.view, ...shown, thread },
-    run: { ...s.run, result: undefined, status: 'idle' },
+    // A new runId: a run of the previous file still in flight is dropped when it answers (it could otherwise
+    // land in the debounce before this file's first run and be shown, and compared with, as this file's).
+    run: { ...s.run, result: undefined, status: 'idle', runId: s.run.runId + 1 },
   }));
   if (first || view) await useStore.getState().transcriptActions.ensureRows(thread);
   if (view?.message != null) scrollOnceShown(summary, view.message);

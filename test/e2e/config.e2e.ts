@@ -50,9 +50,11 @@ it('moving tier3Window changes the tier badges without reloading, matching the C
     expect(await page.getByTestId('tokens-saved').textContent()).not.toBe(saved8);
     expect(await page.getByTestId('config-changed').textContent()).toContain('3 keys differ');
 
-    // Typing in the number input works the same; the reset button brings back the preset's value.
+    // Typing in the number input works the same once Enter (or leaving the field) commits it; the reset button
+    // brings back the preset's value.
     before = await runId(page);
     await page.getByTestId('threshold-tier3Window').fill('12');
+    await page.getByTestId('threshold-tier3Window').press('Enter');
     await waitForRun(page, before);
     const cli12 = expectedBadges(await cliReport(STORY, { ...STORY_SET, tier3Window: 12 })).get('main');
     await expect.poll(() => badges(page)).toEqual(cli12);
@@ -63,11 +65,13 @@ it('moving tier3Window changes the tier badges without reloading, matching the C
 
     // An invalid value is refused beside the control and nothing re-runs.
     await page.getByTestId('threshold-tier2Cap').fill('3');
+    await page.getByTestId('threshold-tier2Cap').press('Enter');
     await expect.poll(() => page.getByTestId('config-panel').textContent()).toContain('tier2Cap: must be ≥ 10');
 
     // Still the same document: nothing reloaded.
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     await page.getByTestId('threshold-tier2Cap').fill('300');
+    await page.getByTestId('threshold-tier2Cap').press('Enter');
     // The dock grows on request so the controls have room; the timeline stays in view above.
     await page.getByTestId('config-expand').click();
     await page.getByTestId('threshold-tier3Window').scrollIntoViewIfNeeded();

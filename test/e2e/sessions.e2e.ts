@@ -1,7 +1,7 @@
 // A folder of sessions opened in the app (SPEC §6 Sessions): ../shared/fixtures/wild/claude-code/projects, laid
 // out as ~/.claude/projects, picked as a folder lists every session with the USD, request count and hit rate that
-// `tierscope analyze --json` reports for its file; sorting, the project filter and per-day totals work; a click
-// opens the session with its sub-agents.
+// `tierscope analyze --json` reports for its file, under a header naming the folder; sorting, the project filter and
+// per-day totals work; a click opens the session with its sub-agents.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -55,6 +55,9 @@ describeWild('the sessions of a Claude Code projects folder', () => {
   });
 
   it('lists every session with the USD, requests and hit rate analyze --json reports', async () => {
+    // The header names the folder, not the sample the app opened on.
+    expect(await s.page.getByTestId('folder-status').textContent()).toMatch(/^projects · \d+ sessions/);
+    expect(await s.page.getByTestId('load-status').count()).toBe(0);
     const rows = await shownRows(s.page);
     expect(rows.map((r) => r.path).sort()).toEqual([...files].sort());
     for (const r of rows) {

@@ -169,6 +169,13 @@ export async function showThread(page: Page, id: string): Promise<void> {
   const item = page.locator(`[data-testid="thread-item"][data-thread-id=${JSON.stringify(id)}]`);
   if ((await item.count()) === 0) await page.getByTestId('side-call-group').click();
   await item.click();
+  // The list names the thread at once; its rows arrive from the engine after: wait for that thread's rows, then for
+  // the deferred passes to catch up.
+  await page
+    .locator(`[data-testid="transcript-rows"][data-rows-thread=${JSON.stringify(id)}]`)
+    .locator('[data-testid="transcript-row"]')
+    .first()
+    .waitFor();
   await rowsShown(page, id);
 }
 

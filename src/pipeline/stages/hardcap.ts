@@ -28,6 +28,7 @@ function drop(work: Working, state: HardcapState, ctx: StageContext, start: numb
   ctx.emit({
     action: 'drop',
     messageIndex: removed[0].index,
+    lastMessageIndex: removed[removed.length - 1].index,
     position: start,
     blockIndex: 0,
     charsBefore,
@@ -35,6 +36,8 @@ function drop(work: Working, state: HardcapState, ctx: StageContext, start: numb
     tokensBefore,
     tokensAfter: 0,
     detail: `dropped ${removed.length} messages (${tokensBefore} tokens): ${why}`,
+    // What the diff view shows: the messages as they were sent last, and nothing after.
+    before: { type: 'other', kind: 'dropped-messages', raw: removed },
   });
 }
 

@@ -3,12 +3,12 @@ import { useFolder } from '../../state/folder.ts';
 import { useStore } from '../../state/store.ts';
 import { CompactionView } from '../compaction/CompactionView.tsx';
 import { ConfigPanel } from '../config/ConfigPanel.tsx';
-import { PairingPanel } from '../pairing/PairingPanel.tsx';
 import { SessionsPage } from '../sessions/SessionsPage.tsx';
 import { CacheTimeline } from '../timeline/CacheTimeline.tsx';
 import { ThreadList } from '../transcript/ThreadList.tsx';
 import { TokenHeatmap } from '../transcript/TokenHeatmap.tsx';
 import { Transcript } from '../transcript/Transcript.tsx';
+import { DockRight } from './DockRight.tsx';
 import { DockSplitter } from './DockSplitter.tsx';
 import { DropZone } from './DropZone.tsx';
 import { Header } from './Header.tsx';
@@ -66,7 +66,7 @@ export function App() {
         <DockSplitter />
         <div className="bottom">
           <ConfigPanel />
-          <PairingPanel />
+          <DockRight />
         </div>
       </div>
       <HelpOverlay />

@@ -62,14 +62,14 @@ export function LoadStatus() {
       )}
       {status !== 'loading' && status !== 'error' && summary && (
         <span className="loaded" title={`${formatBytes(summary.bytes)} read in ${Math.round(summary.loadMs)} ms`}>
-          <span className="file-name" title={summary.fileName}>
-            {visibleText(summary.fileName)}
-          </span>
           {summary.title && summary.title !== summary.fileName && (
-            <span className="doc-title" title={summary.title}>
+            <span className="doc-title" data-testid="session-title" title={summary.title}>
               {visibleText(summary.title)}
             </span>
           )}
+          <span className={summary.title ? 'file-name file-name-second' : 'file-name'} title={summary.fileName}>
+            {visibleText(summary.fileName)}
+          </span>
           <span className="sep">·</span>
           <span className="format" data-testid="load-format">
             {summary.format}

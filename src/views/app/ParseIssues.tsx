@@ -7,7 +7,8 @@ function plural(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
 
-/** Problems the parser met, with line numbers: a collapsed count that opens into a list. */
+/** Problems the parser met, with line numbers: a collapsed count that opens into a list. Notes alone (what was
+ *  bridged and lost nothing) read as notes, not as an alarm. */
 export function ParseIssues({ issues, open = false }: { issues: readonly ParseIssue[]; open?: boolean }) {
   if (issues.length === 0) return null;
   const errors = issues.filter((i) => i.severity === 'error').length;
@@ -16,12 +17,13 @@ export function ParseIssues({ issues, open = false }: { issues: readonly ParseIs
   const sorted = [...issues].sort((a, b) => a.line - b.line);
   return (
     <details className="parse-issues" data-testid="parse-issues" open={open}>
-      <summary className={errors > 0 ? 'has-errors' : 'has-warnings'}>
-        {plural(issues.length, 'parse issue')}
+      <summary className={errors > 0 ? 'has-errors' : warnings > 0 ? 'has-warnings' : 'has-notes'}>
+        {errors + warnings > 0 ? plural(issues.length, 'parse issue') : plural(issues.length, 'parse note')}
         <span className="issue-counts">
           {errors > 0 && <span className="sev-error"> · {plural(errors, 'error')}</span>}
           {warnings > 0 && <span className="sev-warning"> · {plural(warnings, 'warning')}</span>}
-          {infos > 0 && <span className="muted"> · {infos} info</span>}
+          {infos > 0 && errors + warnings > 0 && <span className="muted"> · {infos} info</span>}
+          {infos > 0 && errors + warnings === 0 && <span className="muted"> · harmless</span>}
         </span>
       </summary>
       <ol className="issue-list">

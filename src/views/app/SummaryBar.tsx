@@ -2,13 +2,16 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
 import { fmtPct } from '../common/format.ts';
 import { CostStat } from './CostStat.tsx';
+import { IdleReason } from './IdleReason.tsx';
 import { Stat } from './Stat.tsx';
 import { TokenStats } from './TokenStats.tsx';
 import { WhyItFell } from './WhyItFell.tsx';
 
 const NO_USAGE = 'The log records no cache usage (no usage / cached-token fields), so there is no observed hit rate.';
 
-/** The answer at a glance: billed tokens, counted tokens before → after the pipeline, the self-check, hit rates, dollars by model, pairing, re-fetches. */
+/** The answer at a glance: billed tokens, counted tokens before → after the pipeline, the self-check, hit rates,
+ *  dollars by model, pairing, re-fetches; under them why the hit rate fell (a sentence with its dollars) and, when
+ *  the pipeline did nothing, why. */
 export function SummaryBar() {
   const { r, requests, status, error } = useStore(
     useShallow((s) => ({
@@ -45,7 +48,6 @@ export function SummaryBar() {
               ≈{fmtPct(t.simulated.hitRate)}
             </span>
           </Stat>
-          <WhyItFell findings={r.cacheFindings} />
           <CostStat cost={t.cost} />
           <Stat
             label="pairing"
@@ -67,7 +69,7 @@ export function SummaryBar() {
             <span className="muted"> of {t.refetches}</span>
           </Stat>
           {cal && (
-            <Stat label="" title={calTitle}>
+            <Stat label="" title={calTitle} className="stat-calibration">
               <span className="muted">{cal.samples > 0 ? `calibrated ×${cal.factor.toFixed(2)}` : 'uncalibrated'}</span>
             </Stat>
           )}
@@ -83,6 +85,12 @@ export function SummaryBar() {
         {status === 'ready' && r && <span className="muted num">run {Math.round(r.ms)} ms</span>}
         {status === 'error' && <span className="error-text">run failed: {error}</span>}
       </span>
+      {r && (r.idle || r.breaks.some((b) => b.source === 'observed')) && (
+        <div className="findings">
+          <WhyItFell findings={r.cacheFindings} breaks={r.breaks} timeline={r.timeline} />
+          {r.idle && <IdleReason idle={r.idle} />}
+        </div>
+      )}
     </div>
   );
 }

@@ -97,6 +97,7 @@ export function ConfigControls({ config, presetCfg }: { config: PipelineConfig; 
             <KeyControl
               key={s.key}
               spec={s}
+              config={config}
               value={getKey(config, s.key)}
               presetValue={getKey(presetCfg, s.key)}
               changed={changed.has(s.key)}

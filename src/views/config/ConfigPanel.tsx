@@ -1,7 +1,7 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ReplayMode } from '../../../worker/api.ts';
-import { diffKeys, PRESETS, type PresetId } from '../../../worker/api.ts';
+import { configConflicts, diffKeys, PRESETS, type PresetId } from '../../../worker/api.ts';
 import { baselineConfig } from '../../state/log-settings.ts';
 import { useStore } from '../../state/store.ts';
 import type { SettingsSource } from '../../state/types.ts';
@@ -56,6 +56,7 @@ export function ConfigPanel() {
   // The preset with the log's defaults (its context window): a log default is not a difference.
   const presetCfg = useMemo(() => baselineConfig(preset, log), [preset, log]);
   const changed = useMemo(() => diffKeys(config, presetCfg), [config, presetCfg]);
+  const conflicts = useMemo(() => configConflicts(config), [config]);
   const desc = PRESETS.find((p) => p.id === preset)?.description ?? '';
   const modeHelp = MODES.find((m) => m.id === mode)?.help ?? '';
 
@@ -139,6 +140,11 @@ export function ConfigPanel() {
           </span>
         )}
       </div>
+      {conflicts.map((c) => (
+        <div key={c.id} className="cfg-warning cfg-conflict-line" data-testid="config-conflict-active" data-id={c.id}>
+          ⚠ {c.text}
+        </div>
+      ))}
       <div className="cfg-bar">
         <div className="cfg-tabs" role="tablist">
           {(

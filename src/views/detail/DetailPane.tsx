@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { EventRow, RunResult } from '../../../worker/api.ts';
 import { threadRows, useStore } from '../../state/store.ts';
@@ -6,6 +6,7 @@ import type { ViewState } from '../../state/types.ts';
 import { useColorScheme } from '../app/use-color-scheme.ts';
 import { CacheBreakNote } from './CacheBreakNote.tsx';
 import { DetailHeader } from './DetailHeader.tsx';
+import { DetailStart } from './DetailStart.tsx';
 import { useEventDiff, useMessageDetail } from './use-detail.ts';
 
 const DetailEditor = lazy(() => import('./DetailEditor.tsx').then((m) => ({ default: m.DetailEditor })));
@@ -76,6 +77,19 @@ export function DetailPane() {
     }
   }, [message, thread, selectEvent, setDetailTab]);
 
+  // The rewrite the Diff tab opens when none is picked: the message's first, or the hard-cap drop that removed it.
+  const firstEvent = useMemo(() => {
+    if (!row || !result) return null;
+    const own = result.events.find((e) => e.thread === thread && e.messageIndex === row.index);
+    const drop = result.events.find(
+      (e) =>
+        e.thread === thread &&
+        e.action === 'drop' &&
+        e.messageIndex <= row.index &&
+        (e.lastMessageIndex ?? e.messageIndex) >= row.index,
+    );
+    return (own ?? drop)?.id ?? null;
+  }, [row, result, thread]);
   const d = detail?.value;
   // The Diff tab needs a selected rewrite; without one the source is shown.
   const shown = tab === 'diff' && event === null ? 'raw' : tab;
@@ -87,12 +101,7 @@ export function DetailPane() {
         Detail
         {row && <span className="panel-hint">Enter opens · Esc closes the diff</span>}
       </div>
-      {!row && !ev && (
-        <div className="empty muted">
-          Select a row (click, j/k) to see its source JSON, what happened to its tool results, and the rewrites behind
-          them.
-        </div>
-      )}
+      {!row && !ev && <DetailStart />}
       {row && <DetailHeader row={row} />}
       {row && <CacheBreakNote message={row.index} />}
       {(row || ev) && (
@@ -105,8 +114,16 @@ export function DetailPane() {
                 role="tab"
                 data-testid={`detail-tab-${t.id}`}
                 aria-selected={shown === t.id}
-                disabled={t.id === 'diff' && event === null}
-                onClick={() => setDetailTab(t.id)}
+                disabled={t.id === 'diff' && event === null && firstEvent === null}
+                title={
+                  t.id === 'diff' && event === null && firstEvent === null
+                    ? 'The pipeline did not rewrite this message in this run'
+                    : undefined
+                }
+                onClick={() => {
+                  if (t.id === 'diff' && event === null && firstEvent !== null) selectEvent(firstEvent);
+                  setDetailTab(t.id);
+                }}
               >
                 {t.label}
               </button>

@@ -21,9 +21,15 @@ export function ResultFate({ r }: { r: ToolResultRow }) {
         <span className="muted mono" title={r.toolUseId}>
           {shortId(r.toolUseId)}
         </span>
-        <span className="num fate-size" title="characters: original → in the last request that carries it">
-          {fmtTokens(r.chars)} → {fmtTokens(r.finalChars)} chars
-        </span>
+        {r.dropped ? (
+          <span className="num fate-size" title="characters as recorded; the hard cap then dropped the whole message">
+            {fmtTokens(r.chars)} chars → dropped{r.droppedAt !== null ? ` at request ${r.droppedAt}` : ''}
+          </span>
+        ) : (
+          <span className="num fate-size" title="characters: original → in the last request that carries it">
+            {fmtTokens(r.chars)} → {fmtTokens(r.finalChars)} chars
+          </span>
+        )}
       </div>
       <div className="fate-text">
         {tierText(r)}

@@ -1,9 +1,11 @@
 import { memo } from 'react';
-import type { EventRow, TimelinePoint } from '../../../worker/api.ts';
+import { type EventRow, fmtUsd, type TimelinePoint } from '../../../worker/api.ts';
 import { useStore } from '../../state/store.ts';
+import { useLayout } from '../app/layout-state.ts';
 import { fmtTokens } from '../common/format.ts';
 import { eventLine } from './TimelineHover.tsx';
 import { type BreakMark, causeWords } from './timeline-model.ts';
+import { pickMark } from './timeline-ui.ts';
 
 type Props = {
   points: readonly TimelinePoint[];
@@ -12,25 +14,47 @@ type Props = {
   selectedPos: number | null;
   /** The config's minimum, or null: each model's own (cache-rules.ts). */
   minCacheable: number | null;
-  onPick: (pos: number) => void;
 };
 
-const MAX_CHIPS = 6;
+/** Chips per source: the observed ones the log proves come first, the replay's apart after them. */
+const CHIPS = { observed: 4, simulated: 2 };
+
+/** Largest dollars first (tokens when there is no price). */
+function byCost(a: BreakMark, b: BreakMark): number {
+  return (b.usd ?? -1) - (a.usd ?? -1) || b.tokensLost - a.tokensLost;
+}
+
+function Chip({ b }: { b: BreakMark }) {
+  const sim = b.source === 'simulated';
+  return (
+    <button
+      type="button"
+      className={`tl-chip tl-hc-${b.source}`}
+      data-testid="break-chip"
+      data-source={b.source}
+      data-request={b.point.index}
+      title={`${b.detail} — selects the request and the message where the cached prefix ended`}
+      onClick={() => pickMark(b)}
+    >
+      {sim ? '◆' : '▼'} #{b.point.index} {causeWords(b.cause)}{' '}
+      <span className="num">
+        −{sim ? '≈' : ''}
+        {fmtTokens(b.tokensLost)}
+        {b.usd !== null ? ` ≈${fmtUsd(b.usd)}` : ''}
+      </span>
+    </button>
+  );
+}
 
 /**
- * Under the chart: with nothing selected, where the cache fell and why (the largest breaks, in words);
- * with a request selected, its breaks and the rewrite events behind them (click one for its diff).
+ * Under the chart: with nothing selected, where the cache fell and why (the costliest observed breaks, then the
+ * simulated ones apart), and the way to every break in the table; with a request selected, its breaks and the
+ * rewrite events behind them (click one for its diff).
  */
-export const BreakStrip = memo(function BreakStrip({
-  points,
-  breaks,
-  events,
-  selectedPos,
-  minCacheable,
-  onPick,
-}: Props) {
+export const BreakStrip = memo(function BreakStrip({ points, breaks, events, selectedPos, minCacheable }: Props) {
   const selectEvent = useStore((s) => s.viewActions.selectEvent);
   const selectMessage = useStore((s) => s.viewActions.selectMessage);
+  const showBreaks = useLayout((s) => s.showBreaks);
   const sel = selectedPos !== null ? points[selectedPos] : undefined;
   if (sel) {
     const own = breaks.filter((b) => b.pos === selectedPos);
@@ -43,11 +67,11 @@ export const BreakStrip = memo(function BreakStrip({
         <span className="tl-strip-label">Request {sel.index}</span>
         {own.length === 0 && <span className="muted">no cache break</span>}
         {own.map((b) => (
-          <span key={b.kind} className={`tl-strip-break tl-hc-${b.kind}`}>
-            {b.kind === 'observed' ? '▼' : '◆'} {b.detail}{' '}
+          <span key={b.source} className={`tl-strip-break tl-hc-${b.source}`}>
+            {b.source === 'observed' ? '▼' : '◆'} {b.detail}{' '}
             <span className="num muted">
-              ({b.kind === 'simulated' ? '≈' : ''}
-              {fmtTokens(b.tokensLost)} tokens)
+              ({b.source === 'simulated' ? '≈' : ''}
+              {fmtTokens(b.tokensLost)} tokens{b.usd !== null ? `, ≈${fmtUsd(b.usd)}` : ''})
             </span>
           </span>
         ))}
@@ -68,6 +92,14 @@ export const BreakStrip = memo(function BreakStrip({
           </button>
         ))}
         {evs.length > 12 && <span className="muted">+{evs.length - 12} more</span>}
+        <button
+          type="button"
+          className="link tl-strip-clear"
+          title="Back to where the cache fell"
+          onClick={() => useStore.getState().viewActions.selectRequest(null)}
+        >
+          clear
+        </button>
       </div>
     );
   }
@@ -77,33 +109,30 @@ export const BreakStrip = memo(function BreakStrip({
       <div className="tl-strip">
         <span className="muted">
           {reads
-            ? 'No cache breaks: every request read the previous prefix from cache.'
+            ? 'No cache breaks here: every request read the previous prefix from cache.'
             : `No cache reads and no breaks: no prompt reached ${minCacheable === null ? "its model's cacheable minimum" : `the ${minCacheable.toLocaleString('en-US')}-token cacheable minimum`}.`}
         </span>
       </div>
     );
   }
-  const top = [...breaks].sort((a, b) => b.tokensLost - a.tokensLost).slice(0, MAX_CHIPS);
-  top.sort((a, b) => a.pos - b.pos || a.kind.localeCompare(b.kind));
+  const obs = breaks.filter((b) => b.source === 'observed').sort(byCost);
+  const sim = breaks.filter((b) => b.source === 'simulated').sort(byCost);
   return (
     <div className="tl-strip">
       <span className="tl-strip-label">Cache fell at</span>
-      {top.map((b) => (
-        <button
-          type="button"
-          key={`${b.kind}-${b.pos}`}
-          className={`tl-chip tl-hc-${b.kind}`}
-          title={b.detail}
-          onClick={() => onPick(b.pos)}
-        >
-          {b.kind === 'observed' ? '▼' : '◆'} #{b.point.index} {causeWords(b.cause)}{' '}
-          <span className="num">
-            −{b.kind === 'simulated' ? '≈' : ''}
-            {fmtTokens(b.tokensLost)}
-          </span>
-        </button>
-      ))}
-      {breaks.length > top.length && <span className="muted">+{breaks.length - top.length} more</span>}
+      <span className="tl-chips">
+        {obs.slice(0, CHIPS.observed).map((b) => (
+          <Chip key={`o${b.pos}`} b={b} />
+        ))}
+        {obs.length > 0 && sim.length > 0 && <span className="tl-strip-sep" aria-hidden="true" />}
+        {sim.length > 0 && <span className="muted tl-strip-sub">simulated:</span>}
+        {sim.slice(0, CHIPS.simulated).map((b) => (
+          <Chip key={`s${b.pos}`} b={b} />
+        ))}
+      </span>
+      <button type="button" className="tl-all-breaks" data-testid="show-breaks" onClick={showBreaks}>
+        {breaks.length === 1 ? 'the break' : `all ${breaks.length} breaks`} in the table ›
+      </button>
     </div>
   );
 });

@@ -1,30 +1,28 @@
-import { type MouseEvent, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
+import type { MarkerRows } from './BreakMarkers.tsx';
 import { BreakStrip } from './BreakStrip.tsx';
-import { HEIGHT, TimelineChart, useGeometry } from './TimelineChart.tsx';
+import { chartHeightFor } from './chart-layout.ts';
+import { layoutRow } from './marker-layout.ts';
+import { type Hit, TimelineChart } from './TimelineChart.tsx';
 import { TimelineHover } from './TimelineHover.tsx';
 import { TimelineLegend } from './TimelineLegend.tsx';
-import {
-  type BreakMark,
-  breaksOf,
-  columnOfPos,
-  compactionMarks,
-  groupCategories,
-  type Scope,
-  shownPoints,
-} from './timeline-model.ts';
-import { useWidth } from './use-width.ts';
+import { TimelineRange } from './TimelineRange.tsx';
+import { type BreakMark, breaksOf, compactionMarks, groupCategories, shownPoints } from './timeline-model.ts';
+import { pickedKey, pickMark, useTimelineUi } from './timeline-ui.ts';
+import { useGeometry } from './use-geometry.ts';
+import { useWidth, useWindowHeight } from './use-width.ts';
+import { brushRange, clampRange, isFull, type PosRange, pan, trailAfter, zoomAround } from './zoom.ts';
 import './timeline.css';
 
-type Hover = { col: number; x: number; y: number; only?: BreakMark };
-
-/** Where the cache hit rate fell and why: context per request by category, cache rows, break markers. */
+/** Where the cache hit rate fell and why: context per request by category, cache rows, break markers; zoomable. */
 export function CacheTimeline() {
   const {
     result: latest,
     thread,
     request,
+    range,
     threadInfo,
     running,
   } = useStore(
@@ -32,26 +30,94 @@ export function CacheTimeline() {
       result: s.run.result,
       thread: s.view.thread,
       request: s.view.request,
+      range: s.view.range,
       threadInfo: s.transcript.summary?.threads,
       running: s.run.status === 'running',
     })),
   );
   // Big results render in a background (interruptible) pass, so no single main-thread task grows long.
   const result = useDeferredValue(latest);
-  const [scope, setScope] = useState<Scope>('thread');
+  const { scope, setScope, setInView, picked } = useTimelineUi(
+    useShallow((s) => ({ scope: s.scope, setScope: s.setScope, setInView: s.setInView, picked: s.picked })),
+  );
+  // Every thread by time zooms too, by position in that list (the URL's range is one thread's requests).
+  const [allRange, setAllRange] = useState<PosRange | null>(null);
+  // A new file starts unzoomed (one thread's zoom is reset by the store).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when another transcript loads
+  useEffect(() => setAllRange(null), [threadInfo]);
   const threads = threadInfo?.length ?? 0;
   const titles = useMemo(() => new Map((threadInfo ?? []).map((t) => [t.id, t.title ?? t.id])), [threadInfo]);
-  const [hover, setHover] = useState<Hover | null>(null);
+  const [hover, setHover] = useState<{ hit: Hit; x: number } | null>(null);
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box);
 
   const timeline = result?.timeline;
-  const points = useMemo(() => (timeline ? shownPoints(timeline, scope, thread) : []), [timeline, scope, thread]);
+  const all = useMemo(() => (timeline ? shownPoints(timeline, scope, thread) : []), [timeline, scope, thread]);
+  const n = all.length;
+  const view = useMemo((): PosRange => {
+    const full = { from: 0, to: Math.max(0, n - 1) };
+    if (scope === 'all') return allRange ? clampRange(allRange, n) : full;
+    if (!range || n === 0) return full;
+    const from = all.findIndex((p) => p.index >= range.from);
+    let to = -1;
+    for (let i = n - 1; i >= 0; i--)
+      if (all[i].index <= range.to) {
+        to = i;
+        break;
+      }
+    return from < 0 || to < from ? full : clampRange({ from, to }, n);
+  }, [all, n, scope, range, allRange]);
+  const points = useMemo(() => all.slice(view.from, view.to + 1), [all, view]);
+  const zoomed = n > 0 && !isFull(view, n);
+
+  const setView = useCallback(
+    (r: PosRange | null) => {
+      const next = r && !isFull(r, n) ? clampRange(r, n) : null;
+      if (scope === 'all') return setAllRange(next);
+      const va = useStore.getState().viewActions;
+      va.setTimelineRange(next ? { from: all[next.from].index, to: all[next.to].index } : null);
+    },
+    [scope, n, all],
+  );
+
+  // Breadcrumbs: the whole list, then each range zoomed into (back to an ancestor pops the ones after it).
+  const [trail, setTrail] = useState<PosRange[]>([]);
+  useEffect(() => setTrail((t) => trailAfter(t, view, n)), [view, n]);
+
+  // The breaks table and the transcript follow the range in view.
+  useEffect(() => {
+    if (!zoomed) return setInView(null);
+    const a = points[0];
+    const b = points[points.length - 1];
+    if (scope === 'thread')
+      return setInView({
+        label: `requests ${a.index}–${b.index} of ${titles.get(thread) ?? thread}`,
+        has: (th, req) => th === thread && req >= a.index && req <= b.index,
+        thread,
+      });
+    const keys = new Set(points.map((p) => `${p.thread}\u0000${p.index}`));
+    setInView({ label: 'the zoomed time range', has: (th, req) => keys.has(`${th}\u0000${req}`), thread: null });
+  }, [zoomed, points, scope, thread, titles, setInView]);
+  useEffect(() => () => setInView(null), [setInView]);
+
   const { order, map } = useMemo(() => groupCategories(points), [points]);
   const breaks = useMemo(() => breaksOf(points), [points]);
   const compactions = useMemo(() => compactionMarks(result?.compactions ?? [], points), [result, points]);
   const lines = result?.lines ?? { window: 0, trigger: 0, landing: 0, hardcap: 0 };
-  const geo = useGeometry(points, result?.lines ?? lines, width);
+  const geo = useGeometry(points, lines, width, scope, chartHeightFor(useWindowHeight()));
+  const rows = useMemo((): MarkerRows => {
+    const x = (b: BreakMark) => geo.xOf(b.pos);
+    return {
+      observed: layoutRow(
+        breaks.filter((b) => b.source === 'observed'),
+        x,
+      ),
+      simulated: layoutRow(
+        breaks.filter((b) => b.source === 'simulated'),
+        x,
+      ),
+    };
+  }, [breaks, geo]);
   const hasObserved = useMemo(() => points.some((p) => p.observed), [points]);
   const hasRecorded = useMemo(() => points.some((p) => p.inputTokens > p.outputTokens), [points]);
   const selectedPos = useMemo(() => {
@@ -60,7 +126,7 @@ export function CacheTimeline() {
     return i < 0 ? null : i;
   }, [points, thread, request]);
 
-  const onPick = useCallback(
+  const pickPos = useCallback(
     (pos: number) => {
       const p = points[pos];
       if (!p) return;
@@ -68,64 +134,142 @@ export function CacheTimeline() {
       if (p.thread !== useStore.getState().view.thread) va.setThread(p.thread);
       va.selectRequest(p.index);
       va.selectMessage(p.responseMessage, true);
+      useTimelineUi.getState().setPicked(null);
     },
     [points],
   );
-  // A break marker selects its request and the message where the cache stopped matching (observed: the
-  // divergence point; simulated: the first rewrite inside the old prefix), else the request's response.
-  const onPickBreak = useCallback(
-    (b: BreakMark) => {
-      onPick(b.pos);
-      if (b.messageIndex !== null) useStore.getState().viewActions.selectMessage(b.messageIndex, true);
+  /** The position (in the whole list) under an x: the column's first or last request. */
+  const posAt = useCallback(
+    (x: number, end: boolean) => {
+      const c = geo.colAt(x);
+      if (c === null) return null;
+      const col = geo.cols[c];
+      return view.from + (end ? col.to - 1 : col.from);
     },
-    [onPick],
+    [geo, view.from],
   );
-  // The card hangs under the chart, next to the pointer, so it never hides the bars being read.
-  const place = useCallback((e: MouseEvent) => {
-    const r = box.current?.getBoundingClientRect();
-    return { x: e.clientX - (r?.left ?? 0), y: HEIGHT + 2 };
+  const onPick = useCallback(
+    (hit: Hit) => {
+      if (hit.kind === 'col') {
+        const col = geo.cols[hit.col];
+        const brk = breaks.find((b) => b.pos >= col.from && b.pos < col.to);
+        return pickPos(brk ? brk.pos : col.rep);
+      }
+      const m = hit.item.members;
+      if (m.length > 1) {
+        // A cluster zooms in around its breaks, so they separate.
+        const from = view.from + m[0].pos;
+        const to = view.from + m[m.length - 1].pos;
+        const pad = Math.max(2, Math.round((to - from) * 0.6));
+        return setView({ from: from - pad, to: to + pad });
+      }
+      pickMark(m[0]);
+    },
+    [geo, breaks, pickPos, setView, view.from],
+  );
+  const onBrush = useCallback(
+    (x0: number, x1: number) => {
+      const r = brushRange(x0, x1, (x) => posAt(x, x === Math.max(x0, x1)), n);
+      if (r) setView(r);
+    },
+    [posAt, n, setView],
+  );
+  const onWheel = useCallback(
+    (x: number, factor: number, dx: number) => {
+      if (n < 3) return;
+      const span = view.to - view.from + 1;
+      if (dx !== 0) return setView(pan(view, n, (dx / Math.max(1, geo.plotW)) * span));
+      const c = geo.colAt(x);
+      const col = c === null ? null : geo.cols[c];
+      const anchor = col ? view.from + col.from + (col.to - col.from) / 2 : (view.from + view.to) / 2;
+      setView(zoomAround(view, n, anchor, factor));
+    },
+    [view, n, geo, setView],
+  );
+  const onKey = useCallback(
+    (e: React.KeyboardEvent) => {
+      const len = points.length;
+      if (len === 0) return;
+      const span = view.to - view.from + 1;
+      const mid = selectedPos !== null ? view.from + selectedPos : (view.from + view.to) / 2;
+      if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+        const step = e.key === 'ArrowLeft' ? -1 : 1;
+        e.preventDefault();
+        if (e.shiftKey) return setView(pan(view, n, step * Math.max(1, Math.round(span / 4))));
+        return pickPos(Math.max(0, Math.min(len - 1, (selectedPos ?? (step > 0 ? -1 : len)) + step)));
+      }
+      if (e.key === '+' || e.key === '=') setView(zoomAround(view, n, mid, 0.5));
+      else if (e.key === '-' || e.key === '_') setView(zoomAround(view, n, mid, 2));
+      else if (e.key === '0') setView(null);
+      else return;
+      e.preventDefault();
+      e.stopPropagation();
+    },
+    [points.length, view, n, selectedPos, pickPos, setView],
+  );
+  const onHover = useCallback((hit: Hit | null, x: number) => {
+    setHover((h) => {
+      if (!hit) return null;
+      if (
+        h &&
+        h.hit.kind === hit.kind &&
+        (hit.kind === 'col'
+          ? h.hit.kind === 'col' && h.hit.col === hit.col
+          : h.hit.kind === 'marker' && h.hit.item === hit.item)
+      )
+        return h;
+      return { hit, x };
+    });
   }, []);
-  const onHoverCol = useCallback(
-    (col: number | null, e: MouseEvent) => {
-      setHover((h) => (col === null ? null : h?.only && h.col === col ? h : { col, ...place(e) }));
-    },
-    [place],
-  );
-  const onHoverBreak = useCallback(
-    (b: BreakMark | null, e: MouseEvent) => {
-      if (!b) return setHover(null);
-      setHover({ col: columnOfPos(b.pos, points.length, geo.cols.length), only: b, ...place(e) });
-    },
-    [points.length, geo.cols.length, place],
-  );
+  // A new set of requests in view (zoom, run, thread): the card of the old one goes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the points change
+  useEffect(() => setHover(null), [points]);
 
   const cal = result?.calibration.find((c) => c.thread === thread);
-  const hovCol = hover ? geo.cols[hover.col] : undefined;
-  const hovBreaks = hovCol
-    ? hover?.only
-      ? [hover.only]
-      : breaks.filter((b) => b.pos >= hovCol.from && b.pos < hovCol.to)
-    : [];
+  const hit = hover?.hit;
+  const hovCol = hit ? geo.cols[hit.kind === 'col' ? hit.col : geo.colOf[hit.item.members[0].pos]] : undefined;
+  const hovBreaks =
+    hit?.kind === 'marker'
+      ? hit.item.members
+      : hovCol
+        ? breaks.filter((b) => b.pos >= hovCol.from && b.pos < hovCol.to)
+        : [];
 
   return (
     <section data-testid="cache-timeline" className="cache-timeline" aria-busy={running}>
       <div className="tl-head">
         <span className="panel-title">Cache timeline</span>
-        <span className="muted num">
-          {points.length} requests{scope === 'thread' ? ` · ${titles.get(thread) ?? thread}` : ' · all threads'}
-          {cal && cal.factor !== 1 ? ` · ≈ calibrated ×${cal.factor.toFixed(2)}` : ''}
+        <span
+          className="muted num tl-count"
+          title={
+            cal && cal.factor !== 1
+              ? `Token sizes are estimates: counted × ${cal.factor.toFixed(2)}, calibrated on this thread's usage`
+              : undefined
+          }
+        >
+          {n} requests{scope === 'thread' ? ` · ${titles.get(thread) ?? thread}` : ' · all threads'}
+          {cal && cal.factor !== 1 ? ` · ≈×${cal.factor.toFixed(2)}` : ''}
         </span>
         {threads > 1 && (
           <fieldset className="tl-scope" aria-label="Requests shown">
             <button type="button" aria-pressed={scope === 'thread'} onClick={() => setScope('thread')}>
               This thread
             </button>
-            <button type="button" aria-pressed={scope === 'all'} onClick={() => setScope('all')}>
+            <button
+              type="button"
+              aria-pressed={scope === 'all'}
+              onClick={() => {
+                // The zoom of one thread's requests does not carry over to every thread's.
+                useStore.getState().viewActions.setTimelineRange(null);
+                setScope('all');
+              }}
+            >
               All threads by time
             </button>
           </fieldset>
         )}
-        <TimelineLegend order={order} hasRecorded={hasRecorded} />
+        {n > 2 && <TimelineRange all={all} scope={scope} trail={trail} current={view} onGo={setView} />}
+        {points.length > 0 && <TimelineLegend order={order} hasRecorded={hasRecorded} breaks={breaks} />}
       </div>
       <div className="tl-body" ref={box}>
         {!result && (
@@ -139,17 +283,19 @@ export function CacheTimeline() {
             order={order}
             map={map}
             lines={lines}
-            scope={scope}
             hasObserved={hasObserved}
             breaks={breaks}
+            rows={rows}
             compactions={compactions}
             selectedPos={selectedPos}
-            hoverCol={hover?.col ?? null}
-            onPick={onPick}
-            onPickBreak={onPickBreak}
-            onHoverCol={onHoverCol}
-            onHoverBreak={onHoverBreak}
+            selectedBreak={pickedKey(picked)}
+            hover={hover?.hit ?? null}
             width={width}
+            onHover={onHover}
+            onPick={onPick}
+            onBrush={onBrush}
+            onWheel={onWheel}
+            onKey={onKey}
           />
         )}
         {result && hover && hovCol && (
@@ -162,8 +308,9 @@ export function CacheTimeline() {
             map={map}
             titles={titles}
             x={hover.x}
-            y={hover.y}
+            y={geo.rows.height + 2}
             containerWidth={width}
+            marker={hit?.kind === 'marker'}
           />
         )}
       </div>
@@ -174,7 +321,6 @@ export function CacheTimeline() {
           events={result.events}
           selectedPos={selectedPos}
           minCacheable={result.settings.config.cache.minCacheable}
-          onPick={onPick}
         />
       )}
     </section>

@@ -5,8 +5,9 @@
 import { memo } from 'react';
 import type { TimelinePoint } from '../../../worker/api.ts';
 import { categoryColor } from '../common/heat.ts';
-import { ROW, Y_OBS, Y_SIM } from './chart-layout.ts';
-import { type Column, estimateIn, OTHER_RESULTS, stackOf } from './timeline-model.ts';
+import { ROW } from './chart-layout.ts';
+import type { Column } from './columns.ts';
+import { estimateIn, OTHER_RESULTS, stackOf } from './timeline-model.ts';
 
 /** Columns per slice: a few ms of path building each on a slow machine. */
 const SLICE = 150;
@@ -83,18 +84,24 @@ const BandSlice = memo(function BandSlice({
 });
 
 /** Cache reads and writes as a share of each column's prompt: the observed row and the simulated row. */
-export function CacheRowSlices({ cols }: { cols: readonly Column[] }) {
-  return ranges(cols.length).map(([from, to]) => <CacheRowSlice key={from} cols={cols} from={from} to={to} />);
+export function CacheRowSlices({ cols, yObs, ySim }: { cols: readonly Column[]; yObs: number; ySim: number }) {
+  return ranges(cols.length).map(([from, to]) => (
+    <CacheRowSlice key={from} cols={cols} from={from} to={to} yObs={yObs} ySim={ySim} />
+  ));
 }
 
 const CacheRowSlice = memo(function CacheRowSlice({
   cols,
   from,
   to,
+  yObs: Y_OBS,
+  ySim: Y_SIM,
 }: {
   cols: readonly Column[];
   from: number;
   to: number;
+  yObs: number;
+  ySim: number;
 }) {
   const obsRead: string[] = [];
   const obsWrite: string[] = [];

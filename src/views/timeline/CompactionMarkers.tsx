@@ -1,26 +1,24 @@
 import { memo } from 'react';
 import { useStore } from '../../state/store.ts';
-import { CH, LANE } from './chart-layout.ts';
-import { type Column, type CompactionMark, columnOfPos } from './timeline-model.ts';
+import { LANE } from './chart-layout.ts';
+import type { CompactionMark } from './timeline-model.ts';
+import type { Geometry } from './use-geometry.ts';
 
 /** Markers above the chart where a compaction's summary was first sent (≋ agent, Σ pipeline): a dashed rule
  *  down the chart and a button that opens the compaction view. */
 export const CompactionMarkers = memo(function CompactionMarkers({
   marks,
-  cols,
-  n,
+  geo,
 }: {
   marks: readonly CompactionMark[];
-  cols: readonly Column[];
-  n: number;
+  geo: Geometry;
 }) {
   const open = useStore((s) => s.viewActions.openCompaction);
-  if (marks.length === 0 || cols.length === 0) return null;
+  if (marks.length === 0 || geo.cols.length === 0) return null;
   return (
     <>
       {marks.map((m) => {
-        const c = cols[columnOfPos(m.pos, n, cols.length)];
-        const x = c.x + c.w / 2;
+        const x = geo.xOf(m.pos);
         const who =
           m.row.source === 'agent'
             ? `the agent's ${m.row.trigger ? `${m.row.trigger} ` : ''}compaction`
@@ -30,7 +28,7 @@ export const CompactionMarkers = memo(function CompactionMarkers({
           <div key={m.row.id}>
             <div
               className={`tl-compaction-rule tl-compaction-${m.row.source}`}
-              style={{ left: x - 0.5, top: LANE, height: CH }}
+              style={{ left: x - 0.5, top: LANE, height: geo.rows.ch }}
             />
             <button
               type="button"

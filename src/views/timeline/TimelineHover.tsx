@@ -7,8 +7,9 @@ import {
 } from '../../../worker/api.ts';
 import { fmtPct, fmtTime, fmtTokens } from '../common/format.ts';
 import { bandColor } from './ColumnSlices.tsx';
+import type { Column } from './columns.ts';
 import { ObservedBreakWhy } from './ObservedBreakWhy.tsx';
-import { type BreakMark, type Column, causeWords, estimateIn, patternOf, stackOf } from './timeline-model.ts';
+import { type BreakMark, causeWords, estimateIn, patternOf, stackOf } from './timeline-model.ts';
 
 type Props = {
   col: Column;
@@ -22,6 +23,8 @@ type Props = {
   x: number;
   y: number;
   containerWidth: number;
+  /** Hovering a break marker or cluster (`break-hover`), not a column. */
+  marker: boolean;
 };
 
 const MAX_EVENTS = 6;
@@ -73,15 +76,25 @@ function OneHour({ a }: { a: OneHourAdvice }) {
 }
 
 /** Explains the request(s) under the pointer: sizes by category, cache reads, dollars, breaks and their rewrites. */
-export function TimelineHover({ col, points, breaks, events, patterns, map, titles, x, y, containerWidth }: Props) {
-  const p = points[col.rep];
+export function TimelineHover(props: Props) {
+  const { col, points, breaks, events, patterns, map, titles, x, y, containerWidth, marker } = props;
+  const p = marker && breaks[0] ? breaks[0].point : points[col.rep];
   const folded = col.to - col.from;
   const stack = [...stackOf(p, map).entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
   const ein = estimateIn(p);
   const usd = columnUsd(points, col);
   const left = Math.min(Math.max(8, x + 14), Math.max(8, containerWidth - 380));
+  if (marker && breaks.length > 1) return <ClusterCard {...props} left={left} />;
   return (
-    <div className="tl-hover-card" style={{ left, top: y }} role="tooltip">
+    <div
+      className="tl-hover-card"
+      style={{ left, top: y }}
+      role="tooltip"
+      data-testid={marker ? 'break-hover' : 'column-hover'}
+      data-request={p.index}
+      data-thread={p.thread}
+      data-requests={marker ? breaks.map((b) => b.point.index).join(',') : undefined}
+    >
       <div className="tl-hc-title">
         Request {p.index}
         <span className="muted">
@@ -91,7 +104,7 @@ export function TimelineHover({ col, points, breaks, events, patterns, map, titl
           {p.model ? ` · ${p.model}` : ''}
         </span>
       </div>
-      {folded > 1 && (
+      {folded > 1 && !marker && (
         <div className="muted">
           {folded} requests share this pixel column ({points[col.from].index}–{points[col.to - 1].index}); the tallest
           is shown.
@@ -163,37 +176,42 @@ export function TimelineHover({ col, points, breaks, events, patterns, map, titl
         </tbody>
       </table>
       {breaks.slice(0, MAX_BREAKS).map((b) => (
-        <div key={`${b.kind}-${b.pos}`} className={`tl-hc-break tl-hc-${b.kind}`}>
+        <div key={`${b.source}-${b.pos}`} className={`tl-hc-break tl-hc-${b.source}`}>
           <div>
             <strong>
-              {b.kind === 'observed' ? '▼ Observed' : '◆ Simulated'} break at request {b.point.index}:{' '}
+              {b.source === 'observed' ? '▼ Observed' : '◆ Simulated'} break at request {b.point.index}:{' '}
               {causeWords(b.cause)}
             </strong>{' '}
             <span className="num">
-              ({b.kind === 'simulated' ? '≈' : ''}
-              {fmtTokens(b.tokensLost)} tokens no longer cached)
+              ({b.source === 'simulated' ? '≈' : ''}
+              {fmtTokens(b.tokensLost)} tokens no longer cached
+              {b.source === 'simulated' && b.usd !== null ? `, ≈${fmtUsd(b.usd)}` : ''})
             </span>
           </div>
           <div>{b.detail}</div>
-          {b.kind === 'observed' && b.point.observedBreak && (
+          {b.source === 'observed' && b.point.observedBreak && (
             <ObservedBreakWhy brk={b.point.observedBreak} pattern={patternOf(patterns, b)} />
           )}
           {oneHourOf(b) && <OneHour a={oneHourOf(b) as OneHourAdvice} />}
-          {b.kind === 'simulated' && <BreakEvents point={b.point} events={events} />}
+          {b.source === 'simulated' && <BreakEvents point={b.point} events={events} />}
         </div>
       ))}
       {breaks.length > MAX_BREAKS && (
         <div className="muted">
-          +{breaks.length - MAX_BREAKS} more breaks in this column (zoom in by selecting a thread).
+          +{breaks.length - MAX_BREAKS} more breaks here: drag over the chart (or scroll on it) to zoom in.
         </div>
       )}
-      {breaks.length === 0 && <div className="muted">No cache break here. Click to open this request.</div>}
+      {breaks.length === 0 && (
+        <div className="muted">No cache break here. Click to open this request; drag to zoom.</div>
+      )}
     </div>
   );
 }
 
 function oneHourOf(b: BreakMark): OneHourAdvice | undefined {
-  return (b.kind === 'observed' ? b.point.observedBreak?.oneHourWrite : b.point.cacheBreak?.oneHourWrite) ?? undefined;
+  return (
+    (b.source === 'observed' ? b.point.observedBreak?.oneHourWrite : b.point.cacheBreak?.oneHourWrite) ?? undefined
+  );
 }
 
 function BreakEvents({ point, events }: { point: TimelinePoint; events: readonly EventRow[] }) {
@@ -211,5 +229,46 @@ function BreakEvents({ point, events }: { point: TimelinePoint; events: readonly
       ))}
       {list.length > MAX_EVENTS && <li className="muted">+{list.length - MAX_EVENTS} more rewrites (click to list)</li>}
     </ul>
+  );
+}
+
+const MAX_LISTED = 8;
+
+/** A cluster of markers: its breaks one line each, and how to separate them. */
+function ClusterCard({ breaks, titles, y, left }: Props & { left: number }) {
+  const first = breaks[0];
+  const threads = new Set(breaks.map((b) => b.point.thread)).size;
+  return (
+    <div
+      className="tl-hover-card"
+      style={{ left, top: y }}
+      role="tooltip"
+      data-testid="break-hover"
+      data-request={first.point.index}
+      data-thread={first.point.thread}
+      data-requests={breaks.map((b) => b.point.index).join(',')}
+    >
+      <div className="tl-hc-cluster">
+        {breaks.length} {first.source} breaks here — click to zoom in and separate them
+      </div>
+      <ul className="tl-hc-list">
+        {breaks.slice(0, MAX_LISTED).map((b) => (
+          <li key={`${b.point.thread}-${b.point.index}`} className={`tl-hc-${b.source}`}>
+            <strong>
+              {b.source === 'observed' ? '▼' : '◆'} request {b.point.index}
+            </strong>
+            {' · '}
+            {causeWords(b.cause)}{' '}
+            <span className="num muted">
+              {b.source === 'simulated' ? '≈' : ''}
+              {fmtTokens(b.tokensLost)}
+              {b.usd !== null ? ` · ≈${fmtUsd(b.usd)}` : ''}
+            </span>
+            {threads > 1 ? <span className="muted"> · {titles.get(b.point.thread) ?? b.point.thread}</span> : null}
+          </li>
+        ))}
+        {breaks.length > MAX_LISTED && <li className="muted">+{breaks.length - MAX_LISTED} more</li>}
+      </ul>
+    </div>
   );
 }

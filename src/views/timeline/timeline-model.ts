@@ -1,34 +1,23 @@
-// Pure geometry and data shaping for the cache timeline: which requests are shown (one thread, or every
-// thread by time), how categories are grouped (small tools merged), how requests fold into pixel columns
-// when there are more requests than pixels (the tallest request of a column stands for it, cache sums
-// are pooled), the y scale with its reference lines, and the break markers with their causes in words.
+// Pure data shaping for the cache timeline: which requests are shown (one thread, or every thread by time),
+// how categories are grouped (small tools merged), the y scale with its reference lines, the compaction and
+// break marks with their causes in words (pixel columns: columns.ts; the time axis: time-scale.ts).
 import type { CachePattern, CompactionRow, RunResult, TimelinePoint } from '../../../worker/api.ts';
 
 export type Scope = 'thread' | 'all';
-type BreakKind = 'observed' | 'simulated';
+export type BreakSource = 'observed' | 'simulated';
 
 export type BreakMark = {
-  kind: BreakKind;
+  source: BreakSource;
   point: TimelinePoint;
   /** Position of the point in the shown list. */
   pos: number;
   cause: string;
   detail: string;
   tokensLost: number;
+  /** Dollars of writing those tokens again instead of reading them (estimate); null: no price. */
+  usd: number | null;
   /** The message to select: where an observed break's cached prefix ended, or a simulated break's first rewrite. */
   messageIndex: number | null;
-};
-
-export type Column = {
-  /** Shown positions [from, to) folded into this column. */
-  from: number;
-  to: number;
-  /** The request drawn for the column (the tallest). */
-  rep: number;
-  x: number;
-  w: number;
-  obs: { read: number; write: number; prompt: number } | null;
-  sim: { read: number; write: number; prompt: number };
 };
 
 export type LineKey = 'window' | 'trigger' | 'landing' | 'hardcap';
@@ -93,53 +82,20 @@ export function stackOf(p: TimelinePoint, map: Map<string, string>): Map<string,
   return out;
 }
 
-/** Fold the shown points into at most `width` pixel columns starting at x0. */
-export function columnsOf(points: readonly TimelinePoint[], x0: number, width: number): Column[] {
-  const n = points.length;
-  if (n === 0 || width <= 0) return [];
-  const cols = Math.min(n, Math.max(1, Math.floor(width)));
-  const step = width / cols;
-  const out: Column[] = [];
-  for (let c = 0; c < cols; c++) {
-    const from = Math.floor((c * n) / cols);
-    const to = Math.max(from + 1, Math.floor(((c + 1) * n) / cols));
-    let rep = from;
-    let obs: Column['obs'] = null;
-    const sim = { read: 0, write: 0, prompt: 0 };
-    for (let i = from; i < to; i++) {
-      const p = points[i];
-      if (p.estimateOut > points[rep].estimateOut) rep = i;
-      if (p.observed) {
-        obs ??= { read: 0, write: 0, prompt: 0 };
-        obs.read += p.observed.cacheRead;
-        obs.write += p.observed.cacheWrite;
-        obs.prompt += p.observed.prompt;
-      }
-      sim.read += p.simulated.cacheRead;
-      sim.write += p.simulated.cacheWrite;
-      sim.prompt += p.simulated.prompt;
-    }
-    out.push({ from, to, rep, x: x0 + c * step, w: step, obs, sim });
-  }
-  return out;
-}
-
-/** Column index of a shown position (inverse of columnsOf's folding). */
-export function columnOfPos(pos: number, n: number, cols: number): number {
-  if (n <= cols) return pos;
-  return Math.min(cols - 1, Math.floor(((pos + 0.5) * cols) / n));
-}
-
-/** A "nice" upper bound and ticks (1, 2, 5 × 10^k) for a token axis. */
+/** A "nice" upper bound and ticks (1, 2, 2.5, 5 × 10^k): the lowest top reached in at most `count` + 1 steps, so
+ *  a 208k range ends at 250k rather than 300k. */
 export function niceTicks(max: number, count = 4): { top: number; ticks: number[] } {
   if (!(max > 0)) return { top: 1000, ticks: [0, 500, 1000] };
-  const raw = max / count;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
-  const top = Math.ceil(max / step) * step;
+  const mag = 10 ** Math.floor(Math.log10(max / count));
+  let best = { top: Number.POSITIVE_INFINITY, step: 0 };
+  for (const m of [1, 2, 2.5, 5, 10, 20]) {
+    const step = m * mag;
+    const top = Math.ceil(max / step) * step;
+    if (top / step <= count + 1 && top < best.top) best = { top, step };
+  }
   const ticks: number[] = [];
-  for (let t = 0; t <= top + step / 2; t += step) ticks.push(t);
-  return { top, ticks };
+  for (let t = 0; t <= best.top + best.step / 2; t += best.step) ticks.push(t);
+  return { top: best.top, ticks };
 }
 
 /**
@@ -160,7 +116,6 @@ export function estimateIn(p: TimelinePoint): number {
   return p.estimateIn;
 }
 
-/** Every observed and simulated break among the shown points. */
 /** A compaction on the chart: the compaction and the shown position of the first request that sent its summary. */
 export type CompactionMark = { pos: number; row: CompactionRow; lost: number; kept: number };
 
@@ -186,27 +141,30 @@ export function compactionMarks(rows: readonly CompactionRow[], points: readonly
   return out.sort((a, b) => a.pos - b.pos);
 }
 
+/** Every observed and simulated break among the shown points. */
 export function breaksOf(points: readonly TimelinePoint[]): BreakMark[] {
   const out: BreakMark[] = [];
   points.forEach((p, pos) => {
     if (p.observedBreak)
       out.push({
-        kind: 'observed',
+        source: 'observed',
         point: p,
         pos,
         cause: p.observedBreak.cause,
         detail: p.observedBreak.detail,
         tokensLost: p.observedBreak.tokensLost,
+        usd: p.observedBreak.usd,
         messageIndex: p.observedBreak.divergence?.messageIndex ?? null,
       });
     if (p.cacheBreak)
       out.push({
-        kind: 'simulated',
+        source: 'simulated',
         point: p,
         pos,
         cause: p.cacheBreak.cause,
         detail: p.cacheBreak.detail,
         tokensLost: p.cacheBreak.tokensLost,
+        usd: p.cacheBreak.usd,
         messageIndex: p.cacheBreak.messageIndex,
       });
   });
@@ -240,9 +198,9 @@ const CAUSE_WORDS: Record<string, string> = {
 /** The recurring finding an observed break belongs to (same thread, its request among the pattern's). */
 export function patternOf(
   patterns: readonly CachePattern[],
-  b: Pick<BreakMark, 'kind' | 'point'>,
+  b: Pick<BreakMark, 'source' | 'point'>,
 ): CachePattern | undefined {
-  if (b.kind !== 'observed') return undefined;
+  if (b.source !== 'observed') return undefined;
   return patterns.find((p) => p.thread === b.point.thread && p.requests.includes(b.point.index));
 }
 

@@ -1,4 +1,5 @@
-// Width of an element, kept current with a ResizeObserver (the chart redraws for its pixel columns).
+// Width of an element, kept current with a ResizeObserver (the chart redraws for its pixel columns), and the
+// window's height (the chart is shorter on a laptop screen).
 import { type RefObject, useEffect, useState } from 'react';
 
 export function useWidth(ref: RefObject<HTMLElement | null>): number {
@@ -15,4 +16,14 @@ export function useWidth(ref: RefObject<HTMLElement | null>): number {
     return () => ro.disconnect();
   }, [ref]);
   return width;
+}
+
+export function useWindowHeight(): number {
+  const [h, setH] = useState(() => (typeof window === 'undefined' ? 1000 : window.innerHeight));
+  useEffect(() => {
+    const on = () => setH(window.innerHeight);
+    window.addEventListener('resize', on);
+    return () => window.removeEventListener('resize', on);
+  }, []);
+  return h;
 }

@@ -1,21 +1,44 @@
-import { MARKS, type MarkId, TIER_WORDS } from './marks.ts';
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useStore } from '../../state/store.ts';
+import { MARKS, type MarkId, resultMarks, TIER_WORDS } from './marks.ts';
 
-const SHOWN: MarkId[] = ['spilled', 'cleared', 'summarised', 'dropped', 'error', 'pairing'];
+const ORDER: MarkId[] = ['spilled', 'cleared', 'summarised', 'dropped', 'error', 'pairing'];
 
-/** What the tier colors and mark glyphs mean (always on screen above the rows). */
+/** What the tier colors and mark glyphs of this run's rows mean: only those the rows show (an empty tier column
+ *  under a legend of nine symbols reads as something missing). */
 export function TierLegend() {
+  const { results, pairing } = useStore(
+    useShallow((s) => ({ results: s.run.result?.toolResults, pairing: (s.run.result?.pairing.length ?? 0) > 0 })),
+  );
+  const { tiers, marks } = useMemo(() => {
+    const tiers = new Set<1 | 2 | 3>();
+    const marks = new Set<MarkId>();
+    for (const r of results ?? []) {
+      if (r.tier !== null) tiers.add(r.tier);
+      for (const m of resultMarks(r)) marks.add(m);
+      if (r.isError) marks.add('error');
+    }
+    if (pairing) marks.add('pairing');
+    return { tiers, marks };
+  }, [results, pairing]);
   return (
     <div className="legend" data-testid="tier-legend">
-      {([3, 2, 1] as const).map((t) => (
-        <span key={t} className="legend-item" title={`Tier ${t}: ${TIER_WORDS[t]}`}>
-          <span className={`tier-badge tier-${t}`}>{t}</span> {TIER_WORDS[t]}
-        </span>
-      ))}
-      {SHOWN.map((id) => (
+      {([3, 2, 1] as const)
+        .filter((t) => tiers.has(t))
+        .map((t) => (
+          <span key={t} className="legend-item" title={`Tier ${t}: ${TIER_WORDS[t]}`}>
+            <span className={`tier-badge tier-${t}`}>{t}</span> {TIER_WORDS[t]}
+          </span>
+        ))}
+      {ORDER.filter((id) => marks.has(id)).map((id) => (
         <span key={id} className="legend-item" title={MARKS[id].label}>
           <span className={`mark mark-${id}`}>{MARKS[id].glyph}</span> {id}
         </span>
       ))}
+      {results && tiers.size === 0 && marks.size === 0 && (
+        <span className="legend-item muted">no tool result was rewritten in this run</span>
+      )}
     </div>
   );
 }

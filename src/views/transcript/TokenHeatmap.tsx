@@ -3,6 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { threadRows, useStore } from '../../state/store.ts';
 import { useColorScheme } from '../app/use-color-scheme.ts';
 import { fmtTokens } from '../common/format.ts';
+import { heat } from '../common/heat.ts';
+import { visibleText } from '../common/visible-text.ts';
 import { drawHeatmap, type HeatmapStyle, positionAt } from './draw-heatmap.ts';
 import { notesFor } from './row-notes.ts';
 import { useTranscriptUi } from './transcript-ui.ts';
@@ -53,7 +55,7 @@ export function TokenHeatmap() {
   const wrapRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [size, setSize] = useState({ w: 0, h: 0 });
-  const [hover, setHover] = useState<number | null>(null);
+  const [hover, setHover] = useState<{ i: number; x: number; y: number } | null>(null);
   const notes = notesFor(result, thread, rows);
   const marked = useMemo(() => {
     const s = new Set<number>();
@@ -95,16 +97,57 @@ export function TokenHeatmap() {
     const r = e.currentTarget.getBoundingClientRect();
     return positionAt(e.clientY - r.top, n, r.height);
   };
-  const hovered = hover !== null ? rows?.[hover] : undefined;
+  const hovered = hover !== null ? rows?.[hover.i] : undefined;
+  const max = useMemo(() => (rows ?? []).reduce((m, r) => Math.max(m, r.tokens), 0), [rows]);
+  const note = hovered ? notes.get(hovered.index) : undefined;
   return (
     <div className="heatmap-panel">
       <div className="panel-title">
         Tokens
-        <span className="panel-hint">
-          {hovered ? `#${hovered.index} ≈${fmtTokens(hovered.tokens)}` : 'click to jump'}
-        </span>
+        <span className="panel-hint">per message · click to jump</span>
       </div>
+      {max > 0 && (
+        <div
+          className="heat-legend"
+          data-testid="heatmap-legend"
+          title="Colour of each message by its tokens, on a log scale (the same scale as the rows' bars)"
+        >
+          <span className="num">1</span>
+          <i
+            style={{
+              background: `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map((t) => heat(t)).join(', ')})`,
+            }}
+          />
+          <span className="num">{fmtTokens(max)}</span>
+        </div>
+      )}
       <div ref={wrapRef} className="token-heatmap" data-testid="token-heatmap" data-count={n}>
+        {hovered && hover && (
+          <div
+            className="heat-hover"
+            data-testid="heatmap-hover"
+            style={{ top: hover.y, left: hover.x + 14 }}
+            role="tooltip"
+          >
+            <div>
+              <strong className="num">#{hovered.index}</strong> {hovered.role}
+              {hovered.tools.length > 0 &&
+                ` · ${hovered.role === 'user' ? '↳ ' : ''}${visibleText(hovered.tools.join(', '))}`}
+            </div>
+            <div className="num">
+              {hovered.exact ? '' : '≈'}
+              {fmtTokens(hovered.tokens)} tokens ({hovered.exact ? 'counted' : 'estimated'})
+              {note?.results.some((r) => r.tier !== null)
+                ? ` · tier ${note.results
+                    .map((r) => r.tier)
+                    .filter((t) => t !== null)
+                    .join('/')}`
+                : ''}
+              {note && note.pairing.length > 0 ? ' · pairing problem' : ''}
+            </div>
+            <div className="muted heat-preview">{visibleText(hovered.preview.slice(0, 90))}</div>
+          </div>
+        )}
         <canvas
           ref={canvasRef}
           style={{ width: size.w, height: size.h }}
@@ -117,7 +160,7 @@ export function TokenHeatmap() {
           onPointerMove={(e) => {
             if (n === 0) return;
             const i = at(e);
-            setHover(i);
+            setHover({ i, x: e.currentTarget.getBoundingClientRect().right, y: e.clientY });
             if (e.buttons & 1) select(rows?.[i]?.index ?? i, true);
           }}
           onPointerLeave={() => setHover(null)}

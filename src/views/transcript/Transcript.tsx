@@ -1,7 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import type { Row } from '../../../worker/api.ts';
 import { threadRows, useStore } from '../../state/store.ts';
+import { rangeSpan, withinSpan } from './range-rows.ts';
 import { notesFor } from './row-notes.ts';
 import { matchesOf, shownRows } from './search.ts';
 import { TierLegend } from './TierLegend.tsx';
@@ -23,8 +25,10 @@ export function Transcript() {
     scrollTo,
     status,
     loaded,
+    range,
   } = useStore(
     useShallow((s) => ({
+      range: s.view.range,
       loaded: s.transcript.summary,
       rows: threadRows(s),
       thread: s.view.thread,
@@ -40,11 +44,19 @@ export function Transcript() {
   const viewFirst = useTranscriptUi((s) => s.viewport?.first ?? 0);
   const deferredRows = useDeferredValue(latestRows);
   const rows = useWarmRows(deferredRows, viewFirst);
+  // Which thread the rows on screen belong to (they follow the thread a render or two late).
+  const owner = useRef(new WeakMap<readonly Row[], string>());
+  if (latestRows) owner.current.set(latestRows, thread);
   const filter = useTranscriptUi((s) => s.filter);
   const setViewport = useTranscriptUi((s) => s.setViewport);
   const parentRef = useRef<HTMLDivElement>(null);
   const notes = notesFor(result, thread, rows);
-  const shown = rows ? shownRows(rows, search, filter) : null;
+  // The timeline's zoom: only the messages of the requests in range.
+  const span = useMemo(() => rangeSpan(result?.timeline, thread, range), [result, thread, range]);
+  const shown = useMemo(
+    () => (rows ? withinSpan(shownRows(rows, search, filter), rows.length, span, selected) : null),
+    [rows, search, filter, span, selected],
+  );
   const matchSet = useMemo(
     () => (rows && search.trim() && !filter ? new Set(matchesOf(rows, search)) : null),
     [rows, search, filter],
@@ -62,7 +74,7 @@ export function Transcript() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the thread or the file changes
   useEffect(() => {
     if (parentRef.current) parentRef.current.scrollTop = 0;
-  }, [thread, loaded]);
+  }, [thread, loaded, span?.from, span?.to]);
   // A new file starts without the previous file's search.
   useEffect(() => {
     if (loaded) useStore.getState().viewActions.setSearch('');
@@ -118,6 +130,7 @@ export function Transcript() {
         data-count={rows?.length ?? 0}
         // The deferred passes have caught up: the rows and marks shown are the thread's latest (tests wait on it).
         data-current={deferredRows === latestRows && result === latest}
+        data-rows-thread={rows ? owner.current.get(rows) : undefined}
       >
         {/* The scroll element stays mounted while a file loads: a new one would make the virtualizer measure
             it synchronously (a forced layout of the freshly rendered page, 60–100 ms on a 20 MB log). */}
@@ -151,6 +164,19 @@ export function Transcript() {
           {count > 0 ? `${first}–${Math.max(first, last)} of ${rows?.length ?? 0}` : `0 of ${rows?.length ?? 0}`}
           {shown ? ` · ${shown.length} shown` : ''}
         </span>
+        {span && range && (
+          <span className="footer-range" data-testid="transcript-range" data-from={span.from} data-to={span.to}>
+            requests {range.from}–{range.to}
+            <button
+              type="button"
+              className="link"
+              title="Show every message (resets the timeline's zoom)"
+              onClick={() => useStore.getState().viewActions.setTimelineRange(null)}
+            >
+              show all
+            </button>
+          </span>
+        )}
       </div>
     </div>
   );

@@ -1,12 +1,12 @@
 // The cache timeline's data shaping: scope, category grouping, folding into pixel columns (the tallest
-// request stands for a column, cache sums are pooled), y range and ticks, break listing and cause words,
-// and that shaping 20,000 requests is linear and quick (it runs once per run result, not per frame).
+// request stands for a column, cache sums are pooled; evenly or at a time scale's x), the column under an x,
+// y range and ticks, break listing and cause words, and that shaping 20,000 requests is linear and quick (it
+// runs once per run result, not per frame).
 import { describe, expect, it } from 'vitest';
+import { columnAtX, columnsAt, columnsOf } from '../../../src/views/timeline/columns.ts';
 import {
   breaksOf,
   causeWords,
-  columnOfPos,
-  columnsOf,
   groupCategories,
   niceTicks,
   OTHER_RESULTS,
@@ -67,22 +67,43 @@ describe('timeline model', () => {
 
   it('folds requests into pixel columns when there are more requests than pixels', () => {
     const pts = Array.from({ length: 1000 }, (_, i) => point(i));
-    const cols = columnsOf(pts, 10, 100);
+    const { cols, colOf } = columnsOf(pts, 10, 100);
     expect(cols).toHaveLength(100);
     expect(cols[0]).toMatchObject({ from: 0, to: 10, rep: 9, x: 10 });
     expect(cols.at(-1)?.to).toBe(1000);
     expect(cols[0].sim.read).toBeCloseTo(pts.slice(0, 10).reduce((a, p) => a + p.simulated.cacheRead, 0));
-    expect(columnOfPos(9, 1000, 100)).toBe(0);
-    expect(columnOfPos(10, 1000, 100)).toBe(1);
+    expect(colOf[9]).toBe(0);
+    expect(colOf[10]).toBe(1);
+    expect(columnAtX(cols, 10.5)).toBe(0);
+    expect(columnAtX(cols, 109.9)).toBe(99);
+    expect(columnAtX(cols, 200)).toBeNull();
     // Fewer requests than pixels: one column each.
-    expect(columnsOf(pts.slice(0, 5), 0, 100).map((c) => c.w)).toEqual([20, 20, 20, 20, 20]);
+    expect(columnsOf(pts.slice(0, 5), 0, 100).cols.map((c) => c.w)).toEqual([20, 20, 20, 20, 20]);
+  });
+
+  it('places requests at their own x, folding those that share a pixel', () => {
+    const pts = Array.from({ length: 5 }, (_, i) => point(i));
+    const { cols, colOf } = columnsAt(pts, Float64Array.from([0, 0.4, 10, 50, 52]), 100, 8);
+    expect(cols.map((c) => [c.from, c.to, c.x, c.w])).toEqual([
+      [0, 2, 0, 8],
+      [2, 3, 10, 8],
+      [3, 4, 50, 2],
+      [4, 5, 52, 8],
+    ]);
+    expect([...colOf]).toEqual([0, 0, 1, 2, 3]);
+    // Between two bars, the pointer names the nearer one only within a few pixels.
+    expect(columnAtX(cols, 30)).toBeNull();
+    expect(columnAtX(cols, 9.5)).toBe(1);
+    expect(columnAtX(cols, 8.5)).toBe(0);
   });
 
   it('takes lines near the data into the range, not a window far above', () => {
     const pts = [point(0, { estimateOut: 30_000, outputTokens: 30_000 })];
     expect(yRange(pts, { window: 200_000, trigger: 160_000, landing: 120_000, hardcap: 168_000 })).toBeCloseTo(32_400);
     expect(yRange(pts, { window: 44_000, trigger: 35_200, landing: 26_400, hardcap: 36_000 })).toBeCloseTo(45_760);
-    expect(niceTicks(45_760)).toEqual({ top: 60_000, ticks: [0, 20_000, 40_000, 60_000] });
+    expect(niceTicks(45_760)).toEqual({ top: 50_000, ticks: [0, 10_000, 20_000, 30_000, 40_000, 50_000] });
+    // A 208k range ends at 250k, not 300k: the chart's height goes to the data.
+    expect(niceTicks(208_000).top).toBe(250_000);
   });
 
   it('lists observed and simulated breaks with their causes in words', () => {
@@ -104,13 +125,13 @@ describe('timeline model', () => {
           evidence: [],
           usd: null,
         },
-        cacheBreak: { cause: 'tiers', tokensLost: 8000, detail: 'tiers …', messageIndex: 4, events: [] },
+        cacheBreak: { cause: 'tiers', tokensLost: 8000, detail: 'tiers …', messageIndex: 4, events: [], usd: 0.02 },
       }),
     ];
     // Each selects its message: the observed break where its cached prefix ended, the simulated its rewrite.
-    expect(breaksOf(pts).map((b) => [b.kind, b.pos, b.cause, b.messageIndex])).toEqual([
-      ['observed', 1, 'ttl-expired', 3],
-      ['simulated', 1, 'tiers', 4],
+    expect(breaksOf(pts).map((b) => [b.source, b.pos, b.cause, b.messageIndex, b.usd])).toEqual([
+      ['observed', 1, 'ttl-expired', 3, null],
+      ['simulated', 1, 'tiers', 4, 0.02],
     ]);
     expect(causeWords('ttl-expired')).toBe('cache expired');
     expect(causeWords('history-rewritten@12')).toBe('history rewritten at message 12');
@@ -128,12 +149,14 @@ describe('timeline model', () => {
           [`result:tool${i % 9}`]: 40 * (i % 300),
         },
         cacheBreak:
-          i % 3 === 0 ? { cause: 'hardcap', tokensLost: 1000, detail: '', messageIndex: 0, events: [] } : null,
+          i % 3 === 0
+            ? { cause: 'hardcap', tokensLost: 1000, detail: '', messageIndex: 0, events: [], usd: null }
+            : null,
       }),
     );
     const shown = shownPoints(pts, 'thread', 'main');
     const { map } = groupCategories(shown);
-    const cols = columnsOf(shown, 80, 1300);
+    const { cols } = columnsOf(shown, 80, 1300);
     for (const c of cols) stackOf(shown[c.rep], map);
     expect(breaksOf(shown).length).toBe(Math.ceil(20_000 / 3));
     expect(cols).toHaveLength(1300);
