@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileFromText, parseTranscript } from '../src/formats/index.ts';
 import { exportBundle } from '../src/formats/tierscope.ts';
+import type { SampleEntry } from '../src/protocol/samples.ts';
 import { createTokenizer, type Tokenizer } from '../src/tokens/tokenizer.ts';
-import type { SampleEntry } from '../src/views/app/use-startup.ts';
 import { goTestRace, sessionGo, sessionTestGo, tokenGo, uploadTs } from './sample-content.ts';
 
 /** Output folder (SAMPLES_OUT lets a test regenerate elsewhere and compare). */

@@ -6,15 +6,10 @@
 import type { SourceFile } from '../src/formats/types.ts';
 import { formatBytes } from '../src/lib/bytes.ts';
 import { grouped } from '../src/lib/digits.ts';
+import type { LoadFile } from './api.ts';
 
 /** A SourceFile that can also read any byte range (for raw-line views). */
 export type ByteSource = SourceFile & { read: (start: number, end: number) => Uint8Array };
-
-/** What the page hands the engine: bytes (share links, tests), a Blob/File, or a same-origin URL. */
-export type InputFile =
-  | { name: string; buffer: ArrayBuffer }
-  | { name: string; blob: Blob }
-  | { name: string; url: string };
 
 export type Prepared = { ok: true; source: ByteSource; issue?: string } | { ok: false; error: string };
 
@@ -105,7 +100,7 @@ async function isGzip(blob: Blob): Promise<boolean> {
 
 /** Turn what the page sent into a re-readable source under `maxBytes` (the file-size limit), gzip undone. */
 export async function prepareInput(
-  f: InputFile,
+  f: LoadFile,
   maxBytes: number,
   onFraction?: (fraction: number) => void,
 ): Promise<Prepared> {

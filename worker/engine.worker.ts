@@ -1,12 +1,12 @@
 // The engine worker: exposes createEngine() over comlink with a pool of token-counting workers; the big
-// replies (rows, run results) are kept here and fetched in parts (worker/wire.ts), so the main thread
+// replies (rows, run results) are kept here and fetched in parts (src/protocol/wire.ts), so the main thread
 // parses them in several short tasks instead of one long one.
 import { expose, transfer } from 'comlink';
+import { cutParts, type PartPlan, packText } from '../src/protocol/wire.ts';
 import type { WireEngineApi } from './api.ts';
 import { browserEndpoints } from './browser-pool.ts';
 import { createEngine } from './create-engine.ts';
 import { browserSqlite } from './sqlite-browser.ts';
-import { cutParts, type PartPlan, packText } from './wire.ts';
 
 // A worker loaded from a same-origin URL is not bound by the page's <meta> Content-Security-Policy (checked in
 // Chromium), so the engine binds itself: it never needs the network, so fetch reaches this origin only and

@@ -13,6 +13,7 @@ import { isDeepSeek } from '../models/cache-rules.ts';
 import { isPrompt } from '../replay/transcript.ts';
 import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
 import { olderEntry, reasoningDrop, sameEntry } from './best-effort-evidence.ts';
+import type { BreakCause } from './break-causes.ts';
 import type { Divergence } from './cache-divergence.ts';
 
 /** Anthropic looks back at most this many blocks from a breakpoint for an earlier cache entry. */
@@ -33,7 +34,7 @@ function blockAt(m: Message, j: number): string {
 }
 const lineOf = (r: Request) => (r.line !== undefined ? ` (line ${r.line})` : '');
 
-export type SessionCause = { cause: string; detail: string; evidence: string[] };
+export type SessionCause = { cause: BreakCause; detail: string; evidence: string[] };
 
 /** What the log shows between the reference request and the break. */
 type Facts = {

@@ -17,6 +17,7 @@ import type { RequestReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
+import type { BreakCause } from './break-causes.ts';
 import { type Divergence, locateDivergence, PlacementMemo, placeInput } from './cache-divergence.ts';
 import { divergenceLine, fmtGap, sessionCause } from './cache-evidence.ts';
 import { cacheApiOf, cacheApiOfModel, type EffectiveRules, rulesFor } from './cache-settings.ts';
@@ -24,7 +25,7 @@ import { endTime, observedCause, observedMin, type Ttl, ttlOf } from './observed
 import { withReportedCause } from './reported-cause.ts';
 
 export type BreakInfo = {
-  cause: string;
+  cause: BreakCause;
   tokensLost: number;
   messageIndex?: number;
   detail: string;

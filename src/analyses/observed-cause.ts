@@ -3,13 +3,15 @@
 // history-rewritten@N (request logs: the first differing segment of the exact inputs), below-minimum; else the
 // session-log evidence of cache-evidence.ts decides, or `unexplained`. Each cause comes with the statements it
 // rests on — source lines, times, tool names, token counts — so a reader can check it against the raw log.
+
 import type { Request, Thread, ToolDef } from '../model/transcript.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import { observedPrompt } from '../tokens/calibration.ts';
+import type { BreakCause } from './break-causes.ts';
 import { firstDifference, fmtGap, fmtTok } from './cache-evidence.ts';
 import { cacheApiOfModel, rulesFor } from './cache-settings.ts';
 
-export type Cause = { cause: string; detail: string; evidence: string[]; gapMs?: number; ttlMs?: number };
+export type Cause = { cause: BreakCause; detail: string; evidence: string[]; gapMs?: number; ttlMs?: number };
 
 const lineOf = (r: Request) => (r.line !== undefined ? ` (line ${r.line})` : '');
 const clock = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);

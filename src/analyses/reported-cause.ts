@@ -3,8 +3,10 @@
 // `"diagnostics": null` on one that did not. Where it is reported, it is the observed cause ("reported by the
 // provider"), Tierscope's own inference is kept beside it and checked against it (`inferred`, `agrees`); a break
 // Tierscope sees on a response the provider says did not miss says so.
+
 import { grouped } from '../lib/digits.ts';
 import type { Request } from '../model/transcript.ts';
+import type { BreakCause } from './break-causes.ts';
 
 /** Tierscope's causes that say what each reported type says (a missing type agrees with none). */
 const SAME: Record<string, RegExp> = {
@@ -22,7 +24,7 @@ function agreesWith(reported: string, inferred: string): boolean {
   return SAME[reported]?.test(inferred) ?? false;
 }
 
-type Break = { cause: string; detail: string; evidence?: string[]; inferred?: string; agrees?: boolean };
+type Break = { cause: BreakCause; detail: string; evidence?: string[]; inferred?: string; agrees?: boolean };
 
 /** The break with the provider's reason as its cause when the response reports one. */
 export function withReportedCause<B extends Break>(brk: B, r: Request): B {

@@ -5,7 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { analyze } from '../analyses/analyze.ts';
 import { formatBytes } from '../lib/bytes.ts';
-import { DEFAULT_BASE_URL, shareLink } from '../share/codec.ts';
+import { shareLink } from '../share/codec.ts';
+import { DEFAULT_BASE_URL } from '../share/link.ts';
 import { toShareFile } from '../share/payload.ts';
 import { type Predicate, PredicateError, parsePredicate } from '../share/predicate.ts';
 import { type Prepared, prepareShare } from '../share/prepare.ts';

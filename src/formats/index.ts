@@ -18,6 +18,7 @@ import { type OpenedDatabase, openDatabase, tablesOf } from './database-input.ts
 import { DEEP_PLACEHOLDER, type DocumentRead, readDocument } from './document.ts';
 import { geminiCliParser } from './gemini-cli.ts';
 import { inspectParser } from './inspect.ts';
+import { DEFAULT_LIMITS, type LoadLimits } from './limits.ts';
 import { openaiChatParser } from './openai-chat.ts';
 import { opencodeParser } from './opencode.ts';
 import { otelGenaiParser } from './otel-genai.ts';
@@ -47,38 +48,7 @@ export const PARSERS: readonly FormatParser[] = [
 
 export const FORMAT_IDS: readonly FormatId[] = PARSERS.map((p) => p.id);
 
-/** Limits of a load (SPEC §1.3); each is reported with a clear message when hit. */
-export type LoadLimits = {
-  /** A (main or companion) file larger than this is refused before it is read. */
-  maxFileBytes: number;
-  /** A line longer than this is skipped with an error issue; the rest loads. */
-  maxLineBytes: number;
-  /** Threads beyond this many (side calls, sidechains: main comes first) are dropped with one error issue. */
-  maxThreads: number;
-  /** Issues beyond this many are counted, not kept: one issue says how many more there were. */
-  maxIssues: number;
-  /**
-   * A file larger than this is never parsed as one JSON document (Inspect, SWE-agent, bundles): the document
-   * would be one string, and a JS string holds at most about 512 M UTF-16 units.
-   */
-  maxDocumentBytes: number;
-};
-export const DEFAULT_LIMITS: LoadLimits = {
-  maxFileBytes: 2 * 1024 ** 3,
-  maxLineBytes: DEFAULT_MAX_LINE_BYTES,
-  maxThreads: 10_000,
-  maxIssues: 10_000,
-  maxDocumentBytes: 500 * 1024 ** 2,
-};
-
-/**
- * The app's file-size limit (issue 19, item 3): what one browser tab holds, measured with
- * bench/big-file-chromium.ts in headless Chromium on a generated Claude Code log of 364 MB: structure in 17 s,
- * exact counts and the first run in 63 s, 2.2 GB peak RSS across the whole browser (95 MB: 1.3 GB; on a busier
- * machine a 351 MB log took 51 s and 181 s at 2.0 GB). Past it the worker's heap, which V8 caps at 4 GB and whose exhaustion takes the whole tab
- * down, is the limit. The CLI keeps DEFAULT_LIMITS.maxFileBytes: Node has no tab to lose.
- */
-export const APP_MAX_FILE_BYTES = 384 * 1024 ** 2;
+export { APP_MAX_FILE_BYTES, DEFAULT_LIMITS, type LoadLimits } from './limits.ts';
 
 export type LoadOk = { ok: true; transcript: Transcript };
 type LoadError = { ok: false; error: string; issues: ParseIssue[] };

@@ -3,10 +3,33 @@
 import type { Message } from '../model/transcript.ts';
 import type { MessageIndex, RequestIndex } from '../model/units.ts';
 
-export type Provider = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'bedrock';
-
 /** Every provider the validator knows, in display order. */
-export const PROVIDERS: readonly Provider[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'bedrock'];
+export const PROVIDERS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'bedrock'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** Every rule a violation may name (its stable id; a `pairing:<rule>` predicate names one, share/predicate.ts). */
+export const PAIRING_RULES = [
+  'missing-result',
+  'orphan-result',
+  'results-not-first',
+  'result-outside-user',
+  'duplicate-id',
+  'tool-message-without-call',
+  'count-mismatch',
+  'call-turn-order',
+  'ends-with-model-turn',
+  'thinking-modified',
+  'summary-between-pair',
+  'split-batch',
+  'empty-error-result',
+  'mixed-content-turn',
+  'synthetic-result',
+] as const;
+export type PairingRule = (typeof PAIRING_RULES)[number];
+
+export function isPairingRule(s: string): s is PairingRule {
+  return (PAIRING_RULES as readonly string[]).includes(s);
+}
 
 export type PairingViolation = {
   thread: string;
@@ -14,10 +37,8 @@ export type PairingViolation = {
   /** 'input' or the id of the pipeline stage whose output was validated. */
   stage: string;
   provider: Provider;
-  /** Stable id: missing-result, orphan-result, results-not-first, result-outside-user, duplicate-id,
-   *  tool-message-without-call, count-mismatch, call-turn-order, ends-with-model-turn, thinking-modified,
-   *  summary-between-pair, split-batch, empty-error-result, mixed-content-turn, synthetic-result. */
-  rule: string;
+  /** Stable id, one of PAIRING_RULES. */
+  rule: PairingRule;
   /** 'error': the provider would reject the request; 'warning': flagged, accepted. */
   severity: 'error' | 'warning';
   /** Index into the validated message list of the message the error names (the replay turns it into the

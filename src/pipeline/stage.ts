@@ -10,7 +10,7 @@ import type { PipelineMemo } from './memo.ts';
 import type { Summarizer } from './summarizer.ts';
 import type { Working } from './working.ts';
 
-type StageId = 'observations' | 'spill' | 'tiers' | 'microcompact' | 'summarize' | 'hardcap';
+export type StageId = 'observations' | 'spill' | 'tiers' | 'microcompact' | 'summarize' | 'hardcap';
 
 /** One rewrite (SPEC §4 "Events"); a rewrite that leaves bytes unchanged emits nothing. */
 export type PipelineEvent = {

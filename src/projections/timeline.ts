@@ -2,7 +2,9 @@
 // estimated tokens, categories, observed and simulated cache, the breaks), every pipeline event without its
 // blocks (the diff view asks for those by id), and every break as a row of the breaks table. Plain data,
 // rebuilt on every run from the analysis.
+
 import type { Analysis } from '../analyses/analyze.ts';
+import type { BreakCause } from '../analyses/break-causes.ts';
 import { cacheBreakRow, estimateRow, observedBreakRow, type RequestRow } from '../analyses/report.ts';
 import type { Request, Transcript } from '../model/transcript.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
@@ -43,7 +45,7 @@ export type BreakRow = {
   /** Position of its request in the run's timeline. */
   point: number;
   time?: number;
-  cause: string;
+  cause: BreakCause;
   detail: string;
   /** Tokens no longer read from cache (observed: from the log's usage; simulated: the replay's estimate). */
   tokens: number;

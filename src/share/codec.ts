@@ -5,10 +5,10 @@ import { formatBytes } from '../lib/bytes.ts';
 import { grouped } from '../lib/digits.ts';
 import { moreValuesThan, tryParseJson } from '../lib/json.ts';
 import { deflateRaw, fromBase64Url, inflateRaw, toBase64Url } from './bytes.ts';
+import { DEFAULT_BASE_URL, linkFor, shareValue } from './link.ts';
 import { type DecodedShare, fromPayload, type ShareState, toPayload } from './payload.ts';
 
 const LINK_VERSION = 1;
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:5173/';
 
 /**
  * What a link may expand to (a link is at most 2 MB, so its data at most ~1.5 MB compressed): 32 MB of JSON,
@@ -40,30 +40,6 @@ export async function encodeShare(state: ShareState): Promise<string> {
 /** A full link: the base URL (its own fragment dropped) + `#s=<encoded>`. */
 export async function shareLink(state: ShareState, baseUrl = DEFAULT_BASE_URL): Promise<string> {
   return linkFor(await encodeShare(state), baseUrl);
-}
-
-export function linkFor(encoded: string, baseUrl = DEFAULT_BASE_URL): string {
-  const hash = baseUrl.indexOf('#');
-  return `${hash >= 0 ? baseUrl.slice(0, hash) : baseUrl}#s=${encoded}`;
-}
-
-/** The `s` value of a link, a fragment (`#s=…`, `s=…`) or the bare value (`1.…`); null when absent. */
-export function shareValue(input: string): string | null {
-  const text = input.trim();
-  if (/^\d+\./.test(text)) return text;
-  const hash = text.indexOf('#');
-  const fragment = hash >= 0 ? text.slice(hash + 1) : text;
-  for (const part of fragment.split('&')) {
-    if (!part.startsWith('s=')) continue;
-    const v = part.slice(2);
-    if (!v.includes('%')) return v;
-    try {
-      return decodeURIComponent(v);
-    } catch {
-      return v;
-    }
-  }
-  return null;
 }
 
 /** Decode a link (or its fragment). Fatal only when nothing usable is left; see payload.ts for the

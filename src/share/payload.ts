@@ -4,72 +4,33 @@
 // Perfetto URL state): a bad field falls back to its default with a warning, only an unreadable
 // transcript is fatal.
 
-import { type Bundle, importBundle, toBundle } from '../formats/tierscope.ts';
+import { importBundle, toBundle } from '../formats/tierscope.ts';
 import { pushAll } from '../lib/arrays.ts';
 import { isObject, tryParseJson } from '../lib/json.ts';
 import type { ParseIssue, Transcript } from '../model/transcript.ts';
-import { PROVIDERS, type Provider } from '../pairing/validate.ts';
-import { diffKeys, getKey, KEY_SPECS, mergeConfig, type PipelineConfig } from '../pipeline/config.ts';
+import { PROVIDERS } from '../pairing/types.ts';
+import { KEY_SPECS, mergeConfig, type PipelineConfig } from '../pipeline/config.ts';
 import { PRESET_IDS, type PresetId, presetConfig } from '../pipeline/presets.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
-import { ENCODINGS, type EncodingName } from '../tokens/tokenizer.ts';
-import { DEFAULT_VIEW, encodeView, readPayloadView, type View } from './view.ts';
+import { ENCODINGS } from '../tokens/encodings.ts';
+import {
+  DEFAULT_SETTINGS,
+  SHARE_VERSION,
+  type SharePayload,
+  type ShareSettings,
+  settingsPayload,
+} from './settings-payload.ts';
+import { DEFAULT_VIEW, readPayloadView, type View } from './view.ts';
 
-const SHARE_VERSION = 1;
+export type { ShareSettings } from './settings-payload.ts';
 
 type ShareSource = { kind: 'transcript'; transcript: Transcript } | { kind: 'sample'; id: string };
 
-export type ShareSettings = {
-  preset: PresetId;
-  config: PipelineConfig;
-  mode: ReplayMode;
-  provider: Provider;
-  encoding: EncodingName;
-};
-
-const DEFAULT_SETTINGS: Omit<ShareSettings, 'config'> = {
-  preset: 'seeds',
-  mode: 'recorded',
-  provider: 'anthropic',
-  encoding: 'o200k_base',
-};
-
 export type ShareState = ShareSettings & { view: View; source: ShareSource };
-
-/** The JSON written into links and share files. */
-export type SharePayload = {
-  v: typeof SHARE_VERSION;
-  /** `preset` plus the dotted keys whose values differ from that preset; absent when both are default. */
-  config?: Record<string, unknown>;
-  mode?: ReplayMode;
-  provider?: Provider;
-  encoding?: EncodingName;
-  /** The view (view.ts's one encoding); links made before it hold `{thread, request, selection}`. */
-  view?: string;
-  transcript?: Bundle;
-  sample?: string;
-};
 
 export type DecodedShare = { ok: true; state: ShareState; warnings: string[] } | { ok: false; error: string };
 
 const MODES: readonly ReplayMode[] = ['recorded', 'raw'];
-
-/** Settings part of a payload (everything but the transcript), defaults left out. */
-export function settingsPayload(s: ShareSettings & { view?: View }): Omit<SharePayload, 'transcript' | 'sample'> {
-  const out: Omit<SharePayload, 'transcript' | 'sample'> = { v: SHARE_VERSION };
-  const changed = diffKeys(presetConfig(s.preset), s.config);
-  if (s.preset !== DEFAULT_SETTINGS.preset || changed.length > 0) {
-    const config: Record<string, unknown> = { preset: s.preset };
-    for (const k of changed) config[k] = getKey(s.config, k);
-    out.config = config;
-  }
-  if (s.mode !== DEFAULT_SETTINGS.mode) out.mode = s.mode;
-  if (s.provider !== DEFAULT_SETTINGS.provider) out.provider = s.provider;
-  if (s.encoding !== DEFAULT_SETTINGS.encoding) out.encoding = s.encoding;
-  const view = encodeView(s.view ?? DEFAULT_VIEW);
-  if (view !== '') out.view = view;
-  return out;
-}
 
 /** The payload of a share state. */
 export function toPayload(state: ShareState): SharePayload {

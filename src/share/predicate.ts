@@ -7,6 +7,7 @@
 import { type AnalyzeOptions, analyze } from '../analyses/analyze.ts';
 import type { Report } from '../analyses/report.ts';
 import type { Transcript } from '../model/transcript.ts';
+import { isPairingRule, PAIRING_RULES, type PairingRule } from '../pairing/types.ts';
 import {
   anchorCompaction,
   type CompactionPredicate,
@@ -19,13 +20,12 @@ import {
   refetchFindings,
   refetchWitness,
 } from './compaction-predicate.ts';
-import { PAIRING_RULES } from './pairing-rules.ts';
 import { PredicateError, type Witness } from './predicate-base.ts';
 
 export { PredicateError, type Witness } from './predicate-base.ts';
 
 export type Predicate =
-  | { kind: 'pairing'; rule: string; stage?: string; toolUseId?: string }
+  | { kind: 'pairing'; rule: PairingRule; stage?: string; toolUseId?: string }
   | { kind: 'tier'; toolUseId: string; tier: 1 | 2 | 3 | null }
   | { kind: 'break'; cause: string; source: 'any' | 'simulated' | 'observed' }
   | CompactionPredicate
@@ -43,7 +43,7 @@ export function parsePredicate(spec: string): Predicate {
   if (kind === 'pairing') {
     const m = /^([a-z-]+)(?:@([a-z-]+))?(?:#(.+))?$/.exec(rest);
     if (!m) throw new PredicateError(`bad pairing predicate "${spec}" (pairing:<rule>[@<stage>][#<toolUseId>])`);
-    if (!PAIRING_RULES.includes(m[1]))
+    if (!isPairingRule(m[1]))
       throw new PredicateError(`unknown pairing rule "${m[1]}" (one of ${PAIRING_RULES.join(', ')})`);
     const p: Predicate = { kind: 'pairing', rule: m[1] };
     if (m[2]) p.stage = m[2];
@@ -139,7 +139,7 @@ export function describeFindings(p: Predicate, r: Report): string {
     }
     case 'break':
       return `cache breaks found: ${uniq(
-        r.requests.flatMap((q) => [q.cacheBreak?.cause, q.observedBreak?.cause]).filter((c): c is string => !!c),
+        r.requests.flatMap((q) => [q.cacheBreak?.cause, q.observedBreak?.cause]).filter((c) => c !== undefined),
       )}`;
     case 'compaction':
       return compactionFindings(r);

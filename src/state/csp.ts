@@ -19,9 +19,9 @@
 //   page is bound by this policy. The workers get theirs from the server's response headers instead (the policy
 //   texts and the header set live in src/lib/csp.ts, shared with vite.config.ts and `tierscope serve`).
 
-import { fullPolicy } from '../../worker/api.ts';
+import { fullPolicy } from '../protocol/index.ts';
 
-export { fullPolicy, STATIC_POLICY } from '../../worker/api.ts';
+export { fullPolicy, STATIC_POLICY } from '../protocol/index.ts';
 
 export type ApiKind = 'openai' | 'anthropic';
 

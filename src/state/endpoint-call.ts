@@ -2,7 +2,7 @@
 // page: the request (the key in a header, never in the URL; no credentials, no referrer, no redirects), the reply's
 // text, or a plain error naming the status and the provider's message. Used by the http summarizer and by the
 // compaction view's model probes; never called without the key the user typed for this tab.
-import type { SummaryOutcome } from '../../worker/api.ts';
+import type { SummaryOutcome } from '../protocol/index.ts';
 import type { ApiKind, EndpointSettings } from './csp.ts';
 
 /** One call: the user's prompt, the system prompt and the reply's token budget. */

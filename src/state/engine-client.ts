@@ -1,9 +1,9 @@
 // The main thread's handle on the engine worker (comlink). Big replies are held by the worker and
-// fetched part by part (worker/wire.ts); each part is parsed in its own task, so the page stays
+// fetched part by part (src/protocol/wire.ts); each part is parsed in its own task, so the page stays
 // responsive while a large result arrives. Callers see the plain EngineApi. Callbacks cross as proxies.
 import { proxy, type Remote, wrap } from 'comlink';
-import type { EngineApi, HeldReply, LoadProgress, Row, RunResult, StaleRun, WireEngineApi } from '../../worker/api.ts';
-import { mergePart, unpackJson } from '../../worker/wire.ts';
+import type { EngineApi, HeldReply, LoadProgress, Row, RunResult, StaleRun, WireEngineApi } from '../protocol/index.ts';
+import { mergePart, unpackJson } from '../protocol/wire.ts';
 import { type EngineStopped, guarded, type Watch, watchWorker } from './engine-watch.ts';
 
 type Client = Pick<

@@ -3,8 +3,8 @@
 // here as Blobs (never read on this thread until a session is opened); opening one loads it with its sub-agents,
 // and follows them as they grow when they can be read again (a served folder, the directory picker's handles).
 import { create } from 'zustand';
-import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView, TableView } from '../../worker/api.ts';
-import { SORT_KEYS, type SortKey } from '../../worker/api.ts';
+import type { FolderFile, ScanReply, SessionRow, SessionsQuery, SessionsView, TableView } from '../protocol/index.ts';
+import { SORT_KEYS, type SortKey } from '../protocol/index.ts';
 import { engine } from './engine-client.ts';
 import { openFollowed, useFollow } from './follow.ts';
 import { type DirHandle, type FileHandle, type FileTail, handleTail, urlTail } from './growing-file.ts';

@@ -3,17 +3,15 @@
 // The file-size limit is also checked here before a picked, dropped or pasted file is handed to the engine (which
 // checks every input path again, ?src= included, and reads files slice by slice: the page never reads them).
 import { create } from 'zustand';
-import { formatBytes } from '../../worker/api.ts';
+import { APP_MAX_FILE_BYTES, DEFAULT_LIMITS, formatBytes } from '../protocol/index.ts';
 
 export type LoadLimitValues = { maxFileBytes: number; maxLineBytes: number; maxThreads: number };
 
-/** The engine's defaults (src/formats/index.ts APP_MAX_FILE_BYTES and DEFAULT_LIMITS; a unit test keeps them
- *  equal — importing that module here would bundle every parser into the page). The file limit is what one tab
- *  was measured to hold (see APP_MAX_FILE_BYTES). */
+/** The engine's defaults (src/formats/limits.ts); the file limit is what one tab was measured to hold. */
 export const DEFAULT_LOAD_LIMITS: LoadLimitValues = {
-  maxFileBytes: 384 * 1024 ** 2,
-  maxLineBytes: 256 * 1024 ** 2,
-  maxThreads: 10_000,
+  maxFileBytes: APP_MAX_FILE_BYTES,
+  maxLineBytes: DEFAULT_LIMITS.maxLineBytes,
+  maxThreads: DEFAULT_LIMITS.maxThreads,
 };
 
 export const useLoadLimits = create<LoadLimitValues>()(() => ({ ...DEFAULT_LOAD_LIMITS }));

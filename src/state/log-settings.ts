@@ -9,7 +9,7 @@ import {
   type PresetId,
   presetConfig,
   withLogDefaults,
-} from '../../worker/api.ts';
+} from '../protocol/index.ts';
 import type { ConfigState, Restore, SettingsSource } from './types.ts';
 import { configOf } from './url-state.ts';
 

@@ -2,8 +2,8 @@
 // through the engine client; every config change schedules a debounced re-run whose stale replies are
 // dropped, so the UI stays responsive while the worker computes.
 import { create } from 'zustand';
-import type { LoadFile, LoadSummary, Row } from '../../worker/api.ts';
-import { ConfigError, checkValue, DEFAULT_VIEW, type PipelineConfig, shareValue } from '../../worker/api.ts';
+import type { LoadFile, LoadSummary, Row } from '../protocol/index.ts';
+import { ConfigError, checkValue, DEFAULT_VIEW, type PipelineConfig, shareValue } from '../protocol/index.ts';
 import { engine, progressProxy } from './engine-client.ts';
 import { rememberInput } from './last-input.ts';
 import { fileTooBig, useLoadLimits } from './load-limits.ts';

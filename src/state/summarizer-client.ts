@@ -13,8 +13,8 @@
 // until the user says yes (`needs-consent`), since the calls would send the link's text to the user's endpoint
 // with the user's key, as many times as the link's attempt budget allows (issue 19, item 8).
 import { create } from 'zustand';
-import type { HttpCall, ModelProbeCall, RunResult, SummaryAnswer, SummaryOutcome } from '../../worker/api.ts';
-import { MODEL_PROBE_SYSTEM } from '../../worker/api.ts';
+import type { HttpCall, ModelProbeCall, RunResult, SummaryAnswer, SummaryOutcome } from '../protocol/index.ts';
+import { MODEL_PROBE_SYSTEM } from '../protocol/index.ts';
 import { type ApiKind, allowedOrigin, type EndpointSettings, endpointOrigin, storedEndpoint } from './csp.ts';
 import { callEndpoint } from './endpoint-call.ts';
 import { engine, onEngineStopped } from './engine-client.ts';

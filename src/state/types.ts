@@ -17,9 +17,10 @@ import type {
   Row,
   RunResult,
   RunSettings,
+  SampleSettings,
   TimelineRange,
   View,
-} from '../../worker/api.ts';
+} from '../protocol/index.ts';
 
 /** Where what is loaded came from; `session`: a session of the opened folder (name = its path in the folder). */
 export type LoadSource = {
@@ -27,15 +28,6 @@ export type LoadSource = {
   name: string;
   /** Of a file that holds several sessions (an opencode database), the one shown. */
   session?: string;
-};
-
-/** A bundled sample's own settings (public/samples/index.json), applied over the log's defaults. */
-export type SampleSettings = {
-  preset?: PresetId;
-  /** Config overrides over the preset (nested or dotted keys), validated like a --config file. */
-  set?: Record<string, unknown>;
-  mode?: ReplayMode;
-  provider?: Provider;
 };
 
 /** Settings and view restored with a load (a share link or share file, or a sample's settings), with the link's

@@ -3,7 +3,7 @@
 // fragment — and how the app's view maps to and from it. The `#s=` value stays encoded here: the engine decodes
 // share links off the main thread (src/share/codec.ts), so the transcript never reaches this thread. Writing
 // leaves defaults out; restoring a view fails per field, with a warning for each.
-import type { RunSettings, TableView, ThreadInfo, View } from '../../worker/api.ts';
+import type { RunSettings, TableView, ThreadInfo, View } from '../protocol/index.ts';
 import {
   DEFAULT_TABLE,
   DEFAULT_VIEW,
@@ -14,7 +14,7 @@ import {
   readViewPairs,
   shareValue,
   viewPairs,
-} from '../../worker/api.ts';
+} from '../protocol/index.ts';
 import type { RunChoice, ViewState } from './types.ts';
 
 export type UrlState = {

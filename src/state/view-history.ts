@@ -8,8 +8,8 @@
 // across a reload — so the entry on screen gets its files only as the page unloads (`beforeunload`), and a reload
 // opens the same file again. A share link too long for the page URL (`URL_LINK_MAX`) is kept in this tab's
 // sessionStorage and the URL names it by a key (`#link=`).
-import type { TableView, View } from '../../worker/api.ts';
-import { DEFAULT_VIEW } from '../../worker/api.ts';
+import type { TableView, View } from '../protocol/index.ts';
+import { DEFAULT_VIEW } from '../protocol/index.ts';
 import { tableOf, useFolder } from './folder.ts';
 import { useStore } from './store.ts';
 import type { Opened, Restore } from './types.ts';

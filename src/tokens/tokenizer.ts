@@ -3,10 +3,10 @@
 // makes re-runs never re-tokenize unchanged text (SPEC §2).
 import { hashKey } from '../lib/hash.ts';
 import { BpeCounter, type PackedRanks, type RankFile } from './bpe.ts';
+import type { EncodingName } from './encodings.ts';
 import { BY_LINES, forEachLineUnit } from './line-units.ts';
 
-export type EncodingName = 'o200k_base' | 'cl100k_base';
-export const ENCODINGS: readonly EncodingName[] = ['o200k_base', 'cl100k_base'];
+export { ENCODINGS, type EncodingName } from './encodings.ts';
 
 export interface Tokenizer {
   readonly encoding: EncodingName;

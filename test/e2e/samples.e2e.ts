@@ -3,7 +3,7 @@
 // it is a Tier-1 stub, and the re-run shows as re-fetch risk), and every sample loads from the picker.
 import type { Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
-import type { SampleEntry } from '../../src/views/app/use-startup.ts';
+import type { SampleEntry } from '../../src/protocol/samples.ts';
 import { screenshot, stopServer } from './harness.ts';
 import { openApp, runId, waitForRun } from './ui.ts';
 

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/analyses/report.ts';
 import { runCli } from '../../src/cli/main.ts';
-import type { SampleManifest } from '../../src/views/app/use-startup.ts';
+import type { SampleManifest } from '../../src/protocol/samples.ts';
 
 const DIR = resolve(import.meta.dirname, '../../public/samples');
 const manifest = JSON.parse(readFileSync(join(DIR, 'index.json'), 'utf8')) as SampleManifest;

@@ -7,15 +7,8 @@ import { fileFromText, parseTranscript } from '../../src/formats/index.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { PRESET_IDS } from '../../src/pipeline/presets.ts';
 import { deflateRaw, fromBase64Url, inflateRaw, toBase64Url } from '../../src/share/bytes.ts';
-import {
-  DEFAULT_BASE_URL,
-  decodeShare,
-  encodeShare,
-  inflateCap,
-  LINK_INFLATE_MAX,
-  shareLink,
-  shareValue,
-} from '../../src/share/codec.ts';
+import { decodeShare, encodeShare, inflateCap, LINK_INFLATE_MAX, shareLink } from '../../src/share/codec.ts';
+import { DEFAULT_BASE_URL, shareValue } from '../../src/share/link.ts';
 import { fromShareFile, type ShareSettings, type ShareState, toPayload, toShareFile } from '../../src/share/payload.ts';
 import { DEFAULT_VIEW, type View } from '../../src/share/view.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';

@@ -16,7 +16,7 @@ import { exportBundle } from '../../src/formats/tierscope.ts';
 import type { Block, Transcript } from '../../src/model/transcript.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import { fromBase64Url, inflateRaw } from '../../src/share/bytes.ts';
-import { shareValue } from '../../src/share/codec.ts';
+import { shareValue } from '../../src/share/link.ts';
 import { redactTranscript } from '../../src/share/redact.ts';
 import { DEFAULT_VIEW } from '../../src/share/view.ts';
 import { createEngine } from '../../worker/create-engine.ts';

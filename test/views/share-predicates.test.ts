@@ -61,7 +61,7 @@ describe('predicateCandidates', () => {
       ],
       timeline: [
         point({
-          cacheBreak: { cause: 'history-rewritten@12' } as TimelinePoint['cacheBreak'],
+          cacheBreak: { cause: 'history-rewritten@12' } as unknown as TimelinePoint['cacheBreak'],
           observedBreak: { cause: 'ttl-expired' } as TimelinePoint['observedBreak'],
         }),
       ],

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type CostReport, type CostTotals, fmtUsd, type ModelCost } from '../../../worker/api.ts';
+import { type CostReport, type CostTotals, fmtUsd, type ModelCost } from '../../protocol/index.ts';
 import { fmtTokens } from '../common/format.ts';
 import { ModelPriceEditor } from './ModelPriceEditor.tsx';
 import { Stat } from './Stat.tsx';

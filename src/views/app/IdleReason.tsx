@@ -1,4 +1,4 @@
-import type { IdleReason as Idle, IdleAction } from '../../../worker/api.ts';
+import type { IdleReason as Idle, IdleAction } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 
 function apply(a: IdleAction): void {

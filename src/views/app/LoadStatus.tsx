@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { formatBytes } from '../../../worker/api.ts';
+import { formatBytes } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 import { useLoadOrder } from '../../state/load-order.ts';
 import { useStore } from '../../state/store.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { UserPrice } from '../../../worker/api.ts';
+import type { UserPrice } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 
 const FIELDS: { key: keyof UserPrice; label: string; required: boolean }[] = [

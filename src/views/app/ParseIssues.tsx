@@ -1,4 +1,4 @@
-import type { ParseIssue } from '../../../worker/api.ts';
+import type { ParseIssue } from '../../protocol/index.ts';
 import { visibleText } from '../common/visible-text.ts';
 
 const SHOWN = 500;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
+import type { SampleEntry } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
-import { loadManifest, openSample, type SampleEntry } from './use-startup.ts';
+import { loadManifest, openSample } from './use-startup.ts';
 
 /** The bundled samples (public/samples/index.json); choosing one applies its settings and loads it. */
 export function SamplePicker() {

@@ -2,7 +2,7 @@
 // where the log has usage (every billed response once, split as the bill is: input, cache read, cache write,
 // output), then the counted inputs before → after the pipeline, then the self-check of the estimates against the
 // billed prompts and the log's own totals (self-check.ts).
-import type { RunResult } from '../../../worker/api.ts';
+import type { RunResult } from '../../protocol/index.ts';
 import { fmtPct, fmtTokens } from '../common/format.ts';
 import { Stat } from './Stat.tsx';
 

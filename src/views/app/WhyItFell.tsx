@@ -1,11 +1,17 @@
 import { useMemo, useState } from 'react';
-import { type BreakRow, type CacheFindings, fmtUsd, type TimelinePoint } from '../../../worker/api.ts';
+import {
+  type BreakCause,
+  type BreakRow,
+  type CacheFindings,
+  fmtUsd,
+  type TimelinePoint,
+} from '../../protocol/index.ts';
 import { fmtTokens } from '../common/format.ts';
 import { causeWords } from '../timeline/timeline-model.ts';
 import { pickBreak } from '../timeline/timeline-ui.ts';
 import { useLayout } from './layout-state.ts';
 
-type Group = { cause: string; count: number; tokens: number; usd: number | null; top: BreakRow };
+type Group = { cause: BreakCause; count: number; tokens: number; usd: number | null; top: BreakRow };
 
 const LEAD: Record<CacheFindings['advice'][number]['kind'], (n: number) => string> = {
   'one-hour-ttl': () => 'advice',

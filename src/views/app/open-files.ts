@@ -1,7 +1,7 @@
 // What opening files does (drop, Open…): a transcript (with its companion files) loads as one; an SQLite database
 // (opencode.db, with its -wal if picked with it) opens its sessions in the sessions table, or its one session. The
 // first 16 bytes tell a database (SQLite's header string); nothing else of a file is read on the page.
-import { isSqlite } from '../../../worker/api.ts';
+import { isSqlite } from '../../protocol/index.ts';
 import { useFolder } from '../../state/folder.ts';
 import { useStore } from '../../state/store.ts';
 import { orderFiles } from './order-files.ts';

@@ -6,29 +6,19 @@
 // load is dropped. Samples are listed in public/samples/index.json (written by scripts/gen-samples.ts); loading one
 // applies its preset, config overrides, mode and provider over the log's defaults, so its first run uses them.
 import { useEffect } from 'react';
-import { linkFor } from '../../../worker/api.ts';
+import type { SampleEntry, SampleManifest } from '../../protocol/index.ts';
+import { linkFor } from '../../protocol/index.ts';
 import { useFolder } from '../../state/folder.ts';
 import { openFollowed } from '../../state/follow.ts';
 import { urlTail } from '../../state/growing-file.ts';
 import { loadsSoFar } from '../../state/load-order.ts';
 import { useStore } from '../../state/store.ts';
-import type { Opened, Restore, SampleSettings } from '../../state/types.ts';
+import type { Opened, Restore } from '../../state/types.ts';
 import { urlFileName } from '../../state/url-name.ts';
 import { hasView, stateFromUrl } from '../../state/url-state.ts';
 import { type Entry, entryOf, keptLink, shownFile } from '../../state/view-history.ts';
 
 const DEFAULT_SAMPLE = 'story-37-1';
-
-/** One entry of public/samples/index.json: the file and its own settings. */
-export type SampleEntry = SampleSettings & {
-  id: string;
-  /** File name inside samples/. */
-  file: string;
-  title: string;
-  description: string;
-};
-
-export type SampleManifest = { samples: SampleEntry[] };
 
 const base = () => import.meta.env.BASE_URL;
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { type BreakRow, fmtUsd } from '../../../worker/api.ts';
+import { type BreakRow, fmtUsd } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { useFixedRows } from '../common/fixed-rows.ts';
 import { fmtTime, fmtTokens } from '../common/format.ts';

@@ -1,7 +1,7 @@
 // The breaks table's order: observed breaks (what the log proves) listed apart from simulated ones (what the
 // replay predicts), each group sorted by the chosen column; what is out of the zoomed range or of a hidden source
 // left out. Pure, so the table's order is tested without a browser.
-import type { BreakRow } from '../../../worker/api.ts';
+import type { BreakRow } from '../../protocol/index.ts';
 
 export type BreakSortKey = 'request' | 'time' | 'cause' | 'tokens' | 'usd';
 export type SortDir = 'asc' | 'desc';

@@ -2,7 +2,7 @@
 // screen came from — the log's model and the catalog, the log's own statement, an observed prompt, the format —
 // or that it overrides the log (the user's choice, a share link's or a sample's settings), with the log's value.
 
-import type { LogDefaults, Provider } from '../../../worker/api.ts';
+import type { LogDefaults, Provider } from '../../protocol/index.ts';
 import type { SettingsSource } from '../../state/types.ts';
 
 export type DefaultNote = {

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { CompactionDetail, CompactionRow, Probes } from '../../../worker/api.ts';
-import { PROBE_KINDS } from '../../../worker/api.ts';
+import type { CompactionDetail, CompactionRow, Probes } from '../../protocol/index.ts';
+import { PROBE_KINDS } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 import { useStore } from '../../state/store.ts';
 import { closeCompaction, pushNextView } from '../../state/view-history.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ModelProbeResult, ProbeKind } from '../../../worker/api.ts';
+import type { ModelProbeResult, ProbeKind } from '../../protocol/index.ts';
 import { endpointOrigin } from '../../state/csp.ts';
 import { engine } from '../../state/engine-client.ts';
 import { askModelProbes, modelProbesBlocked, useSummarizer } from '../../state/summarizer-client.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ProbeItem, ProbeKind, Probes } from '../../../worker/api.ts';
-import { PROBE_TYPES, parseProbeKey, probeKey } from '../../../worker/api.ts';
+import type { ProbeItem, ProbeKind, Probes } from '../../protocol/index.ts';
+import { PROBE_TYPES, parseProbeKey, probeKey } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 
 const KIND_LABEL: Record<ProbeKind, string> = {

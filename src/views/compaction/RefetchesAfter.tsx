@@ -1,5 +1,5 @@
-import type { CompactionRow } from '../../../worker/api.ts';
-import { fmtUsd } from '../../../worker/api.ts';
+import type { CompactionRow } from '../../protocol/index.ts';
+import { fmtUsd } from '../../protocol/index.ts';
 import { fmtTokens } from '../common/format.ts';
 
 /** The calls after a compaction that fetched again what it folded: a repeat of an earlier call, or a read of a

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { PresetTaskTable, TaskRow } from '../../../worker/api.ts';
-import { fmtUsd, PRESETS } from '../../../worker/api.ts';
+import type { PresetTaskTable, TaskRow } from '../../protocol/index.ts';
+import { fmtUsd, PRESETS } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 import { fmtTokens } from '../common/format.ts';
 

@@ -1,4 +1,4 @@
-import { ALIASES } from '../../../worker/api.ts';
+import { ALIASES } from '../../protocol/index.ts';
 
 /** The tool alias table (data in pipeline/aliases.ts), read-only: which raw names floors and caps match. */
 export function AliasTable() {

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { diffKeys, getKey, KEY_SPECS, type KeySpec, type PipelineConfig, presetConfig } from '../../../worker/api.ts';
+import { diffKeys, getKey, KEY_SPECS, type KeySpec, type PipelineConfig, presetConfig } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { FromTheLog } from '../common/FromTheLog.tsx';
 import { ttlNote, windowNote } from '../common/log-default-note.ts';

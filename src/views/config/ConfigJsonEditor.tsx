@@ -7,7 +7,7 @@ import {
   type PipelineConfig,
   PRESET_IDS,
   type PresetId,
-} from '../../../worker/api.ts';
+} from '../../protocol/index.ts';
 import { baselineConfig } from '../../state/log-settings.ts';
 import { useStore } from '../../state/store.ts';
 import { useColorScheme } from '../app/use-color-scheme.ts';

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { ReplayMode } from '../../../worker/api.ts';
-import { configConflicts, diffKeys, PRESETS, type PresetId } from '../../../worker/api.ts';
+import type { ReplayMode } from '../../protocol/index.ts';
+import { configConflicts, diffKeys, PRESETS, type PresetId } from '../../protocol/index.ts';
 import { baselineConfig } from '../../state/log-settings.ts';
 import { useStore } from '../../state/store.ts';
 import type { SettingsSource } from '../../state/types.ts';

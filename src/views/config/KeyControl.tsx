@@ -8,7 +8,7 @@ import {
   type KeySpec,
   mergeConfig,
   type PipelineConfig,
-} from '../../../worker/api.ts';
+} from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 
 type Json = ReturnType<typeof getKey>;

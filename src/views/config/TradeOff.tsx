@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { fmtUsd, type RunResult } from '../../../worker/api.ts';
+import { fmtUsd, type RunResult } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { fmtPct, fmtTokens } from '../common/format.ts';
 

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { fmtUsd, type TimelinePoint } from '../../../worker/api.ts';
+import { fmtUsd, type TimelinePoint } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
 import { causeWords } from '../timeline/timeline-model.ts';

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import type { Row } from '../../../worker/api.ts';
+import type { Row } from '../../protocol/index.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
 import { visibleText } from '../common/visible-text.ts';

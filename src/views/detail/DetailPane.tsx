@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { EventRow, RunResult } from '../../../worker/api.ts';
+import type { EventRow, RunResult } from '../../protocol/index.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import type { ViewState } from '../../state/types.ts';
 import { useColorScheme } from '../app/use-color-scheme.ts';

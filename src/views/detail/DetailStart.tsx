@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { fmtUsd } from '../../../worker/api.ts';
+import { fmtUsd } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
 import { causeWords } from '../timeline/timeline-model.ts';

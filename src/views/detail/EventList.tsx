@@ -1,4 +1,4 @@
-import type { EventRow } from '../../../worker/api.ts';
+import type { EventRow } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
 

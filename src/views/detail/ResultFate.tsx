@@ -1,4 +1,4 @@
-import type { ToolResultRow } from '../../../worker/api.ts';
+import type { ToolResultRow } from '../../protocol/index.ts';
 import { fmtTokens } from '../common/format.ts';
 import { MARKS, resultMarks, tierText } from '../transcript/marks.ts';
 

@@ -1,7 +1,7 @@
 // Fetches what the detail pane shows from the engine: the selected message's source and normalized
 // JSON, and the before/after of a rewrite event. Replies for an older selection are dropped.
 import { useEffect, useState } from 'react';
-import type { DiffResult, MessageDetail } from '../../../worker/api.ts';
+import type { DiffResult, MessageDetail } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 
 type Loadable<T> = { key: string; value: T | null; error?: string } | null;

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { type PairingViolation, PROVIDERS, type Provider } from '../../../worker/api.ts';
+import { type PairingRule, type PairingViolation, PROVIDERS, type Provider } from '../../protocol/index.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import { FromTheLog } from '../common/FromTheLog.tsx';
 import { providerNote } from '../common/log-default-note.ts';
@@ -13,7 +13,7 @@ const PROVIDER_NAMES: Record<Provider, string> = {
   bedrock: 'AWS Bedrock Converse',
 };
 
-const RULES: Record<string, string> = {
+const RULES: Record<PairingRule, string> = {
   'missing-result': 'tool call without its result',
   'orphan-result': 'result without its tool call',
   'results-not-first': 'results not first in the message',

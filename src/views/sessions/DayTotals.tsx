@@ -1,4 +1,4 @@
-import type { DayTotal } from '../../../worker/api.ts';
+import type { DayTotal } from '../../protocol/index.ts';
 import { fmtDollars, fmtRate } from './session-format.ts';
 
 /** Totals per local day of the shown sessions, newest first (observed dollars and hit rate). */

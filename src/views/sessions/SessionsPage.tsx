@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { fmtUsd, formatBytes } from '../../../worker/api.ts';
+import { fmtUsd, formatBytes } from '../../protocol/index.ts';
 import { useFolder } from '../../state/folder.ts';
 import { DayTotals } from './DayTotals.tsx';
 import { SessionsFilters } from './SessionsFilters.tsx';

@@ -1,4 +1,4 @@
-import type { SessionRow, SortKey } from '../../../worker/api.ts';
+import type { SessionRow, SortKey } from '../../protocol/index.ts';
 import { useFolder } from '../../state/folder.ts';
 import { useFixedRows } from '../common/fixed-rows.ts';
 import { fmtDollars, fmtDuration, fmtRate, fmtStart } from './session-format.ts';

@@ -3,7 +3,7 @@
 // webkitRelativePath starts with the folder's name), or a dropped folder's entries (walked recursively). Only the
 // picker's file handles can be read again later, so only a session opened from them is followed as it grows.
 
-import type { FolderFile } from '../../../worker/api.ts';
+import type { FolderFile } from '../../protocol/index.ts';
 import type { DirHandle, FileHandle } from '../../state/growing-file.ts';
 
 /** `handles`: the directory picker's handles by path, files and folders ('' the folder itself): the app follows a

@@ -1,6 +1,6 @@
 // How the sessions table writes its cells: local start time, a duration, observed percentages and dollars, with
 // a dash where the log has nothing to say (no times, no usage).
-import { fmtUsd, type SessionRow } from '../../../worker/api.ts';
+import { fmtUsd, type SessionRow } from '../../protocol/index.ts';
 
 const p2 = (n: number) => String(n).padStart(2, '0');
 

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { formatBytes } from '../../../worker/api.ts';
+import { formatBytes } from '../../protocol/index.ts';
 import type { Built } from './share-link.ts';
 
 type Props = {

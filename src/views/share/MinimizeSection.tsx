@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { MinimizeProgress, MinimizeReply, ShareRequest } from '../../../worker/api.ts';
+import type { MinimizeProgress, MinimizeReply, ShareRequest } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import { LinkField } from './LinkField.tsx';

@@ -1,4 +1,4 @@
-import type { RedactionPreview as Preview, RedactionChange, RedactionWhere } from '../../../worker/api.ts';
+import type { RedactionPreview as Preview, RedactionChange, RedactionWhere } from '../../protocol/index.ts';
 import { fmtTokens } from '../common/format.ts';
 
 const KIND: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ShareRequest } from '../../../worker/api.ts';
-import { settingsPayload } from '../../../worker/api.ts';
+import type { ShareRequest } from '../../protocol/index.ts';
+import { settingsPayload } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 import { useStore } from '../../state/store.ts';
 import { LinkField } from './LinkField.tsx';

@@ -3,8 +3,8 @@
 // it; the pairing issues of the selected request or message (else of the thread), the tier of the selected row's
 // tool results, the cause of the selected request's cache breaks, a re-fetch at the selected row after the
 // pipeline or the agent's compaction. Pure: specs in the minimizer's syntax (src/share/predicate.ts) with labels.
-import type { CompactionRow, Row, RunResult } from '../../../worker/api.ts';
-import { PAIRING_RULES, PROBE_KINDS, parseProbeKey } from '../../../worker/api.ts';
+import type { CompactionRow, Row, RunResult } from '../../protocol/index.ts';
+import { PROBE_KINDS, parseProbeKey } from '../../protocol/index.ts';
 import type { UrlView } from '../../state/url-state.ts';
 
 export type Candidate = {
@@ -93,7 +93,7 @@ export function predicateCandidates(
       selected: true,
     });
   }
-  const pairing = result.pairing.filter((v) => v.thread === view.thread && PAIRING_RULES.includes(v.rule));
+  const pairing = result.pairing.filter((v) => v.thread === view.thread);
   const atSelection = (v: (typeof pairing)[number]) =>
     (view.request !== null && v.request === view.request) ||
     (view.message !== null && (v.messageIndex === view.message || (v.toolUseId !== undefined && ids.has(v.toolUseId))));

@@ -2,8 +2,8 @@
 // transcript came from), the link for an engine reply on this page, the size policy, and the file download.
 // The engine builds the encoded value; only the link string and plain previews cross to this thread.
 import { useEffect, useState } from 'react';
-import type { ShareLink, ShareReply, ShareRequest, View } from '../../../worker/api.ts';
-import { classifyLink, type LinkSize, parseProbeKey } from '../../../worker/api.ts';
+import type { ShareLink, ShareReply, ShareRequest, View } from '../../protocol/index.ts';
+import { classifyLink, type LinkSize, parseProbeKey } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 import type { AppState } from '../../state/types.ts';
 import { settingsOf, urlFromState, viewOf } from '../../state/url-state.ts';

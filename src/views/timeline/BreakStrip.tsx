@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { type EventRow, fmtUsd, type TimelinePoint } from '../../../worker/api.ts';
+import { type EventRow, fmtUsd, type TimelinePoint } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { useLayout } from '../app/layout-state.ts';
 import { fmtTokens } from '../common/format.ts';

@@ -1,5 +1,5 @@
 import { memo, useMemo } from 'react';
-import type { RunResult, TimelinePoint } from '../../../worker/api.ts';
+import type { RunResult, TimelinePoint } from '../../protocol/index.ts';
 import { fmtTokens } from '../common/format.ts';
 import { BandSlices, CacheRowSlices } from './ColumnSlices.tsx';
 import { LANE, PAD_L, ROW } from './chart-layout.ts';

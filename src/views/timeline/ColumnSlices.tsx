@@ -3,7 +3,7 @@
 // so React's background render yields between slices instead of building every path of a large log in one
 // task (one 57 ms task for a 20 MB log before; SPEC §9 allows none over 100 ms).
 import { memo } from 'react';
-import type { TimelinePoint } from '../../../worker/api.ts';
+import type { TimelinePoint } from '../../protocol/index.ts';
 import { categoryColor } from '../common/heat.ts';
 import { ROW } from './chart-layout.ts';
 import type { Column } from './columns.ts';

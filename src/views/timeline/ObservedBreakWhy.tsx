@@ -1,4 +1,4 @@
-import { type CachePattern, fmtUsd, type TimelinePoint } from '../../../worker/api.ts';
+import { type CachePattern, fmtUsd, type TimelinePoint } from '../../protocol/index.ts';
 import { fmtTokens } from '../common/format.ts';
 
 type Brk = NonNullable<TimelinePoint['observedBreak']>;

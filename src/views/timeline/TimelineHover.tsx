@@ -4,7 +4,7 @@ import {
   fmtUsd,
   type OneHourAdvice,
   type TimelinePoint,
-} from '../../../worker/api.ts';
+} from '../../protocol/index.ts';
 import { fmtPct, fmtTime, fmtTokens } from '../common/format.ts';
 import { bandColor } from './ColumnSlices.tsx';
 import type { Column } from './columns.ts';

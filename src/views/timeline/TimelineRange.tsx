@@ -1,4 +1,4 @@
-import type { TimelinePoint } from '../../../worker/api.ts';
+import type { TimelinePoint } from '../../protocol/index.ts';
 import { fmtTime } from '../common/format.ts';
 import type { Scope } from './timeline-model.ts';
 import type { PosRange } from './zoom.ts';

@@ -2,7 +2,7 @@
 // request of a column stands for it; cache sums are pooled), either spread evenly (one thread, by request) or at
 // their x on a time scale (every thread by time), with the map from a request's position to its column and the
 // column under an x for hit-testing.
-import type { TimelinePoint } from '../../../worker/api.ts';
+import type { TimelinePoint } from '../../protocol/index.ts';
 
 export type Column = {
   /** Shown positions [from, to) folded into this column. */

@@ -1,7 +1,15 @@
 // Pure data shaping for the cache timeline: which requests are shown (one thread, or every thread by time),
 // how categories are grouped (small tools merged), the y scale with its reference lines, the compaction and
 // break marks with their causes in words (pixel columns: columns.ts; the time axis: time-scale.ts).
-import type { CachePattern, CompactionRow, RunResult, TimelinePoint } from '../../../worker/api.ts';
+import type {
+  BreakCause,
+  CachePattern,
+  CompactionRow,
+  NamedCause,
+  RunResult,
+  StageId,
+  TimelinePoint,
+} from '../../protocol/index.ts';
 
 export type Scope = 'thread' | 'all';
 export type BreakSource = 'observed' | 'simulated';
@@ -11,7 +19,7 @@ export type BreakMark = {
   point: TimelinePoint;
   /** Position of the point in the shown list. */
   pos: number;
-  cause: string;
+  cause: BreakCause;
   detail: string;
   tokensLost: number;
   /** Dollars of writing those tokens again instead of reading them (estimate); null: no price. */
@@ -171,7 +179,8 @@ export function breaksOf(points: readonly TimelinePoint[]): BreakMark[] {
   return out;
 }
 
-const CAUSE_WORDS: Record<string, string> = {
+/** Words for every named cause and every stage (a cause the vocabulary gains does not compile without its words). */
+const CAUSE_WORDS: Record<NamedCause | StageId, string> = {
   sidechain: 'sub-agent start',
   'model-changed': 'model changed',
   'ttl-expired': 'cache expired',
@@ -185,6 +194,7 @@ const CAUSE_WORDS: Record<string, string> = {
   'date-changed': 'date changed',
   'lookback-exceeded': 'beyond breakpoint lookback',
   'older-entry': 'older cache entry served',
+  'same-entry': 'same cache entry read again',
   'reasoning-dropped': 'reasoning dropped at new prompt',
   unexplained: 'unexplained drop',
   observations: 'observations elided',
@@ -205,8 +215,8 @@ export function patternOf(
 }
 
 /** A short phrase for a break cause ("cache expired", "history rewritten at message 12"). */
-export function causeWords(cause: string): string {
+export function causeWords(cause: BreakCause): string {
   const at = /^history-rewritten@(\d+)$/.exec(cause);
   if (at) return `history rewritten at message ${at[1]}`;
-  return CAUSE_WORDS[cause] ?? cause.replace(/-/g, ' ');
+  return Object.hasOwn(CAUSE_WORDS, cause) ? CAUSE_WORDS[cause as keyof typeof CAUSE_WORDS] : cause.replace(/-/g, ' ');
 }

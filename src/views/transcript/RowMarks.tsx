@@ -1,4 +1,4 @@
-import type { Row } from '../../../worker/api.ts';
+import type { Row } from '../../protocol/index.ts';
 import { MARKS, type MarkId, resultMarks } from './marks.ts';
 import type { RowNotes } from './row-notes.ts';
 

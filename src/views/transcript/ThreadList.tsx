@@ -2,7 +2,7 @@
 // message count and recorded dollars. A list of thousands of threads (a hostile link) draws only the rows in view.
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { fmtUsd, type ThreadInfo } from '../../../worker/api.ts';
+import { fmtUsd, type ThreadInfo } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { useFixedRows } from '../common/fixed-rows.ts';
 import { visibleText } from '../common/visible-text.ts';

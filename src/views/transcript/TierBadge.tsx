@@ -1,4 +1,4 @@
-import type { ToolResultRow } from '../../../worker/api.ts';
+import type { ToolResultRow } from '../../protocol/index.ts';
 import { tierText } from './marks.ts';
 
 /** A tool result's tier: 3 kept (neutral), 2 compressed (amber), 1 stub (muted red). */

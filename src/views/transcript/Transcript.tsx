@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Row } from '../../../worker/api.ts';
+import type { Row } from '../../protocol/index.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import { rangeSpan, withinSpan } from './range-rows.ts';
 import { notesFor } from './row-notes.ts';

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { Row } from '../../../worker/api.ts';
+import type { Row } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
 import { heat } from '../common/heat.ts';

@@ -1,7 +1,7 @@
 // Drawing of the whole-transcript token strip: one band per message (or the largest message of each
 // pixel row when there are more messages than pixels), colored with the shared heat scale, the
 // selected message as a line and the list's viewport as a frame. Pure canvas code, no React.
-import type { Row } from '../../../worker/api.ts';
+import type { Row } from '../../protocol/index.ts';
 import { heatLevel } from '../common/heat.ts';
 
 export type HeatmapStyle = { bg: string; frame: string; frameFill: string; selection: string; pairing: string };

@@ -1,6 +1,6 @@
 // The glyphs of the transcript's marks column and their words (tooltips, legend, detail pane): one
 // definition so the legend always explains what the rows show. Tier words live here too.
-import type { ToolResultRow } from '../../../worker/api.ts';
+import type { ToolResultRow } from '../../protocol/index.ts';
 
 export type MarkId = 'spilled' | 'cleared' | 'summarised' | 'dropped' | 'error' | 'compaction' | 'pairing';
 

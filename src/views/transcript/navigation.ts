@@ -1,6 +1,6 @@
 // Keyboard navigation over the transcript (j/k, [ ], n/N, t): pure moves on the current rows, applied
 // through the view actions so the list scrolls the target into view.
-import type { Row, ThreadInfo } from '../../../worker/api.ts';
+import type { Row, ThreadInfo } from '../../protocol/index.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import { matchesOf, shownRows } from './search.ts';
 import { useTranscriptUi } from './transcript-ui.ts';

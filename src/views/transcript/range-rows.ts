@@ -1,7 +1,7 @@
 // The transcript follows the timeline's zoom: the messages of the requests in the range — from the one after the
 // previous request's response to the last request's response — are the rows shown (with a search filter, the
 // matches among them).
-import type { TimelinePoint } from '../../../worker/api.ts';
+import type { TimelinePoint } from '../../protocol/index.ts';
 
 export type MessageSpan = { from: number; to: number };
 

@@ -3,7 +3,7 @@
 // pairing problems that name it. Pure, and memoised on its inputs (frozen arrays), so the row list and
 // the detail pane share one computation per run and thread.
 
-import type { EventRow, PairingViolation, Row, RunResult, ToolResultRow } from '../../../worker/api.ts';
+import type { EventRow, PairingViolation, Row, RunResult, ToolResultRow } from '../../protocol/index.ts';
 
 export type RowNotes = {
   results: ToolResultRow[];

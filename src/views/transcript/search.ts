@@ -1,7 +1,7 @@
 // Row search: a case-insensitive substring of the preview, the tool names or the role. Haystacks are
 // built once per row array; the match list is memoised on (rows, query) so the list, the key handler and
 // the heatmap agree without recomputing.
-import type { Row } from '../../../worker/api.ts';
+import type { Row } from '../../protocol/index.ts';
 
 const hay = new WeakMap<readonly Row[], string[]>();
 

@@ -2,7 +2,7 @@
 // font-warmup.ts): until then the rows shown before stay (or none), so the frame that swaps them in lays out
 // text without also searching fonts character by character (a 20 MB log with 10% Japanese: 45 ms of it).
 import { useEffect, useState } from 'react';
-import type { Row } from '../../../worker/api.ts';
+import type { Row } from '../../protocol/index.ts';
 import { warmGlyphs } from '../app/font-warmup.ts';
 import { visibleText } from '../common/visible-text.ts';
 

@@ -3,6 +3,7 @@
 // y range and ticks, break listing and cause words, and that shaping 20,000 requests is linear and quick (it
 // runs once per run result, not per frame).
 import { describe, expect, it } from 'vitest';
+import { BREAK_CAUSES } from '../../../src/analyses/break-causes.ts';
 import { columnAtX, columnsAt, columnsOf } from '../../../src/views/timeline/columns.ts';
 import {
   breaksOf,
@@ -136,6 +137,13 @@ describe('timeline model', () => {
     expect(causeWords('ttl-expired')).toBe('cache expired');
     expect(causeWords('history-rewritten@12')).toBe('history rewritten at message 12');
     expect(causeWords('sidechain')).toBe('sub-agent start');
+  });
+
+  it('every named cause reads differently (the words are a Record over the vocabulary: tsc fails on a gap)', () => {
+    const words = BREAK_CAUSES.map(causeWords);
+    expect(words.filter((w, i) => words.indexOf(w) !== i)).toEqual([]);
+    expect(causeWords('same-entry')).toBe('same cache entry read again');
+    expect(causeWords('reported:messages_changed')).toBe('reported:messages_changed');
   });
 
   it('shapes 20,000 requests into one column per pixel of a 1,300-pixel chart', () => {

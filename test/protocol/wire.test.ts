@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutParts, mergePart, PART_CHARS, packText, partValue, unpackJson } from '../../worker/wire.ts';
+import { cutParts, mergePart, PART_CHARS, packText, partValue, unpackJson } from '../../src/protocol/wire.ts';
 
 function roundTrip(value: unknown, keys: readonly string[], budget?: number): unknown {
   const { plan, texts } = cutParts(value, keys, budget);
