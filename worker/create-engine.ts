@@ -146,16 +146,33 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
    *  page asked for last (the page drops that reply too: state/store.ts). */
   let loads = 0;
   let cancelledLoad = 0;
-  let counting: Promise<CountStatus> = Promise.resolve({ done: true, fraction: 1 });
+  /** Exact counting of the loaded transcript per encoding: the load's encoding starts as it loads, another when a
+   *  run or the rows first ask for it. Rows and runs of one encoding show the same counts. */
+  const countings = new Map<EncodingName, Promise<CountStatus>>();
+  /** The encoding the load was asked to count with (what rows show unless asked for another). */
+  let loadEncoding: EncodingName = 'o200k_base';
 
-  function startCounting(t: Transcript, onProgress?: (p: LoadProgress) => void): Promise<CountStatus> {
+  function countingFor(enc: EncodingName, onProgress?: (p: LoadProgress) => void): Promise<CountStatus> {
+    let p = countings.get(enc);
+    if (!p) {
+      p = loaded ? startCounting(loaded.transcript, enc, onProgress) : Promise.resolve({ done: true, fraction: 1 });
+      countings.set(enc, p);
+    }
+    return p;
+  }
+
+  function startCounting(
+    t: Transcript,
+    enc: EncodingName,
+    onProgress?: (p: LoadProgress) => void,
+  ): Promise<CountStatus> {
     return (async () => {
-      const cache = await cacheFor(t, 'o200k_base');
-      const endpoints = options.endpoints ?? (() => [inlineEndpoint(() => loadCounter('o200k_base'))]);
+      const cache = await cacheFor(t, enc);
+      const endpoints = options.endpoints ?? (() => [inlineEndpoint(() => loadCounter(enc))]);
       const stats = await countTranscript(
         t,
         cache.meter,
-        'o200k_base',
+        enc,
         endpoints,
         (p) =>
           onProgress?.({
@@ -245,6 +262,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       limits?: Partial<LoadLimits>,
       follow?: 'start' | 'grow',
       session?: string,
+      encoding?: EncodingName,
     ): Promise<LoadSummary | LoadFailure> {
       const t0 = performance.now();
       const seq = ++loads;
@@ -305,7 +323,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
           enc,
           before.then((c) => grownCache(c, t)),
         );
-      counting = startCounting(t, onProgress);
+      countings.clear();
+      loadEncoding = encoding ?? 'o200k_base';
+      void countingFor(loadEncoding, onProgress);
       let toolUses = 0;
       let toolResults = 0;
       let messages = 0;
@@ -352,11 +372,11 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       cancelledLoad = loads;
     },
 
-    async rows(threadId: string): Promise<Row[]> {
+    async rows(threadId: string, encoding?: EncodingName): Promise<Row[]> {
       const th = thread(threadId);
       if (!th) return [];
       if (!loaded) return [];
-      const cache = await cacheFor(loaded.transcript, 'o200k_base');
+      const cache = await cacheFor(loaded.transcript, encoding ?? loadEncoding);
       return messageRows(th, cache.meter, cache.previews);
     },
 
@@ -371,7 +391,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
       if (!loaded) throw new Error('nothing loaded');
       const t0 = performance.now();
       onProgress?.({ phase: 'counting', fraction: 0 });
-      await counting;
+      await countingFor(settings.encoding, onProgress);
       if (runId < latestRun) return { runId, stale: true };
       const cache = await cacheFor(loaded.transcript, settings.encoding);
       const meter = cache.meter;
@@ -474,7 +494,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     },
 
     counted() {
-      return counting;
+      return countingFor(loadEncoding);
     },
 
     async report() {

@@ -44,7 +44,7 @@ function hold(value: unknown, keys: readonly string[]): { id: number; plan: Part
 
 const wire: WireEngineApi = {
   ...engine,
-  rows: async (thread) => hold(await engine.rows(thread), []),
+  rows: async (thread, encoding) => hold(await engine.rows(thread, encoding), []),
   run: async (runId, settings, onProgress) => hold(await engine.run(runId, settings, onProgress), RUN_ARRAYS),
   part: async (id, k) => {
     const texts = replies.get(id);

@@ -235,10 +235,13 @@ export interface EngineApi {
     follow?: 'start' | 'grow',
     /** Of a file that holds several sessions (an opencode database), the one to read. */
     session?: string,
+    /** The encoding the page will run with: exact counting starts in it (o200k_base when not given). */
+    encoding?: EncodingName,
   ): Promise<LoadSummary | LoadFailure>;
   /** Stop the load under way: it ends with a "Cancelled" failure and what was loaded stays loaded. */
   cancelLoad(): Promise<void>;
-  rows(thread: string): Promise<Row[]>;
+  /** A thread's rows, counted with `encoding` (the load's when not given): the counts a run in it uses. */
+  rows(thread: string, encoding?: EncodingName): Promise<Row[]>;
   /** Resolves when exact counts for the loaded transcript are done (progress through load's callback). */
   counted(): Promise<CountStatus>;
   run(runId: number, settings: RunSettings, onProgress?: (p: LoadProgress) => void): Promise<RunResult | StaleRun>;
@@ -287,7 +290,7 @@ export type SummaryAnswer = { key: string; outcome: SummaryOutcome };
 /** What the worker actually exposes: the same API, but big replies are held in the worker and fetched
  *  in parts (wire.ts) so the main thread never parses one huge message. */
 export type WireEngineApi = Omit<EngineApi, 'rows' | 'run'> & {
-  rows(thread: string): Promise<HeldReply>;
+  rows(thread: string, encoding?: EncodingName): Promise<HeldReply>;
   run(runId: number, settings: RunSettings, onProgress?: (p: LoadProgress) => void): Promise<HeldReply>;
   part(id: number, k: number): Promise<Packed>;
   /** Take the Web Lock `name` for the worker's lifetime (resolves once held): the page learns the worker

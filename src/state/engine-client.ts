@@ -66,9 +66,9 @@ export function engine(): Client {
     // A call to a stopped worker rejects with EngineStopped instead of waiting forever.
     const remote = guarded(raw, watch.dead);
     client = {
-      load: (files, format, onProgress, limits, follow, session) =>
-        remote.load(files, format, onProgress, limits, follow, session),
-      rows: async (thread) => fetchParts<Row[]>(remote, await remote.rows(thread)),
+      load: (files, format, onProgress, limits, follow, session, encoding) =>
+        remote.load(files, format, onProgress, limits, follow, session, encoding),
+      rows: async (thread, encoding) => fetchParts<Row[]>(remote, await remote.rows(thread, encoding)),
       run: async (runId, settings, onProgress) =>
         fetchParts<RunResult | StaleRun>(remote, await remote.run(runId, settings, onProgress)),
       counted: () => remote.counted(),

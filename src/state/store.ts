@@ -183,6 +183,7 @@ export const useStore = create<AppState>()((set, get) => ({
     setEncoding(e) {
       set((s) => ({ config: { ...s.config, encoding: e, lens: { ...s.config.lens, encoding: e } } }));
       get().runActions.requestRun();
+      void refreshRows(); // counted in the new encoding (estimates until the run has counted it: doRun)
     },
   },
 
@@ -285,7 +286,15 @@ async function loadInputs(
   let summary: Awaited<ReturnType<ReturnType<typeof engine>['load']>>;
   try {
     summary = await load.settles(
-      engine().load(inputs, undefined, onProgress, useLoadLimits.getState(), follow, source.session),
+      engine().load(
+        inputs,
+        undefined,
+        onProgress,
+        useLoadLimits.getState(),
+        follow,
+        source.session,
+        restore?.settings?.encoding ?? useStore.getState().config.lens.encoding,
+      ),
     );
   } catch (e) {
     if (!isNewest(load.ticket)) return;
@@ -330,7 +339,7 @@ function loadProgress(ticket: number) {
 /** A thread's rows from the engine; null if the engine stopped (engine-status.ts reports it, offers a retry). */
 async function fetchRows(thread: string): Promise<readonly Row[] | null> {
   try {
-    return Object.freeze(await engine().rows(thread));
+    return Object.freeze(await engine().rows(thread, useStore.getState().config.encoding));
   } catch {
     return null;
   }
@@ -466,6 +475,10 @@ async function doRun(): Promise<void> {
     const result = await engine().run(runId, { preset, config, mode, provider, encoding });
     if (result.stale || result.runId !== useStore.getState().run.runId) return;
     useStore.setState((s) => ({ run: { ...s.run, status: 'ready', result: Object.freeze(result), error: undefined } }));
+    // The run counted every block in its encoding: rows still estimated (another encoding than the load's) are
+    // fetched again, so a row's tokens are the run's.
+    const shown = useStore.getState();
+    if (threadRows(shown, shown.view.thread)?.some((r) => r.exact === false)) void refreshRows();
   } catch (e) {
     if (runId !== useStore.getState().run.runId) return;
     useStore.setState((s) => ({

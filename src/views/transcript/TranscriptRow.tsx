@@ -30,6 +30,7 @@ type Props = {
 /** One message: index, role, tools, token bar, tiers, marks, a one-line preview (as text). */
 export const TranscriptRow = memo(function TranscriptRow({ row, notes, scale, selected, match, top, height }: Props) {
   const select = useStore((s) => s.viewActions.selectMessage);
+  const encoding = useStore((s) => s.config.encoding);
   const results = notes?.results ?? [];
   const cls = ['row', `role-${row.role}`];
   if (selected) cls.push('selected');
@@ -60,7 +61,7 @@ export const TranscriptRow = memo(function TranscriptRow({ row, notes, scale, se
         title={
           row.exact === false
             ? `≈${row.tokens.toLocaleString('en-US')} tokens (estimate: exact counts still running)`
-            : `${row.tokens.toLocaleString('en-US')} tokens (counted with o200k_base)`
+            : `${row.tokens.toLocaleString('en-US')} tokens (counted with ${encoding})`
         }
       >
         {fmtTokens(row.tokens)}
