@@ -1,12 +1,12 @@
 import { useShallow } from 'zustand/react/shallow';
-import { formatBytes } from '../../protocol/index.ts';
+import { formatBytes, type LoadProgress } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 import { useLoadOrder } from '../../state/load-order.ts';
 import { useStore } from '../../state/store.ts';
 import { visibleText } from '../common/visible-text.ts';
 import { ParseIssues } from './ParseIssues.tsx';
 
-const PHASES: Record<string, string> = {
+const PHASES: Record<LoadProgress['phase'], string> = {
   reading: 'Reading',
   parsing: 'Parsing',
   counting: 'Counting tokens',

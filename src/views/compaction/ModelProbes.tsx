@@ -10,7 +10,7 @@ const WHY: Record<string, string> = {
   'needs-key': 'Type the API key for the endpoint in the config panel’s Summarizer tab (kept in this tab only).',
 };
 
-const TYPE: Record<string, string> = {
+const TYPE: Record<ModelProbeResult['type'], string> = {
   artifact: 'Artifact',
   recall: 'Recall',
   continuation: 'Continuation',

@@ -1,8 +1,9 @@
 import { useShallow } from 'zustand/react/shallow';
-import { type PairingRule, type PairingViolation, PROVIDERS, type Provider } from '../../protocol/index.ts';
+import { type PairingViolation, PROVIDERS, type Provider } from '../../protocol/index.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import { FromTheLog } from '../common/FromTheLog.tsx';
 import { providerNote } from '../common/log-default-note.ts';
+import { RULE_WORDS } from '../common/rule-words.ts';
 import './pairing.css';
 
 const PROVIDER_NAMES: Record<Provider, string> = {
@@ -11,24 +12,6 @@ const PROVIDER_NAMES: Record<Provider, string> = {
   'openai-responses': 'OpenAI Responses',
   gemini: 'Google Gemini',
   bedrock: 'AWS Bedrock Converse',
-};
-
-const RULES: Record<PairingRule, string> = {
-  'missing-result': 'tool call without its result',
-  'orphan-result': 'result without its tool call',
-  'results-not-first': 'results not first in the message',
-  'result-outside-user': 'result outside a user message',
-  'duplicate-id': 'duplicate tool id',
-  'tool-message-without-call': 'tool message without a call',
-  'count-mismatch': 'result count differs from call count',
-  'call-turn-order': 'call turn in the wrong place',
-  'ends-with-model-turn': 'request ends with a model turn',
-  'thinking-modified': 'thinking block modified',
-  'summary-between-pair': 'summary between a call and its result',
-  'split-batch': 'parallel batch split',
-  'empty-error-result': 'empty error result',
-  'mixed-content-turn': 'results mixed with other content',
-  'synthetic-result': 'synthetic result',
 };
 
 /** Items rendered at most (a pathological log can have thousands). */
@@ -143,7 +126,7 @@ export function PairingPanel() {
           >
             <span className="pp-meta">
               <span className={`pp-sev pp-sev-${v.severity}`}>{v.severity === 'error' ? 'rejected' : 'flagged'}</span>
-              <span className="pp-rule">{RULES[v.rule] ?? v.rule}</span>
+              <span className="pp-rule">{RULE_WORDS[v.rule] ?? v.rule}</span>
               <span className={v.stage === 'input' ? 'pp-blame' : 'pp-blame pp-blame-stage'}>
                 blamed: {blame(v.stage)}
               </span>

@@ -6,6 +6,7 @@
 import type { CompactionRow, Row, RunResult } from '../../protocol/index.ts';
 import { PROBE_KINDS, parseProbeKey } from '../../protocol/index.ts';
 import type { UrlView } from '../../state/url-state.ts';
+import { RULE_WORDS } from '../common/rule-words.ts';
 
 export type Candidate = {
   spec: string;
@@ -52,15 +53,6 @@ function compactionCandidates(c: CompactionRow, probe: string | null, add: (c: C
 
 /** Candidates listed at most (a broken log repeats one violation in every later request). */
 const MAX = 12;
-
-const RULE_WORDS: Record<string, string> = {
-  'missing-result': 'tool call without its result',
-  'orphan-result': 'result without its tool call',
-  'results-not-first': 'results not first in the message',
-  'summary-between-pair': 'summary between a call and its result',
-  'split-batch': 'parallel batch split',
-  'duplicate-id': 'duplicate tool id',
-};
 
 function stageWords(stage: string): string {
   return stage === 'input' ? 'in the recorded input' : `after stage ${stage}`;
