@@ -3,11 +3,11 @@
 // TypeScript with no DOM: it runs in the worker, in Node tests, and in-thread as the no-worker fallback.
 // Stale runs are dropped: each run yields once so later requests can supersede it before it starts.
 import { type Analysis, analyze, withRows } from '../src/analyses/analyze.ts';
-import { AnalysisCache } from '../src/analyses/cache.ts';
 import { idleReason, resultMessages } from '../src/analyses/idle-reason.ts';
 import { logDefaults } from '../src/analyses/log-defaults.ts';
 import { gradeModelProbes, modelProbeCalls } from '../src/analyses/model-probes.ts';
 import { tasksByPreset } from '../src/analyses/preset-tasks.ts';
+import { RunMemo } from '../src/analyses/run-memo.ts';
 import {
   APP_MAX_FILE_BYTES,
   type HeldLines,
@@ -123,9 +123,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
   let held: { name: string; lines: HeldLines; extras: Map<string, HeldLines> } | undefined;
   /** The loaded session is followed: its run caches keep their replays running for its next growth. */
   let following = false;
-  /** The run cache of the loaded transcript per encoding (analyses/cache.ts): every run-to-run memo lives there,
+  /** The run cache of the loaded transcript per encoding (analyses/run-memo.ts): every run-to-run memo lives there,
    *  and all of it is dropped when another transcript loads. */
-  const caches = new Map<EncodingName, Promise<AnalysisCache>>();
+  const caches = new Map<EncodingName, Promise<RunMemo>>();
   const httpCache = new Map<string, SummaryOutcome>();
   /** The http summarizer calls the last run could not answer from httpCache. */
   let pendingCalls: HttpCall[] = [];
@@ -136,7 +136,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
         full: PipelineEvent[];
         preset: string | null;
         tokenizer: Tokenizer;
-        cache: AnalysisCache;
+        cache: RunMemo;
         settings: RunSettings;
       }
     | undefined;
@@ -200,12 +200,12 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
   }
 
   /** The run cache of `t` for `enc`, made on first use (concurrent callers share it). */
-  function cacheFor(t: Transcript, enc: EncodingName): Promise<AnalysisCache> {
+  function cacheFor(t: Transcript, enc: EncodingName): Promise<RunMemo> {
     let p = caches.get(enc);
     if (!p) {
       const keepRuns = following;
       p = tokenizerFor(enc).then((tok) => {
-        const cache = new AnalysisCache(t, new TokenMeter(tok));
+        const cache = new RunMemo(t, new TokenMeter(tok));
         cache.keepRuns = keepRuns;
         return cache;
       });
@@ -215,9 +215,9 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
   }
 
   /** The run cache of `t`, a growth of the transcript `c` was made for: carried over when its memos hold. */
-  function grownCache(c: AnalysisCache, t: Transcript): AnalysisCache {
-    if (carries(c, t)) return new AnalysisCache(t, c.meter, undefined, c);
-    const fresh = new AnalysisCache(t, new TokenMeter(c.meter.tokenizer));
+  function grownCache(c: RunMemo, t: Transcript): RunMemo {
+    if (carries(c, t)) return new RunMemo(t, c.meter, undefined, c);
+    const fresh = new RunMemo(t, new TokenMeter(c.meter.tokenizer));
     fresh.keepRuns = true;
     return fresh;
   }

@@ -1,6 +1,6 @@
 // One call that runs everything on a parsed transcript — replay, cache timelines, re-fetches, dollars — and
 // assembles the SPEC §8 report. Shared by the CLI and the worker so both always agree. What is kept from one run
-// to the next lives in the AnalysisCache the caller owns (the engine: one per loaded transcript and encoding).
+// to the next lives in the RunMemo the caller owns (the engine: one per loaded transcript and encoding).
 import type { Transcript } from '../model/transcript.ts';
 import type { Provider } from '../pairing/validate.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
@@ -11,12 +11,12 @@ import { calibrateTranscript, type Replay, replayTranscript } from '../replay/tr
 import { TokenMeter } from '../tokens/meter.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { auditRun, type RunAudit } from './audit.ts';
-import { AnalysisCache } from './cache.ts';
 import { type ObservedPoint, observedTimeline, type SimulatedPoint, simulatedTimeline } from './cache-timeline.ts';
 import type { CostTotals } from './cost.ts';
 import { type Refetch, refetches } from './refetch.ts';
 import { buildReport, type Report } from './report.ts';
 import { type RunCost, runCost } from './run-cost.ts';
+import { RunMemo } from './run-memo.ts';
 import { simulatedCost } from './simulated-cost.ts';
 
 export type AnalyzeOptions = {
@@ -26,7 +26,7 @@ export type AnalyzeOptions = {
   provider: Provider;
   tokenizer: Tokenizer;
   /** The run cache of this transcript and tokenizer (a fresh one when absent: nothing is kept). */
-  cache?: AnalysisCache;
+  cache?: RunMemo;
   summarizer?: Summarizer;
   /** Copy rewrite events into the report's request rows (default true; the worker sends them apart). */
   reportEvents?: boolean;
@@ -50,8 +50,8 @@ export type Analysis = {
 };
 
 /** A fresh run cache for `t` counted with `tokenizer`. */
-export function newCache(t: Transcript, tokenizer: Tokenizer): AnalysisCache {
-  return new AnalysisCache(t, new TokenMeter(tokenizer));
+export function newCache(t: Transcript, tokenizer: Tokenizer): RunMemo {
+  return new RunMemo(t, new TokenMeter(tokenizer));
 }
 
 export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
@@ -95,7 +95,7 @@ export function analyze(t: Transcript, o: AnalyzeOptions): Analysis {
   return { replay, observed, simulated, refetches: found, cost, audit, report };
 }
 
-function auditOf(t: Transcript, o: AnalyzeOptions, replay: Replay, found: Refetch[], cost: RunCost, c: AnalysisCache) {
+function auditOf(t: Transcript, o: AnalyzeOptions, replay: Replay, found: Refetch[], cost: RunCost, c: RunMemo) {
   return auditRun({
     transcript: t,
     tokenizer: o.tokenizer,
@@ -120,7 +120,7 @@ function withoutPipelineKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provide
  *  priced under the same simulated cache: the preset's saving is this minus the run's simulated cost. Its totals
  *  are kept in the run cache (a threshold drag does not change them), the replay itself is not: the run's own
  *  replays stay the ones the next run may reuse, and a big log holds one replay, not two. */
-function costWithoutPipeline(t: Transcript, o: AnalyzeOptions, cache: AnalysisCache): CostTotals {
+function costWithoutPipeline(t: Transcript, o: AnalyzeOptions, cache: RunMemo): CostTotals {
   const key = withoutPipelineKey(o);
   const kept = cache.withoutPipeline.get(key);
   if (kept) return kept;
@@ -141,7 +141,7 @@ function costWithoutPipeline(t: Transcript, o: AnalyzeOptions, cache: AnalysisCa
 export function withRows(
   t: Transcript,
   a: Analysis,
-  o: Pick<AnalyzeOptions, 'tokenizer' | 'preset' | 'reportEvents'> & { cache: AnalysisCache },
+  o: Pick<AnalyzeOptions, 'tokenizer' | 'preset' | 'reportEvents'> & { cache: RunMemo },
 ): Report {
   if (a.report.requests.length > 0 || a.replay.threads.every((tr) => tr.requests.length === 0)) return a.report;
   a.report = buildReport({

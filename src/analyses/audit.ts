@@ -34,7 +34,7 @@ export type AuditInput = {
   refetchUsd: readonly (number | null)[];
   dollars: readonly RequestDollars[];
   memo: AuditMemo;
-  /** Each compaction's after-effects kept from earlier runs (the engine's AnalysisCache; none: a fresh one). */
+  /** Each compaction's after-effects kept from earlier runs (the engine's RunMemo; none: a fresh one). */
   after?: AfterMemo;
   cost?: CostMemo;
 };

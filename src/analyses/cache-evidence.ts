@@ -5,11 +5,11 @@
 // breakpoint, looking back at most 20 blocks; OpenAI caches best effort in 128-token steps). A break nothing
 // supports stays `unexplained` — the evidence lists what was checked, never a guess.
 
+import type { CacheApi } from '../catalog/cache-rules.ts';
+import { isDeepSeek } from '../catalog/cache-rules.ts';
 import { pushAll } from '../lib/arrays.ts';
 import { grouped } from '../lib/digits.ts';
 import type { Message, Request, Thread } from '../model/transcript.ts';
-import type { CacheApi } from '../models/cache-rules.ts';
-import { isDeepSeek } from '../models/cache-rules.ts';
 import { isPrompt } from '../replay/transcript.ts';
 import { type Calibration, observedPrompt } from '../tokens/calibration.ts';
 import { olderEntry, reasoningDrop, sameEntry } from './best-effort-evidence.ts';

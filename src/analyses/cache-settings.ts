@@ -1,8 +1,8 @@
 // The cache rules a request is simulated (or judged) under: the API's own rules for its model (which API follows
 // from the run's provider — Bedrock serves Claude with Anthropic's rules — or, for what a log observed, from the
 // model's maker), with the run's `cache.*` overrides on top. One place, so the timeline and the cost agree.
-import { type CacheApi, type CacheRules, cacheRulesFor, isDeepSeek } from '../models/cache-rules.ts';
-import { familyOf, parseModelId } from '../models/model-id.ts';
+import { type CacheApi, type CacheRules, cacheRulesFor, isDeepSeek } from '../catalog/cache-rules.ts';
+import { familyOf, parseModelId } from '../catalog/model-id.ts';
 import type { Provider } from '../pairing/validate.ts';
 import type { CacheConfig } from '../pipeline/config.ts';
 

@@ -8,10 +8,10 @@
 // Every observed break carries where its cached prefix ended (cache-divergence.ts) and the checkable evidence its
 // cause rests on; session logs get causes from that evidence (cache-evidence.ts).
 
+import { cachedPrefix } from '../catalog/cache-rules.ts';
 import { getOrInsert } from '../lib/maps.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Request, Thread, Transcript } from '../model/transcript.ts';
-import { cachedPrefix } from '../models/cache-rules.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import type { RequestReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
@@ -69,7 +69,7 @@ export function isBreak(read: number, previousPrompt: number, min: number): bool
   return previousPrompt > 0 && read < 0.8 * previousPrompt && previousPrompt - read >= Math.max(1, min);
 }
 
-/** What the timelines keep from one run to the next of one transcript (the engine's AnalysisCache). */
+/** What the timelines keep from one run to the next of one transcript (the engine's RunMemo). */
 export class TimelineMemo {
   /** The observed timeline and the cache settings it was made with (it depends on nothing else; read-only). */
   observed: { key: string; points: ObservedPoint[] } | undefined;

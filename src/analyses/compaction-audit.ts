@@ -65,7 +65,7 @@ type SpanAudit = { ledger: Ledger; anchored: string; anchoredTokens: number; anc
 /** Spans kept per thread before that memo starts over (a drag makes a few hundred new ones a run). */
 const MAX_SPANS = 10_000;
 
-/** What the audit keeps from one run to the next of one transcript and tokenizer (the engine's AnalysisCache). */
+/** What the audit keeps from one run to the next of one transcript and tokenizer (the engine's RunMemo). */
 export class AuditMemo {
   /** Thread → its agent compactions audited (independent of the run). Bound: one list per thread. */
   readonly agent = new WeakMap<Thread, Audited[]>();

@@ -3,8 +3,7 @@
 // counted as "price unknown" and left out of the dollars, never priced as another model. `CostBook` collects the
 // entries of one computation (recorded-cost.ts, simulated-cost.ts) and says what its figures rest on.
 
-import type { BilledResponse, ObservedUsage, Thread } from '../model/transcript.ts';
-import type { CatalogInfo, ModelPrices } from '../models/catalog.ts';
+import type { CatalogInfo, ModelPrices } from '../catalog/catalog.ts';
 import {
   addTokens,
   addUsd,
@@ -18,7 +17,8 @@ import {
   type UserPrices,
   ZERO_TOKENS,
   ZERO_USD,
-} from '../models/prices.ts';
+} from '../catalog/prices.ts';
+import type { BilledResponse, ObservedUsage, Thread } from '../model/transcript.ts';
 
 /** What an entry is: one of a thread's requests, or a response billed apart from them. */
 export type EntryKind = 'request' | BilledResponse['why'];
@@ -94,7 +94,7 @@ export function usageTokens(u: ObservedUsage): TokenSplit {
 
 const HOUR = 3_600_000;
 
-/** What the dollars keep from one run to the next of one transcript (the engine's AnalysisCache): prices do not
+/** What the dollars keep from one run to the next of one transcript (the engine's RunMemo): prices do not
  *  move with the thresholds a drag changes. */
 export class CostMemo {
   /** (user prices, model, hour) → its pricing before the simulation's multipliers. Assumes the catalog does not

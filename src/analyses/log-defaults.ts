@@ -3,10 +3,10 @@
 // already exceeds it (a 1M-context session). One pure function for the CLI and the worker, so a file starts from
 // the same settings in both; every default says where it came from (the UI's "from the log" labels, the report).
 
+import { CATALOG, familyWindows, lookupModel, type ModelLookup } from '../catalog/catalog.ts';
+import { type ParsedModelId, parseModelId } from '../catalog/model-id.ts';
 import { grouped } from '../lib/digits.ts';
 import type { FormatId, Transcript } from '../model/transcript.ts';
-import { CATALOG, familyWindows, lookupModel, type ModelLookup } from '../models/catalog.ts';
-import { type ParsedModelId, parseModelId } from '../models/model-id.ts';
 import { DEFAULT_CONFIG } from '../pipeline/config.ts';
 import { observedPrompt } from '../tokens/calibration.ts';
 import type { LogDefaults, LogModel, ProviderDefault, TtlDefault, WindowDefault } from './settings-origin.ts';

@@ -1,12 +1,12 @@
 // Presets compared on tokens per task, not per request (issue 17, the seeds' skill): every preset replayed over
 // the same log with the run's window, output reserve, cache rules, prices, mode and provider, and the recording
 // beside them. Each row: tasks, tokens (estimated), the re-fetches its losses are followed by, dollars. Made on
-// demand (six more replays) and kept in the AnalysisCache per settings key.
+// demand (six more replays) and kept in the RunMemo per settings key.
 import type { Transcript } from '../model/transcript.ts';
 import { PRESET_IDS, presetConfig } from '../pipeline/presets.ts';
 import { summarizerFor } from '../pipeline/summarizer.ts';
 import { type AnalyzeOptions, analyze } from './analyze.ts';
-import type { AnalysisCache } from './cache.ts';
+import type { RunMemo } from './run-memo.ts';
 import type { PresetTaskRow, PresetTaskTable, TaskRow } from './tasks.ts';
 
 /** The recording's totals from a run's task rows (observed; tasks with no usage at all add nothing). */
@@ -46,7 +46,7 @@ function presetTasksKey(o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider'>)
 export function tasksByPreset(
   t: Transcript,
   o: Pick<AnalyzeOptions, 'config' | 'mode' | 'provider' | 'tokenizer'>,
-  cache: AnalysisCache,
+  cache: RunMemo,
 ): PresetTaskTable {
   const key = presetTasksKey(o);
   const kept = cache.presetTasks.get(key);

@@ -2,8 +2,9 @@
 // request with observed usage, and the responses billed apart from the requests (rewound branches, usage-only
 // calls) — at its model's list prices at its time. The tokens are observed; the dollars are what ccusage computes
 // from the same lines. Depends on the transcript and the user's prices only.
+
+import type { UserPrices } from '../catalog/prices.ts';
 import type { Transcript } from '../model/transcript.ts';
-import type { UserPrices } from '../models/prices.ts';
 import { CostBook, type CostMemo, type CostTotals, usageTokens } from './cost.ts';
 
 export type RecordedCost = {

@@ -52,7 +52,7 @@ type Repeat = Omit<Refetch, 'kind' | 'lostBy'> & {
   repeatRequest: number;
 };
 
-/** What the re-fetch analysis keeps from one run to the next of one transcript and tokenizer (AnalysisCache). */
+/** What the re-fetch analysis keeps from one run to the next of one transcript and tokenizer (RunMemo). */
 export class RefetchMemo {
   /** Thread → its repeats (independent of the replay). Bound: one list per thread. */
   readonly repeats = new WeakMap<Thread, Repeat[]>();

@@ -150,7 +150,7 @@ export type Report = {
 
 type StaticRow = Pick<ToolResultRow, 'thread' | 'toolUseId' | 'tool' | 'messageIndex' | 'chars' | 'tokens' | 'isError'>;
 
-/** What the report keeps from one run to the next of one transcript and tokenizer (the engine's AnalysisCache). */
+/** What the report keeps from one run to the next of one transcript and tokenizer (the engine's RunMemo). */
 export class ReportMemo {
   /** Thread → the sizes of every tool result (they do not change between runs). Bound: one list per thread. */
   readonly staticRows: WeakMap<Thread, StaticRow[]>;
@@ -256,7 +256,7 @@ function stripEvent(e: PipelineEvent): ReportEvent {
 export type ReportInput = {
   transcript: Transcript;
   tokenizer: Tokenizer;
-  /** What the report keeps between runs (the engine's AnalysisCache.report). */
+  /** What the report keeps between runs (the engine's RunMemo.report). */
   memo: ReportMemo;
   replay: Replay;
   observed: ObservedPoint[];

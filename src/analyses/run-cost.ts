@@ -3,10 +3,10 @@
 // TTL break (observed and simulated), and what each re-fetch cost. Made once per run, so the CLI's report rows
 // and the UI's summary bar and timeline hover show the same figures.
 
+import type { CacheApi } from '../catalog/cache-rules.ts';
+import { CATALOG } from '../catalog/catalog.ts';
 import { getOrInsert } from '../lib/maps.ts';
 import type { Transcript } from '../model/transcript.ts';
-import type { CacheApi } from '../models/cache-rules.ts';
-import { CATALOG } from '../models/catalog.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { cacheApiOf, cacheApiOfModel } from './cache-settings.ts';
 import type { ObservedPoint, SimulatedPoint } from './cache-timeline.ts';

@@ -1,9 +1,10 @@
 // How a run's settings relate to the log's defaults (SPEC §1.1): the shapes of those defaults (decided by
 // log-defaults.ts in the worker and the CLI), a config with the log's window, and where each setting of a run came
 // from. No catalog here: the UI imports this file, and the catalog's data stays in the worker's bundle.
+
+import type { CatalogInfo, ModelLookup } from '../catalog/catalog.ts';
 import type { FormatId } from '../model/transcript.ts';
 import type { RequestIndex, Tokens } from '../model/units.ts';
-import type { CatalogInfo, ModelLookup } from '../models/catalog.ts';
 import type { Provider } from '../pairing/validate.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 

@@ -3,10 +3,11 @@
 // observed for it — the replay changes what is sent, not what came back. Cache reads and writes cost the config's
 // multiples of the input price where set, else the model's own cache prices; an Anthropic write under a TTL over
 // 5 minutes is a 1-hour write. Every figure is an estimate (calibrated prompt sizes).
+
+import type { ModelPrices, TokenPrices } from '../catalog/catalog.ts';
+import type { TokenSplit } from '../catalog/prices.ts';
 import { getOrInsert } from '../lib/maps.ts';
 import type { Transcript } from '../model/transcript.ts';
-import type { ModelPrices, TokenPrices } from '../models/catalog.ts';
-import type { TokenSplit } from '../models/prices.ts';
 import type { CacheConfig } from '../pipeline/config.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { cacheApiOf, rulesFor } from './cache-settings.ts';

@@ -4,12 +4,12 @@
 // again: written to cache where the API bills writes, plain input where it does not). Estimates at each request's
 // model prices and the run's `cache.*` settings.
 
+import type { CacheApi } from '../catalog/cache-rules.ts';
+import { tierFor, writePrice } from '../catalog/prices.ts';
 import { grouped } from '../lib/digits.ts';
 import { getOrInsert } from '../lib/maps.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Transcript } from '../model/transcript.ts';
-import type { CacheApi } from '../models/cache-rules.ts';
-import { tierFor, writePrice } from '../models/prices.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
 import { rulesFor } from './cache-settings.ts';
 import type { BreakInfo } from './cache-timeline.ts';

@@ -1,6 +1,6 @@
 // A transcript read again after its file grew (a followed session), holding the objects of the previous read
 // wherever they are equal in value: a thread, message, block, request or prefix that did not change is the same
-// object as before, so the run cache, keyed on identity (analyses/cache.ts), finds what it kept for it. Only
+// object as before, so the run cache, keyed on identity (analyses/run-memo.ts), finds what it kept for it. Only
 // values equal to the last bit are replaced, so the result is equal in value to the fresh read.
 import type { Message, Request, Thread, ThreadPrefix, Transcript } from './transcript.ts';
 

@@ -2,12 +2,12 @@
 // schema for the UI editor, and helpers to resolve partial configs and set dotted keys from the CLI
 // (`--set tier3Window=5`). Values are validated here so stages can trust them.
 
-import type { UserPrices } from '../models/prices.ts';
+import type { UserPrices } from '../catalog/prices.ts';
 
 type SummarizerKind = 'extractive' | 'http' | 'fail';
 
 /** The simulated prompt cache (SPEC §4 `cache.*`). A null value follows the API's own rules for each request's
- *  model (models/cache-rules.ts) and its catalog prices; a number overrides them for every request. */
+ *  model (catalog/cache-rules.ts) and its catalog prices; a number overrides them for every request. */
 export type CacheConfig = {
   ttlSeconds: number;
   minCacheable: number | null;

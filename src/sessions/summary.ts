@@ -10,8 +10,8 @@ import { logDefaults } from '../analyses/log-defaults.ts';
 import { recordedCost } from '../analyses/recorded-cost.ts';
 import { totalsCheck } from '../analyses/self-check.ts';
 import { withLogDefaults } from '../analyses/settings-origin.ts';
+import { lookupModel, type ModelLookup } from '../catalog/catalog.ts';
 import type { FormatId, Message, Transcript } from '../model/transcript.ts';
-import { lookupModel, type ModelLookup } from '../models/catalog.ts';
 import { presetConfig } from '../pipeline/presets.ts';
 import { sessionTitle } from './title.ts';
 

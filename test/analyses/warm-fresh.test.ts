@@ -1,5 +1,5 @@
 // The engine's run cache is only a cache (SPEC §9): settings A, B, A, B run one after another on one
-// AnalysisCache give, for B, exactly what B gives on a fresh cache over a structuredClone of the transcript —
+// RunMemo give, for B, exactly what B gives on a fresh cache over a structuredClone of the transcript —
 // the report (rows and events included), every request's replay figures and events, and the tool results'
 // last sizes. On generated sessions (every preset, small windows so each stage fires) and on every fixture.
 import fc from 'fast-check';

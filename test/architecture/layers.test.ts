@@ -17,7 +17,7 @@ import {
   violations,
 } from './imports.ts';
 
-const CORE = ['lib', 'model', 'formats', 'tokens', 'models', 'pairing', 'pipeline', 'replay', 'analyses'];
+const CORE = ['lib', 'model', 'formats', 'tokens', 'catalog', 'pairing', 'pipeline', 'replay', 'analyses'];
 
 /** What each folder may import besides itself. `worker/engine.worker.ts` is the worker entry the page starts. */
 const MAY_IMPORT: Record<string, string[]> = {
@@ -25,11 +25,11 @@ const MAY_IMPORT: Record<string, string[]> = {
   model: ['lib'],
   formats: ['lib', 'model'],
   tokens: ['lib', 'model'],
-  models: ['lib', 'model'],
+  catalog: ['lib', 'model'],
   pairing: ['lib', 'model'],
-  pipeline: ['lib', 'model', 'tokens', 'models'],
-  replay: ['lib', 'model', 'tokens', 'models', 'pairing', 'pipeline'],
-  analyses: ['lib', 'model', 'tokens', 'models', 'pairing', 'pipeline', 'replay'],
+  pipeline: ['lib', 'model', 'tokens', 'catalog'],
+  replay: ['lib', 'model', 'tokens', 'catalog', 'pairing', 'pipeline'],
+  analyses: ['lib', 'model', 'tokens', 'catalog', 'pairing', 'pipeline', 'replay'],
   share: [...CORE, 'formats'],
   projections: ['lib', 'model', 'tokens', 'pipeline', 'analyses'],
   sessions: [...CORE, 'formats'],
@@ -146,7 +146,7 @@ describe('the UI’s one door (src/protocol/)', () => {
 
   it('the page bundle holds no parser registry, tokenizer, validator, share codec or price catalog', () => {
     const heavy = [...loaded].filter((f) =>
-      /^src\/(formats\/index|tokens\/(tokenizer|bpe)|pairing\/validate|pairing\/providers\/|share\/(codec|payload)|models\/catalog|pipeline\/stages\/|replay\/|worker\/)/.test(
+      /^src\/(formats\/index|tokens\/(tokenizer|bpe)|pairing\/validate|pairing\/providers\/|share\/(codec|payload)|catalog\/catalog|pipeline\/stages\/|replay\/|worker\/)/.test(
         f,
       ),
     );

@@ -1,4 +1,4 @@
-// Run-to-run reuse lives in one place the engine owns (analyses/cache.ts and the memos it names), never in
+// Run-to-run reuse lives in one place the engine owns (analyses/run-memo.ts and the memos it names), never in
 // module-level caches. This reads every file of the core (everything but the browser-only state/ and views/)
 // and fails on module-level mutable state: a top-level `let`/`var`, or a top-level Map/Set/WeakMap/WeakSet
 // that the file writes to. Read-only lookup tables (a Set built from literals and only read) pass.

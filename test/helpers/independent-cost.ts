@@ -6,8 +6,8 @@
 // `total_token_usage` (a total that falls starts a new count), at the model of the latest turn_context.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { lookupModel } from '../../src/catalog/catalog.ts';
 import { companionFiles } from '../../src/cli/node-input.ts';
-import { lookupModel } from '../../src/models/catalog.ts';
 
 export type Independent = { usd: number; responses: number; unpriced: string[] };
 

@@ -4,7 +4,7 @@
 // lines at the cut (issue 14's cut counting), as it did before the growth.
 import { describe, expect, it } from 'vitest';
 import { claudeCodeLines } from '../../bench/generate.ts';
-import { AnalysisCache } from '../../src/analyses/cache.ts';
+import { RunMemo } from '../../src/analyses/run-memo.ts';
 import { fileFromText, heldLines, parseTranscript } from '../../src/formats/index.ts';
 import { carryOver, sameValue } from '../../src/model/carry-over.ts';
 import type { Message, Thread, ToolResultBlock, Transcript } from '../../src/model/transcript.ts';
@@ -51,7 +51,7 @@ describe('carry-over', () => {
     };
     const endpoints = () => [inlineEndpoint(async () => counter)];
     const before = read(lines.length - 6);
-    const cache = new AnalysisCache(before, new TokenMeter(tok));
+    const cache = new RunMemo(before, new TokenMeter(tok));
     await countTranscript(before, cache.meter, 'o200k_base', endpoints);
     const long = before.threads[0].messages
       .flatMap((m) => m.blocks)
@@ -63,7 +63,7 @@ describe('carry-over', () => {
 
     const grown = carryOver(before, read(lines.length));
     expect(carries(cache, grown)).toBe(true);
-    const next = new AnalysisCache(grown, cache.meter, undefined, cache);
+    const next = new RunMemo(grown, cache.meter, undefined, cache);
     await countTranscript(grown, next.meter, 'o200k_base', endpoints);
     expect(grown.threads[0].messages.flatMap((m) => m.blocks).includes(long)).toBe(true);
 
@@ -113,10 +113,7 @@ const transcriptOf = (th: Thread): Transcript => ({ format: 'tierscope', meta: {
 
 describe('the run cache is carried over only while a grown thread names its earlier tool ids as before', () => {
   const cacheOf = async (t: Transcript) => {
-    const cache = new AnalysisCache(
-      t,
-      new TokenMeter(new CachedTokenizer('o200k_base', await loadCounter('o200k_base'))),
-    );
+    const cache = new RunMemo(t, new TokenMeter(new CachedTokenizer('o200k_base', await loadCounter('o200k_base'))));
     cache.pipeline.toolIds.of(t.threads[0]);
     return cache;
   };

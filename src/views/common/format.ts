@@ -1,6 +1,7 @@
 // Number and time formatting shared by every view: dense, tabular, estimates marked (UI.md habits).
 
-/** 12.4k, 1.2M; integers below 10,000 as is. */
+/** Tokens, dense: below 1,000 as a rounded integer (742); 1.2k–99.9k with one decimal, 100k–999k without (412k);
+ *  1.2M–9.9M with one decimal, 10M and up without. */
 export function fmtTokens(n: number): string {
   const a = Math.abs(n);
   if (a >= 1e6) return `${(n / 1e6).toFixed(a >= 1e7 ? 0 : 1)}M`;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findProvider } from '@pydantic/genai-prices';
 import { describe, expect, it } from 'vitest';
-import { CATALOG, familyWindows, type KnownModel, lookupModel } from '../../src/models/catalog.ts';
+import { CATALOG, familyWindows, type KnownModel, lookupModel } from '../../src/catalog/catalog.ts';
 import { REPO_ROOT } from '../helpers/fixtures.ts';
 
 function known(id: string, at?: Date): KnownModel {

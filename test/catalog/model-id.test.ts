@@ -1,6 +1,6 @@
 // Model ids as logs write them: the bare id, the host it was called through, and the maker.
 import { describe, expect, it } from 'vitest';
-import { familyOf, parseModelId } from '../../src/models/model-id.ts';
+import { familyOf, parseModelId } from '../../src/catalog/model-id.ts';
 
 describe('parseModelId', () => {
   const CASES: [string, { bare: string; host: string; family: string; hostId?: string }][] = [

@@ -14,7 +14,7 @@ import { RefetchMemo } from './refetch.ts';
 import { ReportMemo } from './report.ts';
 import type { PresetTaskTable } from './tasks.ts';
 
-export class AnalysisCache extends ReplayCache {
+export class RunMemo extends ReplayCache {
   readonly report: ReportMemo;
   readonly refetch: RefetchMemo;
   readonly timeline = new TimelineMemo();
@@ -39,12 +39,7 @@ export class AnalysisCache extends ReplayCache {
   /** `from`: the cache of an earlier read of a followed session, when carries(from, transcript) (replay/cache.ts):
    *  the memos keyed on threads, replays, rows and messages are kept; those of the whole transcript (timelines,
    *  recorded cost, report counts and static rows, calibrations, the two per-key totals) start over. */
-  constructor(
-    transcript: Transcript,
-    meter: TokenMeter,
-    calibrations?: Map<string, Calibration>,
-    from?: AnalysisCache,
-  ) {
+  constructor(transcript: Transcript, meter: TokenMeter, calibrations?: Map<string, Calibration>, from?: RunMemo) {
     super(transcript, meter, calibrations, from);
     this.report = new ReportMemo(from?.report);
     this.refetch = from?.refetch ?? new RefetchMemo();

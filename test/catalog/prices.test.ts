@@ -3,9 +3,9 @@
 // Anthropic's 2× input, cache reads without a price refused; user prices for a model the catalog lacks; and the
 // dollar format of the CLI and the UI.
 import { describe, expect, it } from 'vitest';
+import type { ModelPrices } from '../../src/catalog/catalog.ts';
+import { priceTokens, pricingOf, type TokenSplit } from '../../src/catalog/prices.ts';
 import { fmtUsd } from '../../src/lib/money.ts';
-import type { ModelPrices } from '../../src/models/catalog.ts';
-import { priceTokens, pricingOf, type TokenSplit } from '../../src/models/prices.ts';
 
 const tokens = (o: Partial<TokenSplit>): TokenSplit => ({
   input: 0,

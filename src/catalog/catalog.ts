@@ -7,7 +7,7 @@ import { calcPrice, findProvider, type ModelInfo, type ModelPrice, type Provider
 import type { Tokens } from '../model/units.ts';
 import { familyOf, type ModelFamily, type ParsedModelId, parseModelId } from './model-id.ts';
 
-/** The catalog this build carries (checked against node_modules by test/models/catalog.test.ts). */
+/** The catalog this build carries (checked against node_modules by test/catalog/catalog.test.ts). */
 export const CATALOG = {
   name: '@pydantic/genai-prices',
   version: '0.1.8',

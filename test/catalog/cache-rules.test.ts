@@ -1,7 +1,7 @@
 // Each API's cache rules by model: Anthropic's minimum per model (and a model missing from the table said so),
 // Gemini's implicit minimum, OpenAI's 1,024 tokens in 128-token steps; and how a shared prefix becomes a hit.
 import { describe, expect, it } from 'vitest';
-import { cachedPrefix, cacheRulesFor } from '../../src/models/cache-rules.ts';
+import { cachedPrefix, cacheRulesFor } from '../../src/catalog/cache-rules.ts';
 
 describe('cacheRulesFor', () => {
   it('Anthropic: 4,096 for Opus 4.5/4.6 and Haiku 4.5, 2,048 for Sonnet 4.6 and Haiku 3.x, 1,024 for Sonnet/Opus 4', () => {
