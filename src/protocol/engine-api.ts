@@ -4,20 +4,15 @@
 // structured-cloneable data, sized for the view: the transcript itself never crosses. Types only.
 import type { CompactionRow } from '../analyses/audit.ts';
 import type { CompactionTexts } from '../analyses/compaction-audit.ts';
-import type { IdleReason } from '../analyses/idle-reason.ts';
 import type { ModelProbeCall, ModelProbeResult } from '../analyses/model-probes.ts';
-import type { Refetch } from '../analyses/refetch.ts';
-import type { Report, ToolResultRow } from '../analyses/report.ts';
-import type { LogDefaults } from '../analyses/settings-origin.ts';
+import type { Report } from '../analyses/report.ts';
 import type { PresetTaskTable } from '../analyses/tasks.ts';
 import type { LoadLimits } from '../formats/limits.ts';
-import type { FormatId, ParseIssue, ThreadKind } from '../model/transcript.ts';
-import type { PairingViolation, Provider } from '../pairing/types.ts';
-import type { PipelineConfig } from '../pipeline/config.ts';
+import type { FormatId, ParseIssue } from '../model/transcript.ts';
 import type { HttpCall, SummaryOutcome } from '../pipeline/summarizer.ts';
+import type { TranscriptSummary } from '../projections/load-summary.ts';
 import type { Row } from '../projections/rows.ts';
-import type { BreakRow, EventRow, TimelinePoint } from '../projections/timeline.ts';
-import type { ReplayMode } from '../replay/inputs.ts';
+import type { RunResult, RunSettings } from '../projections/run-result.ts';
 import type { DayTotal, SortKey } from '../sessions/rows.ts';
 import type { ScanProgress, Skipped } from '../sessions/scan.ts';
 import type { SessionRow } from '../sessions/summary.ts';
@@ -71,78 +66,20 @@ export type LoadProgress = {
   detail?: string;
 };
 
-export type ThreadInfo = {
-  id: string;
-  kind: ThreadKind;
-  title?: string;
-  messages: number;
-  requests: number;
-  parentToolUseId?: string;
-};
+export type { ThreadInfo } from '../projections/load-summary.ts';
 
 export type LoadSummary = {
   ok: true;
   fileName: string;
-  /** The format the transcript was first read from (a bundle's source format). */
-  format: FormatId;
-  version?: string;
-  title?: string;
   bytes: number;
-  threads: ThreadInfo[];
-  counts: Report['counts'];
-  parseIssues: ParseIssue[];
-  skipped: Record<string, number>;
-  /** Why each skipped kind is not part of the conversation (skip-reasons.ts), where known. */
-  skippedWhy: Record<string, string>;
   loadMs: number;
   /** Settings and view carried by a `.tierscope.json` share file (SPEC §7), restored when it is opened. */
   share?: SharedSettings;
-  /** The provider and context window the log implies (SPEC §1.1), each saying where it came from. */
-  defaults: LogDefaults;
-  /** The model a log that names none is priced at, and why (Codex: its CLI version's default). */
-  assumedModel?: { model: string; why: string };
-  /** A fork read without its parent: the thread it was forked from. */
-  forkOf?: string;
-};
+} & TranscriptSummary;
 
 export type LoadFailure = { ok: false; error: string; issues: ParseIssue[] };
 
-export type RunSettings = {
-  preset: string;
-  config: PipelineConfig;
-  mode: ReplayMode;
-  provider: Provider;
-  encoding: EncodingName;
-};
-
-export type RunResult = {
-  runId: number;
-  stale?: false;
-  ms: number;
-  settings: RunSettings;
-  totals: Report['totals'];
-  /** The estimates against the billed prompts and the log's own totals (self-check.ts). */
-  selfCheck: Report['selfCheck'];
-  /** Recurring divergence points of observed cache breaks and advice with its dollars (report.cacheFindings). */
-  cacheFindings: Report['cacheFindings'];
-  calibration: Report['calibration'];
-  lines: { window: number; trigger: number; landing: number; hardcap: number };
-  toolResults: ToolResultRow[];
-  timeline: TimelinePoint[];
-  events: EventRow[];
-  /** Every observed and simulated break of every thread, as the breaks table lists them. */
-  breaks: BreakRow[];
-  pairing: PairingViolation[];
-  refetches: Refetch[];
-  /** Every compaction audited (agent and pipeline), and tokens per task (SPEC §5.5, §8). */
-  compactions: CompactionRow[];
-  tasks: Report['tasks'] & {};
-  taskTotals: Report['taskTotals'] & {};
-  /** Set when the http summarizer still has calls to make (the UI may fetch and re-run). */
-  pendingSummaries: number;
-  /** Why the pipeline rewrote nothing (tiers, clears, summaries, drops) and the what-ifs that make it act. */
-  idle: IdleReason | null;
-};
+export type { RunResult, RunSettings } from '../projections/run-result.ts';
 
 export type StaleRun = { runId: number; stale: true };
 

@@ -31,7 +31,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   replay: ['lib', 'model', 'tokens', 'catalog', 'pairing', 'pipeline'],
   analyses: ['lib', 'model', 'tokens', 'catalog', 'pairing', 'pipeline', 'replay'],
   share: [...CORE, 'formats'],
-  projections: ['lib', 'model', 'tokens', 'pipeline', 'analyses'],
+  projections: [...CORE, 'sessions'],
   sessions: [...CORE, 'formats'],
   cli: [...CORE, 'share', 'sessions'],
   /** The protocol names core types and re-exports light values; what the UI may load through it is checked below. */

@@ -3,16 +3,16 @@
 // redaction previews list secrets; the minimizer reports progress, stops on cancel or a newer run, and its
 // reproduction is shared; share files restore settings and view on load; damaged links get clear messages.
 import { describe, expect, it } from 'vitest';
-import { exportBundle } from '../../src/formats/tierscope.ts';
-import type { Transcript } from '../../src/model/transcript.ts';
-import { presetConfig } from '../../src/pipeline/presets.ts';
-import { decodeShare } from '../../src/share/codec.ts';
-import type { MinimizeProgress } from '../../src/share/minimize.ts';
-import { DEFAULT_VIEW } from '../../src/share/view.ts';
-import type { EngineApi, RunResult, RunSettings, ShareRequest } from '../../worker/api.ts';
-import { createEngine } from '../../worker/create-engine.ts';
-import { transcript } from '../helpers/dsl.ts';
-import { loopDsl, type Turn } from '../helpers/loop.ts';
+import { exportBundle } from '../../../src/formats/tierscope.ts';
+import type { Transcript } from '../../../src/model/transcript.ts';
+import { presetConfig } from '../../../src/pipeline/presets.ts';
+import { decodeShare } from '../../../src/share/codec.ts';
+import type { MinimizeProgress } from '../../../src/share/minimize.ts';
+import { DEFAULT_VIEW } from '../../../src/share/view.ts';
+import type { EngineApi, RunResult, RunSettings, ShareRequest } from '../../../worker/api.ts';
+import { createEngine } from '../../../worker/create-engine.ts';
+import { transcript } from '../../helpers/dsl.ts';
+import { loopDsl, type Turn } from '../../helpers/loop.ts';
 
 const enc = new TextEncoder();
 const file = (name: string, text: string) => ({ name, buffer: enc.encode(text).buffer as ArrayBuffer });

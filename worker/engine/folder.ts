@@ -2,11 +2,11 @@
 // tokenizing; src/sessions), keep them, and answer the table's queries — filter by date and project, sort by a
 // column, totals per day — so the page renders what comes back. Files cross as Blobs (no copy) and are read one
 // session at a time; a newer scan or cancelScan stops a scan between sessions with the rows so far.
-import { fileFromBytes } from '../src/formats/index.ts';
-import type { SqliteOpener } from '../src/formats/sqlite.ts';
-import { dayTotals, filterRows, type SortKey, sortRows } from '../src/sessions/rows.ts';
-import { type ScanResult, scanSessions } from '../src/sessions/scan.ts';
-import type { FolderFile, ScanProgressInfo, ScanReply, SessionsQuery, SessionsView } from './api.ts';
+import { fileFromBytes } from '../../src/formats/index.ts';
+import type { SqliteOpener } from '../../src/formats/sqlite.ts';
+import { dayTotals, filterRows, type SortKey, sortRows } from '../../src/sessions/rows.ts';
+import { type ScanResult, scanSessions } from '../../src/sessions/scan.ts';
+import type { FolderFile, ScanProgressInfo, ScanReply, SessionsQuery, SessionsView } from '../api.ts';
 
 /** A folder file's bytes: its Blob, or its same-origin URL fetched (nothing leaves the origin: the worker's fetch
  *  is bound to it). A file that cannot be read counts as empty, which the scan reports as not a session. */

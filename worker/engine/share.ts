@@ -2,23 +2,23 @@
 // cancel) and opening links, all on the transcript the engine holds — the transcript never crosses to the
 // main thread; a link crosses as its encoded `s` value and the page adds its own origin. Pure TypeScript over
 // src/share, so it runs in the worker and in Node tests alike.
-import { analyze } from '../src/analyses/analyze.ts';
-import { exportBundle } from '../src/formats/tierscope.ts';
-import type { Transcript } from '../src/model/transcript.ts';
-import { PRESET_IDS, type PresetId } from '../src/pipeline/presets.ts';
-import { decodeShare, encodeShare } from '../src/share/codec.ts';
-import type { MinimizeProgress } from '../src/share/minimize.ts';
-import { type ShareSettings, type ShareState, shareOfFileTail, toShareFile } from '../src/share/payload.ts';
+import { analyze } from '../../src/analyses/analyze.ts';
+import { exportBundle } from '../../src/formats/tierscope.ts';
+import type { Transcript } from '../../src/model/transcript.ts';
+import { PRESET_IDS, type PresetId } from '../../src/pipeline/presets.ts';
+import { decodeShare, encodeShare } from '../../src/share/codec.ts';
+import type { MinimizeProgress } from '../../src/share/minimize.ts';
+import { type ShareSettings, type ShareState, shareOfFileTail, toShareFile } from '../../src/share/payload.ts';
 import {
   findWitness,
   formatPredicate,
   type Predicate,
   PredicateError,
   parsePredicate,
-} from '../src/share/predicate.ts';
-import { prepareShare, redactedView } from '../src/share/prepare.ts';
-import { type Redaction, type RedactionPreview, redactTranscript } from '../src/share/redact.ts';
-import type { EncodingName, Tokenizer } from '../src/tokens/tokenizer.ts';
+} from '../../src/share/predicate.ts';
+import { prepareShare, redactedView } from '../../src/share/prepare.ts';
+import { type Redaction, type RedactionPreview, redactTranscript } from '../../src/share/redact.ts';
+import type { EncodingName, Tokenizer } from '../../src/tokens/tokenizer.ts';
 import type {
   EngineApi,
   LoadFailure,
@@ -32,8 +32,8 @@ import type {
   ShareLink,
   ShareReply,
   ShareRequest,
-} from './api.ts';
-import type { ByteSource } from './blob-input.ts';
+} from '../api.ts';
+import type { ByteSource } from '../blob-input.ts';
 
 /** What the share methods need from the engine. */
 export type ShareHost = {

@@ -1,0 +1,88 @@
+// What the page shows of a run: totals, the self-check, cache findings, the chart's lines, tool results, the
+// timeline with its events and breaks, pairing, re-fetches, compactions and tasks, and why the pipeline stayed idle.
+// Made here once from the analysis and its timeline; the engine adds only the run's id, time and pending calls.
+import type { Analysis } from '../analyses/analyze.ts';
+import type { CompactionRow } from '../analyses/audit.ts';
+import { type IdleReason, idleReason, resultMessages } from '../analyses/idle-reason.ts';
+import type { Refetch } from '../analyses/refetch.ts';
+import type { Report, ToolResultRow } from '../analyses/report.ts';
+import type { Transcript } from '../model/transcript.ts';
+import type { PairingViolation, Provider } from '../pairing/types.ts';
+import { hardcapTokens, landingTokens, type PipelineConfig, triggerTokens } from '../pipeline/config.ts';
+import type { ReplayMode } from '../replay/inputs.ts';
+import type { EncodingName } from '../tokens/encodings.ts';
+import type { BreakRow, EventRow, RunTimeline, TimelinePoint } from './timeline.ts';
+
+export type RunSettings = {
+  preset: string;
+  config: PipelineConfig;
+  mode: ReplayMode;
+  provider: Provider;
+  encoding: EncodingName;
+};
+
+export type RunResult = {
+  runId: number;
+  stale?: false;
+  ms: number;
+  settings: RunSettings;
+  totals: Report['totals'];
+  /** The estimates against the billed prompts and the log's own totals (self-check.ts). */
+  selfCheck: Report['selfCheck'];
+  /** Recurring divergence points of observed cache breaks and advice with its dollars (report.cacheFindings). */
+  cacheFindings: Report['cacheFindings'];
+  calibration: Report['calibration'];
+  lines: { window: number; trigger: number; landing: number; hardcap: number };
+  toolResults: ToolResultRow[];
+  timeline: TimelinePoint[];
+  events: EventRow[];
+  /** Every observed and simulated break of every thread, as the breaks table lists them. */
+  breaks: BreakRow[];
+  pairing: PairingViolation[];
+  refetches: Refetch[];
+  /** Every compaction audited (agent and pipeline), and tokens per task (SPEC §5.5, §8). */
+  compactions: CompactionRow[];
+  tasks: Report['tasks'] & {};
+  taskTotals: Report['taskTotals'] & {};
+  /** Set when the http summarizer still has calls to make (the UI may fetch and re-run). */
+  pendingSummaries: number;
+  /** Why the pipeline rewrote nothing (tiers, clears, summaries, drops) and the what-ifs that make it act. */
+  idle: IdleReason | null;
+};
+
+export type RunFacts = { runId: number; ms: number; settings: RunSettings; pendingSummaries: number };
+
+/** The run result of `analysis` (of `t`) with its timeline, as the page draws it. */
+export function runResult(t: Transcript, analysis: Analysis, shown: RunTimeline, run: RunFacts): RunResult {
+  const report = analysis.report;
+  const c = run.settings.config;
+  const { timeline, events, breaks } = shown;
+  return {
+    runId: run.runId,
+    ms: run.ms,
+    settings: run.settings,
+    totals: report.totals,
+    selfCheck: report.selfCheck,
+    cacheFindings: report.cacheFindings,
+    calibration: report.calibration,
+    lines: { window: c.contextWindow, trigger: triggerTokens(c), landing: landingTokens(c), hardcap: hardcapTokens(c) },
+    toolResults: report.toolResults,
+    timeline,
+    events,
+    breaks,
+    pairing: analysis.replay.threads.flatMap((tr) => tr.requests.flatMap((q) => q.pairing)),
+    refetches: report.refetches,
+    compactions: analysis.audit.compactions,
+    tasks: analysis.audit.tasks,
+    taskTotals: analysis.audit.taskTotals,
+    pendingSummaries: run.pendingSummaries,
+    idle: idleReason({
+      config: c,
+      mode: run.settings.mode,
+      requests: timeline,
+      eventStages: events.map((e) => e.stage),
+      agentCompactions: analysis.audit.compactions.filter((r) => r.source === 'agent'),
+      resultMessages: () => resultMessages(t),
+    }),
+  };
+}
