@@ -3,8 +3,9 @@
 // slice by slice (FileReaderSync), so neither the page nor the worker holds the whole file; raw-line views read
 // their slices the same way. A gzip file is undone with the platform's DecompressionStream into a Blob (Chromium
 // keeps big blobs on disk), stopped at the file-size limit so a small .gz cannot expand without bound.
+
+import { overFileLimit } from '../src/formats/limits.ts';
 import type { SourceFile } from '../src/formats/types.ts';
-import { formatBytes } from '../src/lib/bytes.ts';
 import { grouped } from '../src/lib/digits.ts';
 import type { LoadFile } from './api.ts';
 
@@ -120,12 +121,12 @@ export async function prepareInput(
       await res.body?.cancel().catch(() => {});
       return {
         ok: false,
-        error: `${name} is ${formatBytes(length)}, over the ${formatBytes(maxBytes)} file-size limit.`,
+        error: `${name} ${overFileLimit(maxBytes, length)}.`,
       };
     }
     if (!res.body) return { ok: false, error: `Could not fetch ${name}: the response has no body` };
     const got = await spool(res.body, maxBytes, (n) => length > 0 && onFraction?.(n / length));
-    if (!got.ok) return { ok: false, error: `${name} is over the ${formatBytes(maxBytes)} file-size limit.` };
+    if (!got.ok) return { ok: false, error: `${name} ${overFileLimit(maxBytes, null)}.` };
     if (got.error) return { ok: false, error: `Could not fetch ${name}: ${got.error}` };
     blob = got.blob;
   } else {
@@ -133,7 +134,7 @@ export async function prepareInput(
     if (blob.size > maxBytes)
       return {
         ok: false,
-        error: `${name} is ${formatBytes(blob.size)}, over the ${formatBytes(maxBytes)} file-size limit.`,
+        error: `${name} ${overFileLimit(maxBytes, blob.size)}.`,
       };
   }
   let outName = f.name;
@@ -146,7 +147,7 @@ export async function prepareInput(
     if (!got.ok)
       return {
         ok: false,
-        error: `${name} is gzip-compressed and decompresses to more than the ${formatBytes(maxBytes)} file-size limit.`,
+        error: `${name} ${overFileLimit(maxBytes, null, true)}.`,
       };
     if (got.error) issue = `the gzip stream ended early (${got.error}); the lines before that point are loaded`;
     blob = got.blob;

@@ -2,6 +2,7 @@
 // Claude Code session may have (2.x sub-agent files) next to it, and take stdin, pipes and gzip files (fflate's
 // gunzip fed in bounded slices: a bomb stops at the limit, and bytes after the last gzip member are ignored with a
 // note, as `gunzip` does, instead of losing what decompressed before them).
+
 import {
   closeSync,
   createReadStream,
@@ -17,8 +18,8 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Gunzip } from 'fflate';
+import { overFileLimit } from '../formats/limits.ts';
 import type { SourceFile } from '../formats/types.ts';
-import { formatBytes } from '../lib/bytes.ts';
 import { slices } from '../lib/slices.ts';
 import { agentCompanions } from '../sessions/companions.ts';
 import { codexCandidates, isRolloutName } from '../sessions/layout.ts';
@@ -193,7 +194,7 @@ export async function openInput(
   if (!regular) {
     path = join(temp(), 'input');
     const got = await spoolTo(arg === '-' ? stdin() : createReadStream(arg), path, maxBytes);
-    if (got.over) return fail(`${name} is over the ${formatBytes(maxBytes)} file-size limit`);
+    if (got.over) return fail(`${name} ${overFileLimit(maxBytes, null)}`);
     if (got.error) notes.push(`reading ${name} failed after ${got.bytes} bytes (${got.error}); what arrived is loaded`);
   }
   if (statSync(path).size > 0 && isGzipFile(path)) {
@@ -206,10 +207,7 @@ export async function openInput(
       out,
       maxBytes,
     );
-    if (got.over)
-      return fail(
-        `${name} is gzip-compressed and decompresses to more than the ${formatBytes(maxBytes)} file-size limit`,
-      );
+    if (got.over) return fail(`${name} ${overFileLimit(maxBytes, null, true)}`);
     if (got.error) notes.push(`the gzip stream ended early (${got.error}); the lines before that point are loaded`);
     else if (ended) notes.push(ended);
     path = out;

@@ -18,7 +18,7 @@ import { type OpenedDatabase, openDatabase, tablesOf } from './database-input.ts
 import { DEEP_PLACEHOLDER, type DocumentRead, readDocument } from './document.ts';
 import { geminiCliParser } from './gemini-cli.ts';
 import { inspectParser } from './inspect.ts';
-import { DEFAULT_LIMITS, type LoadLimits } from './limits.ts';
+import { DEFAULT_LIMITS, type LoadLimits, overFileLimit } from './limits.ts';
 import { openaiChatParser } from './openai-chat.ts';
 import { opencodeParser } from './opencode.ts';
 import { otelGenaiParser } from './otel-genai.ts';
@@ -264,8 +264,7 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
   const name = nameOf(main);
   if (main.size === 0) return { ok: false, error: `${name} is empty (0 bytes): nothing to load.`, issues: [] };
   if (main.size > limits.maxFileBytes) {
-    const over = `${formatBytes(main.size)}, over the ${formatBytes(limits.maxFileBytes)} file-size limit`;
-    return { ok: false, error: `${name} is ${over}.`, issues: [] };
+    return { ok: false, error: `${name} ${overFileLimit(limits.maxFileBytes, main.size)}.`, issues: [] };
   }
   const headBytes = firstBytes(main, 8192);
   const archive = isZip(headBytes);
@@ -283,8 +282,8 @@ function load(main: SourceFile, extra: SourceFile[], options: LoadOptions): Load
   const issues: ParseIssue[] = [];
   const companions = extra.filter((f) => {
     if (f.size <= limits.maxFileBytes) return true;
-    const over = `${formatBytes(f.size)}, over the ${formatBytes(limits.maxFileBytes)} file-size limit`;
-    issues.push({ line: 0, file: f.name, severity: 'error', message: `companion file is ${over}; not loaded` });
+    const over = overFileLimit(limits.maxFileBytes, f.size);
+    issues.push({ line: 0, file: f.name, severity: 'error', message: `companion file ${over}; not loaded` });
     return false;
   });
   const seen: DocumentSeen = {};

@@ -1,5 +1,6 @@
 // The limits of a load (SPEC §1.3) as data: the engine applies them (index.ts), the page shows and edits them
 // (state/load-limits.ts) from this one definition.
+import { formatBytes } from '../lib/bytes.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../lib/lines.ts';
 
 /** Limits of a load (SPEC §1.3); each is reported with a clear message when hit. */
@@ -34,3 +35,12 @@ export const DEFAULT_LIMITS: LoadLimits = {
  * down, is the limit. The CLI keeps DEFAULT_LIMITS.maxFileBytes: Node has no tab to lose.
  */
 export const APP_MAX_FILE_BYTES = 384 * 1024 ** 2;
+
+/** The one wording of the file-size limit wherever an input hits it (page, worker, parser, CLI), after the file's
+ *  name: "is 3 MB, over the 1 MB file-size limit"; "is over …" when the size is not known (a stream);
+ *  "is gzip-compressed and decompresses to more than …" when the limit is hit while undoing gzip. */
+export function overFileLimit(maxBytes: number, size: number | null, gzip = false): string {
+  const limit = `${formatBytes(maxBytes)} file-size limit`;
+  if (gzip) return `is gzip-compressed and decompresses to more than the ${limit}`;
+  return size === null ? `is over the ${limit}` : `is ${formatBytes(size)}, over the ${limit}`;
+}

@@ -19,7 +19,7 @@ export { withLogDefaults } from '../analyses/settings-origin.ts';
 export type { PresetTaskTable, TaskRow } from '../analyses/tasks.ts';
 export type { OneHourAdvice } from '../analyses/trade-off-cost.ts';
 export type { UserPrice } from '../catalog/prices.ts';
-export { APP_MAX_FILE_BYTES, DEFAULT_LIMITS } from '../formats/limits.ts';
+export { APP_MAX_FILE_BYTES, DEFAULT_LIMITS, overFileLimit } from '../formats/limits.ts';
 export { isSqlite } from '../formats/sqlite.ts';
 export { formatBytes } from '../lib/bytes.ts';
 export { fullPolicy, STATIC_POLICY } from '../lib/csp.ts';

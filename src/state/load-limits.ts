@@ -3,7 +3,7 @@
 // The file-size limit is also checked here before a picked, dropped or pasted file is handed to the engine (which
 // checks every input path again, ?src= included, and reads files slice by slice: the page never reads them).
 import { create } from 'zustand';
-import { APP_MAX_FILE_BYTES, DEFAULT_LIMITS, formatBytes } from '../protocol/index.ts';
+import { APP_MAX_FILE_BYTES, DEFAULT_LIMITS, formatBytes, overFileLimit } from '../protocol/index.ts';
 
 export type LoadLimitValues = { maxFileBytes: number; maxLineBytes: number; maxThreads: number };
 
@@ -23,5 +23,5 @@ export const limitBytes = formatBytes;
 export function fileTooBig(name: string, size: number): string | null {
   const max = useLoadLimits.getState().maxFileBytes;
   if (size <= max) return null;
-  return `${name.replace(/[\r\n\u2028\u2029]+/g, ' ')} is ${limitBytes(size)}, over the ${limitBytes(max)} file-size limit.`;
+  return `${name.replace(/[\r\n\u2028\u2029]+/g, ' ')} ${overFileLimit(max, size)}.`;
 }
