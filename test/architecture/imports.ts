@@ -10,15 +10,18 @@ export type Sources = Map<string, string>;
 
 export type Edge = { from: string; to: string; value: boolean; how: 'import' | 'side-effect' | 'dynamic' | 'url' };
 
-/** Every .ts/.tsx/.mjs/.js file under `dirs` of `root` (declaration files left out), read. */
-export function readSources(root: string, dirs: readonly string[]): Sources {
+/** Every .ts/.tsx/.mjs/.js file (or every file whose name `pick` accepts) under `dirs` of `root`, read. */
+export function readSources(
+  root: string,
+  dirs: readonly string[],
+  pick = (name: string) => /\.(ts|tsx|mjs|js)$/.test(name) && !name.endsWith('.d.ts'),
+): Sources {
   const out: Sources = new Map();
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const p = join(dir, name);
       if (statSync(p).isDirectory()) walk(p);
-      else if (/\.(ts|tsx|mjs|js)$/.test(name) && !name.endsWith('.d.ts'))
-        out.set(relative(root, p).split('\\').join('/'), readFileSync(p, 'utf8'));
+      else if (pick(name)) out.set(relative(root, p).split('\\').join('/'), readFileSync(p, 'utf8'));
     }
   };
   for (const d of dirs) walk(join(root, d));
