@@ -1,57 +1,38 @@
-// Ordered registry of format parsers, content-based detection (the file name is only a hint) and the
-// single entry point `parseTranscript`, which never throws: unusable input yields a LoadError naming
-// the formats tried and what the first line looked like (SPEC §1.1, §1.3). A zip archive (Inspect's
-// `.eval`) is told by its magic and offered only to parsers that read archives, which see its entry names.
-
+// The single entry point `parseTranscript`, which never throws: unusable input yields a LoadError naming the
+// formats tried and what the first line looked like (SPEC §1.1, §1.3). A zip archive (Inspect's `.eval`) is told by
+// its magic and offered only to parsers that read archives, which see its entry names. The registry (registry.ts),
+// detection (detect.ts), what a parser reads (input.ts) and what every parse goes through after it (finalize.ts)
+// are beside it.
 import { formatBytes } from '../lib/bytes.ts';
-import { cutDeep, isObject, MAX_JSON_DEPTH, preview, tryParseJson } from '../lib/json.ts';
-import { chunksOf, DEFAULT_MAX_LINE_BYTES, type Line, readLines } from '../lib/lines.ts';
+import { preview } from '../lib/json.ts';
 import { encodingHint, looksBinary } from '../lib/utf8.ts';
-import type { FormatId, ObservedUsage, ParseIssue, Thread, Transcript } from '../model/transcript.ts';
-import { anthropicRequestParser } from './anthropic-request.ts';
-import { atifParser } from './atif.ts';
-import { claudeCodeParser } from './claude-code.ts';
-import { claudeTraceParser } from './claude-trace.ts';
-import { clineParser } from './cline.ts';
-import { codexParser } from './codex.ts';
+import type { FormatId, ParseIssue, Transcript } from '../model/transcript.ts';
 import { type OpenedDatabase, openDatabase, tablesOf } from './database-input.ts';
-import { DEEP_PLACEHOLDER, type DocumentRead, readDocument } from './document.ts';
-import { geminiCliParser } from './gemini-cli.ts';
-import { inspectParser } from './inspect.ts';
+import { archiveHead, safeSniff, sniffHead } from './detect.ts';
+import { dedupeIssues, dropImpossibleUsage, limitIssues, limitThreads } from './finalize.ts';
+import {
+  countLongLines,
+  type DocumentSeen,
+  firstBytes,
+  type HeldLines,
+  makeInput,
+  reportLineProblems,
+} from './input.ts';
 import { DEFAULT_LIMITS, type LoadLimits, overFileLimit } from './limits.ts';
-import { openaiChatParser } from './openai-chat.ts';
-import { opencodeParser } from './opencode.ts';
-import { otelGenaiParser } from './otel-genai.ts';
+import { PARSERS } from './registry.ts';
 import { isSqlite, type SqliteDb, type SqliteOpener } from './sqlite.ts';
-import { sweAgentParser } from './swe-agent.ts';
-import { tierscopeParser } from './tierscope.ts';
-import type { FormatParser, ParseInput, SniffHead, SourceFile } from './types.ts';
-import type { ReadUsage } from './usage-count.ts';
-import { isZip, zipEntries } from './zip-entries.ts';
+import type { FormatParser, ParseInput, SourceFile } from './types.ts';
+import { isZip } from './zip-entries.ts';
 
-/** Detection order: most specific first (formats.md §0). */
-export const PARSERS: readonly FormatParser[] = [
-  tierscopeParser,
-  claudeTraceParser,
-  codexParser,
-  claudeCodeParser,
-  geminiCliParser,
-  clineParser,
-  atifParser,
-  otelGenaiParser,
-  opencodeParser,
-  openaiChatParser,
-  anthropicRequestParser,
-  sweAgentParser,
-  inspectParser,
-];
-
-export const FORMAT_IDS: readonly FormatId[] = PARSERS.map((p) => p.id);
-
+export { detectFormat } from './detect.ts';
+export { fileFromBytes, fileFromText, type HeldLines, heldLines } from './input.ts';
 export { APP_MAX_FILE_BYTES, DEFAULT_LIMITS, type LoadLimits } from './limits.ts';
+export { FORMAT_IDS, PARSERS } from './registry.ts';
 
 export type LoadOk = { ok: true; transcript: Transcript };
+
 type LoadError = { ok: false; error: string; issues: ParseIssue[] };
+
 export type LoadResult = LoadOk | LoadError;
 
 export type LoadOptions = {
@@ -70,180 +51,6 @@ export type LoadOptions = {
   /** Of a file holding several sessions (a database), the one to read. */
   session?: string;
 };
-
-/**
- * The complete lines of a file that only grows, kept by the caller from one load to the next (the engine, for a
- * followed session), each with its JSON value once a parser read it. The caller promises the bytes before `end`
- * are unchanged; a file shorter than `end` or another line-size limit starts it over.
- */
-export type HeldLines = { lines: Line[]; end: number; maxLineBytes: number };
-
-export function heldLines(): HeldLines {
-  return { lines: [], end: 0, maxLineBytes: DEFAULT_MAX_LINE_BYTES };
-}
-
-/** The bytes of `chunks` from `offset` on. */
-function* bytesFrom(chunks: Iterable<Uint8Array>, offset: number): Generator<Uint8Array> {
-  let at = 0;
-  for (const c of chunks) {
-    if (at + c.length > offset) yield at >= offset ? c : c.subarray(offset - at);
-    at += c.length;
-  }
-}
-
-/** The held lines, then the lines of the bytes after them; complete lines read there join the held ones. */
-function* growingLines(main: SourceFile, held: HeldLines, maxLineBytes: number): Generator<Line> {
-  if (held.end > main.size || held.maxLineBytes !== maxLineBytes) {
-    held.lines = [];
-    held.end = 0;
-    held.maxLineBytes = maxLineBytes;
-  }
-  const known = held.lines.length;
-  for (let i = 0; i < known; i++) yield held.lines[i];
-  const from = held.end;
-  const chunks = main.chunksFrom ? main.chunksFrom(from) : bytesFrom(main.chunks(), from);
-  for (const line of readLines(chunks, { maxLineBytes, start: { offset: from, no: known + 1 } })) {
-    // Another pass over the lines may have held this one already.
-    if (!line.unterminated && line.byteOffset === held.end) {
-      held.lines.push(line);
-      held.end = line.byteOffset + line.byteLength + 1;
-    }
-    yield line;
-  }
-}
-
-/** A SourceFile over an in-memory byte buffer. */
-export function fileFromBytes(name: string, bytes: Uint8Array, chunkSize = 1 << 20): SourceFile {
-  return {
-    name,
-    size: bytes.length,
-    chunks: () => chunksOf(bytes, chunkSize),
-    chunksFrom: (offset) => chunksOf(bytes.subarray(offset), chunkSize),
-  };
-}
-
-/** A SourceFile over a string (tests, paste). */
-export function fileFromText(name: string, text: string): SourceFile {
-  return fileFromBytes(name, new TextEncoder().encode(text));
-}
-
-/** What reading the main file as one document found, for load() to report (one holder per load). */
-type DocumentSeen = { read?: DocumentRead; usedByParser?: boolean; parsing?: boolean };
-
-function makeInput(
-  main: SourceFile,
-  extra: SourceFile[],
-  limits: LoadLimits,
-  archive: boolean,
-  held: HeldLines | undefined,
-  heldExtras: Map<string, HeldLines> | undefined,
-  seen: DocumentSeen = {},
-): ParseInput {
-  const tooBig = archive || main.size > limits.maxDocumentBytes;
-  return {
-    main,
-    extra,
-    lines: () =>
-      archive
-        ? [][Symbol.iterator]()
-        : held
-          ? growingLines(main, held, limits.maxLineBytes)
-          : readLines(main.chunks(), { maxLineBytes: limits.maxLineBytes }),
-    extraLines: (file) => {
-      if (!heldExtras) return readLines(file.chunks(), { maxLineBytes: limits.maxLineBytes });
-      let h = heldExtras.get(file.name);
-      if (!h) {
-        h = heldLines();
-        heldExtras.set(file.name, h);
-      }
-      return growingLines(file, h, limits.maxLineBytes);
-    },
-    doc: () => {
-      seen.read ??= tooBig ? { value: undefined } : readDocument(main);
-      if (seen.parsing) seen.usedByParser = true;
-      return seen.read.value;
-    },
-    archive,
-    // An archive entry (an `.eval` sample) is held whole once decompressed: no bigger than the file itself may be.
-    maxDocumentBytes: Math.min(limits.maxDocumentBytes, limits.maxFileBytes),
-  };
-}
-
-/** The first `n` bytes of a file, across as many chunks as it takes (a stream may hand out tiny chunks). */
-function firstBytes(file: SourceFile, n: number): Uint8Array {
-  const out = new Uint8Array(Math.min(n, file.size));
-  let at = 0;
-  for (const c of file.chunks()) {
-    const take = Math.min(c.length, out.length - at);
-    out.set(c.subarray(0, take), at);
-    at += take;
-    if (at >= out.length) break;
-  }
-  return out.subarray(0, at);
-}
-
-function sniffHead(input: ParseInput): SniffHead & { firstLine: string } {
-  const lines: unknown[] = [];
-  const deep: [number, string][] = [];
-  let firstLine = '';
-  let nonEmpty = 0;
-  for (const line of input.lines()) {
-    if (line.tooLong || line.text.trim() === '') continue;
-    if (nonEmpty === 0) firstLine = line.text;
-    nonEmpty++;
-    line.parsed ??= tryParseJson(line.text);
-    const r = line.parsed;
-    lines.push(r.ok ? r.value : undefined);
-    if (!r.ok && r.tooDeep) deep.push([lines.length - 1, line.text]);
-    if (nonEmpty >= 20) break;
-  }
-  // A line nested too deep is refused when parsed (one issue, the rest loads). When no line of the head is
-  // readable otherwise, detection sees those lines with their deep values cut, so the file is still recognised.
-  if (deep.length > 0 && !lines.some((v) => v !== undefined)) {
-    for (const [i, text] of deep) {
-      const cut = tryParseJson(cutDeep(text, MAX_JSON_DEPTH, DEEP_PLACEHOLDER).text);
-      if (cut.ok && isObject(cut.value)) lines[i] = cut.value;
-    }
-  }
-  const anyLineJson = lines.some((v) => v !== undefined && typeof v === 'object');
-  const singleLine = nonEmpty <= 1;
-  // A whole-document format is pretty-printed (lines are not JSON — its first line, `{` or `[`, never is, though
-  // an inner line may be a whole object) or a single line.
-  const opensDocument = lines[0] === undefined && /^\s*[[{]\s*$/.test(firstLine);
-  const doc = !anyLineJson || singleLine || opensDocument ? input.doc() : undefined;
-  return { fileName: input.main.name, lines, doc, firstLine };
-}
-
-/** What detection sees of a zip archive: the names of its first entries (read without decompressing). */
-function archiveHead(input: ParseInput): SniffHead & { firstLine: string } {
-  const entries: string[] = [];
-  for (const e of zipEntries(input.main.chunks(), { want: () => false, maxEntryBytes: 0, problem: () => {} })) {
-    entries.push(e.name);
-    if (entries.length >= 8) break;
-  }
-  return { fileName: input.main.name, lines: [], doc: undefined, firstLine: '', archive: { entries } };
-}
-
-/** Detect the format of an input by content; undefined when nothing matches. */
-export function detectFormat(input: ParseInput): FormatParser | undefined {
-  const head = input.archive ? archiveHead(input) : sniffHead(input);
-  return PARSERS.find((p) => (!input.archive || p.archives) && safeSniff(p, head));
-}
-
-function safeSniff(p: FormatParser, head: SniffHead): boolean {
-  try {
-    return p.sniff(head);
-  } catch {
-    return false;
-  }
-}
-
-/** Lines skipped for being over the line-size limit (read again only when nothing else was found). */
-function countLongLines(input: ParseInput): number {
-  let n = 0;
-  for (const line of input.lines()) if (line.tooLong) n++;
-  return n;
-}
 
 /** A file name as messages quote it: on one line, whatever it holds. */
 const nameOf = (f: SourceFile) => f.name.replace(/[\r\n\u2028\u2029]+/g, ' ');
@@ -398,69 +205,6 @@ function loadInput(
   }
 }
 
-/** The most tokens one response can plausibly report; more (or a negative or fractional count) is not a count. */
-const MAX_USAGE_TOKENS = 1e12;
-const USAGE_KEYS = ['input', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'output'] as const;
-
-/** The first field of `u` that is not a token count (negative, fractional or past 10^12), or null. */
-function impossibleUsage(u: ObservedUsage): string | null {
-  for (const k of USAGE_KEYS) {
-    const v = u[k];
-    if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v <= MAX_USAGE_TOKENS))
-      return Number.isNaN(v) ? `${k} (not a number)` : `${k} ${v}`;
-  }
-  return null;
-}
-
-/** Counts a usage object wrote as text ("120": read as numbers, usage-count.ts), noted at the line that holds them;
- *  the marker is taken off the model. */
-function noteTextCounts(u: ReadUsage | undefined, line: number, file: string | undefined, issues: ParseIssue[]) {
-  if (!u?.asText) return;
-  issues.push({
-    line,
-    ...(file ? { file } : {}),
-    severity: 'info',
-    message: `usage ${u.asText.join(', ')} written as text, not as numbers; read as the counts they say`,
-  });
-  delete u.asText;
-}
-
-/** Usage that is not a token count (issue 19, item 10: negative or 2^53 figures were taken as they were; issue 29: a
- *  count that is not a number, NaN from usage-count.ts) is dropped from the request or billed response, with a parse
- *  issue at the line that holds it; the rest loads. */
-function dropImpossibleUsage(threads: Thread[], issues: ParseIssue[]): void {
-  for (const t of threads) {
-    for (const r of t.requests) {
-      const at = t.messages[r.inputEnd] ?? t.messages[r.inputEnd - 1];
-      noteTextCounts(r.observed, at?.source.line ?? 0, at?.source.file, issues);
-      const bad = r.observed && impossibleUsage(r.observed);
-      if (!bad) continue;
-      r.observed = undefined;
-      const m = t.messages[r.inputEnd] ?? t.messages[r.inputEnd - 1];
-      issues.push({
-        line: m?.source.line ?? 0,
-        ...(m?.source.file ? { file: m.source.file } : {}),
-        severity: 'warning',
-        message: `usage ${bad} is not a token count (negative, fractional or over 10^12): request ${r.index} of thread ${t.id} is treated as having no observed usage`,
-      });
-    }
-    if (t.billedApart) {
-      t.billedApart = t.billedApart.filter((b) => {
-        noteTextCounts(b.usage, b.line, b.file, issues);
-        const bad = impossibleUsage(b.usage);
-        if (bad)
-          issues.push({
-            line: b.line,
-            ...(b.file ? { file: b.file } : {}),
-            severity: 'warning',
-            message: `usage ${bad} is not a token count (negative, fractional or over 10^12): this billed response is not counted`,
-          });
-        return !bad;
-      });
-    }
-  }
-}
-
 /** Why a zip archive is not loaded: it is not an Inspect log, or the format asked for does not read archives. */
 function archiveError(name: string, entries: string[], asked: FormatParser | undefined): LoadError {
   let error = `${name} is a zip archive; the ${asked?.id} format is not read from one.`;
@@ -472,79 +216,6 @@ function archiveError(name: string, entries: string[], asked: FormatParser | und
       '(an Inspect .eval holds header.json, _journal/start.json and samples/<id>_epoch_<n>.json).';
   }
   return { ok: false, error, issues: [] };
-}
-
-/**
- * The first `max` threads (parsers order them main, sidechains, side calls, so side calls go first); one issue,
- * put first so the issue limit never hides it, says how many were dropped.
- */
-function limitThreads(threads: Thread[], max: number, issues: ParseIssue[]): Thread[] {
-  if (threads.length <= max) return threads;
-  const dropped = threads.length - max;
-  issues.unshift({
-    line: 0,
-    severity: 'error',
-    message: `${threads.length} threads, over the ${max}-thread limit: the last ${dropped} were dropped (threads are ordered main, sidechains, side calls)`,
-  });
-  return threads.slice(0, max);
-}
-
-/** The first `max` issues, then one that says how many more there were (`unkept`: counted, never stored). */
-function limitIssues(issues: ParseIssue[], max: number, unkept: number): ParseIssue[] {
-  if (issues.length <= max && unkept === 0) return issues;
-  const rest = issues.slice(max);
-  const kept = issues.slice(0, max);
-  kept.push({
-    line: rest[0]?.line ?? 0,
-    severity: 'warning',
-    message: `${rest.length + unkept} more issues not listed, over the ${max}-issue limit (the first at this line)`,
-  });
-  return kept;
-}
-
-/** Report invalid UTF-8 and over-long lines once, as the parser consumes them. */
-function* reportLineProblems(
-  lines: Iterable<Line>,
-  issue: (i: ParseIssue) => void,
-  size: number,
-  maxLineBytes: number,
-  progress?: (f: number) => void,
-): Generator<Line> {
-  let nextTick = 0;
-  for (const line of lines) {
-    if (line.badUtf8At !== undefined) {
-      issue({
-        line: line.no,
-        severity: 'warning',
-        byteOffset: line.badUtf8At,
-        message: `invalid UTF-8 at byte ${line.badUtf8At}; decoded with replacement characters`,
-      });
-    }
-    if (line.tooLong) {
-      issue({
-        line: line.no,
-        severity: 'error',
-        byteOffset: line.byteOffset,
-        message: `line is ${formatBytes(line.byteLength)}, over the ${formatBytes(maxLineBytes)} line-size limit; skipped`,
-      });
-    }
-    if (progress && line.byteOffset >= nextTick) {
-      progress(Math.min(1, line.byteOffset / size));
-      nextTick = line.byteOffset + size / 100;
-    }
-    yield line;
-  }
-  progress?.(1);
-}
-
-function dedupeIssues(list: ParseIssue[]): ParseIssue[] {
-  const seen = new Set<string>();
-  return list.filter((i) => {
-    const k = `${i.file ?? ''}|${i.line}|${i.message}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
 }
 
 export { formatBytes };
