@@ -25,9 +25,10 @@ function slot(m: Map<number, RowNotes>, i: number): RowNotes {
 }
 
 /**
- * The message a pairing violation names. `messageIndex` is a position in the validated list (the
- * request input, or a stage's output), which equals the thread index for a recorded input that starts at
- * message 0; when the violation names a tool id the row is checked (and searched for) by that id.
+ * The message a pairing violation names. The replay has made `messageIndex` the thread's message index (the
+ * transcript row; -1 when the validated message is not one of the thread's, e.g. a summary the pipeline wrote) and
+ * kept the list position in `position`. When the violation names a tool id and that row does not carry it (a stage's
+ * output moved or merged it), the nearest row that does is taken.
  */
 export function pairingRow(v: PairingViolation, rows: readonly Row[], byId: ReadonlyMap<string, number[]>): number {
   const at = rows[v.messageIndex];
