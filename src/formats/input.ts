@@ -49,6 +49,25 @@ function* growingLines(main: SourceFile, held: HeldLines, maxLineBytes: number):
   }
 }
 
+/** Lines at the start of a file kept, with what detection parsed of them, for the parser's first pass. */
+const HEAD_LINES = 32;
+
+/** The first lines of a file read once: every pass over the file (detection's head, then the parser) gets the same
+ *  Line objects for them — detection's parse of each (`line.parsed`) is not done again — then reads on after them. */
+function* headKept(main: SourceFile, head: HeldLines, maxLineBytes: number): Generator<Line> {
+  const known = head.lines.length;
+  for (let i = 0; i < known; i++) yield head.lines[i];
+  const from = head.end;
+  const chunks = from === 0 ? main.chunks() : main.chunksFrom ? main.chunksFrom(from) : bytesFrom(main.chunks(), from);
+  for (const line of readLines(chunks, { maxLineBytes, start: { offset: from, no: known + 1 } })) {
+    if (head.lines.length < HEAD_LINES && !line.unterminated && line.byteOffset === head.end) {
+      head.lines.push(line);
+      head.end = line.byteOffset + line.byteLength + 1;
+    }
+    yield line;
+  }
+}
+
 /** A SourceFile over an in-memory byte buffer. */
 export function fileFromBytes(name: string, bytes: Uint8Array, chunkSize = 1 << 20): SourceFile {
   return {
@@ -77,6 +96,7 @@ export function makeInput(
   seen: DocumentSeen = {},
 ): ParseInput {
   const tooBig = archive || main.size > limits.maxDocumentBytes;
+  const head = heldLines();
   return {
     main,
     extra,
@@ -85,7 +105,7 @@ export function makeInput(
         ? [][Symbol.iterator]()
         : held
           ? growingLines(main, held, limits.maxLineBytes)
-          : readLines(main.chunks(), { maxLineBytes: limits.maxLineBytes }),
+          : headKept(main, head, limits.maxLineBytes),
     extraLines: (file) => {
       if (!heldExtras) return readLines(file.chunks(), { maxLineBytes: limits.maxLineBytes });
       let h = heldExtras.get(file.name);
