@@ -26,7 +26,7 @@ import { isZip } from './zip-entries.ts';
 
 export { detectFormat } from './detect.ts';
 export { fileFromBytes, fileFromText, type HeldLines, heldLines } from './input.ts';
-export { APP_MAX_FILE_BYTES, DEFAULT_LIMITS, type LoadLimits } from './limits.ts';
+export { APP_MAX_FILE_BYTES, DEFAULT_LIMITS } from './limits.ts';
 export { FORMAT_IDS, PARSERS } from './registry.ts';
 
 export type LoadOk = { ok: true; transcript: Transcript };

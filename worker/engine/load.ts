@@ -2,15 +2,13 @@
 // parse it, keep it (a followed session's growth keeps what did not change), start exact counting in the encoding
 // the page will run with, and answer with the transcript's summary (projections/load-summary.ts). A load that
 // fails, is cancelled or is overtaken by a newer one never replaces what is loaded.
-import { type HeldLines, heldLines, type LoadLimits, parseTranscript } from '../../src/formats/index.ts';
+import { type HeldLines, heldLines, parseTranscript } from '../../src/formats/index.ts';
 import { APP_MAX_FILE_BYTES } from '../../src/formats/limits.ts';
 import { fileIsSqlite } from '../../src/formats/sqlite.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import { carryOver } from '../../src/model/carry-over.ts';
-import type { FormatId } from '../../src/model/transcript.ts';
 import { transcriptSummary } from '../../src/projections/load-summary.ts';
-import type { EncodingName } from '../../src/tokens/encodings.ts';
-import type { EngineApi, LoadFailure, LoadFile, LoadProgress, LoadSummary } from '../api.ts';
+import type { EngineApi, LoadFailure, LoadSummary } from '../api.ts';
 import { type ByteSource, prepareInput } from '../blob-input.ts';
 import { shareInFile } from './share.ts';
 import type { EngineState } from './state.ts';
@@ -19,15 +17,8 @@ type LoadMethods = Pick<EngineApi, 'load' | 'cancelLoad' | 'counted' | 'exportBu
 
 export function createLoadMethods(s: EngineState): LoadMethods {
   return {
-    async load(
-      files: LoadFile[],
-      format: FormatId | undefined,
-      onProgress?: (p: LoadProgress) => void,
-      limits?: Partial<LoadLimits>,
-      follow?: 'start' | 'grow',
-      session?: string,
-      encoding?: EncodingName,
-    ): Promise<LoadSummary | LoadFailure> {
+    // The parameters are EngineApi's (typed there, in src/protocol/engine-api.ts).
+    async load(files, format, onProgress, limits, follow, session, encoding): Promise<LoadSummary | LoadFailure> {
       const t0 = performance.now();
       const seq = ++s.loads;
       const cancelled = () => s.cancelledLoad >= seq;
