@@ -54,7 +54,7 @@ export type { SessionRow } from '../sessions/summary.ts';
 export { linkFor, shareValue } from '../share/link.ts';
 export type { MinimizeProgress } from '../share/minimize.ts';
 export type { RedactionChange, RedactionPreview, RedactionWhere } from '../share/redact.ts';
-export { settingsPayload } from '../share/settings-payload.ts';
+export { DEFAULT_SETTINGS, settingsPayload } from '../share/settings-payload.ts';
 export type { LinkSize } from '../share/size.ts';
 export { classifyLink } from '../share/size.ts';
 export type { ConfigTab, DetailTab, TableView, TimelineRange, View } from '../share/view.ts';

@@ -20,6 +20,7 @@ export type ShareSettings = {
   encoding: EncodingName;
 };
 
+/** The settings a link leaves out (the defaults), and what the page starts from before anything is loaded. */
 export const DEFAULT_SETTINGS: Omit<ShareSettings, 'config'> = {
   preset: 'seeds',
   mode: 'recorded',

@@ -3,6 +3,7 @@
 // share file restores its own settings, and a bundled sample applies its own over the log's; both are named in
 // `from` so the config panel can say so. What differs from the log's defaults is an override, shown as such.
 import {
+  DEFAULT_SETTINGS,
   type LogDefaults,
   mergeConfig,
   type PipelineConfig,
@@ -13,15 +14,12 @@ import {
 import type { ConfigState, Restore, SettingsSource } from './types.ts';
 import { configOf } from './url-state.ts';
 
-/** The config slice before anything is loaded: the seeds preset, no log yet. */
+/** The config slice before anything is loaded: the default settings (the seeds preset), no log yet. */
 export const INITIAL_CONFIG: ConfigState = {
-  preset: 'seeds',
-  config: presetConfig('seeds'),
-  mode: 'recorded',
-  provider: 'anthropic',
-  encoding: 'o200k_base',
+  ...DEFAULT_SETTINGS,
+  config: presetConfig(DEFAULT_SETTINGS.preset),
   log: null,
-  lens: { preset: 'seeds', mode: 'recorded', encoding: 'o200k_base' },
+  lens: { preset: DEFAULT_SETTINGS.preset, mode: DEFAULT_SETTINGS.mode, encoding: DEFAULT_SETTINGS.encoding },
   from: null,
 };
 
