@@ -96,6 +96,7 @@ const first: number[] = [];
 const firstCpu: number[] = [];
 const repeats: number[] = [];
 const byKey: Record<string, number[]> = {};
+const byKeyCpu: Record<string, number[]> = {};
 /** Pipeline events of the run each drag starts from, by preset (0: the drag starts where the pipeline idles). */
 const startEvents: Record<string, number> = {};
 for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
@@ -105,11 +106,14 @@ for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
   for (const sweep of SWEEPS[preset]) {
     if (only && only !== `${preset}.${sweep.key}`) continue;
     const times: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < n; i++) {
       times.push(await run(preset, sweep.set(base, i)));
-      firstCpu.push(lastCpuMs);
+      cpu.push(lastCpuMs);
     }
     byKey[`${preset}.${sweep.key}`] = times;
+    byKeyCpu[`${preset}.${sweep.key}`] = cpu;
+    firstCpu.push(...cpu);
     first.push(...times);
     for (let i = 0; i < 3; i++) repeats.push(await run(preset, sweep.set(base, i)));
     await run(preset, {}); // the slider let go back at its start
@@ -140,6 +144,8 @@ console.log(
     jumpsMs: jumps,
     byKeyP50Ms: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, Math.round(q(xs, 0.5))])),
     byKeyP95Ms: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, Math.round(q(xs, 0.95))])),
+    byKeyCpuP50Ms: Object.fromEntries(Object.entries(byKeyCpu).map(([k, xs]) => [k, Math.round(q(xs, 0.5))])),
+    byKeyCpuP95Ms: Object.fromEntries(Object.entries(byKeyCpu).map(([k, xs]) => [k, Math.round(q(xs, 0.95))])),
     repeatP50Ms: Math.round(q(repeats, 0.5)),
     repeatP95Ms: Math.round(q(repeats, 0.95)),
   }),
