@@ -20,6 +20,7 @@ const [file, perKey = '12', start = 'preset', only] = process.argv.slice(2);
 const hard = start === 'hard';
 const engine = createEngine({ endpoints: () => nodeEndpoints(2) });
 const loaded = await loadLog(engine, file);
+if (process.env.SWEEP_MEM) console.error(`loaded: peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 
 let runId = 0;
 /** CPU time (every thread of the process) of the last run: on a shared machine its wall time also holds the
@@ -41,6 +42,15 @@ async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<numb
   const c = process.cpuUsage(c0);
   lastCpuMs = (c.user + c.system) / 1000;
   lastEvents = r.events.length;
+  if (process.env.SWEEP_MEM) {
+    // What the run left live (after a full collection, with --expose-gc) beside the process's RSS.
+    (globalThis as { gc?: () => void }).gc?.();
+    const m = process.memoryUsage();
+    const mb = (x: number) => Math.round(x / 2 ** 20);
+    console.error(
+      `run ${runId} ${preset} ${JSON.stringify(set)}: rss ${mb(m.rss)} heap ${mb(m.heapUsed)} external ${mb(m.external)} peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
+    );
+  }
   return ms;
 }
 
