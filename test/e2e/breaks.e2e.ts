@@ -160,6 +160,13 @@ describeWild('breaks on a Codex rollout with 18 observed breaks', () => {
     // The transcript shows the messages of those requests.
     const span = page.getByTestId('transcript-range');
     expect(await span.textContent()).toContain(`requests ${from}–${to}`);
+    // The range is view state: in the page URL and in history (Back shows every request, Forward the range again).
+    await expect.poll(() => page.url()).toContain(`range=${from}-${to}`);
+    await page.goBack();
+    await expect.poll(() => range.getAttribute('data-zoomed')).toBe('false');
+    await page.goForward();
+    await expect.poll(() => range.getAttribute('data-zoomed')).toBe('true');
+    expect([await range.getAttribute('data-from'), await range.getAttribute('data-to')]).toEqual([`${from}`, `${to}`]);
     // Breadcrumbs lead back out.
     await page.getByTestId('timeline-reset').click();
     await expect.poll(() => range.getAttribute('data-zoomed')).toBe('false');

@@ -34,7 +34,7 @@ describe('a share file with a value nested 30,000 deep', () => {
     expect(r.parseIssues.some((i) => /nested deeper than 512 levels/.test(i.message))).toBe(true);
     expect(r.share?.settings.preset).toBe('claude-code');
     expect(r.share?.settings.mode).toBe('raw');
-    expect(r.share?.view).toEqual({ thread: 'main', request: 1, selection: 2 });
+    expect(r.share?.view).toEqual({ ...DEFAULT_VIEW, thread: 'main', request: 1, selection: 2 });
   });
 });
 
