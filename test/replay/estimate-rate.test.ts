@@ -11,7 +11,10 @@ const REL = 'claude-code/projects/ccl--Users-dain-workspace-JSSoundRecorder/7acd
 describeWild('the output estimate moves at the calibrated rate', () => {
   it('estimateOut = estimateIn + rate × (counted out − counted in), with the rate above the factor here', async () => {
     const t = loadWild(REL);
-    const r = await run(t, { preset: 'seeds', set: { contextWindow: 40_000, outputReserve: 2_000, triggerRatio: 0.6 } });
+    const r = await run(t, {
+      preset: 'seeds',
+      set: { contextWindow: 40_000, outputReserve: 2_000, triggerRatio: 0.6 },
+    });
     const tr = r.threads[0];
     const cal = tr.calibration;
     let changed = 0;
@@ -26,7 +29,7 @@ describeWild('the output estimate moves at the calibrated rate', () => {
     expect(last?.rate).toBeGreaterThan(cal.factor + 0.1);
     // And the rate is what the input estimate holds per counted token beyond the segment's first offset.
     const first = cal.requests[0];
-    expect(last && last.rate).toBeCloseTo(
+    expect(last?.rate).toBeCloseTo(
       ((last?.estimate ?? 0) - first.offset - cal.factor * (last?.prefix ?? 0)) / (last?.counted ?? 1),
       6,
     );
