@@ -56,7 +56,7 @@ describeWild('the sessions of a Claude Code projects folder', () => {
 
   it('lists every session with the USD, requests and hit rate analyze --json reports', async () => {
     // The header names the folder, not the sample the app opened on.
-    expect(await s.page.getByTestId('folder-status').textContent()).toMatch(/^projects · \d+ sessions/);
+    expect(await s.page.getByTestId('folder-status').textContent()).toMatch(/^projects\s*·\s*\d+ sessions/);
     expect(await s.page.getByTestId('load-status').count()).toBe(0);
     const rows = await shownRows(s.page);
     expect(rows.map((r) => r.path).sort()).toEqual([...files].sort());
