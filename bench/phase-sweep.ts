@@ -20,6 +20,7 @@ const [file, perKey = '12', start = 'preset', only] = process.argv.slice(2);
 const hard = start === 'hard';
 const engine = createEngine({ endpoints: () => nodeEndpoints(2) });
 const loaded = await loadLog(engine, file);
+if (process.env.SWEEP_MEM) console.error(`loaded: peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 
 let runId = 0;
 /** CPU time (every thread of the process) of the last run: on a shared machine its wall time also holds the
@@ -41,6 +42,15 @@ async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<numb
   const c = process.cpuUsage(c0);
   lastCpuMs = (c.user + c.system) / 1000;
   lastEvents = r.events.length;
+  if (process.env.SWEEP_MEM) {
+    // What the run left live (after a full collection, with --expose-gc) beside the process's RSS.
+    (globalThis as { gc?: () => void }).gc?.();
+    const m = process.memoryUsage();
+    const mb = (x: number) => Math.round(x / 2 ** 20);
+    console.error(
+      `run ${runId} ${preset} ${JSON.stringify(set)}: rss ${mb(m.rss)} heap ${mb(m.heapUsed)} external ${mb(m.external)} peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
+    );
+  }
   return ms;
 }
 
@@ -96,6 +106,7 @@ const first: number[] = [];
 const firstCpu: number[] = [];
 const repeats: number[] = [];
 const byKey: Record<string, number[]> = {};
+const byKeyCpu: Record<string, number[]> = {};
 /** Pipeline events of the run each drag starts from, by preset (0: the drag starts where the pipeline idles). */
 const startEvents: Record<string, number> = {};
 for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
@@ -105,11 +116,14 @@ for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
   for (const sweep of SWEEPS[preset]) {
     if (only && only !== `${preset}.${sweep.key}`) continue;
     const times: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < n; i++) {
       times.push(await run(preset, sweep.set(base, i)));
-      firstCpu.push(lastCpuMs);
+      cpu.push(lastCpuMs);
     }
     byKey[`${preset}.${sweep.key}`] = times;
+    byKeyCpu[`${preset}.${sweep.key}`] = cpu;
+    firstCpu.push(...cpu);
     first.push(...times);
     for (let i = 0; i < 3; i++) repeats.push(await run(preset, sweep.set(base, i)));
     await run(preset, {}); // the slider let go back at its start
@@ -140,6 +154,8 @@ console.log(
     jumpsMs: jumps,
     byKeyP50Ms: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, Math.round(q(xs, 0.5))])),
     byKeyP95Ms: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, Math.round(q(xs, 0.95))])),
+    byKeyCpuP50Ms: Object.fromEntries(Object.entries(byKeyCpu).map(([k, xs]) => [k, Math.round(q(xs, 0.5))])),
+    byKeyCpuP95Ms: Object.fromEntries(Object.entries(byKeyCpu).map(([k, xs]) => [k, Math.round(q(xs, 0.95))])),
     repeatP50Ms: Math.round(q(repeats, 0.5)),
     repeatP95Ms: Math.round(q(repeats, 0.95)),
   }),

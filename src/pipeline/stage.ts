@@ -56,7 +56,8 @@ export type StageContext = {
    *  estimate with the config's lines themselves, so a replay a gate kept shut depends only on the line staying
    *  above the estimates it saw, not on the window's exact value (replay/reuse.ts). */
   shut: (gate: Gate) => boolean;
-  /** Calibration factor: calibrated = factor × counted. */
+  /** What one counted token of the request's messages is worth in the estimate (the calibration's rate for the
+   *  request, calibration.ts): a change of the messages by n counted tokens moves `estimate()` by factor × n. */
   factor: number;
   /** Counted tokens of the static prefix (system + tools, counted or inferred). */
   prefixTokens: Tokens;

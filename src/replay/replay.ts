@@ -150,9 +150,11 @@ export function startReplay(
   let task: string | undefined;
   let events: PipelineEvent[] = NO_EVENTS;
   let current = 0;
-  /** Calibrated estimate of this request's input, and its counted messages (the estimate moves with them). */
+  /** Calibrated estimate of this request's input, and its counted messages (the estimate moves with them, at
+   *  `rate`: what the calibration says one of their counted tokens is worth, calibration.ts). */
   let inputEstimate = 0;
   let inputCounted = 0;
+  let rate = factor;
   const ctx: StageContext = {
     thread: thread.id,
     request: 0,
@@ -160,7 +162,7 @@ export function startReplay(
     meter,
     memo,
     summarizer: opts.summarizer,
-    estimate: () => inputEstimate + factor * (work.total - inputCounted),
+    estimate: () => inputEstimate + rate * (work.total - inputCounted),
     shut: (gate) => {
       const e = ctx.estimate();
       // Read untracked: a shut gate is recorded as a bound; an open one through the tracked config, so the
@@ -250,10 +252,12 @@ export function startReplay(
     // The calibration estimates the recorded input (calibration.ts); another input (raw mode) differs from it
     // by its counted messages.
     const known = calibration.requests[r.index];
+    rate = known?.rate ?? factor;
     inputEstimate = known
-      ? known.estimate + factor * (rawInputTokens - known.counted - (known.dropped ?? 0))
+      ? known.estimate + rate * (rawInputTokens - known.counted - (known.dropped ?? 0))
       : factor * (staticTokens + rawInputTokens);
     inputCounted = rawInputTokens;
+    ctx.factor = rate;
     ctx.request = r.index;
     ctx.prefixTokens = staticTokens;
     ctx.freshFrom = freshFrom;
@@ -319,7 +323,7 @@ export function startReplay(
       inputTokens: staticTokens + rawInputTokens,
       outputTokens: staticTokens + work.total,
       estimateIn: inputEstimate,
-      estimateOut: inputEstimate + factor * (work.total - rawInputTokens),
+      estimateOut: inputEstimate + rate * (work.total - rawInputTokens),
       estimateBasis: known?.basis ?? 'none',
       prefixTokens: staticTokens,
       toolsKey,

@@ -10,6 +10,10 @@
 //   agent's own context meter (Claude Code's auto-compact counts the last response's usage plus an estimate of
 //   the messages since), each estimate rests on the last observed prompt and adds what was appended. A segment's
 //   first observed request gives the offset its own usage implies (SPEC §2's "inferred overhead").
+// - A request's `rate` values what the pipeline removes from (or adds to) its messages: the estimate less the
+//   segment's first offset and the prefix, per counted token of the messages. On real sessions the observed
+//   prompt grows faster than the fitted factor says (unlogged reminders ride on messages), so a message removed is
+//   worth the messages' average, not the factor (issue 30 round 2).
 
 import { grouped } from '../lib/digits.ts';
 import type { ObservedUsage, ThreadPrefix } from '../model/transcript.ts';
@@ -41,6 +45,8 @@ export type RequestEstimate = {
   hiddenFrom?: number;
   dropped?: number;
   basis: EstimateBasis;
+  /** Provider's tokens per counted token of the input's messages: what the pipeline's changes to them are worth. */
+  rate: number;
   /** The request whose observed prompt the offset comes from. */
   anchor?: number;
   segment: number;
@@ -160,7 +166,7 @@ export function calibrateWith(
   const observedCount = samples.filter((s) => s.observed).length;
   if (samples.some((s) => s.hasPrefix)) {
     const requests = samples.map((s) =>
-      factorSource === 'none' ? uncalibrated(s, factor) : part(s, 0, s.prefix, factor, 'counted-prefix'),
+      factorSource === 'none' ? uncalibrated(s, factor) : part(s, 0, s.prefix, factor, 'counted-prefix', undefined),
     );
     const prefix = samples.find((s) => s.hasPrefix)?.prefix ?? 0;
     return { factor, prefixTokens: prefix, prefixSource: 'counted', samples: observedCount, factorSource, requests };
@@ -175,14 +181,20 @@ export function calibrateWith(
   const requests: RequestEstimate[] = [];
   let anchor = -1;
   let lastResidual = Number.NaN;
+  /** The offset of the segment's first observed request: the unlogged overhead, without the drift of later ones. */
+  let base = Number.NaN;
   for (let i = 0; i < samples.length; i++) {
     const s = samples[i];
-    if (i > 0 && samples[i - 1].segment !== s.segment) anchor = -1;
+    if (i > 0 && samples[i - 1].segment !== s.segment) {
+      anchor = -1;
+      base = Number.NaN;
+    }
     let est: RequestEstimate;
-    if (anchor >= 0) est = part(s, residual[anchor], s.prefix, factor, 'anchored', anchor);
-    else if (next[i] >= 0) est = part(s, residual[next[i]], s.prefix, factor, 'inferred', next[i]);
-    else if (Number.isFinite(lastResidual)) est = part(s, lastResidual, s.prefix, factor, 'previous-segment');
-    else if (borrowedOffset !== undefined) est = part(s, borrowedOffset, s.prefix, factor, 'borrowed');
+    if (anchor >= 0) est = part(s, residual[anchor], s.prefix, factor, 'anchored', base, anchor);
+    else if (next[i] >= 0) est = part(s, residual[next[i]], s.prefix, factor, 'inferred', residual[next[i]], next[i]);
+    else if (Number.isFinite(lastResidual))
+      est = part(s, lastResidual, s.prefix, factor, 'previous-segment', lastResidual);
+    else if (borrowedOffset !== undefined) est = part(s, borrowedOffset, s.prefix, factor, 'borrowed', borrowedOffset);
     else est = uncalibrated(s, factor);
     const note = gapNote(samples, est, i);
     if (note) est.note = note;
@@ -190,6 +202,7 @@ export function calibrateWith(
     if (Number.isFinite(residual[i])) {
       anchor = i;
       lastResidual = residual[i];
+      if (!Number.isFinite(base)) base = residual[i];
     }
   }
   const first = requests.find((r) => r.basis !== 'none');
@@ -243,6 +256,7 @@ function uncalibrated(s: CalibrationSample, factor: number): RequestEstimate {
     hidden: 0,
     basis: 'none',
     segment: s.segment,
+    rate: factor,
   };
 }
 
@@ -255,10 +269,14 @@ function part(
   prefix: number,
   factor: number,
   basis: EstimateBasis,
+  /** The unlogged overhead that is not the messages' (the segment's first offset): left out of `rate`; none (a
+   *  request log holds its whole prefix, so its estimate is linear in the counted tokens): the rate is the factor. */
+  base: number | undefined,
   anchor?: number,
 ): RequestEstimate {
+  const estimate = Math.max(0, offset + factor * (prefix + s.counted) + s.framing + s.hidden);
   return {
-    estimate: Math.max(0, offset + factor * (prefix + s.counted) + s.framing + s.hidden),
+    estimate,
     offset,
     counted: s.counted,
     prefix,
@@ -266,10 +284,21 @@ function part(
     hidden: s.hidden,
     basis,
     segment: s.segment,
+    rate: base === undefined ? factor : rateOf(estimate - base - factor * prefix, s.counted, factor),
     ...(s.hiddenFrom !== undefined ? { hiddenFrom: s.hiddenFrom } : {}),
     ...(s.dropped !== undefined ? { dropped: s.dropped } : {}),
     ...(anchor !== undefined ? { anchor } : {}),
   };
+}
+
+/** Below this many counted tokens the messages' average says more about the offset's noise than about them. */
+const RATE_MIN_COUNTED = 1000;
+
+/** The messages' estimate per counted token, within the factor's bounds (and the factor itself when they are
+ *  too few to say). */
+function rateOf(messagesEstimate: number, counted: number, factor: number): number {
+  if (counted < RATE_MIN_COUNTED) return factor;
+  return Math.min(Math.max(FACTOR_MAX, factor), Math.max(Math.min(FACTOR_MIN, factor), messagesEstimate / counted));
 }
 
 /** Calibrate one thread on its own (tests, single threads): its factor, else `prior`. */

@@ -1,5 +1,5 @@
 // Compaction findings as minimizer predicates (issue 27), on real sessions: an item the agent's summary lost
-// (24a90d02, one auto compaction), an item the pipeline's summary lost and a re-fetch after the pipeline (the same
+// (24a90d02, one auto compaction), a todo the pipeline's summary lost and a re-fetch after the pipeline (the same
 // session replayed raw in a 60k window), a re-fetch after the agent's compaction, and a Codex remote compaction
 // whose summary cannot be read (wild2 ship rollout). Each holds on the input, is minimized to a few messages that
 // still show it — the same compaction (its summary's source line), its folded span, the lost item from the same
@@ -142,17 +142,21 @@ describeWild('compaction findings minimized on real sessions', () => {
     expect(messages(p.state.source.transcript)).toBeLessThan(messages(cc) / 10);
   });
 
-  it('an error the pipeline’s summary lost (raw replay, 60k window)', async () => {
+  it('a todo the pipeline’s summary lost (raw replay, 60k window)', async () => {
+    // (Until the output estimate moved at the calibrated rate, this window summarized every request and an error
+    // was lost at request 85; now the one pipeline summary that loses an item is request 98's, five todos.)
     const report = reportOf(cc, raw60k, tok);
-    const pipe = report.compactions?.find((c) => c.source === 'pipeline' && c.probes.errors.lost.length > 0);
-    expect(pipe?.request).toBe(85);
-    const p = await minimized(cc, raw60k, `compaction:main/${pipe?.request}:lost:errors`, tok);
+    const pipe = report.compactions?.find((c) => c.source === 'pipeline' && c.probes.todos.lost.length > 0);
+    expect(pipe?.request).toBe(98);
+    const todo = pipe?.probes.todos.lost[0].text;
+    expect(todo).toBeTruthy();
+    const p = await minimized(cc, raw60k, `compaction:main/${pipe?.request}:lost:todos`, tok);
     const t = p.state.source.transcript;
     expect(messages(t)).toBeLessThan(messages(cc) / 10);
     const c = reportOf(t, raw60k, tok).compactions?.find((x) => x.id === p.state.view.compaction);
     expect(c?.source).toBe('pipeline');
-    expect(c?.probes.errors.lost[0].text).toBe(ERROR);
-    expect(p.state.view.probe).toBe('summary.errors.lost.0');
+    expect(c?.probes.todos.lost.map((i) => i.text)).toContain(todo);
+    expect(p.state.view.probe).toMatch(/^summary\.todos\.lost\.\d+$/);
   });
 
   it('a re-fetch after the pipeline lost the result (the 37.1 failure), by its tool id', async () => {

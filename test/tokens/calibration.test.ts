@@ -128,4 +128,37 @@ describe('calibration', () => {
     const ss = [sample(1_000, { prompt: 10_000 }), sample(2_000, { prompt: 15_000 })];
     expect(fitFactor(ss)).toBe(1.5);
   });
+
+  it('values the messages at their observed average (rate), not at the factor, when unlogged tokens ride on them', () => {
+    // Each request appends either 100 or 10,000 counted tokens and 600 tokens the log lacks (a reminder on its
+    // message). The weighted median of the steps sees the big ones (1.26); the prompt holds 1.2 per counted token + 600 per request.
+    const ss: CalibrationSample[] = [];
+    let counted = 1_000;
+    for (let k = 0; k < 40; k++) {
+      counted += k % 2 ? 10_000 : 100;
+      ss.push(sample(counted, { prompt: 10_000 + 1.2 * counted + 600 * (k + 1) }));
+    }
+    const c = calibrate(ss);
+    expect(c.factor).toBeCloseTo(1.26, 2);
+    const last = c.requests.at(-1);
+    const truth = (1.2 * counted + 600 * 40) / counted; // what a counted token of these messages is worth
+    expect(last?.rate).toBeCloseTo(truth, 2);
+    expect(last?.rate).toBeGreaterThan(c.factor);
+    // Half of the messages (with half of the reminders) removed: the rate says what remains, the factor does not.
+    const after = 10_000 + 1.2 * (counted / 2) + 600 * 20;
+    const byRate = (last?.estimate ?? 0) - (last?.rate ?? 0) * (counted / 2);
+    const byFactor = (last?.estimate ?? 0) - c.factor * (counted / 2);
+    expect(Math.abs(byRate - after) / after).toBeLessThan(0.01);
+    expect(Math.abs(byFactor - after) / after).toBeGreaterThan(0.03);
+  });
+
+  it('a request log (whole prefix) or no usage at all: the rate is the factor', () => {
+    const logged = calibrate([
+      sample(1_000, { hasPrefix: true, prefix: 500 }),
+      sample(4_000, { hasPrefix: true, prefix: 500 }),
+    ]);
+    for (const e of logged.requests) expect(e.rate).toBe(logged.factor);
+    const none = calibrate([sample(5_000, { prompt: null })]);
+    expect(none.requests[0].rate).toBe(none.factor);
+  });
 });

@@ -3,6 +3,7 @@
 // `[Old tool result content cleared]`. With `clearAtLeast` > 0 it clears nothing unless that frees at
 // least that many tokens (Anthropic context-editing semantics: make each cache invalidation worth it).
 
+import type { Block } from '../../model/transcript.ts';
 import { CLEARED_MARKER } from '../markers.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
@@ -14,19 +15,33 @@ type Target = { pos: number; j: number; id: string; freed: number };
 
 function candidates(work: Working, state: MicrocompactState, ctx: StageContext): Target[] {
   const cfg = ctx.config.microcompact;
-  const all: Target[] = [];
-  for (const pos of work.resultMessages) {
-    work.at(pos).blocks.forEach((b, j) => {
-      if (b.type !== 'tool_result') return;
-      if (ctx.memo.tools.matches(cfg.excludeTools, work.toolName(b.toolUseId) ?? 'unknown')) return;
-      all.push({ pos, j, id: b.toolUseId, freed: 0 });
-    });
-  }
-  const old = all.slice(0, Math.max(0, all.length - cfg.keepRecent)).filter((t) => !state.cleared.has(t.id));
+  const exclude = cfg.excludeTools;
+  // Every request over the trigger walks the history's results: a result's tool name (a pair-index lookup) is
+  // read only when some tool is excluded, and a target is made only for an old result not cleared yet.
+  const eligible = (b: Block): b is Extract<Block, { type: 'tool_result' }> =>
+    b.type === 'tool_result' &&
+    (exclude.length === 0 || !ctx.memo.tools.matches(exclude, work.toolName(b.toolUseId) ?? 'unknown'));
+  let count = 0;
+  for (const pos of work.resultMessages) for (const b of work.at(pos).blocks) if (eligible(b)) count++;
+  const oldCount = Math.max(0, count - cfg.keepRecent);
+  const out: Target[] = [];
+  if (oldCount === 0) return out;
   const markerTokens = ctx.meter.text(CLEARED_MARKER);
-  for (const t of old) t.freed = ctx.meter.block(work.at(t.pos).blocks[t.j]) - markerTokens;
-  // A body no bigger than the marker is left alone: clearing it would free nothing.
-  return old.filter((t) => t.freed > 0);
+  let seen = 0;
+  for (const pos of work.resultMessages) {
+    const blocks = work.at(pos).blocks;
+    for (let j = 0; j < blocks.length && seen < oldCount; j++) {
+      const b = blocks[j];
+      if (!eligible(b)) continue;
+      seen++;
+      if (state.cleared.has(b.toolUseId)) continue;
+      // A body no bigger than the marker is left alone: clearing it would free nothing.
+      const freed = ctx.meter.block(b) - markerTokens;
+      if (freed > 0) out.push({ pos, j, id: b.toolUseId, freed });
+    }
+    if (seen >= oldCount) break;
+  }
+  return out;
 }
 
 export const microcompactStage: PipelineStage<MicrocompactState> = {

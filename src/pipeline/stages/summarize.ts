@@ -139,7 +139,10 @@ function summarize(p: Plan, ctx: StageContext): SummaryOutcome {
     transcript: ctx.summarizer.id === 'extractive' || ctx.summarizer.id === 'fail' ? '' : render(p.fresh),
     artifacts: p.merged,
     previous: p.previous ? blockText(p.previous.blocks[0]) : undefined,
-    task: ctx.task(),
+    // Read only by a summarizer that uses it: finding it scans the history back to the last prompt.
+    get task() {
+      return ctx.task();
+    },
   });
 }
 

@@ -148,7 +148,14 @@ function tierMessage(
       const key = `tier2-summary|${pass.tier2Cap}|${tool}|${ctx.summarizer.id === 'http' ? ctx.task() : ''}`;
       let next: Block | undefined = ctx.memo.rewrites.peek(b, key, ctx.summarizer);
       if (!next) {
-        const out = ctx.summarizer.summarizeResult({ tool, text, task: ctx.task() });
+        // The task only when the summarizer reads it (finding it scans the history back to the last prompt).
+        const out = ctx.summarizer.summarizeResult({
+          tool,
+          text,
+          get task() {
+            return ctx.task();
+          },
+        });
         if (out.ok && out.text.trim() !== '') {
           const content = microCompact(out.text, pass.tier2Cap);
           next = ctx.memo.rewrites.block(b, key, () => ({ ...b, content }), ctx.summarizer);
