@@ -1,10 +1,10 @@
 // Big-file measurement in real headless Chromium (issue 19, item 3: what file size this design can hold):
 // `tsx bench/big-file-chromium.ts <file> [rssCapMB] [timeoutS] [chromium flags…]` loads the file through the file input and
-// samples the whole browser's resident memory (test/e2e/chromium-rss.ts) until the load, the exact counts and the
+// samples the whole browser's resident memory (test/e2e/chromium-memory.ts) until the load, the exact counts and the
 // first run are done — or the engine stops, the load fails, the RSS passes the cap or the time runs out (the
 // session is then closed at once). Prints one JSON line: outcome, time to structure and to ready, peak RSS.
 import { statSync } from 'node:fs';
-import { chromiumRss } from '../test/e2e/chromium-rss.ts';
+import { chromiumMemory } from '../test/e2e/chromium-memory.ts';
 import { openSession, stopServer } from '../test/e2e/harness.ts';
 
 const [file, capArg = '3000', timeoutArg = '600', ...chromiumArgs] = process.argv.slice(2);
@@ -17,13 +17,13 @@ try {
   await s.page.goto(s.baseUrl);
   await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 120_000 });
   const name = file.split('/').pop() as string;
-  const baseline = chromiumRss(s.profileDir);
+  const baseline = chromiumMemory(s.profileDir);
   const t0 = Date.now();
   await s.page.getByTestId('file-input').setInputFiles(file);
   const deadline = t0 + Number(timeoutArg) * 1000;
   let structureMs: number | null = null;
   for (;;) {
-    const rss = chromiumRss(s.profileDir);
+    const rss = chromiumMemory(s.profileDir);
     peak = Math.max(peak, rss);
     if (rss > capBytes) {
       outcome = `stopped: RSS ${Math.round(rss / 2 ** 20)} MB over the cap`;

@@ -27,7 +27,7 @@ const ARGS = [
 
 export type Session = {
   context: BrowserContext;
-  /** The fresh profile folder: its browser's processes name it (see chromium-rss.ts). */
+  /** The fresh profile folder: its browser's processes name it (see chromium-memory.ts). */
   profileDir: string;
   page: Page;
   baseUrl: string;

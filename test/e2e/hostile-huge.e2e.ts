@@ -16,7 +16,7 @@ import { presetConfig } from '../../src/pipeline/presets.ts';
 import { toShareFile } from '../../src/share/payload.ts';
 import { DEFAULT_VIEW } from '../../src/share/view.ts';
 import { transcript } from '../helpers/dsl.ts';
-import { chromiumRss, sampleRss } from './chromium-rss.ts';
+import { chromiumMemory, sampleMemory } from './chromium-memory.ts';
 import { openSession, type Session, screenshot, servedFolder, stopServer } from './harness.ts';
 import { clickRow, editorText, loadFiles, waitForRun } from './ui.ts';
 
@@ -134,8 +134,8 @@ it('an .eval bomb ends with the size message, the browser under 1.5 GB', async (
 }, 600_000);
 
 async function bomb(s: Session, path: string): Promise<void> {
-  const before = chromiumRss(s.profileDir);
-  const rss = sampleRss(s.profileDir);
+  const before = chromiumMemory(s.profileDir);
+  const rss = sampleMemory(s.profileDir);
   const t0 = Date.now();
   await s.page.getByTestId('file-input').setInputFiles([path]);
   // Refused whole, or loaded without the sample: either way the load ends and says why.

@@ -5,7 +5,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
 import { toBase64Url } from '../../src/share/bytes.ts';
-import { chromiumRss, sampleRss } from './chromium-rss.ts';
+import { chromiumMemory, sampleMemory } from './chromium-memory.ts';
 import { openSession, screenshot, stopServer } from './harness.ts';
 import { waitForRun } from './ui.ts';
 
@@ -86,8 +86,8 @@ for (const [name, parts] of BOMBS) {
       await s.page.goto(s.baseUrl);
       await s.page.getByTestId('transcript-row').first().waitFor();
       await waitForRun(s.page);
-      const before = chromiumRss(s.profileDir);
-      const rss = sampleRss(s.profileDir);
+      const before = chromiumMemory(s.profileDir);
+      const rss = sampleMemory(s.profileDir);
       const t0 = Date.now();
       await s.page.evaluate(() => {
         const w = window as unknown as { hashAt?: number };
@@ -111,7 +111,7 @@ for (const [name, parts] of BOMBS) {
       const peak = rss.stop();
       const text = (await s.page.getByTestId('load-failure').textContent()) ?? '';
       measured.push(
-        `  ${name}: link ${(link.length / 1024).toFixed(0)} KB, message after ${ms} ms of the page (${wall} ms wall), peak Chromium RSS ${(peak / MB).toFixed(0)} MB (${(before / MB).toFixed(0)} MB before) — ${text.slice(0, 160)}`,
+        `  ${name}: link ${(link.length / 1024).toFixed(0)} KB, message after ${ms} ms of the page (${wall} ms wall), peak Chromium memory (Pss) ${(peak / MB).toFixed(0)} MB (${(before / MB).toFixed(0)} MB before) — ${text.slice(0, 160)}`,
       );
       expect(text).toMatch(/refused|not what a transcript holds|cannot be read/);
       expect(ms).toBeLessThan(10_000);
