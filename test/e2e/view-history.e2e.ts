@@ -270,7 +270,8 @@ describeWild('the view in the URL, history and share links (24a90d02)', () => {
     expect(await failure.textContent()).toContain('screenshot.png');
     expect(await loadStatus(s.page)).toBe(before);
     expect(await s.page.getByTestId('load-status').getAttribute('data-status')).toBe('ready');
-    expect(await s.page.getByTestId('transcript-row').count()).toBe(rows);
+    // The rows are virtualized: the failure note's line can re-measure them, so their count is waited on.
+    await expect.poll(() => s.page.getByTestId('transcript-row').count()).toBe(rows);
     expect(s.page.url()).toBe(url);
     await screenshot(s.page, 'png-dropped-on-session');
   });
