@@ -9,6 +9,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { jsonl, toolCallLines } from '../test/helpers/claude-code-lines.ts';
+import { ALNUM, noise } from '../test/helpers/noise.ts';
 import { secretKinds } from '../test/share/secret-kinds.ts';
 import { claudeCodeEveryBreak, claudeCodeToolCalls, sweAgentTrajectory } from './generate-hostile.ts';
 
@@ -64,33 +66,7 @@ const textOf = (v: unknown, out: string[] = []): string[] => {
 };
 
 function session(input: Record<string, unknown>, tool = 'mcp__bank__pay'): string {
-  const base = { isSidechain: false, userType: 'external', cwd: '/w', sessionId: 's-1', version: '2.0.14' };
-  return `${[
-    { ...base, type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'go' } },
-    {
-      ...base,
-      type: 'assistant',
-      uuid: 'u2',
-      parentUuid: 'u1',
-      requestId: 'req_1',
-      message: {
-        id: 'msg_1',
-        role: 'assistant',
-        model: 'claude-sonnet-4-20250514',
-        content: [{ type: 'tool_use', id: 'toolu_1', name: tool, input }],
-        usage: { input_tokens: 10, output_tokens: 5 },
-      },
-    },
-    {
-      ...base,
-      type: 'user',
-      uuid: 'u3',
-      parentUuid: 'u2',
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] },
-    },
-  ]
-    .map((l) => JSON.stringify(l))
-    .join('\n')}\n`;
+  return jsonl(...toolCallLines({ input, name: tool }));
 }
 
 /** Redaction, guessing back: each planted value fills differently in two shares and its filler is not what filling
@@ -334,16 +310,6 @@ async function quadratic(a: Api): Promise<void> {
   };
   const ratio = work(1200) / work(600);
   record('quadratic', 'every request breaks the cache (reads at 2× the log)', ratio < 2.6, `×${ratio.toFixed(2)}`);
-  const noise = (n: number, alphabet: string) => {
-    let x = 7;
-    const out: string[] = [];
-    for (let i = 0; i < n; i++) {
-      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-      out.push(alphabet[x % alphabet.length]);
-    }
-    return out.join('');
-  };
-  const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
   for (const [name, f] of [
     ['secret scan, 200 KB run', () => a.findSecrets(noise(200_000, ALNUM))],
     ['path scan, 200 KB of base64', () => a.pathSpans(noise(200_000, `${ALNUM}+/`))],

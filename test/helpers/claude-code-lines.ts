@@ -67,3 +67,46 @@ export function load(text: string, extra: SourceFile[] = [], auto = false): Tran
   if (!r.ok) throw new Error(r.error);
   return r.transcript;
 }
+
+/** A three-line session without timestamps — a prompt, one assistant tool call (`name`, `input`) and its result — the
+ *  shape the redaction and hostile-input checks plant values in (the same text on every call). */
+export function toolCallLines(o: {
+  input: unknown;
+  name?: string;
+  prompt?: string;
+  result?: string;
+  sessionId?: string;
+}): Obj[] {
+  const base = {
+    isSidechain: false,
+    userType: 'external',
+    cwd: '/w',
+    sessionId: o.sessionId ?? 's-1',
+    version: '2.0.14',
+  };
+  const call = { type: 'tool_use', id: 'toolu_1', name: o.name ?? 'mcp__bank__pay', input: o.input };
+  return [
+    { ...base, type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: o.prompt ?? 'go' } },
+    {
+      ...base,
+      type: 'assistant',
+      uuid: 'u2',
+      parentUuid: 'u1',
+      requestId: 'req_1',
+      message: {
+        id: 'msg_1',
+        role: 'assistant',
+        model: 'claude-sonnet-4-20250514',
+        content: [call],
+        usage: { input_tokens: 10, output_tokens: 5 },
+      },
+    },
+    {
+      ...base,
+      type: 'user',
+      uuid: 'u3',
+      parentUuid: 'u2',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: o.result ?? 'ok' }] },
+    },
+  ];
+}

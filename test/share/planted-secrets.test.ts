@@ -15,6 +15,7 @@ import { findSecrets } from '../../src/share/secrets.ts';
 import { DEFAULT_VIEW } from '../../src/share/view.ts';
 import { createEngine } from '../../worker/create-engine.ts';
 import { SAMPLES } from '../fuzz/samples.ts';
+import { toolCallLines } from '../helpers/claude-code-lines.ts';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -149,42 +150,16 @@ describe("the issue's Claude Code log through the CLI", () => {
   const MAIL = `ops.${body(3, 12)}@corp.example.com`;
   const INPATH = `sk-ant-api03-${body(4, 50)}`;
   const PASS = body(5, 16);
-  const base = { isSidechain: false, userType: 'external', cwd: '/w', sessionId: KEY, version: '2.0.14' };
-  const lines = [
-    { ...base, type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'go' } },
-    {
-      ...base,
-      type: 'assistant',
-      uuid: 'u2',
-      parentUuid: 'u1',
-      requestId: 'req_1',
-      message: {
-        id: 'msg_1',
-        role: 'assistant',
-        model: 'claude-sonnet-4-20250514',
-        content: [
-          {
-            type: 'tool_use',
-            id: 'toolu_1',
-            name: `mcp__github_${GH}__clone`,
-            input: {
-              [MAIL]: 'owner',
-              file_path: `/home/me/keys/${INPATH}.txt`,
-              repo_dir: `https://me:${PASS}@github.example.com/me/repo`,
-            },
-          },
-        ],
-        usage: { input_tokens: 10, output_tokens: 5 },
-      },
+  const lines = toolCallLines({
+    sessionId: KEY,
+    name: `mcp__github_${GH}__clone`,
+    input: {
+      [MAIL]: 'owner',
+      file_path: `/home/me/keys/${INPATH}.txt`,
+      repo_dir: `https://me:${PASS}@github.example.com/me/repo`,
     },
-    {
-      ...base,
-      type: 'user',
-      uuid: 'u3',
-      parentUuid: 'u2',
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'cloned' }] },
-    },
-  ];
+    result: 'cloned',
+  });
 
   it('share --redact replaces all five and says so', async () => {
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');

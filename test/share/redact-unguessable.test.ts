@@ -20,6 +20,7 @@ import { shareValue } from '../../src/share/link.ts';
 import { redactTranscript } from '../../src/share/redact.ts';
 import { DEFAULT_VIEW } from '../../src/share/view.ts';
 import { createEngine } from '../../worker/create-engine.ts';
+import { jsonl, toolCallLines } from '../helpers/claude-code-lines.ts';
 import { makeZip } from '../helpers/zip.ts';
 import { secretKinds } from './secret-kinds.ts';
 
@@ -65,34 +66,7 @@ const PLANTED = {
 };
 
 function session(input: Record<string, unknown>): string {
-  const base = { isSidechain: false, userType: 'external', cwd: '/w', sessionId: 's-1', version: '2.0.14' };
-  const usage = { input_tokens: 10, output_tokens: 5 };
-  return `${[
-    { ...base, type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'Pay the bill, Alice.' } },
-    {
-      ...base,
-      type: 'assistant',
-      uuid: 'u2',
-      parentUuid: 'u1',
-      requestId: 'req_1',
-      message: {
-        id: 'msg_1',
-        role: 'assistant',
-        model: 'claude-sonnet-4-20250514',
-        content: [{ type: 'tool_use', id: 'toolu_1', name: 'mcp__bank__pay', input }],
-        usage,
-      },
-    },
-    {
-      ...base,
-      type: 'user',
-      uuid: 'u3',
-      parentUuid: 'u2',
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'paid' }] },
-    },
-  ]
-    .map((l) => JSON.stringify(l))
-    .join('\n')}\n`;
+  return jsonl(...toolCallLines({ input, prompt: 'Pay the bill, Alice.', result: 'paid' }));
 }
 
 describe('low-entropy values cannot be guessed back from a redacted share', () => {

@@ -7,19 +7,8 @@ import { pathSpans } from '../../src/share/paths.ts';
 import { redactTranscript } from '../../src/share/redact.ts';
 import { findKeptSecrets, findSecrets, scanStrings } from '../../src/share/secrets.ts';
 import { transcript } from '../helpers/dsl.ts';
+import { ALNUM, noise } from '../helpers/noise.ts';
 
-/** `n` seeded characters of `alphabet`. */
-function noise(n: number, alphabet: string, seed = 7): string {
-  let x = seed;
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    out.push(alphabet[x % alphabet.length]);
-  }
-  return out.join('');
-}
-
-const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const TEXTS: [string, string][] = [
   ['one run of letters and digits', noise(1 << 20, ALNUM)],
   ['base64 with path separators', noise(1 << 20, `${ALNUM}+/`)],
