@@ -9,6 +9,7 @@
 import type { Message } from '../model/transcript.ts';
 import { type PairingContext, type PairingViolation, thinkingModified, validatePairing } from '../pairing/validate.ts';
 import type { InputView } from './inputs.ts';
+import type { ThreadPlans } from './types.ts';
 
 const CONTEXT = 3;
 
@@ -54,24 +55,45 @@ export class InputRepeats {
   private results = new Set<string>();
   private pending = new Set<string>();
 
-  /** Start over with a whole input (a reset). */
-  reset(messages: readonly Message[], reported: (id: string) => boolean): void {
+  /** Start over with a whole input (a reset). Returns whether any id was a repeat. */
+  reset(messages: readonly Message[], reported: (id: string) => boolean): boolean {
     this.uses = new Set();
     this.results = new Set();
     this.pending = new Set();
-    this.append(messages, reported);
+    return this.append(messages, reported);
   }
 
-  /** Add appended messages; a repeat whose duplicate-id is not reported yet becomes pending. */
-  append(messages: readonly Message[], reported: (id: string) => boolean): void {
+  /** Take in what request `k`'s plan puts into the working history (appended, or a reset's whole input). */
+  take(plans: ThreadPlans, k: number, reported: (id: string) => boolean): boolean {
+    const plan = plans.at(k);
+    const messages = plan.view.array.slice(plan.from, plan.view.end);
+    return plan.delta.kind === 'reset' ? this.reset(messages, reported) : this.append(messages, reported);
+  }
+
+  /** Add appended messages; a repeat whose duplicate-id is not reported yet becomes pending. Returns whether any
+   *  id was a repeat. */
+  append(messages: readonly Message[], reported: (id: string) => boolean): boolean {
+    let repeated = false;
     for (const m of messages)
       for (const b of m.blocks) {
         const [seen, id] =
           b.type === 'tool_use' ? [this.uses, b.id] : b.type === 'tool_result' ? [this.results, b.toolUseId] : [];
         if (!seen || id === undefined) continue;
-        if (seen.has(id) && !reported(id)) this.pending.add(id);
+        if (seen.has(id)) {
+          repeated = true;
+          if (!reported(id)) this.pending.add(id);
+        }
         seen.add(id);
       }
+    return repeated;
+  }
+
+  copy(): InputRepeats {
+    const c = new InputRepeats();
+    c.uses = new Set(this.uses);
+    c.results = new Set(this.results);
+    c.pending = new Set(this.pending);
+    return c;
   }
 
   /** Whether every repeated id of the input has its duplicate-id reported (drops the ones that now have). */
@@ -80,6 +102,38 @@ export class InputRepeats {
     return this.pending.size === 0;
   }
 }
+
+/** How far a thread plan's input ids were scanned for a repeat (scanRepeats): `at` is the first request that repeats
+ *  one (`upTo` when none of [0, upTo) does, and then `ids` holds theirs). */
+export type RepeatScan = { at: number; upTo: number; ids: InputRepeats | undefined };
+
+/**
+ * The first request whose recorded input repeats a tool id (plans.length when none does), going on from `done` (an
+ * earlier scan of the same first requests). Before it nothing is ever pending, whatever was reported, so the replay
+ * need not track the input's ids (a set of every id of the thread, updated per request) until it, and then starts
+ * from `idsBefore`. Depends on the recorded input alone: found once per thread plan (PlanColumns).
+ */
+export function scanRepeats(plans: ThreadPlans, done?: RepeatScan): RepeatScan {
+  if (done && (done.at < done.upTo || done.upTo === plans.length)) return done;
+  const ids = done?.ids ?? new InputRepeats();
+  for (let k = done?.upTo ?? 0; k < plans.length; k++)
+    if (ids.take(plans, k, NEVER)) return { at: k, upTo: plans.length, ids: undefined };
+  return { at: plans.length, upTo: plans.length, ids };
+}
+
+/** A scan that found no repeat, for a grown read to go on from (its ids copied: the earlier read keeps its own). */
+export function carryScan(s: RepeatScan): RepeatScan {
+  return { ...s, ids: s.ids?.copy() };
+}
+
+/** The ids of requests [0, k) before the first repeat (nothing pending). */
+export function idsBefore(plans: ThreadPlans, k: number): InputRepeats {
+  const ids = new InputRepeats();
+  for (let j = 0; j < k; j++) ids.take(plans, j, NEVER);
+  return ids;
+}
+
+const NEVER = () => true;
 
 /**
  * Whether one splice (messages [at, at + inserted) put where a range was removed) may have introduced a

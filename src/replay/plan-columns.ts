@@ -7,6 +7,7 @@ import type { Message, Request } from '../model/transcript.ts';
 import type { PairingViolation } from '../pairing/types.ts';
 import type { KnownMessages } from '../pipeline/working.ts';
 import type { InputDelta } from './inputs.ts';
+import { carryScan, type RepeatScan, scanRepeats } from './pairing-window.ts';
 import type { RequestPlan, ThreadPlans } from './types.ts';
 
 /**
@@ -32,6 +33,9 @@ export class PlanColumns implements ThreadPlans {
   private readonly staticTokens: number[];
   /** Check key → by request: what the recorded input's check found (the shared empty list when nothing). */
   private readonly checks = new Map<string, (PairingViolation[] | undefined)[]>();
+  /** The first request whose input repeats a tool id (firstRepeat), and the ids of every request while none does (a
+   *  grown read's copy goes on from them instead of from request 0). */
+  private repeats: RepeatScan | undefined;
 
   /** `earlier`: the plans of the first requests as an earlier read of the thread had them (a followed session's
    *  growth, replay/resume.ts); they are copied, and only the plans after them are set. */
@@ -75,6 +79,8 @@ export class PlanColumns implements ThreadPlans {
     this.exact.set(e.exact.subarray(0, k));
     this.appendFrom.set(e.appendFrom.subarray(0, k));
     this.from.set(e.from.subarray(0, k));
+    // A repeat among the copied requests stays first; else the scan goes on from where the earlier one stopped.
+    if (e.repeats && k === e.length) this.repeats = e.repeats.at < k ? e.repeats : carryScan(e.repeats);
     for (const [key, column] of e.checks) {
       const c: (PairingViolation[] | undefined)[] = new Array(this.length);
       for (let i = 0; i < k; i++) c[i] = column[i];
@@ -112,6 +118,12 @@ export class PlanColumns implements ThreadPlans {
       toolsTokens: this.toolsTokens[k],
       staticTokens: this.staticTokens[k],
     };
+  }
+
+  /** The first request whose recorded input repeats a tool id, found on first use. */
+  firstRepeat(): number {
+    this.repeats = scanRepeats(this, this.repeats);
+    return this.repeats.at;
   }
 
   /** What request `k`'s recorded input check under `key` found, if it was made. */

@@ -7,7 +7,7 @@
 
 import type { Block, Message, Thread } from '../model/transcript.ts';
 import { FLAGS_DUPLICATES, newViolations, type PairingViolation, validatePairing } from '../pairing/validate.ts';
-import { gateShut } from '../pipeline/config.ts';
+import { type Gate, gateShut } from '../pipeline/config.ts';
 import { LOSSY, resultFates } from '../pipeline/fates.ts';
 import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
 import { STAGES, stageStates } from '../pipeline/stages/index.ts';
@@ -16,7 +16,7 @@ import { grownTo } from '../pipeline/tool-ids.ts';
 import { Working } from '../pipeline/working.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { ReplayCache } from './cache.ts';
-import { InputRepeats, spliceMayBreak, validateAppended } from './pairing-window.ts';
+import { InputRepeats, idsBefore, spliceMayBreak, validateAppended } from './pairing-window.ts';
 import { threadPlan } from './plan.ts';
 import { requestIndexer } from './request-of.ts';
 import { type ConfigReads, noteShut, trackedConfig } from './reuse.ts';
@@ -69,6 +69,17 @@ function latestTask(work: Working): string {
   return '';
 }
 
+/** A gate never found shut (estimates can be negative: a calibration's offset). */
+const NOT_ASKED = Number.NEGATIVE_INFINITY;
+
+/** The config reads with each gate's largest shut estimate noted (reuse.ts noteShut). */
+function readsWithGates(reads: ConfigReads, shutFor: Record<Gate, number>): ConfigReads {
+  const out = new Map(reads);
+  for (const gate of Object.keys(shutFor) as Gate[])
+    if (shutFor[gate] !== NOT_ASKED) noteShut(out, gate, shutFor[gate]);
+  return out;
+}
+
 /** Replay one thread. `until` stops after that request index; `capture` keeps its output messages;
  *  `observe` (tests, the diff view) sees every request's output right after its pipeline ran. */
 export function replayThread(
@@ -104,6 +115,9 @@ export function startReplay(
   const reads: ConfigReads = new Map();
   const keys = checkKeys(opts);
   const config = trackedConfig(opts.config, reads);
+  /** The largest estimate each gate was found shut for (noted into `reads` when the replay is read out: a gate is
+   *  asked several times a request, and a number compares cheaper than the Map's string). */
+  const shutFor: Record<Gate, number> = { trigger: NOT_ASKED, summarize: NOT_ASKED, hardcap: NOT_ASKED };
   const work = new Working(memo, memo.toolIds.of(thread));
   const states: unknown[] = STAGES.map((s) => s.initial());
   // The latest rewrite of each result (a reset re-applies them: an input that restarts keeps what the pipeline
@@ -115,7 +129,15 @@ export function startReplay(
   const reportKey = (v: PairingViolation, messageIndex: number) =>
     `${v.stage}|${v.rule}|${v.toolUseId ?? ''}|${v.toolUseId ? '' : messageIndex}`;
   // The recorded input's repeated tool ids (pairing-window.ts): a repeat reported before is no news.
-  const repeats = new InputRepeats();
+  let repeats = new InputRepeats();
+  /** Whether `repeats` holds the input's ids (only needed from the plans' first repeated id on). */
+  let tracking = false;
+  const track = (plans: ThreadPlans, k: number): boolean => {
+    if (k < plans.firstRepeat()) return false;
+    if (!tracking) repeats = idsBefore(plans, k);
+    tracking = true;
+    return true;
+  };
   const inputDuplicateReported = FLAGS_DUPLICATES[opts.provider]
     ? (id: string) => reported.has(`input|duplicate-id|${id}|`)
     : () => true;
@@ -168,7 +190,7 @@ export function startReplay(
       // Read untracked: a shut gate is recorded as a bound; an open one through the tracked config, so the
       // keys of its line are recorded exactly (what the stage does next depends on them).
       if (gateShut(gate, e, opts.config)) {
-        noteShut(reads, gate, e);
+        if (e > shutFor[gate]) shutFor[gate] = e;
         return true;
       }
       gateShut(gate, e, config);
@@ -218,12 +240,13 @@ export function startReplay(
     if (delta.kind === 'append') {
       freshFrom = work.length;
       work.append(messages, plan.known, plan.from);
-      repeats.append(messages, inputDuplicateReported);
+      const tracked = track(plans, k);
+      if (tracked) repeats.append(messages, inputDuplicateReported);
       const full = work.duplicateUses > dupBefore;
       // Every repeated id reported already: a window check that ignores those repeats says the same as the
       // full check would (what it adds are duplicates reported before), at the cost of the appended part.
       // (Whether it is settled is the same on every re-run: input checks do not depend on the config.)
-      const settled = repeats.settled(inputDuplicateReported);
+      const settled = !tracked || repeats.settled(inputDuplicateReported);
       const key = settled ? keys.appendSettled : full ? keys.appendFull : keys.append;
       const found =
         plans.check(k, key) ??
@@ -243,7 +266,7 @@ export function startReplay(
         plans.check(k, keys.reset) ??
         plans.keepCheck(k, keys.reset, validatePairing(raw, pctx('input')), NO_VIOLATIONS);
       pairing = report(found, pairing, raw);
-      repeats.reset(raw, inputDuplicateReported);
+      if (track(plans, k)) repeats.reset(raw, inputDuplicateReported);
     }
 
     task = undefined;
@@ -352,7 +375,7 @@ export function startReplay(
       fates: resultFates(memo.sites.of(thread), stageStates(states), { lastChars, losses }),
       folded: (states[SUMMARIZE] as SummarizeState).folded.slice(),
       output: capture ? work.snapshot() : undefined,
-      reads: new Map(reads),
+      reads: readsWithGates(reads, shutFor),
     }),
     grown(next: Thread, nextCalibration: Calibration) {
       thread = next;

@@ -100,6 +100,8 @@ export interface ThreadPlans {
   at(k: number): RequestPlan;
   check(k: number, key: string): PairingViolation[] | undefined;
   keepCheck(k: number, key: string, found: PairingViolation[], none: PairingViolation[]): PairingViolation[];
+  /** The first request whose recorded input repeats a tool id (pairing-window.ts firstRepeat). */
+  firstRepeat(): number;
 }
 
 export type ThreadRun = {
