@@ -51,6 +51,28 @@ describe('BpeCounter equals js-tiktoken encode on every corpus', () => {
         expect(fast.count(s), JSON.stringify(s)).toBe(ref.encode(s, [], []).length);
       }
     });
+    it(`${name} single pieces of 20–300 bytes (letter runs: the short-piece merge's range and past it)`, () => {
+      let seed = 11;
+      const rnd = () => {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        return seed / 0x7fffffff;
+      };
+      const scripts = [
+        'abcdefghijklmnopqrstuvwxyz',
+        'aeiouxyzAEIOUXYZ',
+        'ぁあいうえおかきくけこさしアイウエオ日本語漢字',
+        '한국어텍스트',
+        'абвгдежзий',
+        'éèêàç',
+      ];
+      for (let k = 0; k < 300; k++) {
+        const letters = [...scripts[k % scripts.length]];
+        const len = 7 + Math.floor(rnd() * 100);
+        let s = ' ';
+        for (let i = 0; i < len; i++) s += letters[Math.floor(rnd() * letters.length)];
+        expect(fast.count(s), JSON.stringify(s)).toBe(ref.encode(s, [], []).length);
+      }
+    });
   }
 });
 
