@@ -251,6 +251,8 @@ function replayOrReuse(
     sameReads(opts.config, prev.replay.reads)
   )
     return prev.replay;
+  // The run's own replay of the thread starts a round of the memos that keep the last few replays' entries.
+  if (keep) cache.pipeline.drafts.nextRound(th.id);
   const replay = replayLive(th, opts, cache, calibration);
   if (!keep) return replay;
   cache.lastReplays.set(th, {
