@@ -76,9 +76,6 @@ export class AuditMemo {
   readonly pipeline = new WeakMap<ThreadReplay, Audited[]>();
   /** Thread → where its todo lists are (ledger.ts todoSites; independent of the run). Bound: one list per thread. */
   readonly todoSites = new WeakMap<Thread, number[]>();
-  /** Message → what it adds to an anchored summary (artifacts.ts; depends on the message alone). Bound: the
-   *  messages alive. */
-  readonly contributions = new Contributions();
   /** Agent summary message → its audit and the read of the thread it was made in: a followed session's grown
    *  thread audits again only the compactions whose span, requests or todo lists changed (sameAgentAudit).
    *  Bound: the summary messages alive. */
@@ -89,6 +86,11 @@ export class AuditMemo {
   readonly spans = new WeakMap<Thread, RoundMap<string, SpanAudit>>();
   /** Thread → its tasks' typed messages (tasks.ts taskStarts; independent of the run). Bound: one per thread. */
   readonly taskStarts = new WeakMap<Thread, readonly { mi: number; text: string }[]>();
+
+  /** `contributions`: message → what it adds to an anchored summary (artifacts.ts; depends on the message alone).
+   *  The run memo passes the pipeline's, which the summarize stage fills for the same messages (one copy, not two).
+   *  Bound: the messages alive. */
+  constructor(readonly contributions: Contributions = new Contributions()) {}
 }
 
 /** The request that first sends message `mi` (the first whose input reaches past it); null when none does. */
