@@ -6,6 +6,7 @@
 
 import { pushAll } from '../lib/arrays.ts';
 import { getOrInsert } from '../lib/maps.ts';
+import { RoundMap } from '../lib/rounds.ts';
 import { firstIndex } from '../lib/search.ts';
 import { sameValue } from '../model/carry-over.ts';
 import type { Message, Thread, Transcript } from '../model/transcript.ts';
@@ -56,14 +57,16 @@ type Audited = { row: AuditedCompaction; texts: CompactionTexts };
 
 /** What an audit reads that depends on the thread alone (kept in the AuditMemo): where its todo lists are, each
  *  message's contribution to an anchored summary, and what each span audited so far holds. */
-type Known = { sites: readonly number[]; contributions: Contributions; spans: Map<string, SpanAudit> };
+type Known = { sites: readonly number[]; contributions: Contributions; spans: RoundMap<string, SpanAudit> };
 
 /** What the audit of a span makes that depends on the thread and the span alone: its ledger, Tierscope's anchored
  *  summary of it with its tokens, and that summary's probes. */
 type SpanAudit = { ledger: Ledger; anchored: string; anchoredTokens: number; anchoredProbes: Probes };
 
-/** Spans kept per thread before that memo starts over (a drag makes a few hundred new ones a run). */
-const MAX_SPANS = 10_000;
+/** Pipeline audits of a thread whose spans are kept: the run's and the two before, so a drag back and forth between
+ *  two values audits no span twice (a drag makes a few hundred new spans a run, most shared with the run before).
+ *  Kept 10,000 a thread instead, they held ~40 MB more live at 20,000 requests. */
+const SPAN_ROUNDS = 3;
 
 /** What the audit keeps from one run to the next of one transcript and tokenizer (the engine's RunMemo). */
 export class AuditMemo {
@@ -73,18 +76,21 @@ export class AuditMemo {
   readonly pipeline = new WeakMap<ThreadReplay, Audited[]>();
   /** Thread → where its todo lists are (ledger.ts todoSites; independent of the run). Bound: one list per thread. */
   readonly todoSites = new WeakMap<Thread, number[]>();
-  /** Message → what it adds to an anchored summary (artifacts.ts; depends on the message alone). Bound: the
-   *  messages alive. */
-  readonly contributions = new Contributions();
   /** Agent summary message → its audit and the read of the thread it was made in: a followed session's grown
    *  thread audits again only the compactions whose span, requests or todo lists changed (sameAgentAudit).
    *  Bound: the summary messages alive. */
   readonly agentAudits = new WeakMap<Message, { thread: Thread; audited: Audited }>();
   /** Thread → its spans audited (`from:to` → SpanAudit; independent of the run: a pipeline summary of the same span
-   *  in another run is probed against the same ledger and anchored summary). Bound: MAX_SPANS per thread. */
-  readonly spans = new WeakMap<Thread, Map<string, SpanAudit>>();
+   *  in another run is probed against the same ledger and anchored summary). Bound: the spans of the thread's last
+   *  SPAN_ROUNDS pipeline audits (each a run's). */
+  readonly spans = new WeakMap<Thread, RoundMap<string, SpanAudit>>();
   /** Thread → its tasks' typed messages (tasks.ts taskStarts; independent of the run). Bound: one per thread. */
   readonly taskStarts = new WeakMap<Thread, readonly { mi: number; text: string }[]>();
+
+  /** `contributions`: message → what it adds to an anchored summary (artifacts.ts; depends on the message alone).
+   *  The run memo passes the pipeline's, which the summarize stage fills for the same messages (one copy, not two).
+   *  Bound: the messages alive. */
+  constructor(readonly contributions: Contributions = new Contributions()) {}
 }
 
 /** The request that first sends message `mi` (the first whose input reaches past it); null when none does. */
@@ -121,7 +127,6 @@ function spanAudit(thread: Thread, span: { from: number; to: number }, tok: Toke
     const ledger = buildLedger(thread, span.from, span.to, known.sites);
     const anchored = anchoredOf(thread, span.from, span.to, known.contributions);
     found = { ledger, anchored, anchoredTokens: tok.count(anchored), anchoredProbes: probeSummary(anchored, ledger) };
-    if (known.spans.size >= MAX_SPANS) known.spans.clear();
     known.spans.set(key, found);
   }
   return found;
@@ -237,6 +242,7 @@ const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
 /** The pipeline's summaries in a thread's replay: each against the messages it newly folded. */
 function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, known: Known): Audited[] {
   const out: Audited[] = [];
+  known.spans.nextRound();
   const spans = new Map<number, { from: number; to: number }>();
   tr.folded.forEach((r, mi) => {
     if (r === undefined) return;
@@ -278,6 +284,8 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, k
   return out;
 }
 
+const newSpans = () => new RoundMap<string, SpanAudit>(SPAN_ROUNDS);
+
 /** Every compaction of every thread (agent ones first in each thread, then the pipeline's), with its texts. */
 export function auditCompactions(
   t: Transcript,
@@ -290,7 +298,7 @@ export function auditCompactions(
     const known: Known = {
       sites: getOrInsert(memo.todoSites, thread, () => todoSites(thread)),
       contributions: memo.contributions,
-      spans: getOrInsert(memo.spans, thread, () => new Map()),
+      spans: getOrInsert(memo.spans, thread, newSpans),
     };
     let agent = memo.agent.get(thread);
     if (!agent) {

@@ -3,6 +3,7 @@
 // summary's index and the folded messages, which re-runs share by identity (unchanged and identically rewritten
 // messages are the same objects), so a re-run neither renders nor counts a draft it measured before (at 20,000
 // requests the artifact sections run to hundreds of KB).
+import { RoundMap } from '../lib/rounds.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { type Artifact, type ArtifactIndex, sectionTokens } from './artifacts.ts';
 
@@ -17,18 +18,24 @@ export type Draft = { h1: number; h2: number; n: number; first: number; last: nu
 /** The drafts of one plan's context (thread, summarizer, number, previous index), bucketed by hash. */
 export type DraftBucket = Map<number, Draft[]>;
 
-/** Drafts kept before the memo starts over (each is a few numbers). */
+/** Lines and chains kept before those memos start over. */
 const MAX_DRAFTS = 50_000;
 
+/** Replays of a thread whose drafts are kept: the run's and the two before, so a drag back and forth between two
+ *  values measures nothing twice (a step shares most of its summaries with the step before). Kept in total instead
+ *  (50,000 drafts), they held ~25 MB more live at 20,000 requests. */
+const DRAFT_ROUNDS = 3;
+
 export class SummaryDrafts {
-  private readonly byContext = new Map<string, DraftBucket>();
-  private size = 0;
+  /** Thread id → its drafts by plan context, those its last DRAFT_ROUNDS replays measured (nextRound). Bound: a
+   *  replay's drafts (a run measures a few per summary), DRAFT_ROUNDS replays per thread. */
+  private readonly byThread = new Map<string, RoundMap<string, DraftBucket>>();
   /** A merged index → what it was made of (its base's key and the folded messages), so the next summary's
    *  drafts, which merge into it, key the same on every re-run although the index is a new object. */
   private readonly indexKeys = new WeakMap<ArtifactIndex, string>();
   /** What an index was made of → a short key: a chain of summaries would otherwise key each one by the whole
    *  chain before it, a string (hashed per plan) as long as the thread's summaries are many. Bound: one entry
-   *  per distinct summary made, cleared with the drafts. */
+   *  per distinct summary made, MAX_DRAFTS, then it starts over. */
   private readonly chains = new Map<string, string>();
   private nextChain = 0;
   /** Objects numbered by identity (an index without a key). */
@@ -95,17 +102,22 @@ export class SummaryDrafts {
     );
   }
 
-  /** The bucket of a plan's context. Bound: MAX_DRAFTS drafts in all, then it starts over. */
-  bucket(context: string): DraftBucket {
-    if (this.size >= MAX_DRAFTS) {
-      this.byContext.clear();
-      this.chains.clear();
-      this.size = 0;
+  /** A new replay of `thread` begins: its drafts older than the last DRAFT_ROUNDS replays go. */
+  nextRound(thread: string): void {
+    this.byThread.get(thread)?.nextRound();
+  }
+
+  /** The bucket of a plan's context in `thread`. */
+  bucket(thread: string, context: string): DraftBucket {
+    let rounds = this.byThread.get(thread);
+    if (!rounds) {
+      rounds = new RoundMap(DRAFT_ROUNDS);
+      this.byThread.set(thread, rounds);
     }
-    let b = this.byContext.get(context);
+    let b = rounds.get(context);
     if (!b) {
       b = new Map();
-      this.byContext.set(context, b);
+      rounds.set(context, b);
     }
     return b;
   }
@@ -123,7 +135,6 @@ export class SummaryDrafts {
     const list = bucket.get(k);
     if (list) list.push(d);
     else bucket.set(k, [d]);
-    this.size++;
   }
 
   /** The key of an index: what it was made of, or its identity. */
@@ -143,6 +154,7 @@ export class SummaryDrafts {
     let key = this.chains.get(made);
     if (key === undefined) {
       key = `~${this.nextChain++}`; // never reused: an index keyed before a clear keeps its key
+      if (this.chains.size >= MAX_DRAFTS) this.chains.clear();
       this.chains.set(made, key);
     }
     this.indexKeys.set(index, key);

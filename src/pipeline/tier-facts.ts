@@ -22,8 +22,9 @@ export type Facts = {
   truncated?: Map<number, Rewrite>;
 };
 
-/** Truncations kept per block (a slider dragged across many caps keeps the latest few). */
-const MAX_CAPS = 8;
+/** Truncations kept per block: a slider dragged across many caps keeps the latest two (its step and the one
+ *  before; each cap holds a truncated copy of every tier-2 result, ~15 MB live per cap at 20,000 requests). */
+const MAX_CAPS = 2;
 
 export class TierFacts {
   /** result block → its facts. Assumes blocks are never mutated and a result's tool is the one its thread's

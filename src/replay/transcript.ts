@@ -251,6 +251,12 @@ function replayOrReuse(
     sameReads(opts.config, prev.replay.reads)
   )
     return prev.replay;
+  // The run's own replay of the thread starts a round of the memos that keep the last few replays' entries.
+  if (keep) {
+    cache.pipeline.drafts.nextRound(th.id);
+    // The thread's last replay is replaced when this one is done: let it go now, not after the new one is built.
+    cache.lastReplays.delete(th);
+  }
   const replay = replayLive(th, opts, cache, calibration);
   if (!keep) return replay;
   cache.lastReplays.set(th, {

@@ -64,3 +64,22 @@ describe('summary tokens from their parts', () => {
     });
   }
 });
+
+describe('the drafts a thread keeps (summary-drafts.ts nextRound)', () => {
+  it("keeps the buckets of a thread's last three replays, apart from other threads'", () => {
+    const drafts = new SummaryDrafts();
+    const a = drafts.bucket('t1', 'extractive|1|');
+    const other = drafts.bucket('t2', 'extractive|1|');
+    expect(drafts.bucket('t1', 'extractive|1|')).toBe(a);
+    expect(other).not.toBe(a);
+    drafts.nextRound('t1');
+    expect(drafts.bucket('t1', 'extractive|1|')).toBe(a); // the replay before's: reused and carried on
+    const b = drafts.bucket('t1', 'extractive|2|~0');
+    drafts.nextRound('t1');
+    drafts.nextRound('t1');
+    expect(drafts.bucket('t1', 'extractive|2|~0')).toBe(b); // two replays back (a drag back and forth)
+    for (let i = 0; i < 3; i++) drafts.nextRound('t1');
+    expect(drafts.bucket('t1', 'extractive|2|~0')).not.toBe(b); // unused for three replays: dropped
+    expect(drafts.bucket('t2', 'extractive|1|')).toBe(other); // another thread's replays start its own rounds
+  });
+});

@@ -54,6 +54,7 @@ export function createRunMethods(s: EngineState): RunMethods {
       onProgress?.({ phase: 'replaying', fraction: 0.5 });
       const summarizer = summarizerFor(settings.config.summarizer, s.httpCache);
       const replayedBefore = memo.replayed;
+      s.last = undefined;
       const analysis = analyze(loaded.transcript, {
         withoutPipeline: true,
         config: settings.config,

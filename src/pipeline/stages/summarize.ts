@@ -79,7 +79,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
   const base = previous ? state.index : emptyIndex();
   const memo = ctx.memo.drafts;
   const baseId = previous ? memo.keyOf(state.index) : '';
-  const drafts = memo.bucket(`${ctx.thread}|${ctx.summarizer.id}|${state.count + 1}|${baseId}`);
+  const drafts = memo.bucket(ctx.thread, `${ctx.summarizer.id}|${state.count + 1}|${baseId}`);
   // The fresh messages so far, by identity (summary-drafts.ts).
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
