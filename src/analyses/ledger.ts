@@ -128,68 +128,102 @@ class Items {
   }
 }
 
+/** What one message adds to a ledger, in block order, made once per message (it depends on the message alone):
+ *  a tool call's id and name (an error result names its call's tool, looked up within the span), and the items it
+ *  names. `said`: the instruction it carries, clipped (null: none, or too short to probe). */
+type LedgerEntry =
+  | { kind: 'call'; id: string; name: string }
+  | { kind: 'filesModified' | 'filesRead' | 'commands' | 'identifiers'; text: string; tool: string; toolUseId: string }
+  | { kind: 'errors'; text: string; toolUseId: string };
+type MessageLedger = { said: string | null; entries: LedgerEntry[] };
+
+/** Message → what it adds to a ledger (the audit's memo keeps it: a drag audits spans over the same messages).
+ *  Assumes messages are never mutated. */
+export type LedgerParts = WeakMap<Message, MessageLedger>;
+
+function messageLedger(m: Message): MessageLedger {
+  const said = instructionText(m);
+  const entries: LedgerEntry[] = [];
+  for (const b of m.blocks) {
+    if (b.type === 'tool_use') {
+      entries.push({ kind: 'call', id: b.id, name: b.name });
+      const canon = canonicalTool(b.name);
+      const at = { tool: b.name, toolUseId: b.id };
+      const paths = inputPaths(b.name, b.input);
+      if (canon === 'file_edit' || canon === 'file_write') {
+        for (const p of paths) entries.push({ kind: 'filesModified', text: p, ...at });
+        for (const d of editedText(b.input).matchAll(DECLARATION))
+          if (DISTINCT.test(d[1])) entries.push({ kind: 'identifiers', text: d[1], ...at });
+      } else if (canon === 'file_read') for (const p of paths) entries.push({ kind: 'filesRead', text: p, ...at });
+      else if (canon === 'bash') {
+        const o = b.input as Record<string, unknown> | null;
+        const cmd = typeof b.input === 'string' ? b.input : o && typeof o === 'object' ? o.command : undefined;
+        const text = Array.isArray(cmd) ? cmd.join(' ') : typeof cmd === 'string' ? cmd : '';
+        const first = text
+          .split('\n')
+          .find((l) => l.trim() !== '')
+          ?.trim();
+        if (first) entries.push({ kind: 'commands', text: clip(first, 200), ...at });
+      }
+    } else if (b.type === 'tool_result' && b.isError && !m.synthetic) {
+      const e = errorString(b);
+      if (e) entries.push({ kind: 'errors', text: e, toolUseId: b.toolUseId });
+    }
+  }
+  // A short reply ("ja", "ok", "Hallo?") carries no instruction a summary could be probed for.
+  return { said: said !== null && runeCount(said) >= MIN_INSTRUCTION ? clip(said, 600) : null, entries };
+}
+
 /**
  * The ledger of messages [from, to) of a thread. The todo list is the state at `to`: the newest todo/plan call
- * before it, even one before `from` (a list written earlier is still open).
+ * before it, even one before `from` (a list written earlier is still open). `sites`: the thread's todoSites (made
+ * here when not given); `parts`: each message's entries kept from earlier ledgers (a fresh memo when not given).
  */
-/** The ledger of messages [from, to); `sites`: the thread's todoSites (made here when not given). */
 export function buildLedger(
   thread: Thread,
   from: number,
   to: number,
   sites: readonly number[] = todoSites(thread),
+  parts: LedgerParts = new WeakMap(),
 ): Ledger {
-  const modified = new Items();
-  const read = new Items();
-  const commands = new Items();
-  const errors = new Items();
-  const identifiers = new Items();
+  const items = {
+    filesModified: new Items(),
+    filesRead: new Items(),
+    commands: new Items(),
+    errors: new Items(),
+    identifiers: new Items(),
+  };
   const instructions: LedgerItem[] = [];
   const names = new Map<string, string>();
   for (let i = from; i < to && i < thread.messages.length; i++) {
     const m = thread.messages[i];
     if (m.compaction) continue;
-    const said = instructionText(m);
-    // A short reply ("ja", "ok", "Hallo?") carries no instruction a summary could be probed for.
-    if (said !== null && runeCount(said) >= MIN_INSTRUCTION)
-      instructions.push({ text: clip(said, 600), messageIndex: m.index, line: m.source.line, times: 1 });
-    for (const b of m.blocks) {
-      if (b.type === 'tool_use') {
-        names.set(b.id, b.name);
-        const canon = canonicalTool(b.name);
-        const at = { tool: b.name, toolUseId: b.id };
-        const paths = inputPaths(b.name, b.input);
-        if (canon === 'file_edit' || canon === 'file_write') {
-          for (const p of paths) modified.add(p, m, at);
-          for (const d of editedText(b.input).matchAll(DECLARATION))
-            if (identifiers.list.length < MAX_IDENTIFIERS && DISTINCT.test(d[1])) identifiers.add(d[1], m, at);
-        } else if (canon === 'file_read') for (const p of paths) read.add(p, m, at);
-        else if (canon === 'bash') {
-          const o = b.input as Record<string, unknown> | null;
-          const cmd = typeof b.input === 'string' ? b.input : o && typeof o === 'object' ? o.command : undefined;
-          const text = Array.isArray(cmd) ? cmd.join(' ') : typeof cmd === 'string' ? cmd : '';
-          const first = text
-            .split('\n')
-            .find((l) => l.trim() !== '')
-            ?.trim();
-          if (first) commands.add(clip(first, 200), m, at);
-        }
-      } else if (b.type === 'tool_result' && b.isError && !m.synthetic) {
-        const e = errorString(b);
-        if (e) errors.add(e, m, { tool: names.get(b.toolUseId) ?? 'unknown', toolUseId: b.toolUseId });
-      }
+    let part = parts.get(m);
+    if (!part) {
+      part = messageLedger(m);
+      parts.set(m, part);
+    }
+    if (part.said !== null)
+      instructions.push({ text: part.said, messageIndex: m.index, line: m.source.line, times: 1 });
+    for (const e of part.entries) {
+      if (e.kind === 'call') names.set(e.id, e.name);
+      else if (e.kind === 'errors')
+        items.errors.add(e.text, m, { tool: names.get(e.toolUseId) ?? 'unknown', toolUseId: e.toolUseId });
+      else if (e.kind !== 'identifiers' || items.identifiers.list.length < MAX_IDENTIFIERS)
+        items[e.kind].add(e.text, m, { tool: e.tool, toolUseId: e.toolUseId });
     }
   }
+  const modified = items.filesModified;
   return {
     thread: thread.id,
     from,
     to,
     filesModified: modified.list,
     // Read but not modified (the skill's "read but unchanged" files; a modified file is listed once, above).
-    filesRead: read.list.filter((x) => !modified.has(x.text)),
-    commands: commands.list,
-    errors: errors.list,
-    identifiers: identifiers.list,
+    filesRead: items.filesRead.list.filter((x) => !modified.has(x.text)),
+    commands: items.commands.list,
+    errors: items.errors.list,
+    identifiers: items.identifiers.list,
     todos: todosAt(thread, to, sites),
     instructions: instructions.slice(-MAX_INSTRUCTIONS),
   };
