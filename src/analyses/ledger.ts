@@ -194,22 +194,44 @@ export function buildLedger(
     identifiers: new Items(),
   };
   const instructions: LedgerItem[] = [];
-  const names = new Map<string, string>();
-  for (let i = from; i < to && i < thread.messages.length; i++) {
-    const m = thread.messages[i];
-    if (m.compaction) continue;
+  const partOf = (m: Message): MessageLedger => {
     let part = parts.get(m);
     if (!part) {
       part = messageLedger(m);
       parts.set(m, part);
     }
+    return part;
+  };
+  // The span's tool calls by id (an error result names its call's tool): made when the first error needs it (errors
+  // are rare), from the span's calls before it, then kept up to date.
+  let names: Map<string, string> | undefined;
+  const namesBefore = (end: number, upTo: number): Map<string, string> => {
+    const out = new Map<string, string>();
+    for (let k = from; k <= end; k++) {
+      const m = thread.messages[k];
+      if (m.compaction) continue;
+      const entries = partOf(m).entries;
+      for (let j = 0; j < (k === end ? upTo : entries.length); j++) {
+        const e = entries[j];
+        if (e.kind === 'call') out.set(e.id, e.name);
+      }
+    }
+    return out;
+  };
+  for (let i = from; i < to && i < thread.messages.length; i++) {
+    const m = thread.messages[i];
+    if (m.compaction) continue;
+    const part = partOf(m);
     if (part.said !== null)
       instructions.push({ text: part.said, messageIndex: m.index, line: m.source.line, times: 1 });
-    for (const e of part.entries) {
-      if (e.kind === 'call') names.set(e.id, e.name);
-      else if (e.kind === 'errors')
+    const entries = part.entries;
+    for (let j = 0; j < entries.length; j++) {
+      const e = entries[j];
+      if (e.kind === 'call') names?.set(e.id, e.name);
+      else if (e.kind === 'errors') {
+        names ??= namesBefore(i, j);
         items.errors.add(e.text, m, { tool: names.get(e.toolUseId) ?? 'unknown', toolUseId: e.toolUseId });
-      else if (e.kind !== 'identifiers' || items.identifiers.list.length < MAX_IDENTIFIERS)
+      } else if (e.kind !== 'identifiers' || items.identifiers.list.length < MAX_IDENTIFIERS)
         items[e.kind].add(e.text, m, { tool: e.tool, toolUseId: e.toolUseId });
     }
   }
