@@ -170,7 +170,7 @@ function afterOne(
       toolUseId: f.repeatToolUseId,
       messageIndex: f.repeatMessageIndex,
       why: 'repeat',
-      lostItem: lostPathOf(th, f.repeatToolUseId, f.repeatMessageIndex, lost),
+      lostItem: lost.size > 0 ? lostPathOf(th, f.repeatToolUseId, f.repeatMessageIndex, lost) : null,
       firstToolUseId: f.firstToolUseId,
       tokens: f.tokens,
     });
