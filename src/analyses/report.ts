@@ -19,6 +19,7 @@ import { type BreakRecord, type CacheFindings, cacheFindings } from './cache-pat
 import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
 import type { CostReport } from './cost.ts';
 import { type Counts, transcriptCounts } from './counts.ts';
+import { FatePositions } from './fate-positions.ts';
 import { type BilledTokens, billedTokens, REPORT_FIGURES } from './figures.ts';
 import type { Refetch } from './refetch.ts';
 import type { RequestDollars, RunCost } from './run-cost.ts';
@@ -164,6 +165,8 @@ export class ReportMemo {
    *  reads alike in the next replay is the same object (most results fare alike whatever a drag changes). Rows
    *  are read-only once made. Bound: one list per thread. */
   readonly lastRows: WeakMap<Thread, ToolResultRow[]>;
+  /** Each static row's result among a replay's fates, by position (fate-positions.ts). */
+  readonly fates: FatePositions;
   /** The transcript's counts. */
   counts: Counts | undefined;
   /** `from`: the memo of an earlier read of a followed session; what is keyed on threads, blocks and replays is
@@ -173,6 +176,7 @@ export class ReportMemo {
     this.resultSizes = from?.resultSizes ?? new WeakMap();
     this.threadRows = from?.threadRows ?? new WeakMap();
     this.lastRows = from?.lastRows ?? new WeakMap();
+    this.fates = from?.fates ?? new FatePositions();
   }
 }
 
@@ -221,7 +225,8 @@ function toolResultRows(t: Transcript, tok: Tokenizer, replay: Replay | undefine
     const from = rows.length;
     const statics = staticRowsOf(th, tok, memo);
     const last = memo.lastRows.get(th);
-    threadRowsInto(rows, statics, tr, last && last.length === statics.length ? last : undefined);
+    const fateOf = tr ? memo.fates.reader(th, statics.length, (i) => statics[i].toolUseId, tr) : undefined;
+    threadRowsInto(rows, statics, fateOf, last && last.length === statics.length ? last : undefined);
     const made = rows.slice(from);
     if (tr) memo.threadRows.set(tr, made);
     memo.lastRows.set(th, made);
@@ -259,12 +264,12 @@ function sameFate(row: ToolResultRow, s: StaticRow, f: ResultFate | undefined): 
 function threadRowsInto(
   rows: ToolResultRow[],
   statics: readonly StaticRow[],
-  tr: ThreadReplay | undefined,
+  fateOf: ((i: number) => ResultFate | undefined) | undefined,
   last: readonly ToolResultRow[] | undefined,
 ): void {
   for (let i = 0; i < statics.length; i++) {
     const s = statics[i];
-    const f = tr?.fates.get(s.toolUseId);
+    const f = fateOf?.(i);
     const was = last?.[i];
     if (was && sameFate(was, s, f)) {
       rows.push(was);
