@@ -128,14 +128,14 @@ class Items {
   }
 }
 
-/** What one message adds to a ledger, in block order, made once per message (it depends on the message alone):
- *  a tool call's id and name (an error result names its call's tool, looked up within the span), and the items it
- *  names. `said`: the instruction it carries, clipped (null: none, or too short to probe). */
+/** What one message adds to a ledger, made once per message (it depends on the message alone): its tool calls' ids
+ *  and names (an error result names its call's tool, looked up within the span; `callsBefore`: the message's calls
+ *  before it) and the items it names, in block order. `said`: the instruction it carries, clipped (null: none, or
+ *  too short to probe). */
 type LedgerEntry =
-  | { kind: 'call'; id: string; name: string }
   | { kind: 'filesModified' | 'filesRead' | 'commands' | 'identifiers'; text: string; tool: string; toolUseId: string }
-  | { kind: 'errors'; text: string; toolUseId: string };
-type MessageLedger = { said: string | null; entries: LedgerEntry[] };
+  | { kind: 'errors'; text: string; toolUseId: string; callsBefore: number };
+type MessageLedger = { said: string | null; calls: { id: string; name: string }[]; entries: LedgerEntry[] };
 
 /** Message → what it adds to a ledger (the audit's memo keeps it: a drag audits spans over the same messages).
  *  Assumes messages are never mutated. */
@@ -143,10 +143,11 @@ export type LedgerParts = WeakMap<Message, MessageLedger>;
 
 function messageLedger(m: Message): MessageLedger {
   const said = instructionText(m);
+  const calls: MessageLedger['calls'] = [];
   const entries: LedgerEntry[] = [];
   for (const b of m.blocks) {
     if (b.type === 'tool_use') {
-      entries.push({ kind: 'call', id: b.id, name: b.name });
+      calls.push({ id: b.id, name: b.name });
       const canon = canonicalTool(b.name);
       const at = { tool: b.name, toolUseId: b.id };
       const paths = inputPaths(b.name, b.input);
@@ -167,11 +168,11 @@ function messageLedger(m: Message): MessageLedger {
       }
     } else if (b.type === 'tool_result' && b.isError && !m.synthetic) {
       const e = errorString(b);
-      if (e) entries.push({ kind: 'errors', text: e, toolUseId: b.toolUseId });
+      if (e) entries.push({ kind: 'errors', text: e, toolUseId: b.toolUseId, callsBefore: calls.length });
     }
   }
   // A short reply ("ja", "ok", "Hallo?") carries no instruction a summary could be probed for.
-  return { said: said !== null && runeCount(said) >= MIN_INSTRUCTION ? clip(said, 600) : null, entries };
+  return { said: said !== null && runeCount(said) >= MIN_INSTRUCTION ? clip(said, 600) : null, calls, entries };
 }
 
 /**
@@ -203,20 +204,10 @@ export function buildLedger(
     return part;
   };
   // The span's tool calls by id (an error result names its call's tool): made when the first error needs it (errors
-  // are rare), from the span's calls before it, then kept up to date.
+  // are rare), from the span's calls before it, then kept up to date message by message.
   let names: Map<string, string> | undefined;
-  const namesBefore = (end: number, upTo: number): Map<string, string> => {
-    const out = new Map<string, string>();
-    for (let k = from; k <= end; k++) {
-      const m = thread.messages[k];
-      if (m.compaction) continue;
-      const entries = partOf(m).entries;
-      for (let j = 0; j < (k === end ? upTo : entries.length); j++) {
-        const e = entries[j];
-        if (e.kind === 'call') out.set(e.id, e.name);
-      }
-    }
-    return out;
+  const addCalls = (calls: MessageLedger['calls'], fromCall: number, toCall: number, into: Map<string, string>) => {
+    for (let j = fromCall; j < toCall; j++) into.set(calls[j].id, calls[j].name);
   };
   for (let i = from; i < to && i < thread.messages.length; i++) {
     const m = thread.messages[i];
@@ -224,16 +215,24 @@ export function buildLedger(
     const part = partOf(m);
     if (part.said !== null)
       instructions.push({ text: part.said, messageIndex: m.index, line: m.source.line, times: 1 });
-    const entries = part.entries;
-    for (let j = 0; j < entries.length; j++) {
-      const e = entries[j];
-      if (e.kind === 'call') names?.set(e.id, e.name);
-      else if (e.kind === 'errors') {
-        names ??= namesBefore(i, j);
+    // This message's calls already in `names`.
+    let applied = 0;
+    for (const e of part.entries) {
+      if (e.kind === 'errors') {
+        if (!names) {
+          names = new Map();
+          for (let k = from; k < i; k++) {
+            const before = thread.messages[k];
+            if (!before.compaction) addCalls(partOf(before).calls, 0, partOf(before).calls.length, names);
+          }
+        }
+        addCalls(part.calls, applied, e.callsBefore, names);
+        applied = Math.max(applied, e.callsBefore);
         items.errors.add(e.text, m, { tool: names.get(e.toolUseId) ?? 'unknown', toolUseId: e.toolUseId });
       } else if (e.kind !== 'identifiers' || items.identifiers.list.length < MAX_IDENTIFIERS)
         items[e.kind].add(e.text, m, { tool: e.tool, toolUseId: e.toolUseId });
     }
+    if (names) addCalls(part.calls, applied, part.calls.length, names);
   }
   const modified = items.filesModified;
   return {
