@@ -10,7 +10,6 @@ import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
-import { FatePositions } from './fate-positions.ts';
 
 type RefetchKind = 'after-edit' | 'after-agent-compaction' | 'after-pipeline' | 'plain';
 
@@ -64,8 +63,6 @@ export class RefetchMemo {
    *  after-pipeline one: a repeat classified alike is the same object (most are plain whatever a drag changes).
    *  Read-only once made. Bound: one list per thread. */
   readonly last = new WeakMap<Thread, { found: Refetch[]; how: (string | undefined)[]; at: Float64Array }>();
-  /** Each repeat's first result among a replay's fates, by position (fate-positions.ts). */
-  readonly fates = new FatePositions();
 }
 
 function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] {
@@ -130,10 +127,9 @@ function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefi
   const how: (string | undefined)[] = new Array(repeats.length);
   const at = new Float64Array(repeats.length);
   // Fields copied by name: a rest spread per repeat costs more than the classification (re-runs see thousands).
-  const fateOf = tr ? memo.fates.reader(thread, repeats.length, (i) => repeats[i].firstToolUseId, tr) : undefined;
   const found = repeats.map((r, i) => {
     // When and how the first call's result was lost (its first lossy rewrite, fold into a summary or drop).
-    const l = fateOf?.(i)?.lostBy ?? undefined;
+    const l = tr?.fates.get(r.firstToolUseId)?.lostBy ?? undefined;
     const kind: RefetchKind = r.edited
       ? 'after-edit'
       : r.compacted

@@ -19,7 +19,6 @@ import { type BreakRecord, type CacheFindings, cacheFindings } from './cache-pat
 import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
 import type { CostReport } from './cost.ts';
 import { type Counts, transcriptCounts } from './counts.ts';
-import { FatePositions } from './fate-positions.ts';
 import { type BilledTokens, billedTokens, REPORT_FIGURES } from './figures.ts';
 import type { Refetch } from './refetch.ts';
 import type { RequestDollars, RunCost } from './run-cost.ts';
@@ -165,8 +164,6 @@ export class ReportMemo {
    *  reads alike in the next replay is the same object (most results fare alike whatever a drag changes). Rows
    *  are read-only once made. Bound: one list per thread. */
   readonly lastRows: WeakMap<Thread, ToolResultRow[]>;
-  /** Each static row's result among a replay's fates, by position (fate-positions.ts). */
-  readonly fates: FatePositions;
   /** The transcript's counts. */
   counts: Counts | undefined;
   /** `from`: the memo of an earlier read of a followed session; what is keyed on threads, blocks and replays is
@@ -176,7 +173,6 @@ export class ReportMemo {
     this.resultSizes = from?.resultSizes ?? new WeakMap();
     this.threadRows = from?.threadRows ?? new WeakMap();
     this.lastRows = from?.lastRows ?? new WeakMap();
-    this.fates = from?.fates ?? new FatePositions();
   }
 }
 
@@ -225,8 +221,7 @@ function toolResultRows(t: Transcript, tok: Tokenizer, replay: Replay | undefine
     const from = rows.length;
     const statics = staticRowsOf(th, tok, memo);
     const last = memo.lastRows.get(th);
-    const fateOf = tr ? memo.fates.reader(th, statics.length, (i) => statics[i].toolUseId, tr) : undefined;
-    threadRowsInto(rows, statics, fateOf, last && last.length === statics.length ? last : undefined);
+    threadRowsInto(rows, statics, tr, last && last.length === statics.length ? last : undefined);
     const made = rows.slice(from);
     if (tr) memo.threadRows.set(tr, made);
     memo.lastRows.set(th, made);
@@ -264,12 +259,12 @@ function sameFate(row: ToolResultRow, s: StaticRow, f: ResultFate | undefined): 
 function threadRowsInto(
   rows: ToolResultRow[],
   statics: readonly StaticRow[],
-  fateOf: ((i: number) => ResultFate | undefined) | undefined,
+  tr: ThreadReplay | undefined,
   last: readonly ToolResultRow[] | undefined,
 ): void {
   for (let i = 0; i < statics.length; i++) {
     const s = statics[i];
-    const f = fateOf?.(i);
+    const f = tr?.fates.get(s.toolUseId);
     const was = last?.[i];
     if (was && sameFate(was, s, f)) {
       rows.push(was);
