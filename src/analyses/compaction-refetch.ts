@@ -170,7 +170,7 @@ function afterOne(
       toolUseId: f.repeatToolUseId,
       messageIndex: f.repeatMessageIndex,
       why: 'repeat',
-      lostItem: lost.size > 0 ? lostPathOf(th, f.repeatToolUseId, f.repeatMessageIndex, lost) : null,
+      lostItem: lostPathOf(th, f.repeatToolUseId, f.repeatMessageIndex, lost),
       firstToolUseId: f.firstToolUseId,
       tokens: f.tokens,
     });
