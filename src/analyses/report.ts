@@ -6,7 +6,6 @@ import { runeCount } from '../lib/runes.ts';
 import { sourceFormat } from '../model/source-format.ts';
 import type { Block, ObservedUsage, ParseIssue, Thread, Transcript } from '../model/transcript.ts';
 import type { PairingViolation } from '../pairing/validate.ts';
-import type { ResultFate } from '../pipeline/fates.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
 import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
@@ -160,10 +159,6 @@ export class ReportMemo {
   readonly resultSizes: WeakMap<Block, { chars: number; tokens: number }>;
   /** Thread replay → its tool-result rows (a reused thread replay has the same rows). Bound: replays alive. */
   readonly threadRows: WeakMap<ThreadReplay, ToolResultRow[]>;
-  /** Thread → its tool-result rows as the last run made them (one per static row, in order): a row whose fate
-   *  reads alike in the next replay is the same object (most results fare alike whatever a drag changes). Rows
-   *  are read-only once made. Bound: one list per thread. */
-  readonly lastRows: WeakMap<Thread, ToolResultRow[]>;
   /** The transcript's counts. */
   counts: Counts | undefined;
   /** `from`: the memo of an earlier read of a followed session; what is keyed on threads, blocks and replays is
@@ -172,7 +167,6 @@ export class ReportMemo {
     this.staticRows = from?.staticRows ?? new WeakMap();
     this.resultSizes = from?.resultSizes ?? new WeakMap();
     this.threadRows = from?.threadRows ?? new WeakMap();
-    this.lastRows = from?.lastRows ?? new WeakMap();
   }
 }
 
@@ -219,57 +213,15 @@ function toolResultRows(t: Transcript, tok: Tokenizer, replay: Replay | undefine
       continue;
     }
     const from = rows.length;
-    const statics = staticRowsOf(th, tok, memo);
-    const last = memo.lastRows.get(th);
-    threadRowsInto(rows, statics, tr, last && last.length === statics.length ? last : undefined);
-    const made = rows.slice(from);
-    if (tr) memo.threadRows.set(tr, made);
-    memo.lastRows.set(th, made);
+    threadRowsInto(rows, staticRowsOf(th, tok, memo), tr);
+    if (tr) memo.threadRows.set(tr, rows.slice(from));
   }
   return rows;
 }
 
-/** `row` (made for the same static row) holds what `f` says. */
-function sameFate(row: ToolResultRow, s: StaticRow, f: ResultFate | undefined): boolean {
-  return f === undefined
-    ? row.tier === null &&
-        row.firstTouchRequest === null &&
-        row.distanceAtFirstTouch === null &&
-        !row.floor &&
-        !row.spilled &&
-        !row.summarized &&
-        !row.cleared &&
-        !row.inSummary &&
-        !row.dropped &&
-        row.droppedAt === null &&
-        row.finalChars === s.chars
-    : row.tier === (f.tier ?? null) &&
-        row.firstTouchRequest === (f.firstTouchRequest ?? null) &&
-        row.distanceAtFirstTouch === (f.distanceAtFirstTouch ?? null) &&
-        row.floor === (f.floor ?? false) &&
-        row.spilled === (f.spilled ?? false) &&
-        row.summarized === (f.summarized ?? false) &&
-        row.cleared === (f.cleared ?? false) &&
-        row.inSummary === (f.foldedAt !== null) &&
-        row.dropped === (f.droppedAt !== null) &&
-        row.droppedAt === (f.droppedAt ?? null) &&
-        row.finalChars === (f.finalChars ?? s.chars);
-}
-
-function threadRowsInto(
-  rows: ToolResultRow[],
-  statics: readonly StaticRow[],
-  tr: ThreadReplay | undefined,
-  last: readonly ToolResultRow[] | undefined,
-): void {
-  for (let i = 0; i < statics.length; i++) {
-    const s = statics[i];
+function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr: ThreadReplay | undefined): void {
+  for (const s of statics) {
     const f = tr?.fates.get(s.toolUseId);
-    const was = last?.[i];
-    if (was && sameFate(was, s, f)) {
-      rows.push(was);
-      continue;
-    }
     rows.push({
       thread: s.thread,
       toolUseId: s.toolUseId,
