@@ -59,10 +59,6 @@ export class RefetchMemo {
   /** Tool result block → its text's tokens (a followed session's growth finds the repeats of its grown thread
    *  again). Bound: the result blocks alive. */
   readonly resultTokens = new WeakMap<Block, number>();
-  /** Thread → its repeats as the last run classified them, with the lost result's `how` and request behind each
-   *  after-pipeline one: a repeat classified alike is the same object (most are plain whatever a drag changes).
-   *  Read-only once made. Bound: one list per thread. */
-  readonly last = new WeakMap<Thread, { found: Refetch[]; how: (string | undefined)[]; at: Float64Array }>();
 }
 
 function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] {
@@ -122,12 +118,8 @@ function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] 
 
 function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefined, memo: RefetchMemo): Refetch[] {
   const repeats = repeatsOf(thread, tok, memo);
-  const was = memo.last.get(thread);
-  const prev = was && was.found.length === repeats.length ? was : undefined;
-  const how: (string | undefined)[] = new Array(repeats.length);
-  const at = new Float64Array(repeats.length);
   // Fields copied by name: a rest spread per repeat costs more than the classification (re-runs see thousands).
-  const found = repeats.map((r, i) => {
+  const found = repeats.map((r) => {
     // When and how the first call's result was lost (its first lossy rewrite, fold into a summary or drop).
     const l = tr?.fates.get(r.firstToolUseId)?.lostBy ?? undefined;
     const kind: RefetchKind = r.edited
@@ -137,13 +129,7 @@ function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefi
         : l && l.request <= r.repeatRequest
           ? 'after-pipeline'
           : 'plain';
-    const lost = kind === 'after-pipeline' && l ? l : undefined;
-    if (lost) {
-      how[i] = lost.how;
-      at[i] = lost.request;
-    }
-    const p = prev?.found[i];
-    if (p && p.kind === kind && prev.how[i] === how[i] && (!lost || prev.at[i] === lost.request)) return p;
+    const lostBy = kind === 'after-pipeline' && l ? `${l.how} at request ${l.request}` : undefined;
     const out: Refetch = {
       thread: r.thread,
       tool: r.tool,
@@ -155,10 +141,9 @@ function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefi
       tokens: r.tokens,
       kind,
     };
-    if (lost) out.lostBy = `${lost.how} at request ${lost.request}`;
+    if (lostBy !== undefined) out.lostBy = lostBy;
     return out;
   });
-  memo.last.set(thread, { found, how, at });
   return found;
 }
 
