@@ -130,21 +130,9 @@ export class CostBook {
     this.userKey = memo ? JSON.stringify(user) : '';
   }
 
-  /** The last lookup's model, hour and pricing: a log's requests come in runs of one model and hour, so most
-   *  lookups are that one, answered without building the keys. */
-  private last: { model: string | undefined; hour: number | undefined; pricing: ModelPricing } | undefined;
-
   /** The pricing of a model at a time (its hour: price lists change by date, a few by time of day). */
   pricing(model: string | undefined, time: number | undefined): ModelPricing {
     const hour = time === undefined ? undefined : Math.floor(time / HOUR);
-    const last = this.last;
-    if (last !== undefined && last.model === model && last.hour === hour) return last.pricing;
-    const p = this.lookup(model, hour);
-    this.last = { model, hour, pricing: p };
-    return p;
-  }
-
-  private lookup(model: string | undefined, hour: number | undefined): ModelPricing {
     const key = `${model ?? ''}\u0000${hour ?? 'newest'}`;
     // A model priced alike at any time (most are) is looked up once, not once per hour of the log.
     const anyTime = `${model ?? ''}\u0000any`;

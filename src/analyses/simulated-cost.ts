@@ -47,16 +47,8 @@ export function simulatedCost(
   const book = new CostBook('estimated', cfg.prices, simulationPrices(cfg.cache), memo);
   const api = cacheApiOf(replay.options.provider);
   const oneHourByModel = new Map<string | undefined, boolean>();
-  // Requests come in runs of one model: the last one's answer first.
-  let lastModel: string | undefined;
-  let lastOneHour: boolean | undefined;
-  const oneHourOf = (model: string | undefined) => {
-    if (lastOneHour === undefined || model !== lastModel) {
-      lastModel = model;
-      lastOneHour = getOrInsert(oneHourByModel, model, () => rulesFor(api, model, cfg.cache).oneHourWrites);
-    }
-    return lastOneHour;
-  };
+  const oneHourOf = (model: string | undefined) =>
+    getOrInsert(oneHourByModel, model, () => rulesFor(api, model, cfg.cache).oneHourWrites);
   const byPoint: (number | null)[] = [];
   let k = 0;
   for (const [ti, tr] of replay.threads.entries()) {
