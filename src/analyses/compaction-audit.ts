@@ -10,12 +10,20 @@ import { RoundMap } from '../lib/rounds.ts';
 import { firstIndex } from '../lib/search.ts';
 import { sameValue } from '../model/carry-over.ts';
 import type { Message, Thread, Transcript } from '../model/transcript.ts';
-import { Contributions, emptyIndex, indexMessage, renderSections } from '../pipeline/artifacts.ts';
+import {
+  type Artifact,
+  type ArtifactIndex,
+  Contributions,
+  emptyIndex,
+  indexMessage,
+  renderSections,
+  sectionTokens,
+} from '../pipeline/artifacts.ts';
 import { STAGES } from '../pipeline/stages/index.ts';
 import type { ThreadReplay } from '../replay/types.ts';
 import { blockText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
-import { buildLedger, type Ledger, todoSites } from './ledger.ts';
+import { buildLedger, type Ledger, type LedgerParts, todoSites } from './ledger.ts';
 import { type Probes, probeSummary } from './probes.ts';
 
 type CompactionSource = 'agent' | 'pipeline';
@@ -57,7 +65,13 @@ type Audited = { row: AuditedCompaction; texts: CompactionTexts };
 
 /** What an audit reads that depends on the thread alone (kept in the AuditMemo): where its todo lists are, each
  *  message's contribution to an anchored summary, and what each span audited so far holds. */
-type Known = { sites: readonly number[]; contributions: Contributions; spans: RoundMap<string, SpanAudit> };
+type Known = {
+  sites: readonly number[];
+  contributions: Contributions;
+  ledgerParts: LedgerParts;
+  lines: AnchoredLines;
+  spans: RoundMap<string, SpanAudit>;
+};
 
 /** What the audit of a span makes that depends on the thread and the span alone: its ledger, Tierscope's anchored
  *  summary of it with its tokens, and that summary's probes. */
@@ -68,6 +82,37 @@ type SpanAudit = { ledger: Ledger; anchored: string; anchoredTokens: number; anc
  *  Kept 10,000 a thread instead, they held ~40 MB more live at 20,000 requests. */
 const SPAN_ROUNDS = 3;
 
+/** Lines other than items' (titles, header parts, a last line) kept before that memo starts over. */
+const MAX_LINES = 50_000;
+
+/** The counts an anchored summary's tokens are summed from (anchoredTokens): each item's line with its "\n", by the
+ *  item's identity (Contributions hands out the same items for a message at its request), and every other line by
+ *  its text. */
+class AnchoredLines {
+  /** Bound: the items alive. */
+  private readonly items = new WeakMap<Artifact, number>();
+  /** Bound: MAX_LINES, then it starts over. */
+  private readonly others = new Map<string, number>();
+  constructor(private readonly tok: Tokenizer) {}
+  other(line: string): number {
+    let n = this.others.get(line);
+    if (n === undefined) {
+      n = this.tok.count(line);
+      if (this.others.size >= MAX_LINES) this.others.clear();
+      this.others.set(line, n);
+    }
+    return n;
+  }
+  item(a: Artifact, line: string): number {
+    let n = this.items.get(a);
+    if (n === undefined) {
+      n = this.tok.count(`${line}\n`);
+      this.items.set(a, n);
+    }
+    return n;
+  }
+}
+
 /** What the audit keeps from one run to the next of one transcript and tokenizer (the engine's RunMemo). */
 export class AuditMemo {
   /** Thread → its agent compactions audited (independent of the run). Bound: one list per thread. */
@@ -76,6 +121,12 @@ export class AuditMemo {
   readonly pipeline = new WeakMap<ThreadReplay, Audited[]>();
   /** Thread → where its todo lists are (ledger.ts todoSites; independent of the run). Bound: one list per thread. */
   readonly todoSites = new WeakMap<Thread, number[]>();
+  /** Message → what it adds to a ledger (ledger.ts; depends on the message alone): a drag audits new spans over
+   *  the same messages. Bound: the messages alive. */
+  readonly ledgerParts: LedgerParts = new WeakMap();
+  /** The line counts anchored summaries' tokens are summed from, per tokenizer (AnchoredLines). Bound: one per
+   *  tokenizer. */
+  readonly anchoredLines = new WeakMap<Tokenizer, AnchoredLines>();
   /** Agent summary message → its audit and the read of the thread it was made in: a followed session's grown
    *  thread audits again only the compactions whose span, requests or todo lists changed (sameAgentAudit).
    *  Bound: the summary messages alive. */
@@ -110,23 +161,42 @@ function textOf(m: Message): string {
   return m.blocks.map(blockText).join('\n');
 }
 
-/** Tierscope's anchored summary of messages [from, to): the artifact index the `summarize` stage builds. */
-function anchoredOf(thread: Thread, from: number, to: number, contributions: Contributions): string {
+/** The artifact index the `summarize` stage would build of messages [from, to). */
+function anchoredIndex(thread: Thread, from: number, to: number, contributions: Contributions): ArtifactIndex {
   const index = emptyIndex();
   for (let i = from; i < to; i++) {
     const m = thread.messages[i];
     if (!m.compaction) indexMessage(index, contributions.artifacts(contributions.of(m), requestOf(thread, i)));
   }
-  return `[Tierscope anchored summary of messages ${from}–${to - 1}]\n${renderSections(index)}`;
+  return index;
 }
 
-function spanAudit(thread: Thread, span: { from: number; to: number }, tok: Tokenizer, known: Known): SpanAudit {
+const ANCHORED_HEAD = '[Tierscope anchored summary of messages ';
+
+/** Tierscope's anchored summary of messages [from, to): its header and the index's sections. */
+function anchoredText(from: number, to: number, index: ArtifactIndex): string {
+  return `${ANCHORED_HEAD}${from}–${to - 1}]\n${renderSections(index)}`;
+}
+
+/** The tokens of anchoredText without counting it whole: as summary-drafts.ts headTokens and artifacts.ts
+ *  sectionTokens argue for the pipeline's summaries (the same header shape and sections), digit runs after " " and
+ *  "–" are pieces of their own and the break before each section line is a safe cut, so the count is the sum of the
+ *  parts' counts. */
+function anchoredTokensOf(from: number, to: number, index: ArtifactIndex, lines: AnchoredLines): number {
+  const other = (line: string) => lines.other(line);
+  const head = other(ANCHORED_HEAD) + other(String(from)) + other('–') + other(String(to - 1)) + other(']\n');
+  return head + sectionTokens(index, other, (a, line) => lines.item(a, line));
+}
+
+function spanAudit(thread: Thread, span: { from: number; to: number }, known: Known): SpanAudit {
   const key = `${span.from}:${span.to}`;
   let found = known.spans.get(key);
   if (!found) {
-    const ledger = buildLedger(thread, span.from, span.to, known.sites);
-    const anchored = anchoredOf(thread, span.from, span.to, known.contributions);
-    found = { ledger, anchored, anchoredTokens: tok.count(anchored), anchoredProbes: probeSummary(anchored, ledger) };
+    const ledger = buildLedger(thread, span.from, span.to, known.sites, known.ledgerParts);
+    const index = anchoredIndex(thread, span.from, span.to, known.contributions);
+    const anchored = anchoredText(span.from, span.to, index);
+    const anchoredTokens = anchoredTokensOf(span.from, span.to, index, known.lines);
+    found = { ledger, anchored, anchoredTokens, anchoredProbes: probeSummary(anchored, ledger) };
     known.spans.set(key, found);
   }
   return found;
@@ -140,7 +210,7 @@ function audit(
   known: Known,
   summaryTokens?: number,
 ): Audited {
-  const { ledger, anchored, anchoredTokens, anchoredProbes } = spanAudit(thread, base.span, tok, known);
+  const { ledger, anchored, anchoredTokens, anchoredProbes } = spanAudit(thread, base.span, known);
   return {
     row: {
       ...base,
@@ -298,6 +368,8 @@ export function auditCompactions(
     const known: Known = {
       sites: getOrInsert(memo.todoSites, thread, () => todoSites(thread)),
       contributions: memo.contributions,
+      ledgerParts: memo.ledgerParts,
+      lines: getOrInsert(memo.anchoredLines, tok, () => new AnchoredLines(tok)),
       spans: getOrInsert(memo.spans, thread, newSpans),
     };
     let agent = memo.agent.get(thread);

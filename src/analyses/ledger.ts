@@ -128,68 +128,123 @@ class Items {
   }
 }
 
+/** What one message adds to a ledger, made once per message (it depends on the message alone): its tool calls' ids
+ *  and names (an error result names its call's tool, looked up within the span; `callsBefore`: the message's calls
+ *  before it) and the items it names, in block order. `said`: the instruction it carries, clipped (null: none, or
+ *  too short to probe). */
+type LedgerEntry =
+  | { kind: 'filesModified' | 'filesRead' | 'commands' | 'identifiers'; text: string; tool: string; toolUseId: string }
+  | { kind: 'errors'; text: string; toolUseId: string; callsBefore: number };
+type MessageLedger = { said: string | null; calls: { id: string; name: string }[]; entries: LedgerEntry[] };
+
+/** Message → what it adds to a ledger (the audit's memo keeps it: a drag audits spans over the same messages).
+ *  Assumes messages are never mutated. */
+export type LedgerParts = WeakMap<Message, MessageLedger>;
+
+function messageLedger(m: Message): MessageLedger {
+  const said = instructionText(m);
+  const calls: MessageLedger['calls'] = [];
+  const entries: LedgerEntry[] = [];
+  for (const b of m.blocks) {
+    if (b.type === 'tool_use') {
+      calls.push({ id: b.id, name: b.name });
+      const canon = canonicalTool(b.name);
+      const at = { tool: b.name, toolUseId: b.id };
+      const paths = inputPaths(b.name, b.input);
+      if (canon === 'file_edit' || canon === 'file_write') {
+        for (const p of paths) entries.push({ kind: 'filesModified', text: p, ...at });
+        for (const d of editedText(b.input).matchAll(DECLARATION))
+          if (DISTINCT.test(d[1])) entries.push({ kind: 'identifiers', text: d[1], ...at });
+      } else if (canon === 'file_read') for (const p of paths) entries.push({ kind: 'filesRead', text: p, ...at });
+      else if (canon === 'bash') {
+        const o = b.input as Record<string, unknown> | null;
+        const cmd = typeof b.input === 'string' ? b.input : o && typeof o === 'object' ? o.command : undefined;
+        const text = Array.isArray(cmd) ? cmd.join(' ') : typeof cmd === 'string' ? cmd : '';
+        const first = text
+          .split('\n')
+          .find((l) => l.trim() !== '')
+          ?.trim();
+        if (first) entries.push({ kind: 'commands', text: clip(first, 200), ...at });
+      }
+    } else if (b.type === 'tool_result' && b.isError && !m.synthetic) {
+      const e = errorString(b);
+      if (e) entries.push({ kind: 'errors', text: e, toolUseId: b.toolUseId, callsBefore: calls.length });
+    }
+  }
+  // A short reply ("ja", "ok", "Hallo?") carries no instruction a summary could be probed for.
+  return { said: said !== null && runeCount(said) >= MIN_INSTRUCTION ? clip(said, 600) : null, calls, entries };
+}
+
 /**
  * The ledger of messages [from, to) of a thread. The todo list is the state at `to`: the newest todo/plan call
- * before it, even one before `from` (a list written earlier is still open).
+ * before it, even one before `from` (a list written earlier is still open). `sites`: the thread's todoSites (made
+ * here when not given); `parts`: each message's entries kept from earlier ledgers (a fresh memo when not given).
  */
-/** The ledger of messages [from, to); `sites`: the thread's todoSites (made here when not given). */
 export function buildLedger(
   thread: Thread,
   from: number,
   to: number,
   sites: readonly number[] = todoSites(thread),
+  parts: LedgerParts = new WeakMap(),
 ): Ledger {
-  const modified = new Items();
-  const read = new Items();
-  const commands = new Items();
-  const errors = new Items();
-  const identifiers = new Items();
+  const items = {
+    filesModified: new Items(),
+    filesRead: new Items(),
+    commands: new Items(),
+    errors: new Items(),
+    identifiers: new Items(),
+  };
   const instructions: LedgerItem[] = [];
-  const names = new Map<string, string>();
+  const partOf = (m: Message): MessageLedger => {
+    let part = parts.get(m);
+    if (!part) {
+      part = messageLedger(m);
+      parts.set(m, part);
+    }
+    return part;
+  };
+  // The span's tool calls by id (an error result names its call's tool): made when the first error needs it (errors
+  // are rare), from the span's calls before it, then kept up to date message by message.
+  let names: Map<string, string> | undefined;
+  const addCalls = (calls: MessageLedger['calls'], fromCall: number, toCall: number, into: Map<string, string>) => {
+    for (let j = fromCall; j < toCall; j++) into.set(calls[j].id, calls[j].name);
+  };
   for (let i = from; i < to && i < thread.messages.length; i++) {
     const m = thread.messages[i];
     if (m.compaction) continue;
-    const said = instructionText(m);
-    // A short reply ("ja", "ok", "Hallo?") carries no instruction a summary could be probed for.
-    if (said !== null && runeCount(said) >= MIN_INSTRUCTION)
-      instructions.push({ text: clip(said, 600), messageIndex: m.index, line: m.source.line, times: 1 });
-    for (const b of m.blocks) {
-      if (b.type === 'tool_use') {
-        names.set(b.id, b.name);
-        const canon = canonicalTool(b.name);
-        const at = { tool: b.name, toolUseId: b.id };
-        const paths = inputPaths(b.name, b.input);
-        if (canon === 'file_edit' || canon === 'file_write') {
-          for (const p of paths) modified.add(p, m, at);
-          for (const d of editedText(b.input).matchAll(DECLARATION))
-            if (identifiers.list.length < MAX_IDENTIFIERS && DISTINCT.test(d[1])) identifiers.add(d[1], m, at);
-        } else if (canon === 'file_read') for (const p of paths) read.add(p, m, at);
-        else if (canon === 'bash') {
-          const o = b.input as Record<string, unknown> | null;
-          const cmd = typeof b.input === 'string' ? b.input : o && typeof o === 'object' ? o.command : undefined;
-          const text = Array.isArray(cmd) ? cmd.join(' ') : typeof cmd === 'string' ? cmd : '';
-          const first = text
-            .split('\n')
-            .find((l) => l.trim() !== '')
-            ?.trim();
-          if (first) commands.add(clip(first, 200), m, at);
+    const part = partOf(m);
+    if (part.said !== null)
+      instructions.push({ text: part.said, messageIndex: m.index, line: m.source.line, times: 1 });
+    // This message's calls already in `names`.
+    let applied = 0;
+    for (const e of part.entries) {
+      if (e.kind === 'errors') {
+        if (!names) {
+          names = new Map();
+          for (let k = from; k < i; k++) {
+            const before = thread.messages[k];
+            if (!before.compaction) addCalls(partOf(before).calls, 0, partOf(before).calls.length, names);
+          }
         }
-      } else if (b.type === 'tool_result' && b.isError && !m.synthetic) {
-        const e = errorString(b);
-        if (e) errors.add(e, m, { tool: names.get(b.toolUseId) ?? 'unknown', toolUseId: b.toolUseId });
-      }
+        addCalls(part.calls, applied, e.callsBefore, names);
+        applied = Math.max(applied, e.callsBefore);
+        items.errors.add(e.text, m, { tool: names.get(e.toolUseId) ?? 'unknown', toolUseId: e.toolUseId });
+      } else if (e.kind !== 'identifiers' || items.identifiers.list.length < MAX_IDENTIFIERS)
+        items[e.kind].add(e.text, m, { tool: e.tool, toolUseId: e.toolUseId });
     }
+    if (names) addCalls(part.calls, applied, part.calls.length, names);
   }
+  const modified = items.filesModified;
   return {
     thread: thread.id,
     from,
     to,
     filesModified: modified.list,
     // Read but not modified (the skill's "read but unchanged" files; a modified file is listed once, above).
-    filesRead: read.list.filter((x) => !modified.has(x.text)),
-    commands: commands.list,
-    errors: errors.list,
-    identifiers: identifiers.list,
+    filesRead: items.filesRead.list.filter((x) => !modified.has(x.text)),
+    commands: items.commands.list,
+    errors: items.errors.list,
+    identifiers: items.identifiers.list,
     todos: todosAt(thread, to, sites),
     instructions: instructions.slice(-MAX_INSTRUCTIONS),
   };

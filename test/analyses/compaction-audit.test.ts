@@ -6,7 +6,7 @@ import { type AnalyzeOptions, analyze } from '../../src/analyses/analyze.ts';
 import { buildLedger } from '../../src/analyses/ledger.ts';
 import { fold, probeSummary } from '../../src/analyses/probes.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
-import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
+import { type CachedTokenizer, createTokenizer, ENCODINGS } from '../../src/tokens/tokenizer.ts';
 import { transcript } from '../helpers/dsl.ts';
 import { loop } from '../helpers/loop.ts';
 import { configOf, type RunOptions, tokenizer } from '../helpers/replay.ts';
@@ -49,15 +49,18 @@ A{model=${MODEL},usage=10/600/900} Done.
 U Now also update the changelog for this fix
 A{model=${MODEL},usage=10/700/100} OK.`;
 
-function run(t: Transcript, o: RunOptions = {}) {
-  const opts: AnalyzeOptions = {
+function baseOptions(o: RunOptions): AnalyzeOptions {
+  return {
     config: configOf(o),
     preset: o.preset ?? 'seeds',
     mode: o.mode ?? 'recorded',
     provider: 'anthropic',
     tokenizer: tk,
   };
-  return analyze(t, opts);
+}
+
+function run(t: Transcript, o: RunOptions = {}) {
+  return analyze(t, baseOptions(o));
 }
 
 describe('probes of an agent compaction (issue 17)', () => {
@@ -170,6 +173,16 @@ describe('the pipeline’s own summaries are audited the same way', () => {
     expect(reread).toMatchObject({ why: 'repeat', firstToolUseId: 't0' });
     expect(a.report.refetches.find((r) => r.repeatToolUseId === reread?.toolUseId)?.kind).toBe('after-pipeline');
     for (const later of pipe.slice(1)) expect(later.refetchesAfter.items).toEqual([]);
+  });
+
+  it('the anchored summary’s tokens, summed from its header’s parts and its lines, equal counting it whole', async () => {
+    for (const encoding of ENCODINGS) {
+      const tok = await createTokenizer(encoding);
+      const a = analyze(work(), { ...baseOptions(opts), tokenizer: tok });
+      const pipe = a.audit.compactions.filter((c) => c.source === 'pipeline');
+      expect(pipe.length).toBeGreaterThanOrEqual(2);
+      for (const c of pipe) expect(c.anchoredTokens).toBe(tok.count(a.audit.texts.get(c.id)?.anchored ?? ''));
+    }
   });
 });
 
