@@ -128,26 +128,37 @@ class Items {
   }
 }
 
-/** What one message adds to a ledger, made once per message (it depends on the message alone): its tool calls' ids
- *  and names (an error result names its call's tool, looked up within the span; `callsBefore`: the message's calls
- *  before it) and the items it names, in block order. `said`: the instruction it carries, clipped (null: none, or
- *  too short to probe). */
+/** What one message adds to a ledger, made once per message (it depends on the message alone): the items it names,
+ *  in block order (an error result names its call's tool, looked up within the span when an error needs it:
+ *  `callsBefore` is the number of the message's tool calls before it). `said`: the instruction it carries, clipped
+ *  (null: none, or too short to probe). */
 type LedgerEntry =
   | { kind: 'filesModified' | 'filesRead' | 'commands' | 'identifiers'; text: string; tool: string; toolUseId: string }
   | { kind: 'errors'; text: string; toolUseId: string; callsBefore: number };
-type MessageLedger = { said: string | null; calls: { id: string; name: string }[]; entries: LedgerEntry[] };
+type MessageLedger = { said: string | null; entries: LedgerEntry[] };
 
-/** Message → what it adds to a ledger (the audit's memo keeps it: a drag audits spans over the same messages).
- *  Assumes messages are never mutated. */
+/** Message → what it adds to a ledger (the audit's memo keeps it: a drag audits spans over the same messages), for
+ *  the messages that add something: most add nothing (a plain tool result), and those are not kept (a run holds
+ *  no entry per message for them; SPEC §9's bytes per message). Assumes messages are never mutated. */
 export type LedgerParts = WeakMap<Message, MessageLedger>;
+
+/** What a message that adds nothing adds (one shared object). */
+const NOTHING: MessageLedger = Object.freeze({ said: null, entries: [] }) as unknown as MessageLedger;
+
+/** A message's tool calls (id, tool name), in block order: read only when an error result needs its call's tool. */
+function callsOf(m: Message): { id: string; name: string }[] {
+  const calls: { id: string; name: string }[] = [];
+  for (const b of m.blocks) if (b.type === 'tool_use') calls.push({ id: b.id, name: b.name });
+  return calls;
+}
 
 function messageLedger(m: Message): MessageLedger {
   const said = instructionText(m);
-  const calls: MessageLedger['calls'] = [];
+  let calls = 0;
   const entries: LedgerEntry[] = [];
   for (const b of m.blocks) {
     if (b.type === 'tool_use') {
-      calls.push({ id: b.id, name: b.name });
+      calls++;
       const canon = canonicalTool(b.name);
       const at = { tool: b.name, toolUseId: b.id };
       const paths = inputPaths(b.name, b.input);
@@ -168,11 +179,12 @@ function messageLedger(m: Message): MessageLedger {
       }
     } else if (b.type === 'tool_result' && b.isError && !m.synthetic) {
       const e = errorString(b);
-      if (e) entries.push({ kind: 'errors', text: e, toolUseId: b.toolUseId, callsBefore: calls.length });
+      if (e) entries.push({ kind: 'errors', text: e, toolUseId: b.toolUseId, callsBefore: calls });
     }
   }
   // A short reply ("ja", "ok", "Hallo?") carries no instruction a summary could be probed for.
-  return { said: said !== null && runeCount(said) >= MIN_INSTRUCTION ? clip(said, 600) : null, calls, entries };
+  const kept = said !== null && runeCount(said) >= MIN_INSTRUCTION ? clip(said, 600) : null;
+  return kept === null && entries.length === 0 ? NOTHING : { said: kept, entries };
 }
 
 /**
@@ -199,14 +211,19 @@ export function buildLedger(
     let part = parts.get(m);
     if (!part) {
       part = messageLedger(m);
-      parts.set(m, part);
+      if (part !== NOTHING) parts.set(m, part);
     }
     return part;
   };
   // The span's tool calls by id (an error result names its call's tool): made when the first error needs it (errors
   // are rare), from the span's calls before it, then kept up to date message by message.
   let names: Map<string, string> | undefined;
-  const addCalls = (calls: MessageLedger['calls'], fromCall: number, toCall: number, into: Map<string, string>) => {
+  const addCalls = (
+    calls: { id: string; name: string }[],
+    fromCall: number,
+    toCall: number,
+    into: Map<string, string>,
+  ) => {
     for (let j = fromCall; j < toCall; j++) into.set(calls[j].id, calls[j].name);
   };
   for (let i = from; i < to && i < thread.messages.length; i++) {
@@ -215,24 +232,32 @@ export function buildLedger(
     const part = partOf(m);
     if (part.said !== null)
       instructions.push({ text: part.said, messageIndex: m.index, line: m.source.line, times: 1 });
-    // This message's calls already in `names`.
+    // This message's calls already in `names`, and its calls (read when an error needs them).
     let applied = 0;
+    let calls: { id: string; name: string }[] | undefined;
     for (const e of part.entries) {
       if (e.kind === 'errors') {
         if (!names) {
           names = new Map();
           for (let k = from; k < i; k++) {
             const before = thread.messages[k];
-            if (!before.compaction) addCalls(partOf(before).calls, 0, partOf(before).calls.length, names);
+            if (!before.compaction) {
+              const earlier = callsOf(before);
+              addCalls(earlier, 0, earlier.length, names);
+            }
           }
         }
-        addCalls(part.calls, applied, e.callsBefore, names);
+        calls ??= callsOf(m);
+        addCalls(calls, applied, e.callsBefore, names);
         applied = Math.max(applied, e.callsBefore);
         items.errors.add(e.text, m, { tool: names.get(e.toolUseId) ?? 'unknown', toolUseId: e.toolUseId });
       } else if (e.kind !== 'identifiers' || items.identifiers.list.length < MAX_IDENTIFIERS)
         items[e.kind].add(e.text, m, { tool: e.tool, toolUseId: e.toolUseId });
     }
-    if (names) addCalls(part.calls, applied, part.calls.length, names);
+    if (names) {
+      calls ??= callsOf(m);
+      addCalls(calls, applied, calls.length, names);
+    }
   }
   const modified = items.filesModified;
   return {
