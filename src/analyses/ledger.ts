@@ -145,11 +145,20 @@ export type LedgerParts = WeakMap<Message, MessageLedger>;
 /** What a message that adds nothing adds (one shared object). */
 const NOTHING: MessageLedger = Object.freeze({ said: null, entries: [] }) as unknown as MessageLedger;
 
-/** A message's tool calls (id, tool name), in block order: read only when an error result needs its call's tool. */
-function callsOf(m: Message): { id: string; name: string }[] {
-  const calls: { id: string; name: string }[] = [];
-  for (const b of m.blocks) if (b.type === 'tool_use') calls.push({ id: b.id, name: b.name });
-  return calls;
+/** The tool of call `id` as an error result of message `i` names it: the latest such call before the result, among
+ *  the message's first `callsBefore` calls and then the span's earlier messages (from `from`); read only for error
+ *  results, which are rare. */
+function callTool(thread: Thread, from: number, i: number, callsBefore: number, id: string): string {
+  for (let k = i; k >= from; k--) {
+    const m = thread.messages[k];
+    if (m.compaction) continue;
+    const uses = m.blocks.filter((b) => b.type === 'tool_use');
+    for (let j = (k === i ? callsBefore : uses.length) - 1; j >= 0; j--) {
+      const b = uses[j];
+      if (b.type === 'tool_use' && b.id === id) return b.name;
+    }
+  }
+  return 'unknown';
 }
 
 function messageLedger(m: Message): MessageLedger {
@@ -215,48 +224,18 @@ export function buildLedger(
     }
     return part;
   };
-  // The span's tool calls by id (an error result names its call's tool): made when the first error needs it (errors
-  // are rare), from the span's calls before it, then kept up to date message by message.
-  let names: Map<string, string> | undefined;
-  const addCalls = (
-    calls: { id: string; name: string }[],
-    fromCall: number,
-    toCall: number,
-    into: Map<string, string>,
-  ) => {
-    for (let j = fromCall; j < toCall; j++) into.set(calls[j].id, calls[j].name);
-  };
   for (let i = from; i < to && i < thread.messages.length; i++) {
     const m = thread.messages[i];
     if (m.compaction) continue;
     const part = partOf(m);
     if (part.said !== null)
       instructions.push({ text: part.said, messageIndex: m.index, line: m.source.line, times: 1 });
-    // This message's calls already in `names`, and its calls (read when an error needs them).
-    let applied = 0;
-    let calls: { id: string; name: string }[] | undefined;
     for (const e of part.entries) {
       if (e.kind === 'errors') {
-        if (!names) {
-          names = new Map();
-          for (let k = from; k < i; k++) {
-            const before = thread.messages[k];
-            if (!before.compaction) {
-              const earlier = callsOf(before);
-              addCalls(earlier, 0, earlier.length, names);
-            }
-          }
-        }
-        calls ??= callsOf(m);
-        addCalls(calls, applied, e.callsBefore, names);
-        applied = Math.max(applied, e.callsBefore);
-        items.errors.add(e.text, m, { tool: names.get(e.toolUseId) ?? 'unknown', toolUseId: e.toolUseId });
+        const tool = callTool(thread, from, i, e.callsBefore, e.toolUseId);
+        items.errors.add(e.text, m, { tool, toolUseId: e.toolUseId });
       } else if (e.kind !== 'identifiers' || items.identifiers.list.length < MAX_IDENTIFIERS)
         items[e.kind].add(e.text, m, { tool: e.tool, toolUseId: e.toolUseId });
-    }
-    if (names) {
-      calls ??= callsOf(m);
-      addCalls(calls, applied, calls.length, names);
     }
   }
   const modified = items.filesModified;
