@@ -1,6 +1,8 @@
 // What the page shows of a loaded transcript before any run: its format and version, title, threads, counts, parse
 // issues, skipped line kinds with why, the log's own defaults, the model assumed for it and the parent of a fork.
 // Made here once from the transcript; the engine adds what only it knows (file name, size, time, share settings).
+
+import { transcriptCounts } from '../analyses/counts.ts';
 import { logDefaults } from '../analyses/log-defaults.ts';
 import type { Report } from '../analyses/report.ts';
 import type { LogDefaults } from '../analyses/settings-origin.ts';
@@ -48,19 +50,6 @@ function reasonsFor(skipped: Record<string, number>): Record<string, string> {
 }
 
 export function transcriptSummary(t: Transcript): TranscriptSummary {
-  let toolUses = 0;
-  let toolResults = 0;
-  let messages = 0;
-  let requests = 0;
-  for (const th of t.threads) {
-    messages += th.messages.length;
-    requests += th.requests.length;
-    for (const m of th.messages)
-      for (const b of m.blocks) {
-        if (b.type === 'tool_use') toolUses++;
-        else if (b.type === 'tool_result') toolResults++;
-      }
-  }
   return {
     // A bundle (a share link, a share file) names the format its transcript was first read from.
     format: sourceFormat(t),
@@ -74,7 +63,7 @@ export function transcriptSummary(t: Transcript): TranscriptSummary {
       requests: th.requests.length,
       parentToolUseId: th.parentToolUseId,
     })),
-    counts: { threads: t.threads.length, messages, requests, toolUses, toolResults },
+    counts: transcriptCounts(t),
     parseIssues: t.parseIssues,
     skipped: t.meta.skipped ?? {},
     skippedWhy: reasonsFor(t.meta.skipped ?? {}),
