@@ -9,8 +9,6 @@ import { createRunMethods } from './engine/run.ts';
 import { createShareMethods } from './engine/share.ts';
 import { type EngineOptions, EngineState } from './engine/state.ts';
 
-export type { EngineOptions } from './engine/state.ts';
-
 export function createEngine(options: EngineOptions = {}): EngineApi {
   const s = new EngineState(options);
   const loading = createLoadMethods(s);

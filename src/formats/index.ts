@@ -217,5 +217,3 @@ function archiveError(name: string, entries: string[], asked: FormatParser | und
   }
   return { ok: false, error, issues: [] };
 }
-
-export { formatBytes };

@@ -2,14 +2,9 @@
 // (main and companion files), thread count and issue count. Each limit refuses or drops only what is over it,
 // says so in one message with the sizes involved, and the rest of the input loads as it would alone.
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_LIMITS,
-  fileFromText,
-  formatBytes,
-  type LoadResult,
-  parseTranscript,
-} from '../../src/formats/index.ts';
+import { DEFAULT_LIMITS, fileFromText, type LoadResult, parseTranscript } from '../../src/formats/index.ts';
 import type { SourceFile } from '../../src/formats/types.ts';
+import { formatBytes } from '../../src/lib/bytes.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { expectTranscript } from './kit.ts';
 import { SAMPLES } from './samples.ts';
