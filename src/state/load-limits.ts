@@ -3,7 +3,7 @@
 // The file-size limit is also checked here before a picked, dropped or pasted file is handed to the engine (which
 // checks every input path again, ?src= included, and reads files slice by slice: the page never reads them).
 import { create } from 'zustand';
-import { APP_MAX_FILE_BYTES, DEFAULT_LIMITS, formatBytes, overFileLimit } from '../protocol/index.ts';
+import { APP_MAX_FILE_BYTES, DEFAULT_LIMITS, overFileLimit } from '../protocol/index.ts';
 
 export type LoadLimitValues = { maxFileBytes: number; maxLineBytes: number; maxThreads: number };
 
@@ -15,9 +15,6 @@ export const DEFAULT_LOAD_LIMITS: LoadLimitValues = {
 };
 
 export const useLoadLimits = create<LoadLimitValues>()(() => ({ ...DEFAULT_LOAD_LIMITS }));
-
-/** Bytes as the engine's messages write them (1.5 MB, 2 GB). */
-export const limitBytes = formatBytes;
 
 /** Why the main file cannot be loaded under the current limits, before reading it (null: go ahead). */
 export function fileTooBig(name: string, size: number): string | null {

@@ -1,7 +1,9 @@
 // The engine-stopped notice: the engine worker crashed, ran out of memory or was closed. The page still works;
 // Retry starts a fresh engine, and a stop while loading suggests a smaller file-size limit (Limits tab).
+
+import { formatBytes } from '../../protocol/index.ts';
 import { restartEngine, useEngineStatus } from '../../state/engine-status.ts';
-import { limitBytes, useLoadLimits } from '../../state/load-limits.ts';
+import { useLoadLimits } from '../../state/load-limits.ts';
 
 /** Shown when the engine worker stopped (crash, out of memory, closed): say so, offer a fresh start. */
 export function EngineStopped() {
@@ -18,8 +20,8 @@ export function EngineStopped() {
       {whileLoading && suggested !== undefined && (
         <span data-testid="engine-stopped-suggestion">
           It stopped while working on{' '}
-          {whileLoading.bytes !== null ? `a ${limitBytes(whileLoading.bytes)} file` : 'a file'}: this browser tab may
-          not hold it. Try a smaller file-size limit ({limitBytes(suggested)}; now {limitBytes(limit)}) so files this
+          {whileLoading.bytes !== null ? `a ${formatBytes(whileLoading.bytes)} file` : 'a file'}: this browser tab may
+          not hold it. Try a smaller file-size limit ({formatBytes(suggested)}; now {formatBytes(limit)}) so files this
           big are refused before they are read, or analyze it with the CLI (<code>tierscope analyze &lt;file&gt;</code>
           ), which has no tab to run out of.{' '}
           {limit > suggested && (
@@ -28,7 +30,7 @@ export function EngineStopped() {
               data-testid="engine-lower-limit"
               onClick={() => useLoadLimits.setState({ maxFileBytes: suggested })}
             >
-              Set the limit to {limitBytes(suggested)}
+              Set the limit to {formatBytes(suggested)}
             </button>
           )}
         </span>

@@ -2,8 +2,9 @@
 // limit is what it is, Defaults, and loading the current input again. Each input shows the applied limit, also
 // when it is set elsewhere (Defaults, the engine-stopped banner).
 import { useEffect, useState } from 'react';
+import { formatBytes } from '../../protocol/index.ts';
 import { lastInput } from '../../state/last-input.ts';
-import { DEFAULT_LOAD_LIMITS, type LoadLimitValues, limitBytes, useLoadLimits } from '../../state/load-limits.ts';
+import { DEFAULT_LOAD_LIMITS, type LoadLimitValues, useLoadLimits } from '../../state/load-limits.ts';
 import './summarizer.css';
 
 const MB = 1024 * 1024;
@@ -23,12 +24,12 @@ export function LimitsSettings() {
     <div className="cfg-limits" data-testid="limits-settings">
       <p className="muted">
         Limits protect the page and the engine from inputs too big to hold; they apply to the next load. Defaults:{' '}
-        {limitBytes(DEFAULT_LOAD_LIMITS.maxFileBytes)} per file, {limitBytes(DEFAULT_LOAD_LIMITS.maxLineBytes)} per
+        {formatBytes(DEFAULT_LOAD_LIMITS.maxFileBytes)} per file, {formatBytes(DEFAULT_LOAD_LIMITS.maxLineBytes)} per
         line, {DEFAULT_LOAD_LIMITS.maxThreads.toLocaleString('en-US')} threads. The same limits apply to a picked,
         dropped, pasted or <code>?src=</code> file, and to a gzip file once decompressed.
       </p>
       <p className="muted" data-testid="limits-measured">
-        Why {limitBytes(DEFAULT_LOAD_LIMITS.maxFileBytes)}: measured in headless Chromium, a generated 364 MB Claude
+        Why {formatBytes(DEFAULT_LOAD_LIMITS.maxFileBytes)}: measured in headless Chromium, a generated 364 MB Claude
         Code log shows its structure in 17 s and its exact counts and first run in about a minute, at 2.2 GB peak memory
         for the whole browser (95 MB: 1.3 GB). Bigger files risk the engine running out of memory, which takes the tab
         with it; raise the limit only on a machine with memory to spare, or use the CLI (
