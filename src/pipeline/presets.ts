@@ -89,6 +89,11 @@ export const PRESETS: readonly Preset[] = [
 
 export const PRESET_IDS: readonly PresetId[] = PRESETS.map((p) => p.id);
 
+/** Whether `id` names a preset of this build (a link or a share file may name one it does not know). */
+export function isPresetId(id: string): id is PresetId {
+  return (PRESET_IDS as readonly string[]).includes(id);
+}
+
 /** The full config of a preset. */
 export function presetConfig(id: PresetId): PipelineConfig {
   const p = PRESETS.find((x) => x.id === id);

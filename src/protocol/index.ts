@@ -42,7 +42,7 @@ export {
 export type { ConfigConflict } from '../pipeline/config-conflicts.ts';
 export { configConflicts } from '../pipeline/config-conflicts.ts';
 export type { PresetId } from '../pipeline/presets.ts';
-export { PRESET_IDS, PRESETS, presetConfig } from '../pipeline/presets.ts';
+export { isPresetId, PRESET_IDS, PRESETS, presetConfig } from '../pipeline/presets.ts';
 export type { StageId } from '../pipeline/stage.ts';
 export type { HttpCall, SummaryOutcome } from '../pipeline/summarizer.ts';
 export type { Row } from '../projections/rows.ts';

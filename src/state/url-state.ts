@@ -8,8 +8,7 @@ import {
   DEFAULT_TABLE,
   DEFAULT_VIEW,
   fragmentPairs,
-  PRESET_IDS,
-  type PresetId,
+  isPresetId,
   pairsText,
   readViewPairs,
   shareValue,
@@ -172,6 +171,6 @@ export function settingsOf(c: RunChoice): RunSettings {
 
 /** The run settings restored from a link; null for a preset this build does not know. */
 export function configOf(s: RunSettings): RunChoice | null {
-  if (!PRESET_IDS.includes(s.preset as PresetId)) return null;
-  return { preset: s.preset as PresetId, config: s.config, mode: s.mode, provider: s.provider, encoding: s.encoding };
+  if (!isPresetId(s.preset)) return null;
+  return { preset: s.preset, config: s.config, mode: s.mode, provider: s.provider, encoding: s.encoding };
 }

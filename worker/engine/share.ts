@@ -5,7 +5,7 @@
 import { analyze } from '../../src/analyses/analyze.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
-import { PRESET_IDS, type PresetId } from '../../src/pipeline/presets.ts';
+import { isPresetId } from '../../src/pipeline/presets.ts';
 import { decodeShare, encodeShare } from '../../src/share/codec.ts';
 import type { MinimizeProgress } from '../../src/share/minimize.ts';
 import { type ShareSettings, type ShareState, shareOfFileTail, toShareFile } from '../../src/share/payload.ts';
@@ -48,8 +48,8 @@ type ShareMethods = Pick<EngineApi, 'share' | 'shareFile' | 'minimize' | 'cancel
 const PROGRESS_EVERY_MS = 40;
 
 function shareSettings(s: RunSettings): ShareSettings | string {
-  if (!PRESET_IDS.includes(s.preset as PresetId)) return `unknown preset "${s.preset}"`;
-  return { preset: s.preset as PresetId, config: s.config, mode: s.mode, provider: s.provider, encoding: s.encoding };
+  if (!isPresetId(s.preset)) return `unknown preset "${s.preset}"`;
+  return { preset: s.preset, config: s.config, mode: s.mode, provider: s.provider, encoding: s.encoding };
 }
 
 function runSettings(s: ShareSettings): RunSettings {
