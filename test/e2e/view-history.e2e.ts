@@ -255,7 +255,7 @@ describeWild('the view in the URL, history and share links (24a90d02)', () => {
     const s = await app();
     await loadFiles(s.page, [FILE]);
     const before = await loadStatus(s.page);
-    const rows = await s.page.getByTestId('transcript-row').count();
+    const rows = await s.page.getByTestId('transcript-rows').getAttribute('data-count');
     await s.page.waitForFunction((n) => window.location.hash.startsWith(`#file=${n}`), NAME);
     const url = s.page.url();
     const drop = await s.page.evaluateHandle(() => {
@@ -270,8 +270,11 @@ describeWild('the view in the URL, history and share links (24a90d02)', () => {
     expect(await failure.textContent()).toContain('screenshot.png');
     expect(await loadStatus(s.page)).toBe(before);
     expect(await s.page.getByTestId('load-status').getAttribute('data-status')).toBe('ready');
-    // The rows are virtualized: the failure note's line can re-measure them, so their count is waited on.
-    await expect.poll(() => s.page.getByTestId('transcript-row').count()).toBe(rows);
+    // The session's rows are all still there (the list's count), and rows are shown. How many are rendered is the
+    // virtualizer's business: the failure note's line takes height from the list (CI saw 38 rendered, then 30).
+    expect(await s.page.getByTestId('transcript-rows').getAttribute('data-count')).toBe(rows);
+    expect(Number(rows)).toBeGreaterThan(0);
+    expect(await s.page.getByTestId('transcript-row').count()).toBeGreaterThan(0);
     expect(s.page.url()).toBe(url);
     await screenshot(s.page, 'png-dropped-on-session');
   });
