@@ -2,6 +2,7 @@
 // tool-result bodies older than the newest `keepRecent` become `[Old tool result content cleared]`;
 // `excludeTools` are never cleared; `clearAtLeast` > 0 clears nothing unless that many tokens are freed.
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Transcript } from '../../src/model/transcript.ts';
 import { CLEARED_MARKER } from '../../src/pipeline/markers.ts';
 import type { CachedTokenizer } from '../../src/tokens/tokenizer.ts';
 import { type Call, loop, retryLast } from '../helpers/loop.ts';
@@ -85,4 +86,73 @@ describe('microcompact (SPEC §4.4)', () => {
       expect(e.tokensAfter).toBeLessThan(e.tokensBefore);
     }
   });
+
+  it('a long session with summaries between: every request it acts in leaves each old result cleared', () => {
+    // Requests after the first clear walk the old results only from the first message with one neither cleared
+    // nor too small (an index moved across the summaries' splices; an excluded result stops it). Each acting
+    // request's output has every clearable result but the newest keepRecent cleared.
+    const kind = new Map<string, 'read' | 'ok' | 'big'>();
+    const turns: Call[][] = Array.from({ length: 60 }, (_, i) => {
+      const n = 1 + (i % 3);
+      return Array.from({ length: n }, (_, k) => {
+        const id = n === 1 ? `t${i}` : `t${i}_${k}`;
+        const c: Call =
+          i % 7 === 3 && k === 0
+            ? { tool: 'Read', args: `f${i}.go`, result: '900 chars' }
+            : (i + k) % 5 === 2
+              ? { tool: 'Bash', args: `true ${i}`, result: '"ok"' }
+              : { tool: 'Bash', args: `make ${id}`, result: '1500 chars' };
+        kind.set(id, c.tool === 'Read' ? 'read' : c.result === '"ok"' ? 'ok' : 'big');
+        return c;
+      });
+    });
+    const t = loop(turns);
+    const keepRecent = 4;
+    for (const excludeTools of [['file_read'], []]) {
+      const requests = checkOld(t, kind, keepRecent, excludeTools, {});
+      expect(requests.some((q) => q.events.some((e) => e.stage === 'summarize'))).toBe(true);
+    }
+    // With tiers before it (their stubs and truncations move results the walk has passed).
+    const tiered = checkOld(t, kind, keepRecent, [], {
+      tiersEnabled: true,
+      tier3Window: 4,
+      tier1Distance: 4,
+      summarize: { enabled: false },
+      contextWindow: 4_000,
+    });
+    expect(tiered.some((q) => q.events.some((e) => e.stage === 'tiers'))).toBe(true);
+  });
 });
+
+/** Each request microcompact acts in leaves every clearable result but the newest `keepRecent` cleared, except
+ *  results still no bigger than the marker ("ok" as written). */
+function checkOld(
+  t: Transcript,
+  kind: Map<string, string>,
+  keepRecent: number,
+  excludeTools: string[],
+  set: Record<string, unknown>,
+) {
+  {
+    const o = opts(
+      { keepRecent, excludeTools },
+      { contextWindow: 3_000, summarize: { enabled: true }, hardcap: { enabled: false }, ...set },
+    );
+    const outs = outputsOf(tk, t, o);
+    const requests = replayFirst(tk, t, o).requests;
+    const acted = requests.filter((q) => q.events.some((e) => e.stage === 'microcompact'));
+    expect(acted.length).toBeGreaterThan(10);
+    for (const q of acted) {
+      const results = outs[q.index].flatMap((m) =>
+        m.role === 'user' ? m.blocks.filter((b) => b.type === 'tool_result') : [],
+      );
+      const clearable = results.filter((b) => excludeTools.length === 0 || kind.get(b.toolUseId) !== 'read');
+      const old = clearable.slice(0, Math.max(0, clearable.length - keepRecent));
+      for (const b of old)
+        if (b.content !== 'ok')
+          expect([q.index, b.toolUseId, b.content]).toEqual([q.index, b.toolUseId, CLEARED_MARKER]);
+      for (const b of clearable.slice(old.length)) expect(b.content).not.toBe(CLEARED_MARKER);
+    }
+    return requests;
+  }
+}
