@@ -16,6 +16,7 @@ import {
   Contributions,
   emptyIndex,
   indexMessage,
+  itemLine,
   renderSections,
   sectionTokens,
 } from '../pipeline/artifacts.ts';
@@ -103,10 +104,10 @@ class AnchoredLines {
     }
     return n;
   }
-  item(a: Artifact, line: string): number {
+  item(a: Artifact): number {
     let n = this.items.get(a);
     if (n === undefined) {
-      n = this.tok.count(`${line}\n`);
+      n = this.tok.count(`${itemLine(a)}\n`);
       this.items.set(a, n);
     }
     return n;
@@ -185,7 +186,7 @@ function anchoredText(from: number, to: number, index: ArtifactIndex): string {
 function anchoredTokensOf(from: number, to: number, index: ArtifactIndex, lines: AnchoredLines): number {
   const other = (line: string) => lines.other(line);
   const head = other(ANCHORED_HEAD) + other(String(from)) + other('–') + other(String(to - 1)) + other(']\n');
-  return head + sectionTokens(index, other, (a, line) => lines.item(a, line));
+  return head + sectionTokens(index, other, (a) => lines.item(a));
 }
 
 function spanAudit(thread: Thread, span: { from: number; to: number }, known: Known): SpanAudit {

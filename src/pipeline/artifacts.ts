@@ -228,18 +228,26 @@ export function mergeIndex(base: ArtifactIndex, more: ArtifactIndex): ArtifactIn
   return out;
 }
 
+/** An item's line in the anchored sections (without its "\n"). */
+export function itemLine(a: Artifact): string {
+  return `- ${a.text} (req ${a.request})`;
+}
+
+const SECTION_KEYS = Object.keys(SECTION_TITLES) as (keyof ArtifactIndex)[];
+const NONE_LINE = '- (none)';
+
 /** Each line of the anchored sections in order, with the item it renders (none for titles and prose). */
 function forEachSectionLine(
   index: ArtifactIndex,
   line: (text: string, item: Artifact | undefined) => void,
   prose?: Partial<Record<keyof ArtifactIndex, string>>,
 ): void {
-  for (const k of Object.keys(SECTION_TITLES) as (keyof ArtifactIndex)[]) {
+  for (const k of SECTION_KEYS) {
     line(`## ${SECTION_TITLES[k]}`, undefined);
     const extra = prose?.[k];
     if (extra) line(extra.trim(), undefined);
-    if (index[k].length === 0 && !extra) line('- (none)', undefined);
-    for (const a of index[k]) line(`- ${a.text} (req ${a.request})`, a);
+    if (index[k].length === 0 && !extra) line(NONE_LINE, undefined);
+    for (const a of index[k]) line(itemLine(a), a);
   }
 }
 
@@ -250,26 +258,32 @@ export function renderSections(index: ArtifactIndex, prose?: Partial<Record<keyo
   return lines.join('\n');
 }
 
+/** A title line and `- (none)`, each with its "\n" (made once: a draft is measured per candidate cut). */
+const TITLE_LINES = new Map(SECTION_KEYS.map((k) => [k, `## ${SECTION_TITLES[k]}\n`]));
+const NONE_LINE_BREAK = `${NONE_LINE}\n`;
+
 /**
  * Tokens of `renderSections(index)` without rendering or hashing it: every line but the first starts with "#" or
  * "-", so the break before it is a safe cut (tokens/line-units.ts) and the count is the sum of the lines' counts,
- * each with its "\n" but the last. `count` counts a line; `itemLine` is the count of an item's line with its
- * "\n", kept by the item's identity (a merged index keeps its items: summaries share most of their lines).
+ * each with its "\n" but the last. `count` counts a line that renders no item; `itemCount` is the count of an
+ * item's line with its "\n", kept by the item's identity (a merged index keeps its items: summaries share most of
+ * their lines), so an item's line is built only when its count is not known yet (`itemLine`). The last line is an
+ * item of Next Steps or `- (none)`, counted without its "\n".
  */
 export function sectionTokens(
   index: ArtifactIndex,
   count: (line: string) => number,
-  itemLine: (a: Artifact, text: string) => number,
+  itemCount: (a: Artifact) => number,
 ): number {
   let n = 0;
-  let last = '';
-  let lastItem: Artifact | undefined;
-  let first = true;
-  forEachSectionLine(index, (text, item) => {
-    if (!first) n += lastItem ? itemLine(lastItem, last) : count(`${last}\n`);
-    first = false;
-    last = text;
-    lastItem = item;
-  });
-  return n + count(last);
+  for (let s = 0; s < SECTION_KEYS.length; s++) {
+    const k = SECTION_KEYS[s];
+    const items = index[k];
+    const last = s === SECTION_KEYS.length - 1;
+    n += count(TITLE_LINES.get(k) as string);
+    if (items.length === 0) n += count(last ? NONE_LINE : NONE_LINE_BREAK);
+    for (let i = 0; i < items.length; i++)
+      n += last && i === items.length - 1 ? count(itemLine(items[i])) : itemCount(items[i]);
+  }
+  return n;
 }

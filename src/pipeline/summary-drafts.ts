@@ -5,7 +5,7 @@
 // requests the artifact sections run to hundreds of KB).
 import { RoundMap } from '../lib/rounds.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
-import { type Artifact, type ArtifactIndex, sectionTokens } from './artifacts.ts';
+import { type Artifact, type ArtifactIndex, itemLine, sectionTokens } from './artifacts.ts';
 
 /** The first line of a pipeline summary (without its "\n"). */
 export function summaryHeader(n: number, first: number, last: number, summarizer: string): string {
@@ -91,10 +91,10 @@ export class SummaryDrafts {
     return sectionTokens(
       index,
       (line) => this.other(meter, line),
-      (a, line) => {
+      (a) => {
         let k = this.itemLines.get(a);
         if (k === undefined) {
-          k = meter.text(`${line}\n`);
+          k = meter.text(`${itemLine(a)}\n`);
           this.itemLines.set(a, k);
         }
         return k;
