@@ -10,6 +10,9 @@ export type Sources = Map<string, string>;
 
 export type Edge = { from: string; to: string; value: boolean; how: 'import' | 'side-effect' | 'dynamic' | 'url' };
 
+/** Folders of generated files, never read as sources (git ignores them). */
+const GENERATED = new Set(['node_modules', 'out', 'dist']);
+
 /** Every .ts/.tsx/.mjs/.js file (or every file whose name `pick` accepts) under `dirs` of `root`, read. */
 export function readSources(
   root: string,
@@ -19,6 +22,8 @@ export function readSources(
   const out: Sources = new Map();
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
+      // What `npm run bench` generates (bench/out: bundles, logs, unpacked fonts with links into /etc) is no source.
+      if (GENERATED.has(name)) continue;
       const p = join(dir, name);
       if (statSync(p).isDirectory()) walk(p);
       else if (pick(name)) out.set(relative(root, p).split('\\').join('/'), readFileSync(p, 'utf8'));

@@ -1,0 +1,131 @@
+// The hard case's memory in the app itself (SPEC §9: a 100 MB log ≤ 1.5 GB across main thread and workers): in real
+// headless Chromium, load one long thread through the file input, then drag every key the Node sweep drags
+// (phase-sweep.ts `hard`: `seeds` from a trigger of 0.6, then `claude-code`) through first-seen values by typing
+// them and pressing Enter, as a person does; the whole browser's memory (test/e2e/chromium-memory.ts, Pss summed)
+// is sampled throughout. `tsx bench/thread-memory-chromium.ts <file> [perKey]`; prints one JSON line.
+import { type PresetId, presetConfig } from '../src/pipeline/presets.ts';
+import { chromiumMemory } from '../test/e2e/chromium-memory.ts';
+import { openSession, stopServer } from '../test/e2e/harness.ts';
+
+const [file, perKeyArg = '3'] = process.argv.slice(2);
+const perKey = Number(perKeyArg);
+const s = await openSession();
+let peak = 0;
+let loadPeak = 0;
+const sample = () => {
+  const rss = chromiumMemory(s.profileDir);
+  if (rss > peak) peak = rss;
+  return rss;
+};
+const sampler = setInterval(sample, 200);
+const mb = (x: number) => Math.round(x / 2 ** 20);
+
+/** The run id of the summary bar now. */
+const runId = async () => Number((await s.page.getByTestId('summary-bar').getAttribute('data-run-id')) ?? 0);
+
+/** Wait until a run after `before` is ready. */
+async function runAfter(before: number): Promise<void> {
+  await s.page.waitForFunction(
+    (b) => {
+      const bar = document.querySelector('[data-testid="summary-bar"]');
+      return Number(bar?.getAttribute('data-run-id') ?? 0) > b && bar?.getAttribute('data-run-status') === 'ready';
+    },
+    before,
+    { timeout: 300_000, polling: 100 },
+  );
+}
+
+/** Type `value` into a key's control and press Enter; wait for its run. */
+async function set(key: string, value: string): Promise<void> {
+  const before = await runId();
+  const input = s.page.getByTestId(`threshold-${key}`).first();
+  await input.fill(value);
+  await input.press('Enter');
+  if (process.env.DEBUG) console.error(`${key} = ${value} (run ${before})`);
+  await runAfter(before);
+  await mainHeap();
+}
+
+async function valueOf(key: string): Promise<number> {
+  return Number(await s.page.getByTestId(`threshold-${key}`).first().inputValue());
+}
+
+/** The drags of phase-sweep.ts `hard`, as first-seen values from where each starts. */
+const SWEEPS: Record<string, [string, (v: number, i: number) => number][]> = {
+  seeds: [
+    ['tier3Window', (v, i) => v + 1 + i],
+    ['tier1Distance', (v, i) => v - 1 - i],
+    ['tier2Cap', (v, i) => v + 25 * (i + 1)],
+    ['triggerRatio', (v, i) => Math.round((v - 0.02 * (i + 1)) * 100) / 100],
+    ['landingRatio', (v, i) => Math.round((v - 0.01 * (i + 1)) * 100) / 100],
+    ['contextWindow', (v, i) => v - 12_000 * (i + 1)],
+  ],
+  'claude-code': [
+    ['contextWindow', (v, i) => v - 12_000 * (i + 1)],
+    ['triggerBufferTokens', (v, i) => v + 3_000 * (i + 1)],
+    ['microcompact.keepRecent', (v, i) => v + 1 + i],
+  ],
+};
+
+const result: Record<string, unknown> = { file };
+let runs = 0;
+/** The page's main-thread JS heap after each run (CDP Runtime.getHeapUsage: used, and what V8 has taken). */
+const cdp = await s.page.context().newCDPSession(s.page);
+let mainHeapPeak = { used: 0, total: 0 };
+async function mainHeap(): Promise<void> {
+  const h = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
+  if (h.totalSize > mainHeapPeak.total) mainHeapPeak = { used: h.usedSize, total: h.totalSize };
+}
+try {
+  await s.page.goto(s.baseUrl);
+  await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 120_000 });
+  const baseline = sample();
+  const name = file.split('/').pop() as string;
+  const before = await runId();
+  await s.page.getByTestId('file-input').setInputFiles(file);
+  await s.page.waitForFunction(
+    (n) => {
+      const el = document.querySelector('[data-testid="load-status"]');
+      return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes(n);
+    },
+    name,
+    { timeout: 300_000 },
+  );
+  await s.page.waitForFunction(() => !document.querySelector('[data-testid="load-progress"]'), undefined, {
+    timeout: 600_000,
+  });
+  await runAfter(before);
+  loadPeak = peak;
+  for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
+    const b = await runId();
+    await s.page.getByTestId('preset-select').selectOption(preset);
+    await runAfter(b);
+    // The Node sweep's start: the preset's own window (the app starts from the log's), seeds' trigger lowered.
+    await set('contextWindow', String(presetConfig(preset).contextWindow));
+    if (preset === 'seeds') await set('triggerRatio', '0.6');
+    const start = new Map<string, number>();
+    for (const [key] of SWEEPS[preset]) start.set(key, await valueOf(key));
+    for (const [key, step] of SWEEPS[preset]) {
+      for (let i = 0; i < perKey; i++) {
+        await set(key, String(step(start.get(key) as number, i)));
+        runs++;
+      }
+      await set(key, String(start.get(key))); // back to where the drag started (a repeat)
+    }
+  }
+  sample();
+  Object.assign(result, {
+    runs,
+    baselineRssMB: mb(baseline),
+    loadPeakRssMB: mb(loadPeak),
+    peakRssMB: mb(peak),
+    // The main thread's part at its largest (the engine and counting workers share the renderer process).
+    mainThreadHeapMB: { used: mb(mainHeapPeak.used), taken: mb(mainHeapPeak.total) },
+    consoleErrors: s.consoleErrors.length,
+  });
+} finally {
+  clearInterval(sampler);
+  await s.close().catch(() => {});
+  await stopServer();
+}
+console.log(JSON.stringify(result));
