@@ -126,20 +126,22 @@ function tierMessage(
     const n = refs[j];
     if (state.tier[n] !== 0) continue;
     const id = b.toolUseId;
-    const f = tierFacts.of(b, work.toolNameFn);
-    const { tool, runes, cleared, text } = f;
+    const f = tierFacts.row(b, work.toolNameFn);
+    const tool = tierFacts.tool(f);
+    const runes = tierFacts.runesOf(f);
     const floor = floorScope === 'message' ? messageFloor : tools.matches(floorTools, tool);
     state.tier[n] = 2;
     state.request[n] = ctx.request;
     state.distance[n] = distance;
     state.flags[n] = floor ? FLOOR : 0;
-    if (cleared) continue;
+    if (tierFacts.isCleared(f)) continue;
     if (distance >= tier1Distance && !floor) {
       state.tier[n] = 1;
-      f.tier1 ??= tierFacts.rewrite(b, { ...b, content: tier1Stub(tool, work.toolInput(id), runes) });
-      emitRewrite(work, ctx, pos, j, f.tier1.next, 'tier1', { tier: 1, distance }, f.tier1.measured);
+      const stub = tierFacts.tier1(f, b, () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
+      emitRewrite(work, ctx, pos, j, stub, 'tier1', { tier: 1, distance }, tierFacts.tier1Measured(f));
       continue;
     }
+    const text = tierFacts.text(f);
     const skipSummary =
       tools.matches(floorTools, tool) || tools.matches(pass.guiTools, tool) || text.startsWith(MICRO_COMPACT_PREFIX);
     if (runes > pass.tier2SummarizeMin && !skipSummary && pass.attempts < pass.summaryAttemptsPerPass) {
@@ -168,8 +170,9 @@ function tierMessage(
         }
       }
     }
-    const t = tierFacts.truncated(f, b, pass.tier2Cap, () => mechanical(b, pass.tier2Cap, ctx.meter));
-    emitRewrite(work, ctx, pos, j, t.next, 'tier2-truncate', { tier: 2, distance }, t.measured);
+    const cut = tierFacts.truncated(f, b, pass.tier2Cap, () => mechanical(b, pass.tier2Cap, ctx.meter));
+    const measured = tierFacts.truncatedMeasured(f, pass.tier2Cap);
+    emitRewrite(work, ctx, pos, j, cut, 'tier2-truncate', { tier: 2, distance }, measured);
   }
 }
 
