@@ -26,7 +26,7 @@ export class PipelineMemo {
   readonly categories: CategoryTable;
   /** (scope, block, rewrite key) → the rewritten block (rewrite-memo.ts). */
   readonly rewrites = new RewriteMemo();
-  /** (message, block position, new block) → the rewritten message (placements.ts). */
+  /** (message, its new blocks by position) → the rewritten message (placements.ts). */
   readonly placements = new Placements();
   /** Result block → its tool, size, text and tier rewrites with their counts (tier-facts.ts). */
   readonly tierFacts: TierFacts;

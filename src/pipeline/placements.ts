@@ -1,33 +1,50 @@
-// The messages a block rewrite makes, kept so the same rewrite of the same message gives the same Message
-// object on every re-run (its token count, categories and every identity-keyed memo carry over). Owned by the
-// run's PipelineMemo; a new block is nearly always placed in one message, so each list is short.
+// The messages block rewrites make, kept so the same rewrites of the same message give the same Message object on
+// every re-run (its token count, categories and every identity-keyed memo carry over). Owned by the run's
+// PipelineMemo. A stage that rewrites several blocks of one message (the tiers stage: parallel results share their
+// message's distance) places them at once: one new message, not one per block with the intermediate ones kept.
 import type { Block, Message } from '../model/transcript.ts';
 import type { MessageCategories } from './categories.ts';
+import type { Measured } from './rewrite-memo.ts';
 
-/** One placement: the previous message, the block position, the new message (and its categories, kept with it). */
-export type Placed = { prev: Message; j: number; next: Message; cats?: MessageCategories };
+/** One placement: the previous message, the new message (and its categories, kept with it). */
+export type Placed = { prev: Message; next: Message; cats?: MessageCategories };
+
+/** Block `j` of a message becomes `block`; `measured`: both blocks' counts. */
+export type Edit = { j: number; block: Block; measured: Measured };
 
 /** How many placements of one block are kept (many settings tried over one message). */
 const MAX_PER_BLOCK = 8;
 
 export class Placements {
-  /** new block → the messages made with it. Assumes messages are never mutated. Bound: MAX_PER_BLOCK each. */
+  /** first new block → the messages made with it. Assumes messages are never mutated. Bound: MAX_PER_BLOCK each. */
   private readonly byBlock = new WeakMap<Block, Placed[]>();
 
-  /** `prev` with block `j` replaced by `block` (the same object each time for the same three). */
-  with(prev: Message, j: number, block: Block): Placed {
-    let placed = this.byBlock.get(block);
+  /** `prev` with the edits' blocks in place (`edits` by ascending `j`; the same object each time for the same
+   *  message and edits). */
+  with(prev: Message, edits: readonly Edit[]): Placed {
+    const key = edits[0].block;
+    let placed = this.byBlock.get(key);
     if (placed) {
-      for (const p of placed) if (p.prev === prev && p.j === j) return p;
+      for (const p of placed) if (p.prev === prev && holds(p.next, prev, edits)) return p;
     } else {
       placed = [];
-      this.byBlock.set(block, placed);
+      this.byBlock.set(key, placed);
     }
     const blocks = prev.blocks.slice();
-    blocks[j] = block;
-    const p: Placed = { prev, j, next: { ...prev, blocks } };
+    for (const e of edits) blocks[e.j] = e.block;
+    const p: Placed = { prev, next: { ...prev, blocks } };
     if (placed.length >= MAX_PER_BLOCK) placed.shift();
     placed.push(p);
     return p;
   }
+}
+
+/** Whether `next` is `prev` with exactly the edits' blocks in place. */
+function holds(next: Message, prev: Message, edits: readonly Edit[]): boolean {
+  let e = 0;
+  for (let j = 0; j < prev.blocks.length; j++) {
+    const want = e < edits.length && edits[e].j === j ? edits[e++].block : prev.blocks[j];
+    if (next.blocks[j] !== want) return false;
+  }
+  return true;
 }

@@ -11,37 +11,38 @@ export type Measured = { tokensBefore: number; tokensAfter: number; charsBefore:
 const NO_SCOPE = Object.freeze({});
 
 export class RewriteMemo {
-  /** scope (a summarizer instance, or none) → block → key (the rewrite and all its parameters) → new block.
-   *  Assumes a rewrite is a pure function of (scope, block, key). Bound: the blocks alive and the keys tried. */
-  private readonly byScope = new WeakMap<object, WeakMap<Block, Map<string, Block>>>();
+  /** scope (a summarizer instance, or none) → key (the rewrite and all its parameters) → block → new block: one
+   *  table per key, not a Map per block (a re-run over 20,000 requests rewrites ~34,000 results under one or two
+   *  keys). Assumes a rewrite is a pure function of (scope, block, key). Bound: the blocks alive and the keys tried. */
+  private readonly byScope = new WeakMap<object, Map<string, WeakMap<Block, Block>>>();
 
-  private keys(prev: Block, scope: object): Map<string, Block> {
-    let byBlock = this.byScope.get(scope);
-    if (!byBlock) {
-      byBlock = new WeakMap();
-      this.byScope.set(scope, byBlock);
+  private table(key: string, scope: object): WeakMap<Block, Block> {
+    let byKey = this.byScope.get(scope);
+    if (!byKey) {
+      byKey = new Map();
+      this.byScope.set(scope, byKey);
     }
-    let keys = byBlock.get(prev);
-    if (!keys) {
-      keys = new Map();
-      byBlock.set(prev, keys);
+    let made = byKey.get(key);
+    if (!made) {
+      made = new WeakMap();
+      byKey.set(key, made);
     }
-    return keys;
+    return made;
   }
 
   /** The block `make` returns for (`prev`, `key`), made once. */
   block(prev: Block, key: string, make: () => Block, scope: object = NO_SCOPE): Block {
-    const keys = this.keys(prev, scope);
-    let b = keys.get(key);
+    const made = this.table(key, scope);
+    let b = made.get(prev);
     if (b === undefined) {
       b = make();
-      keys.set(key, b);
+      made.set(prev, b);
     }
     return b;
   }
 
   /** The block made for (`prev`, `key`), if one was. */
   peek(prev: Block, key: string, scope: object = NO_SCOPE): Block | undefined {
-    return this.byScope.get(scope)?.get(prev)?.get(key);
+    return this.byScope.get(scope)?.get(key)?.get(prev);
   }
 }

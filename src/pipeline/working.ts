@@ -10,6 +10,7 @@ import type { TokenMeter } from '../tokens/meter.ts';
 import { type Category, CategoryTotals, type MessageCategories, singleCategory } from './categories.ts';
 import type { PipelineMemo } from './memo.ts';
 import { PairIndex } from './pair-index.ts';
+import type { Edit } from './placements.ts';
 import type { Measured } from './rewrite-memo.ts';
 import { type BlockRefs, NO_REFS, type ToolIds } from './tool-ids.ts';
 
@@ -244,31 +245,50 @@ export class Working {
   /** Replace block `j` of message `pos` (content-only). Returns the new message. `measured`: the old and new
    *  block's token and rune counts when the caller has them already. */
   replaceBlock(pos: number, j: number, block: Block, measured?: Measured): Message {
+    const old = this.messages[pos].blocks[j];
+    const m = this.memo.runes;
+    return this.replaceBlocks(pos, [
+      {
+        j,
+        block,
+        measured: measured ?? {
+          tokensBefore: this.meter.block(old),
+          tokensAfter: this.meter.block(block),
+          charsBefore: m.block(old),
+          charsAfter: m.block(block),
+        },
+      },
+    ]);
+  }
+
+  /** Replace several blocks of message `pos` at once (content-only; `edits` by ascending block position): one new
+   *  message. Returns it. */
+  replaceBlocks(pos: number, edits: readonly Edit[]): Message {
     const prev = this.messages[pos];
-    const old = prev.blocks[j];
-    const sameShape =
-      old.type === block.type &&
-      (old.type !== 'tool_result' || (block.type === 'tool_result' && block.toolUseId === old.toolUseId)) &&
-      (old.type !== 'tool_use' || (block.type === 'tool_use' && block.id === old.id));
-    if (!sameShape) throw new Error(`content rewrite changed block ${j} of message ${pos}`);
-    const placed = this.memo.placements.with(prev, j, block);
+    for (const { j, block } of edits) {
+      const old = prev.blocks[j];
+      const sameShape =
+        old.type === block.type &&
+        (old.type !== 'tool_result' || (block.type === 'tool_result' && block.toolUseId === old.toolUseId)) &&
+        (old.type !== 'tool_use' || (block.type === 'tool_use' && block.id === old.id));
+      if (!sameShape) throw new Error(`content rewrite changed block ${j} of message ${pos}`);
+    }
+    const placed = this.memo.placements.with(prev, edits);
     const next = placed.next;
-    // Only block j changed: adjust its category and the totals by its token delta (O(1), no re-measuring).
-    const delta = measured
-      ? measured.tokensAfter - measured.tokensBefore
-      : this.meter.block(block) - this.meter.block(old);
-    // The block keeps its category (same type and tool id).
+    // Only the edited blocks changed: adjust their categories and the totals by their token deltas (no
+    // re-measuring). A block keeps its category (same type and tool id).
     const one = this.single[pos];
-    this.categories.add(one >= 0 ? one : this.cats[pos].blockIds[j], delta);
-    this.runes[pos] += measured
-      ? measured.charsAfter - measured.charsBefore
-      : this.memo.runes.block(block) - this.memo.runes.block(old);
+    for (const { j, measured } of edits) {
+      const delta = measured.tokensAfter - measured.tokensBefore;
+      this.categories.add(one >= 0 ? one : this.cats[pos].blockIds[j], delta);
+      this.runes[pos] += measured.charsAfter - measured.charsBefore;
+      this.tokens[pos] += delta;
+      this.total += delta;
+    }
     this.messages[pos] = next;
     // The new message's categories ride along with it (one lookup fewer per rewrite on re-runs).
     placed.cats ??= this.categoriesOf(next);
     this.cats[pos] = placed.cats;
-    this.tokens[pos] += delta;
-    this.total += delta;
     if (pos < this.firstChange) this.firstChange = pos;
     return next;
   }

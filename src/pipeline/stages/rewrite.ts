@@ -2,6 +2,7 @@
 // SPEC §4 event — but only when the bytes actually change. A rewrite that would ADD tokens (a stub or a
 // spill preview longer than a tiny result) is not applied at all: no stage may grow the prompt.
 import type { Block } from '../../model/transcript.ts';
+import type { Edit } from '../placements.ts';
 import type { Measured } from '../rewrite-memo.ts';
 import type { PipelineEvent, StageContext } from '../stage.ts';
 import type { Working } from '../working.ts';
@@ -9,7 +10,8 @@ import type { Working } from '../working.ts';
 type Extra = Pick<PipelineEvent, 'tier' | 'detail' | 'distance'>;
 
 /** Replace block j of the message at pos and emit an event; returns false when nothing changed (same
- *  bytes, or the rewrite would have cost more tokens than the block it replaces). */
+ *  bytes, or the rewrite would have cost more tokens than the block it replaces). With `batch` the replacement
+ *  is added to it instead, for the caller to place with the message's others (Working.replaceBlocks). */
 export function emitRewrite(
   work: Working,
   ctx: StageContext,
@@ -19,6 +21,7 @@ export function emitRewrite(
   action: string,
   extra: Extra = {},
   measured?: Measured,
+  batch?: Edit[],
 ): boolean {
   const m = work.at(pos);
   const prev = m.blocks[j];
@@ -28,7 +31,9 @@ export function emitRewrite(
   if (tokensAfter > tokensBefore) return false;
   const charsBefore = measured ? measured.charsBefore : ctx.memo.runes.block(prev);
   const charsAfter = measured ? measured.charsAfter : ctx.memo.runes.block(next);
-  work.replaceBlock(pos, j, next, measured ?? { tokensBefore, tokensAfter, charsBefore, charsAfter });
+  const counts = measured ?? { tokensBefore, tokensAfter, charsBefore, charsAfter };
+  if (batch) batch.push({ j, block: next, measured: counts });
+  else work.replaceBlock(pos, j, next, counts);
   // Built whole here (no spreads: thousands per re-run); keys in the order the reports print them.
   ctx.record({
     thread: ctx.thread,

@@ -14,6 +14,7 @@ import {
   tier1Stub,
   truncateHeadTail,
 } from '../markers.ts';
+import type { Edit } from '../placements.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import { grownTo } from '../tool-ids.ts';
 import type { Working } from '../working.ts';
@@ -110,36 +111,39 @@ function tierMessage(
 ): void {
   const { floorScope, floorTools, tier1Distance } = pass;
   const { tools, tierFacts } = ctx.memo;
-  const count = work.at(pos).blocks.length;
+  // The message's rewrites are placed together once its blocks are tiered (one new message, not one per block).
+  const blocks = work.at(pos).blocks;
+  const edits: Edit[] = [];
   const refs = work.refsAt(pos);
   let messageFloor = false;
   if (floorScope === 'message')
-    for (const b of work.at(pos).blocks)
+    for (const b of blocks)
       if (b.type === 'tool_result' && tools.matches(floorTools, work.toolName(b.toolUseId) ?? 'unknown')) {
         messageFloor = true;
         break;
       }
-  for (let j = 0; j < count; j++) {
-    // Read each time: a rewrite of an earlier block replaced the message.
-    const b = work.at(pos).blocks[j];
+  for (let j = 0; j < blocks.length; j++) {
+    const b = blocks[j];
     if (b.type !== 'tool_result') continue;
     const n = refs[j];
     if (state.tier[n] !== 0) continue;
     const id = b.toolUseId;
-    const f = tierFacts.of(b, work.toolNameFn);
-    const { tool, runes, cleared, text } = f;
+    const f = tierFacts.row(b, work.toolNameFn);
+    const tool = tierFacts.tool(f);
+    const runes = tierFacts.runesOf(f);
     const floor = floorScope === 'message' ? messageFloor : tools.matches(floorTools, tool);
     state.tier[n] = 2;
     state.request[n] = ctx.request;
     state.distance[n] = distance;
     state.flags[n] = floor ? FLOOR : 0;
-    if (cleared) continue;
+    if (tierFacts.isCleared(f)) continue;
     if (distance >= tier1Distance && !floor) {
       state.tier[n] = 1;
-      f.tier1 ??= tierFacts.rewrite(b, { ...b, content: tier1Stub(tool, work.toolInput(id), runes) });
-      emitRewrite(work, ctx, pos, j, f.tier1.next, 'tier1', { tier: 1, distance }, f.tier1.measured);
+      const stub = tierFacts.tier1(f, b, () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
+      emitRewrite(work, ctx, pos, j, stub, 'tier1', { tier: 1, distance }, tierFacts.tier1Measured(f), edits);
       continue;
     }
+    const text = tierFacts.text(f);
     const skipSummary =
       tools.matches(floorTools, tool) || tools.matches(pass.guiTools, tool) || text.startsWith(MICRO_COMPACT_PREFIX);
     if (runes > pass.tier2SummarizeMin && !skipSummary && pass.attempts < pass.summaryAttemptsPerPass) {
@@ -162,15 +166,17 @@ function tierMessage(
         }
       }
       if (next) {
-        if (emitRewrite(work, ctx, pos, j, next, 'tier2-summary', { tier: 2, distance })) {
+        if (emitRewrite(work, ctx, pos, j, next, 'tier2-summary', { tier: 2, distance }, undefined, edits)) {
           state.flags[n] |= SUMMARIZED;
           continue;
         }
       }
     }
-    const t = tierFacts.truncated(f, b, pass.tier2Cap, () => mechanical(b, pass.tier2Cap, ctx.meter));
-    emitRewrite(work, ctx, pos, j, t.next, 'tier2-truncate', { tier: 2, distance }, t.measured);
+    const cut = tierFacts.truncated(f, b, pass.tier2Cap, () => mechanical(b, pass.tier2Cap, ctx.meter));
+    const measured = tierFacts.truncatedMeasured(f, pass.tier2Cap);
+    emitRewrite(work, ctx, pos, j, cut, 'tier2-truncate', { tier: 2, distance }, measured, edits);
   }
+  if (edits.length > 0) work.replaceBlocks(pos, edits);
 }
 
 function hasUntouched(work: Working, pos: number, state: TiersState): boolean {
