@@ -43,7 +43,7 @@ async function set(key: string, value: string): Promise<void> {
   await input.press('Enter');
   if (process.env.DEBUG) console.error(`${key} = ${value} (run ${before})`);
   await runAfter(before);
-  await mainHeap();
+  await heaps();
 }
 
 async function valueOf(key: string): Promise<number> {
@@ -69,12 +69,50 @@ const SWEEPS: Record<string, [string, (v: number, i: number) => number][]> = {
 
 const result: Record<string, unknown> = { file };
 let runs = 0;
-/** The page's main-thread JS heap after each run (CDP Runtime.getHeapUsage: used, and what V8 has taken). */
+/** Each thread's JS heap after each run (CDP Runtime.getHeapUsage: used, and what V8 has taken): the page's main
+ *  thread, and every worker target (the engine; attached through the page's session, messages passed by id). */
+type Heap = { usedSize: number; totalSize: number };
 const cdp = await s.page.context().newCDPSession(s.page);
-let mainHeapPeak = { used: 0, total: 0 };
-async function mainHeap(): Promise<void> {
-  const h = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
-  if (h.totalSize > mainHeapPeak.total) mainHeapPeak = { used: h.usedSize, total: h.totalSize };
+const heapPeaks = new Map<string, { used: number; total: number }>();
+const replies = new Map<number, (h: Heap) => void>();
+let messageId = 0;
+// Untyped: Target.sendMessageToTarget's replies arrive as events (the non-flat protocol Playwright leaves open).
+const raw = cdp as unknown as {
+  send(method: string, params?: object): Promise<Record<string, unknown>>;
+  on(event: string, f: (e: { message: string }) => void): void;
+};
+raw.on('Target.receivedMessageFromTarget', (e) => {
+  const m = JSON.parse(e.message) as { id?: number; result?: Heap };
+  if (m.id !== undefined && m.result) replies.get(m.id)?.(m.result);
+});
+const workerSessions = new Map<string, string>();
+function keep(name: string, h: Heap): void {
+  const was = heapPeaks.get(name);
+  if (!was || h.totalSize > was.total) heapPeaks.set(name, { used: h.usedSize, total: h.totalSize });
+}
+async function heaps(): Promise<void> {
+  keep('main', (await raw.send('Runtime.getHeapUsage')) as Heap);
+  const { targetInfos } = (await raw.send('Target.getTargets')) as {
+    targetInfos: { targetId: string; type: string; title: string }[];
+  };
+  for (const t of targetInfos) {
+    if (t.type !== 'worker') continue;
+    let session = workerSessions.get(t.targetId);
+    if (!session) {
+      session = (await raw.send('Target.attachToTarget', { targetId: t.targetId, flatten: false })).sessionId as string;
+      workerSessions.set(t.targetId, session);
+    }
+    const id = ++messageId;
+    const h = await new Promise<Heap>((resolve) => {
+      replies.set(id, resolve);
+      void raw.send('Target.sendMessageToTarget', {
+        sessionId: session,
+        message: JSON.stringify({ id, method: 'Runtime.getHeapUsage' }),
+      });
+    });
+    replies.delete(id);
+    keep(`${t.title || 'worker'} ${t.targetId.slice(0, 6)}`, h);
+  }
 }
 try {
   await s.page.goto(s.baseUrl);
@@ -119,8 +157,8 @@ try {
     baselineRssMB: mb(baseline),
     loadPeakRssMB: mb(loadPeak),
     peakRssMB: mb(peak),
-    // The main thread's part at its largest (the engine and counting workers share the renderer process).
-    mainThreadHeapMB: { used: mb(mainHeapPeak.used), taken: mb(mainHeapPeak.total) },
+    // Each thread's heap at its largest after a run (the page and its workers share the renderer process).
+    heapsMB: Object.fromEntries([...heapPeaks].map(([k, v]) => [k, { used: mb(v.used), taken: mb(v.total) }])),
     consoleErrors: s.consoleErrors.length,
   });
 } finally {
