@@ -46,7 +46,7 @@ async function set(key: string, value: string): Promise<void> {
   await heaps();
 }
 
-async function valueOf(key: string): Promise<number> {
+async function shownValue(key: string): Promise<number> {
   return Number(await s.page.getByTestId(`threshold-${key}`).first().inputValue());
 }
 
@@ -142,7 +142,7 @@ try {
     await set('contextWindow', String(presetConfig(preset).contextWindow));
     if (preset === 'seeds') await set('triggerRatio', '0.6');
     const start = new Map<string, number>();
-    for (const [key] of SWEEPS[preset]) start.set(key, await valueOf(key));
+    for (const [key] of SWEEPS[preset]) start.set(key, await shownValue(key));
     for (const [key, step] of SWEEPS[preset]) {
       for (let i = 0; i < perKey; i++) {
         await set(key, String(step(start.get(key) as number, i)));
