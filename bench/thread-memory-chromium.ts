@@ -1,11 +1,12 @@
 // The hard case's memory in the app itself (SPEC §9: a 100 MB log ≤ 1.5 GB across main thread and workers): in real
 // headless Chromium, load one long thread through the file input, then drag every key the Node sweep drags
-// (phase-sweep.ts `hard`: `seeds` from a trigger of 0.6, then `claude-code`) through first-seen values by typing
-// them and pressing Enter, as a person does; the whole browser's memory (test/e2e/chromium-memory.ts, Pss summed)
-// is sampled throughout. `tsx bench/thread-memory-chromium.ts <file> [perKey]`; prints one JSON line.
+// (phase-sweep.ts `hard`: `seeds` from a trigger of 0.6, then `claude-code`) through first-seen values typed into
+// the config panel (test/e2e/ui.ts setConfig), as a person does; the whole browser's memory
+// (test/e2e/chromium-memory.ts, Pss summed) is sampled throughout. `tsx bench/thread-memory-chromium.ts <file> [perKey]`; prints one JSON line.
 import { type PresetId, presetConfig } from '../src/pipeline/presets.ts';
 import { chromiumMemory } from '../test/e2e/chromium-memory.ts';
 import { openSession, stopServer } from '../test/e2e/harness.ts';
+import { loadFiles, runId, setConfig, waitForRun } from '../test/e2e/ui.ts';
 
 const [file, perKeyArg = '3'] = process.argv.slice(2);
 const perKey = Number(perKeyArg);
@@ -20,29 +21,10 @@ const sample = () => {
 const sampler = setInterval(sample, 200);
 const mb = (x: number) => Math.round(x / 2 ** 20);
 
-/** The run id of the summary bar now. */
-const runId = async () => Number((await s.page.getByTestId('summary-bar').getAttribute('data-run-id')) ?? 0);
-
-/** Wait until a run after `before` is ready. */
-async function runAfter(before: number): Promise<void> {
-  await s.page.waitForFunction(
-    (b) => {
-      const bar = document.querySelector('[data-testid="summary-bar"]');
-      return Number(bar?.getAttribute('data-run-id') ?? 0) > b && bar?.getAttribute('data-run-status') === 'ready';
-    },
-    before,
-    { timeout: 300_000, polling: 100 },
-  );
-}
-
-/** Type `value` into a key's control and press Enter; wait for its run. */
-async function set(key: string, value: string): Promise<void> {
-  const before = await runId();
-  const input = s.page.getByTestId(`threshold-${key}`).first();
-  await input.fill(value);
-  await input.press('Enter');
-  if (process.env.DEBUG) console.error(`${key} = ${value} (run ${before})`);
-  await runAfter(before);
+/** Type `value` into a key's control, as a person does; wait for its run, then read the threads' heaps. */
+async function set(key: string, value: number): Promise<void> {
+  if (process.env.DEBUG) console.error(`${key} = ${value}`);
+  await setConfig(s.page, { [key]: value });
   await heaps();
 }
 
@@ -118,37 +100,28 @@ try {
   await s.page.goto(s.baseUrl);
   await s.page.getByTestId('transcript-row').first().waitFor({ timeout: 120_000 });
   const baseline = sample();
-  const name = file.split('/').pop() as string;
-  const before = await runId();
-  await s.page.getByTestId('file-input').setInputFiles(file);
-  await s.page.waitForFunction(
-    (n) => {
-      const el = document.querySelector('[data-testid="load-status"]');
-      return el?.getAttribute('data-status') === 'ready' && (el.textContent ?? '').includes(n);
-    },
-    name,
-    { timeout: 300_000 },
-  );
+  await loadFiles(s.page, [file], 600_000);
+  // Exact counts: counting is over (no progress bar) and a run on them is shown.
   await s.page.waitForFunction(() => !document.querySelector('[data-testid="load-progress"]'), undefined, {
     timeout: 600_000,
   });
-  await runAfter(before);
+  await waitForRun(s.page, (await runId(s.page)) - 1, 600_000);
   loadPeak = peak;
   for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
-    const b = await runId();
+    const b = await runId(s.page);
     await s.page.getByTestId('preset-select').selectOption(preset);
-    await runAfter(b);
+    await waitForRun(s.page, b);
     // The Node sweep's start: the preset's own window (the app starts from the log's), seeds' trigger lowered.
-    await set('contextWindow', String(presetConfig(preset).contextWindow));
-    if (preset === 'seeds') await set('triggerRatio', '0.6');
+    await set('contextWindow', presetConfig(preset).contextWindow);
+    if (preset === 'seeds') await set('triggerRatio', 0.6);
     const start = new Map<string, number>();
     for (const [key] of SWEEPS[preset]) start.set(key, await shownValue(key));
     for (const [key, step] of SWEEPS[preset]) {
       for (let i = 0; i < perKey; i++) {
-        await set(key, String(step(start.get(key) as number, i)));
+        await set(key, step(start.get(key) as number, i));
         runs++;
       }
-      await set(key, String(start.get(key))); // back to where the drag started (a repeat)
+      await set(key, start.get(key) as number); // back to where the drag started (a repeat)
     }
   }
   sample();
