@@ -73,6 +73,13 @@ describe('BpeCounter equals js-tiktoken encode on every corpus', () => {
         expect(fast.count(s), JSON.stringify(s)).toBe(ref.encode(s, [], []).length);
       }
     });
+    it(`${name} runs of one or two repeated characters up to 256 bytes (ties everywhere: the leftmost pair first)`, () => {
+      for (const unit of ['a', 'ab', 'é', 'あ', 'あい', '語', 'ы', '한'])
+        for (let k = 1; (k + 1) * new TextEncoder().encode(unit).length <= 256; k++) {
+          const s = ` ${unit.repeat(k)}`;
+          expect(fast.count(s), JSON.stringify(s)).toBe(ref.encode(s, [], []).length);
+        }
+    });
   }
 });
 
