@@ -78,13 +78,20 @@ export class TokenMeter {
   }
 
   /** Count `next`, whose text is `from`'s text cut by `cut` (head/tail truncation), from `from`'s line-unit counts:
-   *  only the lines at the cut are tokenized. Nothing when `from` has no line units (then `next` is counted when
-   *  first measured, as any block). Both must be text blocks or results with string content. */
+   *  only the lines at the cut are tokenized. When `from` has no line units, `next`'s text is counted whole. Either
+   *  way nothing is hashed into the tokenizer's cache: the counts are kept here, on the block. Both must be text
+   *  blocks or results with string content. */
   primeCut(from: Block, next: Block, cut: { head: number; tail: number }): void {
+    if (this.blockCache.has(next)) return;
+    const tok = this.tokenizer;
     const units = this.lineUnits.get(from);
-    if (!units || this.blockCache.has(next)) return;
+    if (!units) {
+      if (tok.countFresh) this.blockCache.set(next, tok.countFresh(countedText(next)) + mediaTokens(next));
+      return;
+    }
+    // The lines at the cut are new text too, kept in the cut's line units.
     const made = cutUnits(countedText(from), units, cut.head, cut.tail, countedText(next), (part) =>
-      this.tokenizer.count(part),
+      tok.countFresh ? tok.countFresh(part) : tok.count(part),
     );
     if (!made) return;
     let n = 0;
