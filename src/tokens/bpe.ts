@@ -3,7 +3,7 @@
 // merge with a heap (O(n log n)) that reproduces tiktoken's "lowest rank, leftmost first" order exactly, ranks
 // looked up by byte range in a packed table (packed-ranks.ts) — a piece up to 256 bytes allocates nothing.
 // Special-token text is counted as plain text (SPEC §2), so nothing ever throws.
-// Texts over 64 K characters are counted window by window, cut at a space between two non-spaces (always a
+// Texts over 64 K characters are counted window by window, cut at a space between two non-whitespace characters (a
 // piece boundary, so the count stays exact) or else before the window's last two pieces (exact too); only a
 // window that is nearly one piece (a run of one letter class) is cut hard,
 // and a piece over 4 KB (a run of one character) merges in 4 KB chunks, each cut off by at most one token;
@@ -13,6 +13,7 @@
 /** Rank data as shipped by js-tiktoken (`js-tiktoken/ranks/<name>`). */
 export type RankFile = { pat_str: string; special_tokens: Record<string, number>; bpe_ranks: string };
 
+import { isWhitespace } from './line-units.ts';
 import { type PackedRanks, PackedTable, packRanks } from './packed-ranks.ts';
 import { PieceMemo } from './piece-memo.ts';
 
@@ -59,17 +60,16 @@ const WINDOW = 1 << 16;
  *  once per piece: BPE over one long run is superlinear, and the cut costs at most one token per chunk. */
 const PIECE_CHUNK = 1 << 12;
 
-const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c;
-
-/** The last index in (from, to] holding a single space between two non-whitespace characters (pieces never
- *  run across it: the piece before ends at the non-space, the next one starts with the space), or -1. */
+/** The last index in (from, to] holding a single space between two characters that are not whitespace (JavaScript's
+ *  `\s`: between two ideographic spaces it is inside the piece `\s+(?!\S)` makes); pieces never run across it: the
+ *  piece before ends at the non-space, the next one starts with the space. -1 when there is none. */
 function spaceCut(text: string, from: number, to: number): number {
   for (let i = to - 1; i > from; i--) {
     if (text.charCodeAt(i) !== 0x20) continue;
     const before = text.charCodeAt(i - 1);
     const after = text.charCodeAt(i + 1);
     // Not inside a surrogate pair or after a whitespace run (`\s+(?!\S)` could then take the space).
-    if (!isSpace(before) && !isSpace(after) && !(after >= 0xdc00 && after <= 0xdfff)) return i;
+    if (!isWhitespace(before) && !isWhitespace(after) && !(after >= 0xdc00 && after <= 0xdfff)) return i;
   }
   return -1;
 }

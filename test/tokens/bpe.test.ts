@@ -124,6 +124,12 @@ describe('long texts and long runs of one character (issue 19, item 5)', () => {
     expect(counter.count(text)).toBe(ref.encode(text, [], []).length);
   });
 
+  it('a window is not cut at a space between two ideographic spaces (one piece, `\\s+(?!\\S)`)', () => {
+    // The last space before the window's end sits in "　 　's"; the run after it has none.
+    const text = `${'ab '.repeat(21_000)}.\u3000 \u3000's${'y'.repeat(3_000)} tail`;
+    expect(counter.count(text)).toBe(ref.encode(text, [], []).length);
+  });
+
   it('a window with no space to cut at is cut between pieces: unspaced blobs over 64 K count exactly', () => {
     // Minified code, base64, hex dumps, URLs run together: no " " between two non-spaces for 32 K characters.
     const kinds = [
