@@ -15,21 +15,20 @@ export type RankFile = { pat_str: string; special_tokens: Record<string, number>
 
 import { isWhitespace } from './line-units.ts';
 import { type PackedRanks, PackedTable, packRanks } from './packed-ranks.ts';
-import { PieceMemo } from './piece-memo.ts';
 
 export type { PackedRanks } from './packed-ranks.ts';
 
-/** Writes the UTF-8 bytes of `s[start, end)` into `out` from 0 (lone surrogates become U+FFFD, as TextEncoder does)
- *  and returns their number; `out` holds at least 3 × (end − start) bytes. */
-function utf8Into(s: string, start: number, end: number, out: Uint8Array): number {
+/** Writes the UTF-8 bytes of `s` into `out` from 0 (lone surrogates become U+FFFD, as TextEncoder does) and returns
+ *  their number; `out` holds at least 3 × s.length bytes. */
+function utf8Into(s: string, out: Uint8Array): number {
   let n = 0;
-  for (let i = start; i < end; i++) {
+  for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
     if (c < 0x80) {
       out[n++] = c;
       continue;
     }
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
       const d = s.charCodeAt(i + 1);
       if (d >= 0xdc00 && d <= 0xdfff) {
         c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
@@ -73,6 +72,7 @@ function spaceCut(text: string, from: number, to: number): number {
   }
   return -1;
 }
+const MEMO_LIMIT = 400_000;
 /** No rank: a pair that is no token. */
 const NONE = Number.POSITIVE_INFINITY;
 const MEMO_MAX_PIECE = 64;
@@ -115,9 +115,7 @@ function heapPop(heap: Float64Array, size: number): number {
 export class BpeCounter {
   private readonly ranks: PackedTable;
   private readonly pattern: RegExp;
-  /** The same pattern, sticky: `test` reads the piece at lastIndex without making a match array or a string. */
-  private readonly sticky: RegExp;
-  private readonly memo = new PieceMemo();
+  private memo = new Map<string, number>();
   /** The UTF-8 bytes of the piece being merged (grown for longer pieces; the merges read ranges of it). */
   private buf = new Uint8Array(3 * SMALL_PIECE);
   /** mergeSmall's scratch (see there): the parts' links and pair ranks by start, and the heap of pairs. */
@@ -128,7 +126,6 @@ export class BpeCounter {
 
   constructor(file: RankFile | PackedRanks) {
     this.pattern = new RegExp(file.pat_str, 'gu');
-    this.sticky = new RegExp(file.pat_str, 'uy');
     this.ranks = new PackedTable('packed' in file ? file.packed : packRanks(file.bpe_ranks));
   }
 
@@ -183,36 +180,24 @@ export class BpeCounter {
   }
 
   private countWindow(text: string): number {
+    if (text.length === 0) return 0;
     let n = 0;
-    const re = this.sticky;
-    for (let at = 0; at < text.length; ) {
-      re.lastIndex = at;
-      let start = at;
-      if (!re.test(text)) {
-        // Nothing matches here: the pattern skips to its next match, as a global exec does (never on the rank
-        // files' patterns, whose alternatives cover every character).
-        const g = this.pattern;
-        g.lastIndex = at;
-        const m = g.exec(text);
-        if (m === null) break;
-        start = m.index;
-        re.lastIndex = g.lastIndex;
-      }
-      at = re.lastIndex;
-      n += this.countRange(text, start, at);
+    const re = this.pattern;
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null = re.exec(text);
+    while (m !== null) {
+      n += this.countPiece(m[0]);
+      m = re.exec(text);
     }
     return n;
   }
 
-  /** Token count of the piece `text[start, end)`. */
-  private countRange(text: string, start: number, end: number): number {
-    const short = end - start <= MEMO_MAX_PIECE;
-    if (short) {
-      const cached = this.memo.get(text, start, end);
-      if (cached >= 0) return cached;
-    }
-    if (this.buf.length < 3 * (end - start)) this.buf = new Uint8Array(3 * (end - start));
-    const len = utf8Into(text, start, end, this.buf);
+  /** Token count of one pre-tokenized piece. */
+  countPiece(piece: string): number {
+    const cached = this.memo.get(piece);
+    if (cached !== undefined) return cached;
+    if (this.buf.length < 3 * piece.length) this.buf = new Uint8Array(3 * piece.length);
+    const len = utf8Into(piece, this.buf);
     const n =
       this.ranks.rank(this.buf, 0, len) >= 0
         ? 1
@@ -221,7 +206,10 @@ export class BpeCounter {
           : len <= PIECE_CHUNK
             ? this.mergeHeap(0, len)
             : this.mergeChunks(len);
-    if (short) this.memo.set(text, start, end, n);
+    if (piece.length <= MEMO_MAX_PIECE) {
+      if (this.memo.size >= MEMO_LIMIT) this.memo = new Map();
+      this.memo.set(piece, n);
+    }
     return n;
   }
 
