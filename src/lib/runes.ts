@@ -38,6 +38,20 @@ export function headRunes(s: string, runes: number): string {
   return s.slice(0, runeOffset(s, runes));
 }
 
+/** UTF-16 offset where the last `runes` code points of `s` start (0 when `s` has no more), read from the end. */
+export function tailRunesStart(s: string, runes: number): number {
+  let i = s.length;
+  for (let r = 0; r < runes && i > 0; r++) {
+    const c = s.charCodeAt(i - 1);
+    // A low surrogate after a high one ends a pair (the same pairing a forward read makes).
+    if (c >= 0xdc00 && c <= 0xdfff && i >= 2) {
+      const h = s.charCodeAt(i - 2);
+      i -= h >= 0xd800 && h <= 0xdbff ? 2 : 1;
+    } else i--;
+  }
+  return i;
+}
+
 /** The last `runes` code points of `s`. */
 export function tailRunes(s: string, runes: number): string {
   if (runes <= 0) return '';

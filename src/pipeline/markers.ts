@@ -1,6 +1,6 @@
 // The exact marker and stub texts of SPEC §4, in one place (tests, the UI legend and the stages all
 // use these). Every cut is rune-safe: sizes are counted in code points and surrogate pairs never split.
-import { headRunes, runeCount, tailRunes } from '../lib/runes.ts';
+import { headRunes, runeCount, tailRunesStart } from '../lib/runes.ts';
 
 export const MICRO_COMPACT_PREFIX = '[micro-compact] ';
 export const CLEARED_MARKER = '[Old tool result content cleared]';
@@ -30,12 +30,12 @@ export function spillReplacement(toolUseId: string, content: string, previewRune
 export type HeadTailCut = { head: number; marker: string; tail: number };
 
 /** Where head/tail truncation cuts `content` at `capRunes`: ¾ head, ¼ tail (in runes, never splitting a surrogate
- *  pair), marker `[... truncated <D> chars ...]` (D = total − cap); null when it fits. */
-export function headTailCut(content: string, capRunes: number): HeadTailCut | null {
-  const total = runeCount(content);
+ *  pair), marker `[... truncated <D> chars ...]` (D = total − cap); null when it fits. `total`: the content's runes
+ *  when the caller holds them (then only the kept head and tail are read). */
+export function headTailCut(content: string, capRunes: number, total = runeCount(content)): HeadTailCut | null {
   if (total <= capRunes) return null;
   const head = headRunes(content, Math.floor((capRunes * 3) / 4)).length;
-  const tail = content.length - tailRunes(content, Math.floor(capRunes / 4)).length;
+  const tail = tailRunesStart(content, Math.floor(capRunes / 4));
   return { head, marker: `\n\n[... truncated ${total - capRunes} chars ...]\n\n`, tail };
 }
 

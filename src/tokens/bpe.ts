@@ -1,8 +1,9 @@
 // Exact BPE token counting over js-tiktoken's rank files, without js-tiktoken's quadratic merge:
-// pieces from the same pre-tokenization regex are memoised, short pieces merge with a simple scan,
-// long pieces with a heap (O(n log n)) that reproduces tiktoken's "lowest rank, leftmost first"
-// order exactly. Special-token text is counted as plain text (SPEC §2), so nothing ever throws.
-// Texts over 64 K characters are counted window by window, cut at a space between two non-spaces (always a
+// pieces from the same pre-tokenization regex are memoised; a piece's UTF-8 bytes go into one reused buffer and
+// merge with a heap (O(n log n)) that reproduces tiktoken's "lowest rank, leftmost first" order exactly, ranks
+// looked up by byte range in a packed table (packed-ranks.ts) — a piece up to 256 bytes allocates nothing.
+// Special-token text is counted as plain text (SPEC §2), so nothing ever throws.
+// Texts over 64 K characters are counted window by window, cut at a space between two non-whitespace characters (a
 // piece boundary, so the count stays exact) or else before the window's last two pieces (exact too); only a
 // window that is nearly one piece (a run of one letter class) is cut hard,
 // and a piece over 4 KB (a run of one character) merges in 4 KB chunks, each cut off by at most one token;
@@ -12,39 +13,19 @@
 /** Rank data as shipped by js-tiktoken (`js-tiktoken/ranks/<name>`). */
 export type RankFile = { pat_str: string; special_tokens: Record<string, number>; bpe_ranks: string };
 
-import { type PackedRanks, PackedTable, type RankTable } from './packed-ranks.ts';
+import { isWhitespace } from './line-units.ts';
+import { type PackedRanks, PackedTable, packRanks } from './packed-ranks.ts';
 
 export type { PackedRanks } from './packed-ranks.ts';
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const B64_INDEX = new Int16Array(128).fill(-1);
-for (let i = 0; i < B64.length; i++) B64_INDEX[B64.charCodeAt(i)] = i;
-
-/** Decode base64 to a "byte string" (one char per byte, code 0–255). */
-function b64ToByteString(s: string): string {
-  let out = '';
-  let buf = 0;
-  let bits = 0;
-  for (let i = 0; i < s.length; i++) {
-    const v = B64_INDEX[s.charCodeAt(i)];
-    if (v < 0) continue; // '=' padding
-    buf = (buf << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += String.fromCharCode((buf >> bits) & 0xff);
-    }
-  }
-  return out;
-}
-
-/** UTF-8 bytes of `s` as a byte string (lone surrogates become U+FFFD, as TextEncoder does). */
-function utf8ByteString(s: string): string {
-  let out = '';
+/** Writes the UTF-8 bytes of `s` into `out` from 0 (lone surrogates become U+FFFD, as TextEncoder does) and returns
+ *  their number; `out` holds at least 3 × s.length bytes. */
+function utf8Into(s: string, out: Uint8Array): number {
+  let n = 0;
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
     if (c < 0x80) {
-      out += s[i];
+      out[n++] = c;
       continue;
     }
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
@@ -54,11 +35,21 @@ function utf8ByteString(s: string): string {
         i++;
       } else c = 0xfffd;
     } else if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
-    if (c < 0x800) out += String.fromCharCode(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) out += String.fromCharCode(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else out += String.fromCharCode(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    if (c < 0x800) {
+      out[n++] = 0xc0 | (c >> 6);
+      out[n++] = 0x80 | (c & 63);
+    } else if (c < 0x10000) {
+      out[n++] = 0xe0 | (c >> 12);
+      out[n++] = 0x80 | ((c >> 6) & 63);
+      out[n++] = 0x80 | (c & 63);
+    } else {
+      out[n++] = 0xf0 | (c >> 18);
+      out[n++] = 0x80 | ((c >> 12) & 63);
+      out[n++] = 0x80 | ((c >> 6) & 63);
+      out[n++] = 0x80 | (c & 63);
+    }
   }
-  return out;
+  return n;
 }
 
 const SMALL_PIECE = 256;
@@ -68,17 +59,16 @@ const WINDOW = 1 << 16;
  *  once per piece: BPE over one long run is superlinear, and the cut costs at most one token per chunk. */
 const PIECE_CHUNK = 1 << 12;
 
-const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c;
-
-/** The last index in (from, to] holding a single space between two non-whitespace characters (pieces never
- *  run across it: the piece before ends at the non-space, the next one starts with the space), or -1. */
+/** The last index in (from, to] holding a single space between two characters that are not whitespace (JavaScript's
+ *  `\s`: between two ideographic spaces it is inside the piece `\s+(?!\S)` makes); pieces never run across it: the
+ *  piece before ends at the non-space, the next one starts with the space. -1 when there is none. */
 function spaceCut(text: string, from: number, to: number): number {
   for (let i = to - 1; i > from; i--) {
     if (text.charCodeAt(i) !== 0x20) continue;
     const before = text.charCodeAt(i - 1);
     const after = text.charCodeAt(i + 1);
     // Not inside a surrogate pair or after a whitespace run (`\s+(?!\S)` could then take the space).
-    if (!isSpace(before) && !isSpace(after) && !(after >= 0xdc00 && after <= 0xdfff)) return i;
+    if (!isWhitespace(before) && !isWhitespace(after) && !(after >= 0xdc00 && after <= 0xdfff)) return i;
   }
   return -1;
 }
@@ -86,29 +76,57 @@ const MEMO_LIMIT = 400_000;
 /** No rank: a pair that is no token. */
 const NONE = Number.POSITIVE_INFINITY;
 const MEMO_MAX_PIECE = 64;
+/** A string key for a chunk's bytes: "latin1" decodes as windows-1252, one distinct character per byte. */
+const BYTE_KEY = new TextDecoder('latin1');
+/** mergeSmall: a rank of no part (its start was merged into the part before). */
+const DEAD = -1;
+/** mergeSmall's heap keys: rank × KEY + start, so the lowest key is the lowest rank's leftmost pair. */
+const KEY = 1024;
+
+/** Push `key` on the binary min-heap held in heap[0, size); returns the new size. */
+function heapPush(heap: Float64Array, size: number, key: number): number {
+  let i = size;
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (heap[p] <= key) break;
+    heap[i] = heap[p];
+    i = p;
+  }
+  heap[i] = key;
+  return size + 1;
+}
+
+/** Remove the least key (heap[0]) of the binary min-heap held in heap[0, size); returns the new size. */
+function heapPop(heap: Float64Array, size: number): number {
+  const last = heap[--size];
+  let i = 0;
+  for (;;) {
+    let m = 2 * i + 1;
+    if (m >= size) break;
+    if (m + 1 < size && heap[m + 1] < heap[m]) m++;
+    if (heap[m] >= last) break;
+    heap[i] = heap[m];
+    i = m;
+  }
+  heap[i] = last;
+  return size;
+}
 
 export class BpeCounter {
-  private readonly ranks: RankTable;
+  private readonly ranks: PackedTable;
   private readonly pattern: RegExp;
   private memo = new Map<string, number>();
-  /** mergeSmall's scratch: part starts and adjacent pairs' ranks of one piece. */
-  private readonly starts = new Int32Array(SMALL_PIECE + 1);
-  private readonly pairs = new Float64Array(SMALL_PIECE);
+  /** The UTF-8 bytes of the piece being merged (grown for longer pieces; the merges read ranges of it). */
+  private buf = new Uint8Array(3 * SMALL_PIECE);
+  /** mergeSmall's scratch (see there): the parts' links and pair ranks by start, and the heap of pairs. */
+  private readonly next = new Int32Array(SMALL_PIECE);
+  private readonly prev = new Int32Array(SMALL_PIECE);
+  private readonly rank = new Float64Array(SMALL_PIECE);
+  private readonly heap = new Float64Array(3 * SMALL_PIECE);
 
   constructor(file: RankFile | PackedRanks) {
     this.pattern = new RegExp(file.pat_str, 'gu');
-    if ('packed' in file) {
-      this.ranks = new PackedTable(file.packed);
-      return;
-    }
-    const ranks = new Map<string, number>();
-    this.ranks = ranks;
-    for (const line of file.bpe_ranks.split('\n')) {
-      if (line === '') continue;
-      const parts = line.split(' ');
-      const offset = Number.parseInt(parts[1], 10);
-      for (let i = 2; i < parts.length; i++) ranks.set(b64ToByteString(parts[i]), offset + i - 2);
-    }
+    this.ranks = new PackedTable('packed' in file ? file.packed : packRanks(file.bpe_ranks));
   }
 
   /** Exact token count of `text` (equal to js-tiktoken `encode(text, [], []).length`; see the header for
@@ -178,14 +196,16 @@ export class BpeCounter {
   countPiece(piece: string): number {
     const cached = this.memo.get(piece);
     if (cached !== undefined) return cached;
-    const bytes = utf8ByteString(piece);
-    const n = this.ranks.has(bytes)
-      ? 1
-      : bytes.length <= SMALL_PIECE
-        ? this.mergeSmall(bytes)
-        : bytes.length <= PIECE_CHUNK
-          ? this.mergeHeap(bytes)
-          : this.mergeChunks(bytes);
+    if (this.buf.length < 3 * piece.length) this.buf = new Uint8Array(3 * piece.length);
+    const len = utf8Into(piece, this.buf);
+    const n =
+      this.ranks.rank(this.buf, 0, len) >= 0
+        ? 1
+        : len <= SMALL_PIECE
+          ? this.mergeSmall(len)
+          : len <= PIECE_CHUNK
+            ? this.mergeHeap(0, len)
+            : this.mergeChunks(len);
     if (piece.length <= MEMO_MAX_PIECE) {
       if (this.memo.size >= MEMO_LIMIT) this.memo = new Map();
       this.memo.set(piece, n);
@@ -193,17 +213,19 @@ export class BpeCounter {
     return n;
   }
 
-  /** A long piece in PIECE_CHUNK-byte chunks cut at UTF-8 character starts; equal chunks merged once. */
-  private mergeChunks(bytes: string): number {
+  /** A long piece (the first `len` bytes of buf) in PIECE_CHUNK-byte chunks cut at UTF-8 character starts; equal
+   *  chunks merged once. */
+  private mergeChunks(len: number): number {
+    const bytes = this.buf;
     const seen = new Map<string, number>();
     let n = 0;
-    for (let at = 0; at < bytes.length; ) {
-      let end = Math.min(bytes.length, at + PIECE_CHUNK);
-      while (end < bytes.length && end > at + 1 && (bytes.charCodeAt(end) & 0xc0) === 0x80) end--;
-      const chunk = bytes.slice(at, end);
+    for (let at = 0; at < len; ) {
+      let end = Math.min(len, at + PIECE_CHUNK);
+      while (end < len && end > at + 1 && (bytes[end] & 0xc0) === 0x80) end--;
+      const chunk = BYTE_KEY.decode(bytes.subarray(at, end));
       let k = seen.get(chunk);
       if (k === undefined) {
-        k = this.ranks.has(chunk) ? 1 : this.mergeHeap(chunk);
+        k = this.ranks.rank(bytes, at, end) >= 0 ? 1 : this.mergeHeap(at, end);
         seen.set(chunk, k);
       }
       n += k;
@@ -212,39 +234,58 @@ export class BpeCounter {
     return n;
   }
 
-  /** Merge for short pieces: part starts and the rank of each adjacent pair kept in arrays, the leftmost lowest
-   *  pair merged and only its two neighbouring pairs looked up again (tiktoken's own loop): a piece of n bytes
-   *  costs about 3n rank lookups instead of n² / 2. */
-  private mergeSmall(bytes: string): number {
+  /** Merge for short pieces (the first `len` bytes of buf), allocation-free, in tiktoken's order (the lowest rank,
+   *  then the leftmost, first): the parts are a linked list over their starts, each part holds the rank of the pair
+   *  it starts, and a min-heap over (rank, start) in scratch arrays yields the next pair to merge; only the merged
+   *  pair's two neighbouring pairs are looked up again. A piece of n bytes costs about 3n rank lookups and
+   *  O(n log n) heap steps (a scan for the lowest pair after every merge, tiktoken's loop, is O(n²): a cut CJK run
+   *  is one piece of 100–180 bytes). */
+  private mergeSmall(len: number): number {
     const ranks = this.ranks;
-    let n = bytes.length + 1; // part starts, the last one the end
-    const starts = this.starts;
-    const pair = this.pairs;
-    for (let i = 0; i < n; i++) starts[i] = i;
-    for (let i = 0; i + 2 < n; i++) pair[i] = ranks.get(bytes.slice(i, i + 2)) ?? NONE;
-    while (n > 2) {
-      let best = -1;
-      let bestRank = NONE;
-      for (let i = 0; i + 2 < n; i++)
-        if (pair[i] < bestRank) {
-          bestRank = pair[i];
-          best = i;
-        }
-      if (best < 0) break;
-      // Merge parts best and best + 1: drop the start between them, then re-rank the pairs that changed.
-      for (let i = best + 1; i + 1 < n; i++) starts[i] = starts[i + 1];
-      for (let i = best + 1; i + 2 < n; i++) pair[i] = pair[i + 1];
-      n--;
-      if (best + 2 < n) pair[best] = ranks.get(bytes.slice(starts[best], starts[best + 2])) ?? NONE;
-      if (best > 0) pair[best - 1] = ranks.get(bytes.slice(starts[best - 1], starts[best + 1])) ?? NONE;
+    const bytes = this.buf;
+    const { next, prev, rank, heap } = this;
+    // next[i]: the start of the part after the one starting at i (len: none); rank[i]: the rank of the pair the part
+    // at i starts, NONE when it is no token, DEAD when i no longer starts a part.
+    let size = 0;
+    for (let i = 0; i < len; i++) {
+      next[i] = i + 1;
+      prev[i] = i - 1;
+      const r = i + 2 <= len ? ranks.rank(bytes, i, i + 2) : -1;
+      rank[i] = r < 0 ? NONE : r;
+      if (r >= 0) size = heapPush(heap, size, r * KEY + i);
     }
-    return n - 1;
+    let parts = len;
+    while (size > 0) {
+      const key = heap[0];
+      size = heapPop(heap, size);
+      const r = Math.floor(key / KEY);
+      const a = key - r * KEY;
+      if (rank[a] !== r) continue; // stale: the pair at a changed since
+      // Merge the part at a with the next one, then re-rank the pairs that changed: the one before a and a's own.
+      const b = next[a];
+      const c = next[b];
+      next[a] = c;
+      if (c < len) prev[c] = a;
+      rank[b] = DEAD;
+      parts--;
+      const rc = c < len ? ranks.rank(bytes, a, next[c]) : -1;
+      rank[a] = rc < 0 ? NONE : rc;
+      if (rc >= 0) size = heapPush(heap, size, rc * KEY + a);
+      const p = prev[a];
+      if (p >= 0) {
+        const rp = ranks.rank(bytes, p, c);
+        rank[p] = rp < 0 ? NONE : rp;
+        if (rp >= 0) size = heapPush(heap, size, rp * KEY + p);
+      }
+    }
+    return parts;
   }
 
-  /** Heap-based merge for long pieces: same order as tiktoken (min rank, then leftmost). */
-  private mergeHeap(bytes: string): number {
-    const n = bytes.length;
-    // Doubly linked list of parts by start offset; end[i] is the end of the part starting at i.
+  /** Heap-based merge for long pieces (bytes [from, to) of buf): same order as tiktoken (min rank, then leftmost). */
+  private mergeHeap(from: number, to: number): number {
+    const bytes = this.buf;
+    const n = to - from;
+    // Doubly linked list of parts by start offset (from `from`); end[i] is the end of the part starting at i.
     const end = new Int32Array(n);
     const next = new Int32Array(n);
     const prev = new Int32Array(n);
@@ -257,9 +298,7 @@ export class BpeCounter {
     const heap = new PairHeap();
     const pairRank = (a: number): number => {
       const b = next[a];
-      if (b < 0) return -1;
-      const r = this.ranks.get(bytes.slice(a, end[b]));
-      return r === undefined ? -1 : r;
+      return b < 0 ? -1 : this.ranks.rank(bytes, from + a, from + end[b]);
     };
     for (let i = 0; i + 1 < n; i++) {
       const r = pairRank(i);

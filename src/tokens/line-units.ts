@@ -12,7 +12,7 @@
 export const BY_LINES = 1024;
 
 /** JavaScript's `\s` (the patterns' whitespace class). */
-function isWhitespace(c: number): boolean {
+export function isWhitespace(c: number): boolean {
   return (
     (c >= 0x09 && c <= 0x0d) ||
     c === 0x20 ||

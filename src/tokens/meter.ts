@@ -3,6 +3,7 @@
 // so a re-run never re-counts or even re-hashes them (SPEC §2, §9 incremental re-runs).
 import type { Block, Message, ToolDef } from '../model/transcript.ts';
 import { blockTokens, countedText, toolDefText, toolDefTokens } from './block-text.ts';
+import { type CutAnchors, countCut } from './cut-count.ts';
 import { cutUnits } from './line-units.ts';
 import { mediaTokens } from './media-tokens.ts';
 import type { Tokenizer } from './tokenizer.ts';
@@ -16,6 +17,9 @@ export class TokenMeter {
    *  (primeBlock), and made for every head/tail cut of such a block (primeCut), so a cut of a cut is counted the
    *  same way. Bound: the blocks alive, 4 bytes a line. */
   private readonly lineUnits = new WeakMap<Block, Uint32Array>();
+  /** Block without line units → where its last head/tail cut was split into exactly counted parts (cut-count.ts),
+   *  so its next cut counts only the text between. Bound: the blocks alive that were cut, four numbers each. */
+  private readonly cutAnchors = new WeakMap<Block, CutAnchors>();
   constructor(readonly tokenizer: Tokenizer) {}
 
   block(b: Block): number {
@@ -78,13 +82,25 @@ export class TokenMeter {
   }
 
   /** Count `next`, whose text is `from`'s text cut by `cut` (head/tail truncation), from `from`'s line-unit counts:
-   *  only the lines at the cut are tokenized. Nothing when `from` has no line units (then `next` is counted when
-   *  first measured, as any block). Both must be text blocks or results with string content. */
+   *  only the lines at the cut are tokenized. When `from` has no line units, from the anchors of `from`'s last cut
+   *  (cut-count.ts): only the text between the two cuts' boundaries and the middle are tokenized. Either way nothing
+   *  is hashed into the tokenizer's cache: the counts are kept here, on the block. Both must be text blocks or
+   *  results with string content. */
   primeCut(from: Block, next: Block, cut: { head: number; tail: number }): void {
+    if (this.blockCache.has(next)) return;
+    const tok = this.tokenizer;
     const units = this.lineUnits.get(from);
-    if (!units || this.blockCache.has(next)) return;
+    if (!units) {
+      const fresh = tok.countFresh?.bind(tok);
+      if (!fresh) return;
+      const made = countCut(countedText(from), countedText(next), cut.head, cut.tail, fresh, this.cutAnchors.get(from));
+      this.cutAnchors.set(from, made.anchors);
+      this.blockCache.set(next, made.tokens + mediaTokens(next));
+      return;
+    }
+    // The lines at the cut are new text too, kept in the cut's line units.
     const made = cutUnits(countedText(from), units, cut.head, cut.tail, countedText(next), (part) =>
-      this.tokenizer.count(part),
+      tok.countFresh ? tok.countFresh(part) : tok.count(part),
     );
     if (!made) return;
     let n = 0;

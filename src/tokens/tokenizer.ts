@@ -16,6 +16,9 @@ export interface Tokenizer {
   prime?(text: string, n: number): void;
   /** The count of `text` when it is already known (cached), without counting it (optional). */
   known?(text: string): number | undefined;
+  /** Exact token count of a text the caller keeps the count of itself (a cut made once per block and cap): counted
+   *  without hashing it into the cache (optional). */
+  countFresh?(text: string): number;
 }
 
 const counters = new Map<EncodingName, BpeCounter>();
@@ -68,9 +71,13 @@ export class CachedTokenizer implements Tokenizer {
       return c;
     }
     this.misses++;
-    const n = text.length >= BY_LINES ? this.countLines(text) : this.counter.count(text);
+    const n = this.countFresh(text);
     this.cache.set(key, n);
     return n;
+  }
+
+  countFresh(text: string): number {
+    return text.length >= BY_LINES ? this.countLines(text) : this.counter.count(text);
   }
 
   /** The sum of the counts of the text's line units, each looked up or counted once. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headRunes, runeCount, tailRunes, utf8Length } from '../../src/lib/runes.ts';
+import { headRunes, runeCount, tailRunes, tailRunesStart, utf8Length } from '../../src/lib/runes.ts';
 import { firstInvalidUtf8, looksBinary } from '../../src/lib/utf8.ts';
 
 describe('runes', () => {
@@ -10,6 +10,21 @@ describe('runes', () => {
     expect(tailRunes(s, 1)).toBe('😀');
     expect(tailRunes(s, 9)).toBe(s);
     expect(headRunes('日本語', 0)).toBe('');
+  });
+  it('finds where the last runes start, reading from the end, as tailRunes does from the start', () => {
+    // Random strings over pairs, lone high and low surrogates and plain units, including ones next to each other.
+    const units = ['a', '日', '\ud83d', '\ude00', '😀', '\n'];
+    let seed = 5;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    for (let k = 0; k < 2000; k++) {
+      let s = '';
+      for (let i = rnd(12); i > 0; i--) s += units[rnd(units.length)];
+      const runes = rnd(14);
+      expect(tailRunesStart(s, runes), JSON.stringify([s, runes])).toBe(s.length - tailRunes(s, runes).length);
+    }
   });
   it('measures UTF-8 length like TextEncoder', () => {
     for (const s of ['', 'abc', 'é', '日本', '😀x', '\ud800']) {

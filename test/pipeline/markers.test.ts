@@ -5,6 +5,7 @@ import { headRunes, runeCount, tailRunes } from '../../src/lib/runes.ts';
 import {
   CLEARED_MARKER,
   elidedObservation,
+  headTailCut,
   microCompact,
   spillReplacement,
   stubArgs,
@@ -34,6 +35,12 @@ describe('truncateHeadTail (Kocoro TruncateHeadTail)', () => {
     const out = truncateHeadTail(s, 301);
     expect(out).toBe(`${headRunes(s, 225)}\n\n[... truncated 700 chars ...]\n\n${tailRunes(s, 75)}`);
     expect(runeCount(out)).toBe(225 + 75 + runeCount('\n\n[... truncated 700 chars ...]\n\n'));
+  });
+
+  it('cuts the same where the caller gives the rune count it holds', () => {
+    for (const s of [filler(100), filler(20, 'cjk'), emojiFiller(1001), `😀${'\ud800'.repeat(30)}x\udc00😀`])
+      for (const cap of [0, 1, 4, 9, 10, 40, 301])
+        expect(headTailCut(s, cap, runeCount(s))).toEqual(headTailCut(s, cap));
   });
 });
 

@@ -73,6 +73,13 @@ describe('BpeCounter equals js-tiktoken encode on every corpus', () => {
         expect(fast.count(s), JSON.stringify(s)).toBe(ref.encode(s, [], []).length);
       }
     });
+    it(`${name} runs of one or two repeated characters up to 256 bytes (ties everywhere: the leftmost pair first)`, () => {
+      for (const unit of ['a', 'ab', 'é', 'あ', 'あい', '語', 'ы', '한'])
+        for (let k = 1; (k + 1) * new TextEncoder().encode(unit).length <= 256; k++) {
+          const s = ` ${unit.repeat(k)}`;
+          expect(fast.count(s), JSON.stringify(s)).toBe(ref.encode(s, [], []).length);
+        }
+    });
   }
 });
 
@@ -114,6 +121,12 @@ describe('long texts and long runs of one character (issue 19, item 5)', () => {
       len += parts[i].length + 1;
     }
     const text = parts.join(' ');
+    expect(counter.count(text)).toBe(ref.encode(text, [], []).length);
+  });
+
+  it('a window is not cut at a space between two ideographic spaces (one piece, `\\s+(?!\\S)`)', () => {
+    // The last space before the window's end sits in "　 　's"; the run after it has none.
+    const text = `${'ab '.repeat(21_000)}.\u3000 \u3000's${'y'.repeat(3_000)} tail`;
     expect(counter.count(text)).toBe(ref.encode(text, [], []).length);
   });
 

@@ -104,6 +104,25 @@ describe('counting pool line units', () => {
     expect(chars()).toBeGreaterThan(39_000);
   });
 
+  it('a cut of a block without line units is counted on the block, not hashed into the tokenizer’s cache', () => {
+    const text = `${'日本語のテキストと English words, '.repeat(30)}end`;
+    const block: ToolResultBlock = { type: 'tool_result', toolUseId: 'toolu_1', content: text, isError: false };
+    const tok = new CachedTokenizer('o200k_base', counter);
+    const meter = new TokenMeter(tok);
+    meter.block(block);
+    const fresh = new CachedTokenizer('o200k_base', counter);
+    for (const cap of [40, 300, 700]) {
+      const c = headTailCut(text, cap);
+      if (!c) throw new Error('fits');
+      const cut: ToolResultBlock = { ...block, content: applyCut(text, c) };
+      const size = tok.size;
+      meter.primeCut(block, cut, c);
+      expect(meter.hasBlock(cut)).toBe(true);
+      expect(meter.block(cut)).toBe(fresh.count(cut.content as string));
+      expect(tok.size).toBe(size);
+    }
+  });
+
   it('cutUnits: the cut text’s count at any head and tail, on texts dense in line breaks and indentation', () => {
     const textArb = lineTextArb(1, 300);
     const markers = ['\n\n[... truncated 5 chars ...]\n\n', '', ' x ', '\n'];

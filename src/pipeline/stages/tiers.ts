@@ -69,10 +69,11 @@ function sized(state: TiersState, size: number): void {
   state.flags = grownTo(state.flags, size, 0);
 }
 
-/** `b` head/tail-truncated at `cap`; a string result's cut is counted from its lines' counts (meter.primeCut). */
-function mechanical(b: ToolResultBlock, cap: number, meter: TokenMeter): ToolResultBlock {
+/** `b` head/tail-truncated at `cap` (`runes`: its runes, from the tier facts); a string result's cut is counted
+ *  from its lines' counts (meter.primeCut). */
+function mechanical(b: ToolResultBlock, cap: number, runes: number, meter: TokenMeter): ToolResultBlock {
   if (typeof b.content === 'string') {
-    const cut = headTailCut(b.content, cap);
+    const cut = headTailCut(b.content, cap, runes);
     if (!cut) return { ...b };
     const next = { ...b, content: applyCut(b.content, cut) };
     meter.primeCut(b, next, cut);
@@ -172,7 +173,7 @@ function tierMessage(
         }
       }
     }
-    const cut = tierFacts.truncated(f, b, pass.tier2Cap, () => mechanical(b, pass.tier2Cap, ctx.meter));
+    const cut = tierFacts.truncated(f, b, pass.tier2Cap, () => mechanical(b, pass.tier2Cap, runes, ctx.meter));
     const measured = tierFacts.truncatedMeasured(f, pass.tier2Cap);
     emitRewrite(work, ctx, pos, j, cut, 'tier2-truncate', { tier: 2, distance }, measured, edits);
   }

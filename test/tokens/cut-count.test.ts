@@ -1,0 +1,74 @@
+// A head/tail cut counted from the last cut of the same text (cut-count.ts) equals counting the cut text whole, in
+// both encodings, for every sequence of caps (growing, shrinking, repeated, far jumps) on texts dense in what decides
+// piece boundaries: single and double spaces, tabs and newlines, punctuation, contractions, digits, CJK runs without
+// spaces, emoji and lone surrogates.
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import o200k from 'js-tiktoken/ranks/o200k_base';
+import { describe, expect, it } from 'vitest';
+import { applyCut, headTailCut } from '../../src/pipeline/markers.ts';
+import { BpeCounter } from '../../src/tokens/bpe.ts';
+import { type CutAnchors, countCut } from '../../src/tokens/cut-count.ts';
+
+/** Words, and a whitespace-dense alphabet (runs of mixed whitespace are where a space is no boundary). */
+const WORDS = [
+  ' ',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  ' \n ',
+  'the',
+  'Word',
+  "'s",
+  "don't",
+  'x.y',
+  '...',
+  '123',
+  '4567',
+  '日本語の',
+  'テキスト',
+  '、',
+  '😀',
+  '\ud800',
+  '\u00a0',
+  '/',
+  '->',
+  '(a)',
+  'éa',
+];
+const DENSE = [' ', ' ', ' ', '  ', '\t', '\n', '\r\n', 'a', 'B', '.', '日', '\u00a0', '\u3000', "'s", '1'];
+
+describe('countCut', () => {
+  for (const [name, ranks] of [
+    ['o200k_base', o200k],
+    ['cl100k_base', cl100k],
+  ] as const)
+    it(`${name}: every cut of a sequence equals the cut text counted whole`, () => {
+      const counter = new BpeCounter(ranks);
+      const count = (s: string) => counter.count(s);
+      let seed = 3;
+      const rnd = (n: number) => {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        return seed % n;
+      };
+      let used = 0;
+      for (let k = 0; k < 600; k++) {
+        const alphabet = k % 2 === 0 ? WORDS : DENSE;
+        let text = '';
+        for (let i = 40 + rnd(400); i > 0; i--) text += alphabet[rnd(alphabet.length)];
+        let prev: CutAnchors | undefined;
+        for (let step = 0; step < 16; step++) {
+          const cap = rnd(5) === 0 ? rnd(text.length) : 10 + rnd(120);
+          const c = headTailCut(text, cap);
+          if (!c) continue;
+          const cut = applyCut(text, c);
+          const made = countCut(text, cut, c.head, c.tail, count, prev);
+          expect(made.tokens, JSON.stringify({ text, cap })).toBe(count(cut));
+          if (prev && made.anchors.head > 0 && prev.head > 0) used++;
+          prev = made.anchors;
+        }
+      }
+      // The anchors were carried from cut to cut (not only counted from scratch).
+      expect(used).toBeGreaterThan(3000);
+    });
+});
