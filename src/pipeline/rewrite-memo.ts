@@ -2,7 +2,11 @@
 // the same Block object on every re-run: its token and rune counts and every identity-keyed memo then survive a
 // threshold change (SPEC §9: re-runs never recount unchanged text). Owned by the run's PipelineMemo.
 
+import { getOrInsert } from '../lib/maps.ts';
 import type { Block } from '../model/transcript.ts';
+
+const newTables = (): Map<string, WeakMap<Block, Block>> => new Map();
+const newTable = (): WeakMap<Block, Block> => new WeakMap();
 
 /** A rewrite's size before and after, in tokens and characters. */
 export type Measured = { tokensBefore: number; tokensAfter: number; charsBefore: number; charsAfter: number };
@@ -17,28 +21,12 @@ export class RewriteMemo {
   private readonly byScope = new WeakMap<object, Map<string, WeakMap<Block, Block>>>();
 
   private table(key: string, scope: object): WeakMap<Block, Block> {
-    let byKey = this.byScope.get(scope);
-    if (!byKey) {
-      byKey = new Map();
-      this.byScope.set(scope, byKey);
-    }
-    let made = byKey.get(key);
-    if (!made) {
-      made = new WeakMap();
-      byKey.set(key, made);
-    }
-    return made;
+    return getOrInsert(getOrInsert(this.byScope, scope, newTables), key, newTable);
   }
 
   /** The block `make` returns for (`prev`, `key`), made once. */
   block(prev: Block, key: string, make: () => Block, scope: object = NO_SCOPE): Block {
-    const made = this.table(key, scope);
-    let b = made.get(prev);
-    if (b === undefined) {
-      b = make();
-      made.set(prev, b);
-    }
-    return b;
+    return getOrInsert(this.table(key, scope), prev, make);
   }
 
   /** The block made for (`prev`, `key`), if one was. */

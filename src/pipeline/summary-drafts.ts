@@ -3,6 +3,7 @@
 // summary's index and the folded messages, which re-runs share by identity (unchanged and identically rewritten
 // messages are the same objects), so a re-run neither renders nor counts a draft it measured before (at 20,000
 // requests the artifact sections run to hundreds of KB).
+import { getOrInsert } from '../lib/maps.ts';
 import { RoundMap } from '../lib/rounds.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { type Artifact, type ArtifactIndex, itemLine, sectionTokens } from './artifacts.ts';
@@ -25,6 +26,9 @@ const MAX_DRAFTS = 50_000;
  *  values measures nothing twice (a step shares most of its summaries with the step before). Kept in total instead
  *  (50,000 drafts), they held ~25 MB more live at 20,000 requests. */
 const DRAFT_ROUNDS = 3;
+
+const newRounds = (): RoundMap<string, DraftBucket> => new RoundMap(DRAFT_ROUNDS);
+const newBucket = (): DraftBucket => new Map();
 
 export class SummaryDrafts {
   /** Thread id → its drafts by plan context, those its last DRAFT_ROUNDS replays measured (nextRound). Bound: a
@@ -109,17 +113,7 @@ export class SummaryDrafts {
 
   /** The bucket of a plan's context in `thread`. */
   bucket(thread: string, context: string): DraftBucket {
-    let rounds = this.byThread.get(thread);
-    if (!rounds) {
-      rounds = new RoundMap(DRAFT_ROUNDS);
-      this.byThread.set(thread, rounds);
-    }
-    let b = rounds.get(context);
-    if (!b) {
-      b = new Map();
-      rounds.set(context, b);
-    }
-    return b;
+    return getOrInsert(getOrInsert(this.byThread, thread, newRounds), context, newBucket);
   }
 
   find(bucket: DraftBucket, d: Omit<Draft, 'tokens'>): Draft | undefined {
