@@ -37,23 +37,24 @@ function safeAt(text: string, i: number): boolean {
   return !(isWhitespace(next) || next === 0x2f);
 }
 
-/** Calls `unit` with each part of `text` between safe cuts, in order (their concatenation is `text`). */
-export function forEachLineUnit(text: string, unit: (part: string) => void): void {
+/** Calls `unit` with each part of `text` between safe cuts and where it starts, in order (their concatenation is
+ *  `text`). */
+export function forEachLineUnit(text: string, unit: (part: string, start: number) => void): void {
   let start = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
     if (!safeAt(text, i + 1)) continue;
-    unit(text.slice(start, i + 1));
+    unit(text.slice(start, i + 1), start);
     start = i + 1;
   }
-  unit(start === 0 ? text : text.slice(start));
+  unit(start === 0 ? text : text.slice(start), start);
 }
 
 /**
  * The line-unit counts of `cut`, which is `text` with [head, tail) replaced by a marker (a head/tail truncation
  * the caller made already), from the counts
  * of `text`'s own units: the units wholly before the head's last line and after the tail's first are kept as they
- * are, and only the part between — that line, the marker, that line — is cut into units and counted (`count`).
- * Only the kept head and tail are scanned. undefined when `units` cannot be `text`'s. The sum of the result is
+ * are, and only the part between — that line, the marker, that line — is cut into units and counted (`count`,
+ * with where each unit starts in `cut`). Only the kept head and tail are scanned. undefined when `units` cannot be `text`'s. The sum of the result is
  * the exact count of the cut text.
  */
 export function cutUnits(
@@ -62,7 +63,7 @@ export function cutUnits(
   head: number,
   tail: number,
   cut: string,
-  count: (part: string) => number,
+  count: (part: string, start: number) => number,
 ): Uint32Array | undefined {
   if (head > tail || tail > text.length) return undefined;
   // Safe cuts before the head's end, ascending: the units ending there are kept, but for the last ones whose start
@@ -86,8 +87,8 @@ export function cutUnits(
   if (before.length + after + 1 > units.length) return undefined;
   const middle = cut.slice(from, cut.length - (text.length - to));
   const made: number[] = [];
-  forEachLineUnit(middle, (part) => {
-    made.push(count(part));
+  forEachLineUnit(middle, (part, start) => {
+    made.push(count(part, from + start));
   });
   const out = new Uint32Array(a + made.length + after);
   for (let k = 0; k < a; k++) out[k] = units[k];

@@ -3,7 +3,7 @@
 // so a re-run never re-counts or even re-hashes them (SPEC §2, §9 incremental re-runs).
 import type { Block, Message, ToolDef } from '../model/transcript.ts';
 import { blockTokens, countedText, toolDefText, toolDefTokens } from './block-text.ts';
-import { type CutAnchors, countCut } from './cut-count.ts';
+import { type CutAnchors, countCut, cutCounter } from './cut-count.ts';
 import { cutUnits } from './line-units.ts';
 import { mediaTokens } from './media-tokens.ts';
 import type { Tokenizer } from './tokenizer.ts';
@@ -17,8 +17,8 @@ export class TokenMeter {
    *  (primeBlock), and made for every head/tail cut of such a block (primeCut), so a cut of a cut is counted the
    *  same way. Bound: the blocks alive, 4 bytes a line. */
   private readonly lineUnits = new WeakMap<Block, Uint32Array>();
-  /** Block without line units → where its last head/tail cut was split into exactly counted parts (cut-count.ts),
-   *  so its next cut counts only the text between. Bound: the blocks alive that were cut, four numbers each. */
+  /** Block → where its last head/tail cut was split into exactly counted parts (cut-count.ts), so its next cut
+   *  counts only the text between. Bound: the blocks alive that were cut, six numbers each. */
   private readonly cutAnchors = new WeakMap<Block, CutAnchors>();
   constructor(readonly tokenizer: Tokenizer) {}
 
@@ -98,10 +98,14 @@ export class TokenMeter {
       this.blockCache.set(next, made.tokens + mediaTokens(next));
       return;
     }
-    // The lines at the cut are new text too, kept in the cut's line units.
-    const made = cutUnits(countedText(from), units, cut.head, cut.tail, countedText(next), (part) =>
-      tok.countFresh ? tok.countFresh(part) : tok.count(part),
-    );
+    // The lines at the cut are new text too, kept in the cut's line units; the units at the head's end and in the
+    // tail are counted from the anchors of `from`'s last cut, like a text without units.
+    const fresh = tok.countFresh ? tok.countFresh.bind(tok) : (s: string) => tok.count(s);
+    const text = countedText(from);
+    const cutText = countedText(next);
+    const counter = cutCounter(text, cutText, cut.head, cut.tail, fresh, this.cutAnchors.get(from));
+    const made = cutUnits(text, units, cut.head, cut.tail, cutText, counter.part);
+    if (made) this.cutAnchors.set(from, counter.anchors());
     if (!made) return;
     let n = 0;
     for (let k = 0; k < made.length; k++) n += made[k];

@@ -1,7 +1,8 @@
 // A head/tail cut counted from the last cut of the same text (cut-count.ts) equals counting the cut text whole, in
 // both encodings, for every sequence of caps (growing, shrinking, repeated, far jumps) on texts dense in what decides
 // piece boundaries: single and double spaces, tabs and newlines, punctuation, contractions, digits, CJK runs without
-// spaces, emoji and lone surrogates.
+// spaces, emoji and lone surrogates — and texts without a space (CJK prose, base64-like runs), cut at the boundaries
+// between letters, numbers and punctuation.
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +37,39 @@ const WORDS = [
   '(a)',
   'éa',
 ];
+/** No spaces: letters, numbers, punctuation, marks and apostrophes side by side. */
+const UNSPACED = [
+  'キャッシュ',
+  'の',
+  'ヒット率',
+  '、',
+  '。',
+  'ー',
+  'abc',
+  'XYZ',
+  'Ab',
+  '0',
+  '12',
+  '3456',
+  '+',
+  '/',
+  '=',
+  "'",
+  "'s",
+  'é',
+  'e\u0301',
+  '\u0301',
+  '😀',
+  '\ud800',
+  '\n',
+  '_',
+  '٣',
+  'Ⅻ',
+  'हिंदी',
+  'किताब',
+  'ภาษาไทย',
+  'ที่',
+];
 const DENSE = [' ', ' ', ' ', '  ', '\t', '\n', '\r\n', 'a', 'B', '.', '日', '\u00a0', '\u3000', "'s", '1'];
 
 describe('countCut', () => {
@@ -52,8 +86,9 @@ describe('countCut', () => {
         return seed % n;
       };
       let used = 0;
-      for (let k = 0; k < 600; k++) {
-        const alphabet = k % 2 === 0 ? WORDS : DENSE;
+      let unspaced = 0;
+      for (let k = 0; k < 900; k++) {
+        const alphabet = k % 3 === 0 ? WORDS : k % 3 === 1 ? DENSE : UNSPACED;
         let text = '';
         for (let i = 40 + rnd(400); i > 0; i--) text += alphabet[rnd(alphabet.length)];
         let prev: CutAnchors | undefined;
@@ -64,11 +99,15 @@ describe('countCut', () => {
           const cut = applyCut(text, c);
           const made = countCut(text, cut, c.head, c.tail, count, prev);
           expect(made.tokens, JSON.stringify({ text, cap })).toBe(count(cut));
-          if (prev && made.anchors.head > 0 && prev.head > 0) used++;
+          if (prev && made.anchors.head > 0 && prev.head > 0) {
+            used++;
+            if (k % 3 === 2) unspaced++;
+          }
           prev = made.anchors;
         }
       }
       // The anchors were carried from cut to cut (not only counted from scratch).
       expect(used).toBeGreaterThan(3000);
+      expect(unspaced).toBeGreaterThan(1500);
     });
 });

@@ -1,13 +1,15 @@
 // The counting pool returns a long text's line-unit counts beside its count, and a head/tail cut of such a block
 // (meter.primeCut) is counted exactly while tokenizing only the lines at the cut — and a cut of that cut the same
 // way — what keeps a window or tier2Cap drag from re-tokenizing every truncated result on the engine's thread.
-// cutUnits is checked against the tokenizer on generated texts dense in the characters that decide the cuts.
+// cutUnits is checked against the tokenizer on generated texts dense in the characters that decide the cuts, alone
+// and with a sequence of cuts of one text whose units at the cut are counted from the last cut's anchors.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ToolResultBlock } from '../../src/model/transcript.ts';
 import { applyCut, headTailCut, truncateHeadTail } from '../../src/pipeline/markers.ts';
 import type { BpeCounter } from '../../src/tokens/bpe.ts';
 import { countAll, countPacked, inlineEndpoint } from '../../src/tokens/count-pool.ts';
+import { type CutAnchors, cutCounter } from '../../src/tokens/cut-count.ts';
 import { cutUnits, forEachLineUnit } from '../../src/tokens/line-units.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import { packTexts } from '../../src/tokens/pack.ts';
@@ -141,5 +143,53 @@ describe('counting pool line units', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('cutUnits with anchors: every cut of a sequence of caps gives the cut text’s own units, tokenizing less', () => {
+    // Long lines without many breaks (prose, CJK, code): the unit at each cut is long, what the anchors are for.
+    const WORDS = ['the', ' ', 'Word', '、', 'キャッシュの', '123', '.', "'s", '\n', '\n  ', '(x)', 'é', '/', 'ab9'];
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    let anchored = 0;
+    let plain = 0;
+    let counted = 0;
+    for (let k = 0; k < 300; k++) {
+      let text = '';
+      for (let i = 200 + rnd(800); i > 0; i--) text += WORDS[rnd(rnd(12) === 0 ? WORDS.length : 8)];
+      const units: number[] = [];
+      forEachLineUnit(text, (p) => units.push(counter.count(p)));
+      let prev: CutAnchors | undefined;
+      let cap = 40 + rnd(300);
+      for (let step = 0; step < 12; step++) {
+        cap = rnd(6) === 0 ? 10 + rnd(text.length) : Math.max(4, cap + rnd(60) - 20);
+        const c = headTailCut(text, cap);
+        if (!c) continue;
+        const cut = applyCut(text, c);
+        const counting = (s: string) => {
+          counted += s.length;
+          return counter.count(s);
+        };
+        const cc = cutCounter(text, cut, c.head, c.tail, counting, prev);
+        const made = cutUnits(text, units, c.head, c.tail, cut, cc.part);
+        const own: number[] = [];
+        forEachLineUnit(cut, (p) => own.push(counter.count(p)));
+        expect([...(made ?? [])], JSON.stringify({ text, cap })).toEqual(own);
+        const plainMade = cutUnits(text, units, c.head, c.tail, cut, (p) => {
+          plain += p.length;
+          return counter.count(p);
+        });
+        expect(plainMade).toEqual(made);
+        const next = cc.anchors();
+        if (prev && next.head > next.from && prev.from === next.from && prev.head > prev.from) anchored++;
+        prev = next;
+      }
+    }
+    // The anchors were carried from cut to cut, and less text was tokenized than counting each unit at the cut.
+    expect(anchored).toBeGreaterThan(1000);
+    // (A first cut of a text, and a far jump to another line, count the unit at the cut whole: ~1 step in 4.)
+    expect(counted).toBeLessThan(plain * 0.8);
   });
 });
