@@ -105,7 +105,8 @@ function errorLine(b: Block): string | null {
  *  contribution is kept for every message of a run. */
 const NOTHING: string[] = Object.freeze([]) as unknown as string[];
 
-const listOrNothing = (list: string[]) => (list.length === 0 ? NOTHING : list);
+/** A gathered list kept at its exact length (a pushed-to array reserves 17 slots), or NOTHING. */
+const listOrNothing = (list: string[]) => (list.length === 0 ? NOTHING : list.slice());
 
 /** Gathered in a scratch object, kept as one literal (a field added to a made object takes a property array). */
 function contribution(m: Message, id: number): Contribution {
@@ -148,8 +149,9 @@ function fill(c: Contribution, m: Message): void {
   }
 }
 
-/** A contribution's items at the request that made its message, as the index holds them. */
+/** A contribution's items at the request that made its message (`req`), as the index holds them. */
 type MessageArtifacts = {
+  req: number;
   user?: { intent: Artifact; next: Artifact };
   decisions: Artifact[];
   state?: Artifact;
@@ -158,15 +160,20 @@ type MessageArtifacts = {
   errors: Artifact[];
 };
 
+/** The items of an empty list (shared, like NOTHING: most messages have no decision, path or error). */
+const NO_ITEMS: Artifact[] = Object.freeze([]) as unknown as Artifact[];
+
 function artifactsOf(c: Contribution, req: number): MessageArtifacts {
   const at = (text: string): Artifact => ({ text, request: req });
+  const items = (list: string[]) => (list.length === 0 ? NO_ITEMS : list.map(at));
   return {
+    req,
     ...(c.user ? { user: { intent: at(c.user.intent), next: at(c.user.next) } } : {}),
-    decisions: c.decisions.map(at),
+    decisions: items(c.decisions),
     ...(c.state !== undefined ? { state: at(c.state) } : {}),
-    modified: c.modified.map(at),
-    read: c.read.map(at),
-    errors: c.errors.map(at),
+    modified: items(c.modified),
+    read: items(c.read),
+    errors: items(c.errors),
   };
 }
 
@@ -177,7 +184,7 @@ export class Contributions {
   private readonly byMessage = new WeakMap<Message, Contribution>();
   /** A contribution → its items at the request last asked for (one request per message in a thread), the same
    *  objects every time, so the lines a summary renders from them are counted once (summary-drafts.ts). */
-  private readonly items = new WeakMap<Contribution, { req: number; arts: MessageArtifacts }>();
+  private readonly items = new WeakMap<Contribution, MessageArtifacts>();
   private nextId = 1;
 
   of(m: Message): Contribution {
@@ -193,10 +200,10 @@ export class Contributions {
   artifacts(c: Contribution, req: number): MessageArtifacts {
     let found = this.items.get(c);
     if (!found || found.req !== req) {
-      found = { req, arts: artifactsOf(c, req) };
+      found = artifactsOf(c, req);
       this.items.set(c, found);
     }
-    return found.arts;
+    return found;
   }
 }
 

@@ -23,18 +23,14 @@ export class Placements {
    *  message and edits). */
   with(prev: Message, edits: readonly Edit[]): Placed {
     const key = edits[0].block;
-    let placed = this.byBlock.get(key);
-    if (placed) {
-      for (const p of placed) if (p.prev === prev && holds(p.next, prev, edits)) return p;
-    } else {
-      placed = [];
-      this.byBlock.set(key, placed);
-    }
+    const placed = this.byBlock.get(key);
+    if (placed) for (const p of placed) if (p.prev === prev && holds(p.next, prev, edits)) return p;
     const blocks = prev.blocks.slice();
     for (const e of edits) blocks[e.j] = e.block;
     const p: Placed = { prev, next: { ...prev, blocks } };
-    if (placed.length >= MAX_PER_BLOCK) placed.shift();
-    placed.push(p);
+    // A new list of its exact length, not pushed to: nearly every block keeps one placement, and a pushed-to array
+    // reserves 17 slots (~130 bytes a list more: ~14 MB live at 20,000 requests).
+    this.byBlock.set(key, placed ? placed.slice(1 - MAX_PER_BLOCK).concat(p) : [p]);
     return p;
   }
 }

@@ -15,7 +15,7 @@ import { type CountEndpoint, inlineEndpoint } from '../../src/tokens/count-pool.
 import { countTranscript } from '../../src/tokens/count-transcript.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import { type CachedTokenizer, createTokenizer, type EncodingName, loadCounter } from '../../src/tokens/tokenizer.ts';
-import type { CountStatus, EventRow, LoadProgress, RunSettings } from '../api.ts';
+import type { CountStatus, LoadProgress, RunSettings } from '../api.ts';
 import type { ByteSource } from '../blob-input.ts';
 
 export type EngineOptions = {
@@ -36,9 +36,10 @@ export type Loaded = {
   lineStarts: Map<string, Float64Array>;
 };
 
+/** What the last run leaves for the calls after it (report, compaction, probes, diff): not its event rows, which
+ *  went to the page with the result (~5 MB at 20,000 requests kept for nothing). */
 export type LastRun = {
   analysis: Analysis;
-  events: EventRow[];
   full: PipelineEvent[];
   preset: string | null;
   memo: RunMemo;
