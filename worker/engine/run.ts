@@ -69,7 +69,7 @@ export function createRunMethods(s: EngineState): RunMethods {
       });
       s.options.onReplayed?.(memo.replayed - replayedBefore);
       const shown = runTimeline(loaded.transcript, analysis);
-      s.last = { analysis, events: shown.events, full: shown.full, preset: settings.preset, memo, settings };
+      s.last = { analysis, full: shown.full, preset: settings.preset, memo, settings };
       s.pendingCalls = summarizer instanceof CachedHttpSummarizer ? summarizer.pending.slice() : [];
       return runResult(loaded.transcript, analysis, shown, {
         runId,

@@ -15,7 +15,7 @@ import { type CountEndpoint, inlineEndpoint } from '../../src/tokens/count-pool.
 import { countTranscript } from '../../src/tokens/count-transcript.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import { type CachedTokenizer, createTokenizer, type EncodingName, loadCounter } from '../../src/tokens/tokenizer.ts';
-import type { CountStatus, EventRow, LoadProgress, RunSettings } from '../api.ts';
+import type { CountStatus, LoadProgress, RunSettings } from '../api.ts';
 import type { ByteSource } from '../blob-input.ts';
 
 export type EngineOptions = {
@@ -38,7 +38,7 @@ export type Loaded = {
 
 export type LastRun = {
   analysis: Analysis;
-  events: EventRow[];
+  /** The run's events with their blocks (diffs), ids by position as the page got them. */
   full: PipelineEvent[];
   preset: string | null;
   memo: RunMemo;
