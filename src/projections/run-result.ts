@@ -39,6 +39,8 @@ export type RunResult = {
   /** Every observed and simulated break of every thread, as the breaks table lists them. */
   breaks: BreakRow[];
   pairing: PairingViolation[];
+  /** The re-fetches the page lists: after the pipeline lost the first result, or after the agent's compaction
+   *  (the totals count every kind; the plain and after-edit repeats, most of a long session's, are not sent). */
   refetches: Refetch[];
   /** Every compaction audited (agent and pipeline), and tokens per task (SPEC §5.5, §8). */
   compactions: CompactionRow[];
@@ -49,6 +51,9 @@ export type RunResult = {
   /** Why the pipeline rewrote nothing (tiers, clears, summaries, drops) and the what-ifs that make it act. */
   idle: IdleReason | null;
 };
+
+/** A re-fetch the page shows (the trade-off's risk, share predicates): one the pipeline or a compaction caused. */
+const listed = (f: Refetch): boolean => f.kind === 'after-pipeline' || f.kind === 'after-agent-compaction';
 
 export type RunFacts = { runId: number; ms: number; settings: RunSettings; pendingSummaries: number };
 
@@ -71,7 +76,7 @@ export function runResult(t: Transcript, analysis: Analysis, shown: RunTimeline,
     events,
     breaks,
     pairing: analysis.replay.threads.flatMap((tr) => tr.requests.flatMap((q) => q.pairing)),
-    refetches: report.refetches,
+    refetches: report.refetches.filter(listed),
     compactions: analysis.audit.compactions,
     tasks: analysis.audit.tasks,
     taskTotals: analysis.audit.taskTotals,

@@ -3,7 +3,9 @@
 // worker holds a Web Lock for its whole life: the page asks for the same lock, and is granted it exactly
 // when the worker is gone (crashed, closed, terminated), busy or not. An `error` event (a module that failed
 // to load, an uncaught exception) counts as a stop too: the engine's state is no longer known. Once stopped,
-// every pending and later call of that worker rejects with EngineStopped instead of hanging.
+// every pending and later call of that worker rejects with EngineStopped instead of hanging. A call waits on the
+// stop only while it is pending (not Promise.race with a promise that never settles: each race left a reaction
+// on it holding the call's reply — every run result's parts — for the page's life).
 
 export class EngineStopped extends Error {
   constructor(readonly reason: string) {
@@ -12,9 +14,49 @@ export class EngineStopped extends Error {
   }
 }
 
+/** A worker's stop as its calls see it: set once, telling the calls pending then; a settled call is forgotten. */
+export class Stop {
+  private error: EngineStopped | undefined;
+  private readonly pending = new Set<(e: EngineStopped) => void>();
+
+  fire(e: EngineStopped): void {
+    if (this.error) return;
+    this.error = e;
+    for (const reject of this.pending) reject(e);
+    this.pending.clear();
+  }
+
+  /** `p`, or EngineStopped when the worker stops first. */
+  race<T>(p: Promise<T>): Promise<T> {
+    const stopped = this.error;
+    if (stopped) {
+      p.catch(() => {}); // a call to a stopped worker: its own outcome no longer matters
+      return Promise.reject(stopped);
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.pending.add(reject);
+      p.then(
+        (v) => {
+          this.pending.delete(reject);
+          resolve(v);
+        },
+        (e: unknown) => {
+          this.pending.delete(reject);
+          reject(e);
+        },
+      );
+    });
+  }
+
+  /** Calls waiting on the stop (a settled call is no longer held). */
+  get waiting(): number {
+    return this.pending.size;
+  }
+}
+
 export type Watch = {
-  /** Rejects with EngineStopped when the worker stops (never resolves). */
-  dead: Promise<never>;
+  /** Fires when the worker stops. */
+  dead: Stop;
   /** Stop watching (before terminating the worker on purpose). */
   retire: () => void;
 };
@@ -28,16 +70,12 @@ export function watchWorker(
   onStop: (e: EngineStopped) => void,
 ): Watch {
   let retired = false;
-  let fail: (e: EngineStopped) => void = () => {};
-  const dead = new Promise<never>((_, reject) => {
-    fail = reject;
-  });
-  dead.catch(() => {}); // observed through the calls it races with
+  const dead = new Stop();
   const stop = (reason: string) => {
     if (retired) return;
     retired = true;
     const e = new EngineStopped(reason);
-    fail(e);
+    dead.fire(e);
     worker.terminate();
     onStop(e);
   };
@@ -64,12 +102,12 @@ export function watchWorker(
 }
 
 /** `remote` with every method call raced against `dead`: a dead worker's calls reject instead of hanging. */
-export function guarded<T extends object>(remote: T, dead: Promise<never>): T {
+export function guarded<T extends object>(remote: T, dead: Stop): T {
   return new Proxy(remote, {
     get(target, prop) {
       if (typeof prop !== 'string' || prop === 'then') return undefined;
       const method = Reflect.get(target, prop) as (...args: unknown[]) => Promise<unknown>;
-      return (...args: unknown[]) => Promise.race([method(...args), dead]);
+      return (...args: unknown[]) => dead.race(method(...args));
     },
   });
 }

@@ -55,6 +55,12 @@ it('the 37.1 story: tiering breaks the simulated cache, and the hover names the 
     await expect.poll(() => page.getByTestId('cache-timeline').textContent()).toMatch(/Cache fell at.*#24 tiered/);
     await page.mouse.move(5, 5);
     await screenshot(page, 'timeline-story-light');
+    // The wheel zooms around the pointer (the chart's own non-passive listener), and a run keeps that listener.
+    const plot = await page.locator('.tl-plot').boundingBox();
+    if (!plot) throw new Error('no chart');
+    await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2);
+    await page.mouse.wheel(0, -400);
+    await expect.poll(() => page.getByTestId('timeline-range').getAttribute('data-zoomed')).toBe('true');
     expect(s.consoleErrors).toEqual([]);
     expect(s.externalRequests).toEqual([]);
   } finally {

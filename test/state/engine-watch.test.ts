@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EngineStopped, guarded, watchWorker } from '../../src/state/engine-watch.ts';
+import { EngineStopped, guarded, Stop, watchWorker } from '../../src/state/engine-watch.ts';
 
 /** A stand-in for a Worker: an event target that records terminate(). */
 function fakeWorker(): Worker & { terminated: boolean } {
@@ -47,8 +47,29 @@ describe('engine watch', () => {
     expect(w.terminated).toBe(false);
   });
 
+  it('a settled call is not held by the watch (its reply is freed with it)', async () => {
+    const w = fakeWorker();
+    const watch = watchWorker(
+      w,
+      async () => false,
+      () => {},
+    );
+    const remote = guarded(
+      { part: async (k: number) => new Uint8Array(k), never: () => new Promise<number>(() => {}) },
+      watch.dead,
+    );
+    for (let k = 0; k < 100; k++) expect((await remote.part(k)).length).toBe(k);
+    await expect(remote.part(-1)).rejects.toThrow(RangeError);
+    expect(watch.dead.waiting).toBe(0);
+    const pending = remote.never();
+    expect(watch.dead.waiting).toBe(1);
+    w.dispatchEvent(new Event('error', { cancelable: true }));
+    await expect(pending).rejects.toBeInstanceOf(EngineStopped);
+    expect(watch.dead.waiting).toBe(0);
+  });
+
   it('the guarded proxy is not mistaken for a promise', () => {
-    const remote = guarded({ a: async () => 1 }, new Promise<never>(() => {}));
+    const remote = guarded({ a: async () => 1 }, new Stop());
     expect((remote as unknown as { then?: unknown }).then).toBeUndefined();
   });
 });

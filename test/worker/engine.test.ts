@@ -58,6 +58,11 @@ describe('engine', () => {
     expect(report?.requests.map((q) => q.cacheBreak?.cause ?? null)).toEqual(
       r.timeline.map((p) => p.cacheBreak?.cause ?? null),
     );
+    // A run sends the re-fetches the page lists (after the pipeline or a compaction); its totals count every one.
+    const listed = report?.refetches.filter((f) => f.kind === 'after-pipeline' || f.kind === 'after-agent-compaction');
+    expect(r.refetches).toEqual(listed);
+    expect(r.totals.refetches).toBe(report?.refetches.length);
+    expect(r.totals.refetches).toBeGreaterThan(r.refetches.length);
   });
 
   it('drops stale runs: of three runs sent at once only the last is computed', async () => {

@@ -40,6 +40,7 @@ export type Loaded = {
  *  went to the page with the result (~5 MB at 20,000 requests kept for nothing). */
 export type LastRun = {
   analysis: Analysis;
+  /** The run's events with their blocks (diffs), ids by position as the page got them. */
   full: PipelineEvent[];
   preset: string | null;
   memo: RunMemo;

@@ -28,6 +28,27 @@ type Props = LayerProps & {
 
 const DRAG_PX = 4;
 
+/** Listen to `el`'s wheel events for `wheel.current`; returns the removal. Made outside the component: a listener
+ *  made in a render's effect keeps that render's scope (its props: the first run's points and result) alive for
+ *  as long as it is installed. */
+function listenWheel(el: HTMLElement, wheel: { current: Props['onWheel'] }): () => void {
+  const on = (e: WheelEvent) => {
+    const x = e.clientX - el.getBoundingClientRect().left;
+    const scale = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
+    const dy = e.deltaY * scale;
+    const dx = (e.shiftKey ? e.deltaY : e.deltaX) * scale;
+    if (Math.abs(dx) > Math.abs(dy) || e.shiftKey) {
+      e.preventDefault();
+      wheel.current(x, 1, dx);
+    } else if (dy !== 0) {
+      e.preventDefault();
+      wheel.current(x, Math.exp(dy * (e.ctrlKey ? 0.01 : 0.002)), 0);
+    }
+  };
+  el.addEventListener('wheel', on, { passive: false });
+  return () => el.removeEventListener('wheel', on);
+}
+
 /** The chart, its markers and the pointer: hit-testing (markers first), click, drag-to-zoom, wheel. */
 export function TimelineChart(props: Props) {
   const { geo, rows, hover, width } = props;
@@ -51,25 +72,7 @@ export function TimelineChart(props: Props) {
   // A wheel listener that may cancel the page's scroll (React's onWheel is passive).
   const wheel = useRef(props.onWheel);
   wheel.current = props.onWheel;
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const on = (e: WheelEvent) => {
-      const x = e.clientX - el.getBoundingClientRect().left;
-      const scale = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
-      const dy = e.deltaY * scale;
-      const dx = (e.shiftKey ? e.deltaY : e.deltaX) * scale;
-      if (Math.abs(dx) > Math.abs(dy) || e.shiftKey) {
-        e.preventDefault();
-        wheel.current(x, 1, dx);
-      } else if (dy !== 0) {
-        e.preventDefault();
-        wheel.current(x, Math.exp(dy * (e.ctrlKey ? 0.01 : 0.002)), 0);
-      }
-    };
-    el.addEventListener('wheel', on, { passive: false });
-    return () => el.removeEventListener('wheel', on);
-  }, []);
+  useEffect(() => (ref.current ? listenWheel(ref.current, wheel) : undefined), []);
 
   const onDown = (e: PointerEvent<HTMLDivElement>) => {
     if (e.button !== 0 || (e.target as Element).closest('button')) return;
