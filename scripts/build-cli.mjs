@@ -15,8 +15,8 @@ const root = resolve(import.meta.dirname, '..');
 const at = process.argv.indexOf('--out');
 const outDir = at >= 0 ? resolve(process.argv[at + 1]) : resolve(root, 'dist-cli');
 
-/** The code's version (src/cli/code-version.ts): a hash of every source file and the locked dependencies, so a
- *  row the scan's cache kept is reused by the same code only. */
+/** The code's version (src/cli/code-version.ts): a hash of every source file, the locked dependencies and this
+ *  script (it shapes the bundle too), so a row the scan's cache kept is reused by the same code only. */
 function sourceHash() {
   const h = createHash('sha256');
   const walk = (dir) => {
@@ -28,6 +28,7 @@ function sourceHash() {
   };
   walk(resolve(root, 'src'));
   h.update(readFileSync(resolve(root, 'package-lock.json')));
+  h.update(readFileSync(import.meta.filename));
   return h.digest('hex').slice(0, 20);
 }
 
