@@ -4,6 +4,7 @@
 // CommonJS with dynamic imports made into require(): a script compiled with a code cache cannot run `import()` on
 // Node 20. Run by `npm ci`/`npm install` (the `prepare` script) and `npm run build:cli`; `--out <dir>` builds
 // elsewhere (tests). bin/tierscope.cjs uses the bundle while it is newer than every file under src/.
+import assert from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,8 +16,9 @@ const root = resolve(import.meta.dirname, '..');
 const at = process.argv.indexOf('--out');
 const outDir = at >= 0 ? resolve(process.argv[at + 1]) : resolve(root, 'dist-cli');
 
-/** The code's version (src/cli/code-version.ts): a hash of every source file and the locked dependencies, so a
- *  row the scan's cache kept is reused by the same code only. */
+/** The code's version (src/cli/code-version.ts): a hash of every source file, the locked dependencies and this
+ *  script (it shapes the bundle too: the catalog's data below), so a row the scan's cache kept is reused by the same
+ *  code only. */
 function sourceHash() {
   const h = createHash('sha256');
   const walk = (dir) => {
@@ -28,11 +30,41 @@ function sourceHash() {
   };
   walk(resolve(root, 'src'));
   h.update(readFileSync(resolve(root, 'package-lock.json')));
+  h.update(readFileSync(import.meta.filename));
   return h.digest('hex').slice(0, 20);
 }
 
+/**
+ * The price catalog's data (@pydantic/genai-prices: one ~0.8 MB array literal of providers and models) as
+ * `JSON.parse` of one string, which V8 turns into the same objects faster than it runs a literal that size
+ * (https://v8.dev/blog/cost-of-javascript-2019#json); every start makes them (issue 30: ~2% of a first `scan`'s CPU).
+ * The value is the same: the build stops unless the JSON reads back deep-equal to what the literal makes. Non-ASCII is
+ * escaped in the JSON, so the string stays one byte per character.
+ */
+const catalogAsJson = {
+  name: 'tierscope-catalog-as-json',
+  transform(code, id) {
+    if (!/[\\/]@pydantic[\\/]genai-prices[\\/]dist[\\/]index\.js$/.test(id)) return null;
+    const big = this.parse(code).body.flatMap((n) =>
+      n.type === 'VariableDeclaration'
+        ? n.declarations.filter((d) => d.init?.type === 'ArrayExpression' && d.init.end - d.init.start > 100_000)
+        : [],
+    );
+    if (big.length !== 1) throw new Error(`genai-prices: expected one data literal, found ${big.length}`);
+    const { start, end } = big[0].init;
+    const value = new Function(`return ${code.slice(start, end)};`)();
+    const json = JSON.stringify(value).replace(
+      /[\u007f-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    assert.deepStrictEqual(JSON.parse(json), value);
+    return { code: `${code.slice(0, start)}JSON.parse(${JSON.stringify(json)})${code.slice(end)}`, map: null };
+  },
+};
+
 await build({
   configFile: false,
+  plugins: [catalogAsJson],
   root,
   define: { __TIERSCOPE_CODE__: JSON.stringify(sourceHash()) },
   logLevel: 'warn',

@@ -132,8 +132,8 @@ export type BranchItem =
       cacheMiss?: ReportedCacheMiss | null;
     };
 
-/** A response seen so far: its message, request, source lines and the serialized blocks it already holds. */
-type Response = { message: Message; request: Request; lines: LineNumber[]; have?: Set<string> };
+/** A response seen so far: its message, request, source lines and its blocks serialized once compared. */
+type Response = { message: Message; request: Request; lines: LineNumber[]; json?: Map<Block, string> };
 
 /**
  * Build a thread from a branch (root first). Assistant lines with the same response key become one message and
@@ -233,14 +233,34 @@ export function assembleThread(id: string, kind: ThreadKind, items: Iterable<Bra
   return thread;
 }
 
-/** Append a split line's blocks, skipping exact copies of blocks already there (a re-written line). The blocks
- *  seen are serialized on a response's first split line only: most responses have one line. */
+/** Append a split line's blocks, skipping exact copies of blocks already there (a re-written line): the same
+ *  JSON. Only blocks of the same type whose id and text agree can be copies, so only those are serialized (most split
+ *  lines carry a block of another kind, or another tool call). */
 function appendBlocks(prior: Response, blocks: Block[]): void {
-  prior.have ??= new Set(prior.message.blocks.map((b) => JSON.stringify(b)));
   for (const b of blocks) {
-    const key = JSON.stringify(b);
-    if (prior.have.has(key)) continue;
-    prior.have.add(key);
+    if (prior.message.blocks.some((x) => maybeSame(x, b) && jsonOf(prior, x) === jsonOf(prior, b))) continue;
     prior.message.blocks.push(b);
   }
+}
+
+/** False when two blocks cannot serialize alike: another type, or another tool call id or text (as strings). */
+function maybeSame(a: Block, b: Block): boolean {
+  if (a.type !== b.type) return false;
+  const x = a as Partial<Record<'id' | 'text' | 'thinking', unknown>>;
+  const y = b as Partial<Record<'id' | 'text' | 'thinking', unknown>>;
+  return !differ(x.id, y.id) && !differ(x.text, y.text) && !differ(x.thinking, y.thinking);
+}
+
+/** Two field values that serialize differently for sure: strings (or absent) that are not the same. */
+const differ = (p: unknown, q: unknown) =>
+  p !== q && (typeof p === 'string' || p === undefined) && (typeof q === 'string' || q === undefined);
+
+function jsonOf(prior: Response, b: Block): string {
+  prior.json ??= new Map();
+  let s = prior.json.get(b);
+  if (s === undefined) {
+    s = JSON.stringify(b);
+    prior.json.set(b, s);
+  }
+  return s;
 }

@@ -471,6 +471,24 @@ describe('claude-code split responses and parallel results', () => {
     expect(t.threads[0].messages[1].source.lines).toEqual([2, 3, 4]);
   });
 
+  it('drops only exact copies: a call written again with the same id but other input stays', () => {
+    const t = load(
+      jsonl(
+        user('u1', null, 'go'),
+        asst('a1', 'u1', 'm1', [toolUse('T1', 'Grep', { pattern: 'x' })]),
+        asst('a2', 'a1', 'm1', [toolUse('T1', 'Grep', { pattern: 'x' })]),
+        asst('a3', 'a2', 'm1', [toolUse('T1', 'Grep', { pattern: 'y' })]),
+        asst('a4', 'a3', 'm1', [text('part one'), text('part one')]),
+      ),
+    );
+    const blocks = t.threads[0].messages[1].blocks;
+    expect(blocks.map((b) => (b.type === 'tool_use' ? b.input : b.type))).toEqual([
+      { pattern: 'x' },
+      { pattern: 'y' },
+      'text',
+    ]);
+  });
+
   it('keeps "<synthetic>" assistant messages as messages but not requests; marks interrupted results', () => {
     const synth = asst('a2', 'r1', 'm9', [text('API Error: overloaded')]);
     (synth.message as Obj).model = '<synthetic>';
