@@ -83,9 +83,10 @@ function tailBoundary(text: string, start: number, to: number): number {
   return to;
 }
 
-/** Counts the parts of `cut` = text[0, head) + marker + text[tail, end) (the whole cut, or its line units), each
- *  from the anchors of the text's last cut where the part holds the head's end or tail text; `anchors()` then
- *  gives the anchors to keep for the text's next cut. */
+/** Counts the parts of `cut` = text[0, head) + marker + text[tail, end) (the whole cut from 0, or its line units),
+ *  each from the anchors of the text's last cut (`prev`; undefined: the first) where the part holds the head's end
+ *  or tail text; `count` counts a text exactly. `anchors()` then gives the anchors to keep for the text's next
+ *  cut. */
 export function cutCounter(
   text: string,
   cut: string,
@@ -128,24 +129,6 @@ export function cutCounter(
     return n;
   };
   return { part, anchors: () => made };
-}
-
-/**
- * The token count of `cut` = text[0, head) + marker + text[tail, end), and the anchors to keep for the next cut of
- * `text`. `prev`: the anchors of an earlier cut of the same text (undefined: the first). `count` counts a text
- * exactly.
- */
-export function countCut(
-  text: string,
-  cut: string,
-  head: number,
-  tail: number,
-  count: (s: string) => number,
-  prev: CutAnchors | undefined,
-): { tokens: number; anchors: CutAnchors } {
-  const counter = cutCounter(text, cut, head, tail, count, prev);
-  const tokens = counter.part(cut, 0);
-  return { tokens, anchors: counter.anchors() };
 }
 
 /** Tokens of text[from, a), from the earlier anchor when it starts at `from` too (the text between two boundaries

@@ -3,7 +3,7 @@
 // so a re-run never re-counts or even re-hashes them (SPEC §2, §9 incremental re-runs).
 import type { Block, Message, ToolDef } from '../model/transcript.ts';
 import { blockTokens, countedText, toolDefText, toolDefTokens } from './block-text.ts';
-import { type CutAnchors, countCut, cutCounter } from './cut-count.ts';
+import { type CutAnchors, cutCounter } from './cut-count.ts';
 import { cutUnits } from './line-units.ts';
 import { mediaTokens } from './media-tokens.ts';
 import type { Tokenizer } from './tokenizer.ts';
@@ -93,9 +93,11 @@ export class TokenMeter {
     if (!units) {
       const fresh = tok.countFresh?.bind(tok);
       if (!fresh) return;
-      const made = countCut(countedText(from), countedText(next), cut.head, cut.tail, fresh, this.cutAnchors.get(from));
-      this.cutAnchors.set(from, made.anchors);
-      this.blockCache.set(next, made.tokens + mediaTokens(next));
+      const cutText = countedText(next);
+      const counter = cutCounter(countedText(from), cutText, cut.head, cut.tail, fresh, this.cutAnchors.get(from));
+      const tokens = counter.part(cutText, 0);
+      this.cutAnchors.set(from, counter.anchors());
+      this.blockCache.set(next, tokens + mediaTokens(next));
       return;
     }
     // The lines at the cut are new text too, kept in the cut's line units; the units at the head's end and in the

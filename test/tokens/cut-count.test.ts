@@ -8,7 +8,7 @@ import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { applyCut, headTailCut } from '../../src/pipeline/markers.ts';
 import { BpeCounter } from '../../src/tokens/bpe.ts';
-import { type CutAnchors, countCut } from '../../src/tokens/cut-count.ts';
+import { type CutAnchors, cutCounter } from '../../src/tokens/cut-count.ts';
 
 /** Words, and a whitespace-dense alphabet (runs of mixed whitespace are where a space is no boundary). */
 const WORDS = [
@@ -72,7 +72,7 @@ const UNSPACED = [
 ];
 const DENSE = [' ', ' ', ' ', '  ', '\t', '\n', '\r\n', 'a', 'B', '.', '日', '\u00a0', '\u3000', "'s", '1'];
 
-describe('countCut', () => {
+describe('cutCounter', () => {
   for (const [name, ranks] of [
     ['o200k_base', o200k],
     ['cl100k_base', cl100k],
@@ -97,13 +97,14 @@ describe('countCut', () => {
           const c = headTailCut(text, cap);
           if (!c) continue;
           const cut = applyCut(text, c);
-          const made = countCut(text, cut, c.head, c.tail, count, prev);
-          expect(made.tokens, JSON.stringify({ text, cap })).toBe(count(cut));
-          if (prev && made.anchors.head > 0 && prev.head > 0) {
+          const counter = cutCounter(text, cut, c.head, c.tail, count, prev);
+          expect(counter.part(cut, 0), JSON.stringify({ text, cap })).toBe(count(cut));
+          const anchors = counter.anchors();
+          if (prev && anchors.head > 0 && prev.head > 0) {
             used++;
             if (k % 3 === 2) unspaced++;
           }
-          prev = made.anchors;
+          prev = anchors;
         }
       }
       // The anchors were carried from cut to cut (not only counted from scratch).
