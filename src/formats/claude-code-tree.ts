@@ -3,6 +3,7 @@
 // from a branch — merging one API response split over several lines (same response key) into one message
 // and parallel tool results written one per line into one user message, as the API saw them.
 import { pushAll } from '../lib/arrays.ts';
+import { getOrInsert } from '../lib/maps.ts';
 import type {
   Block,
   CompactedFrom,
@@ -257,10 +258,5 @@ const differ = (p: unknown, q: unknown) =>
 
 function jsonOf(prior: Response, b: Block): string {
   prior.json ??= new Map();
-  let s = prior.json.get(b);
-  if (s === undefined) {
-    s = JSON.stringify(b);
-    prior.json.set(b, s);
-  }
-  return s;
+  return getOrInsert(prior.json, b, () => JSON.stringify(b));
 }

@@ -54,8 +54,8 @@ export function forEachLineUnit(text: string, unit: (part: string, start: number
  * the caller made already), from the counts
  * of `text`'s own units: the units wholly before the head's last line and after the tail's first are kept as they
  * are, and only the part between — that line, the marker, that line — is cut into units and counted (`count`,
- * with where each unit starts in `cut`). Only the kept head and tail are scanned. undefined when `units` cannot be `text`'s. The sum of the result is
- * the exact count of the cut text.
+ * with where each unit starts in `cut`). Only the kept head and tail are scanned. undefined when `units` cannot be
+ * `text`'s. The sum of the result is the exact count of the cut text.
  */
 export function cutUnits(
   text: string,

@@ -90,29 +90,23 @@ export class TokenMeter {
     if (this.blockCache.has(next)) return;
     const tok = this.tokenizer;
     const units = this.lineUnits.get(from);
-    if (!units) {
-      const fresh = tok.countFresh?.bind(tok);
-      if (!fresh) return;
-      const cutText = countedText(next);
-      const counter = cutCounter(countedText(from), cutText, cut.head, cut.tail, fresh, this.cutAnchors.get(from));
-      const tokens = counter.part(cutText, 0);
-      this.cutAnchors.set(from, counter.anchors());
-      this.blockCache.set(next, tokens + mediaTokens(next));
-      return;
-    }
-    // The lines at the cut are new text too, kept in the cut's line units; the units at the head's end and in the
-    // tail are counted from the anchors of `from`'s last cut, like a text without units.
+    // A text without line units is cut-counted only by a tokenizer that can count without caching.
+    if (!units && !tok.countFresh) return;
     const fresh = tok.countFresh ? tok.countFresh.bind(tok) : (s: string) => tok.count(s);
     const text = countedText(from);
     const cutText = countedText(next);
     const counter = cutCounter(text, cutText, cut.head, cut.tail, fresh, this.cutAnchors.get(from));
-    const made = cutUnits(text, units, cut.head, cut.tail, cutText, counter.part);
-    if (made) this.cutAnchors.set(from, counter.anchors());
-    if (!made) return;
     let n = 0;
-    for (let k = 0; k < made.length; k++) n += made[k];
+    if (units) {
+      // The lines at the cut are new text too, kept in the cut's line units; the units at the head's end and in
+      // the tail are counted from the anchors of `from`'s last cut, like a text without units.
+      const made = cutUnits(text, units, cut.head, cut.tail, cutText, counter.part);
+      if (!made) return;
+      for (let k = 0; k < made.length; k++) n += made[k];
+      this.lineUnits.set(next, made);
+    } else n = counter.part(cutText, 0);
+    this.cutAnchors.set(from, counter.anchors());
     this.blockCache.set(next, n + mediaTokens(next));
-    this.lineUnits.set(next, made);
   }
 
   /** Record a block whose text's count the tokenizer already holds (`textTokens`): what `block` would count, without
