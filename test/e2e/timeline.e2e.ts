@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import { loop } from '../helpers/loop.ts';
-import { screenshot, startServer, stopServer } from './harness.ts';
+import { openSession, screenshot, startServer, stopServer } from './harness.ts';
 import { overCpu, tasksBetween, traceMainThread } from './main-thread-cpu.ts';
 import { loadFiles, openApp, openSample, rowsShown, runId, waitForRun } from './ui.ts';
 
@@ -35,6 +35,32 @@ const marks = (page: Page, kind: 'observed' | 'simulated') =>
 async function causes(page: Page, kind: 'observed' | 'simulated'): Promise<string[]> {
   return (await marks(page, kind).evaluateAll((els) => els.map((e) => e.getAttribute('data-cause') ?? ''))).sort();
 }
+
+it('never reads as empty while the summary already shows the first run (checked after every DOM change)', async () => {
+  const s = await openSession();
+  try {
+    const { page } = s;
+    // After each batch of DOM changes (every state that could be painted), note the timeline's text if the summary
+    // bar has a run's figures while the timeline still claims there is nothing to show.
+    await page.addInitScript(() => {
+      const bad: string[] = [];
+      (window as unknown as { __emptyWhileShown: string[] }).__emptyWhileShown = bad;
+      new MutationObserver(() => {
+        if (!document.querySelector('[data-testid="stat-hit-rate-simulated"]')) return;
+        const text = document.querySelector('[data-testid="cache-timeline"]')?.textContent ?? '';
+        if (/Load a transcript|\b0 requests/.test(text)) bad.push(text.slice(0, 120));
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    await page.goto(s.baseUrl);
+    await waitForRun(page);
+    await expect.poll(() => marks(page, 'simulated').count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (window as unknown as { __emptyWhileShown: string[] }).__emptyWhileShown)).toEqual(
+      [],
+    );
+  } finally {
+    await s.close();
+  }
+});
 
 it('the 37.1 story: tiering breaks the simulated cache, and the hover names the rewrites', async () => {
   const s = await openApp();
@@ -153,6 +179,8 @@ it('stays smooth at 20,000 requests: pixel columns, clustered markers, no long t
     const loadMs = Date.now() - t0;
     const timeline = page.getByTestId('cache-timeline');
     await expect.poll(() => timeline.textContent()).toContain('20000 requests');
+    // Drawn: the count shows from the load's summary already while the chart's background pass is drawing.
+    await expect.poll(() => timeline.getAttribute('aria-busy')).toBe('false');
     // Clusters instead of 20,000 marker elements (each a few glyphs wide, its count drawn); bars folded into
     // pixel columns.
     expect(await page.locator('[data-testid="cache-break"]').count()).toBe(0);

@@ -37,6 +37,8 @@ export function CacheTimeline() {
   );
   // Big results render in a background (interruptible) pass, so no single main-thread task grows long.
   const result = useDeferredValue(latest);
+  // The first result has arrived but its background pass has not drawn yet: not an empty timeline.
+  const drawing = !result && latest != null;
   const { scope, setScope, setInView, picked } = useTimelineUi(
     useShallow((s) => ({ scope: s.scope, setScope: s.setScope, setInView: s.setInView, picked: s.picked })),
   );
@@ -236,7 +238,7 @@ export function CacheTimeline() {
         : [];
 
   return (
-    <section data-testid="cache-timeline" className="cache-timeline" aria-busy={running}>
+    <section data-testid="cache-timeline" className="cache-timeline" aria-busy={running || drawing}>
       <div className="tl-head">
         <span className="panel-title">Cache timeline</span>
         <span
@@ -247,7 +249,8 @@ export function CacheTimeline() {
               : undefined
           }
         >
-          {n} requests{scope === 'thread' ? ` · ${titles.get(thread) ?? thread}` : ' · all threads'}
+          {drawing ? loadedRequests(threadInfo, scope === 'thread' ? thread : null) : n} requests
+          {scope === 'thread' ? ` · ${titles.get(thread) ?? thread}` : ' · all threads'}
           {cal && cal.factor !== 1 ? ` · ≈×${cal.factor.toFixed(2)}` : ''}
         </span>
         {threads > 1 && (
@@ -273,7 +276,9 @@ export function CacheTimeline() {
       </div>
       <div className="tl-body" ref={box}>
         {!result && (
-          <div className="tl-empty muted">{running ? 'Replaying…' : 'Load a transcript to see its cache.'}</div>
+          <div className="tl-empty muted">
+            {drawing ? 'Drawing…' : running ? 'Replaying…' : 'Load a transcript to see its cache.'}
+          </div>
         )}
         {result && points.length === 0 && <div className="tl-empty muted">This thread made no requests.</div>}
         {result && points.length > 0 && width > 0 && (
@@ -325,4 +330,9 @@ export function CacheTimeline() {
       )}
     </section>
   );
+}
+
+/** The request count the loaded transcript states (one thread's, or every thread's), shown until the first draw. */
+function loadedRequests(threads: readonly { id: string; requests: number }[] | undefined, thread: string | null) {
+  return (threads ?? []).reduce((sum, t) => sum + (thread == null || t.id === thread ? t.requests : 0), 0);
 }
