@@ -643,6 +643,43 @@ describe('claude-code sidechains', () => {
       expect.objectContaining({ file: `${SESSION}/subagents/agent-abc.jsonl`, line: 3, severity: 'error' }),
     ]);
   });
+
+  it("keeps a sibling agent file by its first user or assistant line's string sessionId, and reads another session's no further", () => {
+    const mainText = jsonl(user('u1', null, 'delegate'));
+    // Ours, though its first lines are broken, a summary, and a user line whose sessionId is not a string.
+    const ours = jsonl(
+      '{"broken',
+      { type: 'summary', summary: 'x', leafUuid: 'd1', sessionId: 'someone-else' },
+      user('d0', null, 'Not a string id', { isSidechain: true, sessionId: 7 }),
+      user('d1', 'd0', 'Ours', { isSidechain: true }),
+    );
+    // Another session's, long: only its head is read (chunks of 1 KB; the line reader holds the first 64 KB).
+    const filler = user('f2', 'f1', 'x'.repeat(900), { isSidechain: true, sessionId: 'someone-else' });
+    const theirs = jsonl(
+      user('f1', null, 'Not ours', { isSidechain: true, sessionId: 'someone-else' }),
+      ...Array.from({ length: 400 }, () => filler),
+      '{"broken',
+    );
+    const bytes = new TextEncoder().encode(theirs);
+    let pulled = 0;
+    const counted = {
+      name: 'agent-xyz.jsonl',
+      size: bytes.length,
+      *chunks() {
+        for (let at = 0; at < bytes.length; at += 1024) {
+          pulled++;
+          yield bytes.subarray(at, at + 1024);
+        }
+      },
+    };
+    const t = load(mainText, [fileFromText('agent-def.jsonl', ours), counted]);
+    expect(t.threads.map((th) => [th.id, texts(th)])).toEqual([
+      ['main', ['delegate']],
+      ['agent:def', ['Not a string id', 'Ours']],
+    ]);
+    expect(t.parseIssues.map((i) => [i.file, i.line, i.severity])).toEqual([['agent-def.jsonl', 1, 'error']]);
+    expect(pulled).toBeLessThan(bytes.length / 1024 / 2);
+  });
 });
 
 describe('claude-code bad input', () => {
