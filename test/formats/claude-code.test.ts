@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeParser } from '../../src/formats/claude-code.ts';
-import { fileFromBytes, fileFromText } from '../../src/formats/index.ts';
+import { fileFromBytes, fileFromText, parseTranscript } from '../../src/formats/index.ts';
 import type { Block, Thread, Transcript } from '../../src/model/transcript.ts';
 import {
   asst,
@@ -679,6 +679,35 @@ describe('claude-code sidechains', () => {
     ]);
     expect(t.parseIssues.map((i) => [i.file, i.line, i.severity])).toEqual([['agent-def.jsonl', 1, 'error']]);
     expect(pulled).toBeLessThan(bytes.length / 1024 / 2);
+  });
+
+  it("loads a followed session whose sibling agent files grew as a fresh load does, holding only the head of another session's", () => {
+    const mainText = jsonl(user('u1', null, 'delegate'));
+    const ours = [
+      user('d1', null, 'Ours', { isSidechain: true }),
+      asst('d2', 'd1', 'md', [text('one')], { isSidechain: true }),
+    ];
+    const theirs = [
+      user('f1', null, 'Not ours', { isSidechain: true, sessionId: 'someone-else' }),
+      user('f2', 'f1', 'more', { isSidechain: true, sessionId: 'someone-else' }),
+    ];
+    const grownOurs = [...ours, user('d3', 'd2', 'again', { isSidechain: true })];
+    const grownTheirs = [...theirs, user('f3', 'f2', 'and more', { isSidechain: true, sessionId: 'someone-else' })];
+    const files = (a: Obj[], b: Obj[]) => [
+      fileFromText('agent-def.jsonl', jsonl(...a)),
+      fileFromText('agent-xyz.jsonl', jsonl(...b)),
+    ];
+    const main = () => fileFromText(`${SESSION}.jsonl`, mainText);
+    const heldExtras = new Map();
+    const first = parseTranscript(main(), files(ours, theirs), { heldExtras });
+    const grown = parseTranscript(main(), files(grownOurs, grownTheirs), { heldExtras });
+    const fresh = parseTranscript(main(), files(grownOurs, grownTheirs));
+    expect(first.ok && grown.ok && fresh.ok).toBe(true);
+    if (!grown.ok || !fresh.ok) return;
+    expect(grown.transcript).toEqual(fresh.transcript);
+    expect(texts(grown.transcript.threads[1])).toEqual(['Ours', 'one', 'again']);
+    expect(heldExtras.get('agent-def.jsonl')?.lines).toHaveLength(3);
+    expect(heldExtras.get('agent-xyz.jsonl')?.lines).toHaveLength(1);
   });
 });
 
