@@ -58,9 +58,28 @@ const catalogAsJson = {
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
     );
     assert.deepStrictEqual(JSON.parse(json), value);
-    return { code: `${code.slice(0, start)}JSON.parse(${JSON.stringify(json)})${code.slice(end)}`, map: null };
+    return {
+      code: `${code.slice(0, start)}JSON.parse(${JSON.stringify(json)})${lazyRegistry(code.slice(end))}`,
+      map: null,
+    };
   },
 };
+
+/**
+ * The catalog's unit registry (`new Y(J)` at the module's top, read only through `g()`) made on its first use instead
+ * of at every start: building it costs ~12 ms of CPU (its first `localeCompare` loads ICU's collation data), and a
+ * scan whose rows all come from the row cache prices nothing (issue 30). The build stops unless the module has
+ * exactly that shape (`code`: the module after its data literal).
+ */
+function lazyRegistry(code) {
+  const eager = /\bconst (\w+) = new (\w+)\((\w+)\);\nfunction (\w+)\(\) \{\n {2}return \1;\n\}/g;
+  const found = [...code.matchAll(eager)];
+  if (found.length !== 1) throw new Error(`genai-prices: expected one eager unit registry, found ${found.length}`);
+  const [whole, name, cls, arg, getter] = found[0];
+  if (code.split(new RegExp(`\\b${name}\\b`)).length !== 3)
+    throw new Error(`genai-prices: the unit registry ${name} is read beside ${getter}()`);
+  return code.replace(whole, `let ${name};\nfunction ${getter}() {\n  return ${name} ??= new ${cls}(${arg});\n}`);
+}
 
 await build({
   configFile: false,

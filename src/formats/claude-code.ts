@@ -300,17 +300,31 @@ function subagentMetas(input: ParseInput, ctx: ParseContext): Map<string, string
  *  known); its issues are reported as it is read, its skipped lines are kept for when its thread is built. */
 type ExtraRead = { name: string; r: FileRead; tree: Tree; path: number[]; local: Record<string, number> };
 
+/** The session id `readFile` finds in a file (its first user or assistant line's string `sessionId`), read only up
+ *  to that line: a 2.0-era project folder holds every session's `agent-*.jsonl` side by side, and each session is
+ *  handed all of them (issue 30: a scan parsed N sessions × M agent files whole to keep a few). */
+function firstSessionId(f: SourceFile, input: ParseInput): string | undefined {
+  const quiet: ParseContext = { issue: () => {} };
+  for (const { value: o } of jsonLinesOf(fileLines(f, input, quiet), quiet, f.name)) {
+    if (!isObject(o) || (o.type !== 'user' && o.type !== 'assistant')) continue;
+    const id = str(o.sessionId);
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
 /** Read the sub-agent files (input.extra): `subagents/` files, and sibling `agent-*.jsonl` only with our sessionId. */
 function readExtras(input: ParseInput, sessionId: string | undefined, ctx: ParseContext): ExtraRead[] {
   const out: ExtraRead[] = [];
   for (const f of input.extra) {
     if (f.name.endsWith('.meta.json')) continue;
+    const nested = /[/\\]subagents[/\\]/.test(f.name);
+    // Another session's agent: nothing of it is read further (its issues and counts were never reported).
+    if (!nested && (sessionId === undefined || firstSessionId(f, input) !== sessionId)) continue;
     const issues: ParseIssue[] = [];
     const local: Record<string, number> = {};
     const fctx: ParseContext = { issue: (i) => issues.push(i) };
     const r = readFile(jsonLinesOf(fileLines(f, input, fctx), fctx, f.name), fctx, local, f.name);
-    const nested = /[/\\]subagents[/\\]/.test(f.name);
-    if (!nested && (sessionId === undefined || r.sessionId !== sessionId)) continue; // another session's agent
     const tree = treeOf(
       r,
       fctx,

@@ -93,6 +93,10 @@ export type DayTotal = {
   hitRate: number | null;
 };
 
+/** Day strings (digits and '-') in descending order, compared by code unit: the same order as `localeCompare`, without
+ *  loading ICU's collation data (~6 ms of a `scan` whose rows all come from its cache). */
+const newestFirst = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
+
 /** Totals per local day of start, newest day first ('undated' last). */
 export function dayTotals(rows: readonly SessionRow[]): DayTotal[] {
   const days = new Map<string, DayTotal & { prompt: number; read: number }>();
@@ -110,6 +114,6 @@ export function dayTotals(rows: readonly SessionRow[]): DayTotal[] {
     d.read += r.cacheReadTokens;
   }
   return [...days.values()]
-    .sort((a, b) => (a.day === 'undated' ? 1 : b.day === 'undated' ? -1 : b.day.localeCompare(a.day)))
+    .sort((a, b) => (a.day === 'undated' ? 1 : b.day === 'undated' ? -1 : newestFirst(a.day, b.day)))
     .map(({ prompt, read, ...d }) => ({ ...d, hitRate: prompt > 0 ? read / prompt : null }));
 }

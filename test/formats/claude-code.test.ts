@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeParser } from '../../src/formats/claude-code.ts';
-import { fileFromBytes, fileFromText } from '../../src/formats/index.ts';
+import { fileFromBytes, fileFromText, parseTranscript } from '../../src/formats/index.ts';
 import type { Block, Thread, Transcript } from '../../src/model/transcript.ts';
 import {
   asst,
@@ -642,6 +642,72 @@ describe('claude-code sidechains', () => {
     expect(t.parseIssues).toEqual([
       expect.objectContaining({ file: `${SESSION}/subagents/agent-abc.jsonl`, line: 3, severity: 'error' }),
     ]);
+  });
+
+  it("keeps a sibling agent file by its first user or assistant line's string sessionId, and reads another session's no further", () => {
+    const mainText = jsonl(user('u1', null, 'delegate'));
+    // Ours, though its first lines are broken, a summary, and a user line whose sessionId is not a string.
+    const ours = jsonl(
+      '{"broken',
+      { type: 'summary', summary: 'x', leafUuid: 'd1', sessionId: 'someone-else' },
+      user('d0', null, 'Not a string id', { isSidechain: true, sessionId: 7 }),
+      user('d1', 'd0', 'Ours', { isSidechain: true }),
+    );
+    // Another session's, long: only its head is read (chunks of 1 KB; the line reader holds the first 64 KB).
+    const filler = user('f2', 'f1', 'x'.repeat(900), { isSidechain: true, sessionId: 'someone-else' });
+    const theirs = jsonl(
+      user('f1', null, 'Not ours', { isSidechain: true, sessionId: 'someone-else' }),
+      ...Array.from({ length: 400 }, () => filler),
+      '{"broken',
+    );
+    const bytes = new TextEncoder().encode(theirs);
+    let pulled = 0;
+    const counted = {
+      name: 'agent-xyz.jsonl',
+      size: bytes.length,
+      *chunks() {
+        for (let at = 0; at < bytes.length; at += 1024) {
+          pulled++;
+          yield bytes.subarray(at, at + 1024);
+        }
+      },
+    };
+    const t = load(mainText, [fileFromText('agent-def.jsonl', ours), counted]);
+    expect(t.threads.map((th) => [th.id, texts(th)])).toEqual([
+      ['main', ['delegate']],
+      ['agent:def', ['Not a string id', 'Ours']],
+    ]);
+    expect(t.parseIssues.map((i) => [i.file, i.line, i.severity])).toEqual([['agent-def.jsonl', 1, 'error']]);
+    expect(pulled).toBeLessThan(bytes.length / 1024 / 2);
+  });
+
+  it("loads a followed session whose sibling agent files grew as a fresh load does, holding only the head of another session's", () => {
+    const mainText = jsonl(user('u1', null, 'delegate'));
+    const ours = [
+      user('d1', null, 'Ours', { isSidechain: true }),
+      asst('d2', 'd1', 'md', [text('one')], { isSidechain: true }),
+    ];
+    const theirs = [
+      user('f1', null, 'Not ours', { isSidechain: true, sessionId: 'someone-else' }),
+      user('f2', 'f1', 'more', { isSidechain: true, sessionId: 'someone-else' }),
+    ];
+    const grownOurs = [...ours, user('d3', 'd2', 'again', { isSidechain: true })];
+    const grownTheirs = [...theirs, user('f3', 'f2', 'and more', { isSidechain: true, sessionId: 'someone-else' })];
+    const files = (a: Obj[], b: Obj[]) => [
+      fileFromText('agent-def.jsonl', jsonl(...a)),
+      fileFromText('agent-xyz.jsonl', jsonl(...b)),
+    ];
+    const main = () => fileFromText(`${SESSION}.jsonl`, mainText);
+    const heldExtras = new Map();
+    const first = parseTranscript(main(), files(ours, theirs), { heldExtras });
+    const grown = parseTranscript(main(), files(grownOurs, grownTheirs), { heldExtras });
+    const fresh = parseTranscript(main(), files(grownOurs, grownTheirs));
+    expect(first.ok && grown.ok && fresh.ok).toBe(true);
+    if (!grown.ok || !fresh.ok) return;
+    expect(grown.transcript).toEqual(fresh.transcript);
+    expect(texts(grown.transcript.threads[1])).toEqual(['Ours', 'one', 'again']);
+    expect(heldExtras.get('agent-def.jsonl')?.lines).toHaveLength(3);
+    expect(heldExtras.get('agent-xyz.jsonl')?.lines).toHaveLength(1);
   });
 });
 

@@ -77,3 +77,13 @@ describeWild('folder layout and the table operations over the wild folder', () =
     expect(days[days.length - 1].day).toBe('undated');
   });
 });
+
+it('puts the newest day first, in the order localeCompare gives day strings (years of 3 to 5 digits too)', () => {
+  const starts = [Date.UTC(2025, 0, 9), Date.UTC(2025, 0, 10), Date.UTC(999, 5, 1), Date.UTC(10000, 1, 1), 0];
+  const rows = [...starts, null].map(
+    (start) => ({ start, end: start, requests: 1, usd: null, promptTokens: 0, cacheReadTokens: 0 }) as SessionRow,
+  );
+  const days = dayTotals(rows).map((d) => d.day);
+  const dated = [...new Set(starts.map(dayOf))].sort((a, b) => b.localeCompare(a));
+  expect(days).toEqual([...dated, 'undated']);
+});
