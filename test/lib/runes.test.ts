@@ -26,6 +26,21 @@ describe('runes', () => {
       expect(tailRunesStart(s, runes), JSON.stringify([s, runes])).toBe(s.length - tailRunes(s, runes).length);
     }
   });
+  it('counts code points as the string iterator does, lone surrogates once each', () => {
+    // Pairs, lone high and low surrogates (also twice in a row and at either end), one-byte and two-byte strings.
+    const units = ['a', '日', '\ud83d', '\ude00', '😀', '\n'];
+    let seed = 11;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    for (let k = 0; k < 3000; k++) {
+      let s = '';
+      for (let i = rnd(16); i > 0; i--) s += units[rnd(units.length)];
+      expect(runeCount(s), JSON.stringify(s)).toBe(Array.from(s).length);
+    }
+    expect(runeCount('x'.repeat(100_000))).toBe(100_000);
+  });
   it('measures UTF-8 length like TextEncoder', () => {
     for (const s of ['', 'abc', 'é', '日本', '😀x', '\ud800']) {
       expect(utf8Length(s)).toBe(new TextEncoder().encode(s).length);
