@@ -44,14 +44,51 @@ export type RewriteTrail = {
   losses: readonly (PipelineEvent | undefined)[];
 };
 
-/** The fate of every result site, by tool_use id (thread order). */
+/** The fates of a thread's results in thread order, found by tool_use id through the positions of its result sites
+ *  (made once per thread, result-sites.ts): a run makes a list of them, not a Map of tens of thousands of ids. */
+export class FateTable implements ReadonlyMap<string, ResultFate> {
+  readonly #list: readonly ResultFate[];
+  readonly #at: ReadonlyMap<string, number>;
+  constructor(list: readonly ResultFate[], at: ReadonlyMap<string, number>) {
+    this.#list = list;
+    this.#at = at;
+  }
+  get size(): number {
+    return this.#list.length;
+  }
+  get(id: string): ResultFate | undefined {
+    const i = this.#at.get(id);
+    return i === undefined ? undefined : this.#list[i];
+  }
+  has(id: string): boolean {
+    return this.#at.has(id);
+  }
+  forEach(f: (fate: ResultFate, id: string, table: ReadonlyMap<string, ResultFate>) => void, self?: unknown): void {
+    for (const x of this.#list) f.call(self, x, x.toolUseId, this);
+  }
+  *entries(): MapIterator<[string, ResultFate]> {
+    for (const x of this.#list) yield [x.toolUseId, x];
+  }
+  *keys(): MapIterator<string> {
+    for (const x of this.#list) yield x.toolUseId;
+  }
+  *values(): MapIterator<ResultFate> {
+    yield* this.#list;
+  }
+  [Symbol.iterator](): MapIterator<[string, ResultFate]> {
+    return this.entries();
+  }
+}
+
+/** The fate of every result site (`at`: each site's position by tool_use id), thread order. */
 export function resultFates(
   sites: readonly ResultSite[],
+  at: ReadonlyMap<string, number>,
   states: StageStates,
   trail: RewriteTrail,
-): ReadonlyMap<string, ResultFate> {
+): FateTable {
   const { tiers, spill, microcompact, summarize, hardcap } = states;
-  const out = new Map<string, ResultFate>();
+  const out: ResultFate[] = [];
   for (const s of sites) {
     const rec = tierRecord(tiers, s.n);
     const foldedAt = summarize.folded[s.messageIndex] ?? null;
@@ -63,7 +100,7 @@ export function resultFates(
       lostBy = { request: foldedAt, how: 'summarize (folded into a summary)' };
     if (droppedAt !== null && (!lostBy || lostBy.request > droppedAt))
       lostBy = { request: droppedAt, how: 'hardcap drop' };
-    out.set(s.toolUseId, {
+    out.push({
       toolUseId: s.toolUseId,
       messageIndex: s.messageIndex,
       tier: rec ? rec.tier : inTier3(tiers, s.n) ? 3 : null,
@@ -79,5 +116,5 @@ export function resultFates(
       lostBy,
     });
   }
-  return out;
+  return new FateTable(out, at);
 }
