@@ -44,51 +44,14 @@ export type RewriteTrail = {
   losses: readonly (PipelineEvent | undefined)[];
 };
 
-/** The fates of a thread's results in thread order, found by tool_use id through the positions of its result sites
- *  (made once per thread, result-sites.ts): a run makes a list of them, not a Map of tens of thousands of ids. */
-export class FateTable implements ReadonlyMap<string, ResultFate> {
-  readonly #list: readonly ResultFate[];
-  readonly #at: ReadonlyMap<string, number>;
-  constructor(list: readonly ResultFate[], at: ReadonlyMap<string, number>) {
-    this.#list = list;
-    this.#at = at;
-  }
-  get size(): number {
-    return this.#list.length;
-  }
-  get(id: string): ResultFate | undefined {
-    const i = this.#at.get(id);
-    return i === undefined ? undefined : this.#list[i];
-  }
-  has(id: string): boolean {
-    return this.#at.has(id);
-  }
-  forEach(f: (fate: ResultFate, id: string, table: ReadonlyMap<string, ResultFate>) => void, self?: unknown): void {
-    for (const x of this.#list) f.call(self, x, x.toolUseId, this);
-  }
-  *entries(): MapIterator<[string, ResultFate]> {
-    for (const x of this.#list) yield [x.toolUseId, x];
-  }
-  *keys(): MapIterator<string> {
-    for (const x of this.#list) yield x.toolUseId;
-  }
-  *values(): MapIterator<ResultFate> {
-    yield* this.#list;
-  }
-  [Symbol.iterator](): MapIterator<[string, ResultFate]> {
-    return this.entries();
-  }
-}
-
-/** The fate of every result site (`at`: each site's position by tool_use id), thread order. */
+/** The fate of every result site, by tool_use id (thread order). */
 export function resultFates(
   sites: readonly ResultSite[],
-  at: ReadonlyMap<string, number>,
   states: StageStates,
   trail: RewriteTrail,
-): FateTable {
+): ReadonlyMap<string, ResultFate> {
   const { tiers, spill, microcompact, summarize, hardcap } = states;
-  const out: ResultFate[] = [];
+  const out = new Map<string, ResultFate>();
   for (const s of sites) {
     const rec = tierRecord(tiers, s.n);
     const foldedAt = summarize.folded[s.messageIndex] ?? null;
@@ -100,7 +63,7 @@ export function resultFates(
       lostBy = { request: foldedAt, how: 'summarize (folded into a summary)' };
     if (droppedAt !== null && (!lostBy || lostBy.request > droppedAt))
       lostBy = { request: droppedAt, how: 'hardcap drop' };
-    out.push({
+    out.set(s.toolUseId, {
       toolUseId: s.toolUseId,
       messageIndex: s.messageIndex,
       tier: rec ? rec.tier : inTier3(tiers, s.n) ? 3 : null,
@@ -116,5 +79,5 @@ export function resultFates(
       lostBy,
     });
   }
-  return new FateTable(out, at);
+  return out;
 }

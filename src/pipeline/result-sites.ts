@@ -11,21 +11,7 @@ export type ResultSite = { toolUseId: string; n: number; messageIndex: number };
  *  threads alive (a WeakMap). */
 export class ResultSites {
   private readonly byThread = new WeakMap<Thread, ResultSite[]>();
-  /** Thread → each result id's position in its sites. Bound: the threads alive. */
-  private readonly positions = new WeakMap<Thread, Map<string, number>>();
   constructor(private readonly ids: ToolIdTables) {}
-
-  /** Each result id of `thread` → its position in `of(thread)` (fates.ts finds a result's fate by it). */
-  positionsOf(thread: Thread): ReadonlyMap<string, number> {
-    let at = this.positions.get(thread);
-    if (!at) {
-      at = new Map();
-      const sites = this.of(thread);
-      for (let i = 0; i < sites.length; i++) at.set(sites[i].toolUseId, i);
-      this.positions.set(thread, at);
-    }
-    return at;
-  }
 
   of(thread: Thread): ResultSite[] {
     let sites = this.byThread.get(thread);

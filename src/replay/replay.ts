@@ -391,10 +391,7 @@ export function startReplay(
       thread: thread.id,
       calibration,
       requests: out.slice(),
-      fates: resultFates(memo.sites.of(thread), memo.sites.positionsOf(thread), stageStates(states), {
-        lastChars,
-        losses,
-      }),
+      fates: resultFates(memo.sites.of(thread), stageStates(states), { lastChars, losses }),
       folded: (states[SUMMARIZE] as SummarizeState).folded.slice(),
       output: capture ? work.snapshot() : undefined,
       reads: readsWithGates(reads, shutFor),
