@@ -26,8 +26,6 @@ export function minOf(xs: Iterable<number>, empty = Number.POSITIVE_INFINITY): n
 /** `a.splice(start, deleteCount, ...items)` in place, without spreading `items` (the removal is the native one; a
  *  few items go in one by one, many by one shift of the tail). Returns the removed elements. */
 export function spliceIn<T>(a: T[], start: number, deleteCount: number, items: readonly T[]): T[] {
-  // One item (a summary in place of the messages it folds) goes in with the removal: one move of the tail.
-  if (items.length === 1) return a.splice(start, deleteCount, items[0]);
   const removed = a.splice(start, deleteCount);
   if (items.length <= 8) {
     for (let i = 0; i < items.length; i++) a.splice(start + i, 0, items[i]);
