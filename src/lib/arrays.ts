@@ -24,15 +24,16 @@ export function minOf(xs: Iterable<number>, empty = Number.POSITIVE_INFINITY): n
 }
 
 /** `a.splice(start, deleteCount, ...items)` in place, without spreading `items` (the removal is the native one; a
- *  few items go in one by one, many by one shift of the tail). */
-export function spliceIn<T>(a: T[], start: number, deleteCount: number, items: readonly T[]): void {
-  a.splice(start, deleteCount);
+ *  few items go in one by one, many by one shift of the tail). Returns the removed elements. */
+export function spliceIn<T>(a: T[], start: number, deleteCount: number, items: readonly T[]): T[] {
+  const removed = a.splice(start, deleteCount);
   if (items.length <= 8) {
     for (let i = 0; i < items.length; i++) a.splice(start + i, 0, items[i]);
-    return;
+    return removed;
   }
   const n = a.length;
   a.length = n + items.length;
   for (let i = n - 1; i >= start; i--) a[i + items.length] = a[i];
   for (let i = 0; i < items.length; i++) a[start + i] = items[i];
+  return removed;
 }

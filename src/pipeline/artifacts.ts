@@ -47,7 +47,8 @@ function clip(s: string, n: number): string {
 
 /** Append `a` itself (a merge keeps the items' identity: their rendered lines' counts are kept by it). */
 function addArtifact(list: Artifact[], a: Artifact, max: number): void {
-  if (a.text === '' || list.some((x) => x.text === a.text)) return;
+  if (a.text === '') return;
+  for (let i = 0; i < list.length; i++) if (list[i].text === a.text) return;
   list.push(a);
   if (list.length > max) list.shift();
 }
@@ -207,21 +208,28 @@ export class Contributions {
   }
 }
 
-/** Add one message's items (Contributions.artifacts) to `index`. */
+/** Add each of `items` to `list`. */
+function addAll(list: Artifact[], items: readonly Artifact[], max: number): void {
+  for (let i = 0; i < items.length; i++) addArtifact(list, items[i], max);
+}
+
+/** Add one message's items (Contributions.artifacts) to `index`. Next Steps and Current State are the latest
+ *  message's: emptied in place (an index's lists are its own; mergeIndex copies them), as summaries index every
+ *  message they fold. */
 export function indexMessage(index: ArtifactIndex, a: MessageArtifacts): void {
   if (a.user) {
     if (index.intent.length === 0) addArtifact(index.intent, a.user.intent, 40);
-    index.next = [];
+    index.next.length = 0;
     addArtifact(index.next, a.user.next, 40);
   }
-  for (const d of a.decisions) addArtifact(index.decisions, d, 12);
+  addAll(index.decisions, a.decisions, 12);
   if (a.state !== undefined) {
-    index.state = [];
+    index.state.length = 0;
     addArtifact(index.state, a.state, 40);
   }
-  for (const p of a.modified) addArtifact(index.filesModified, p, 40);
-  for (const p of a.read) addArtifact(index.filesRead, p, 40);
-  for (const e of a.errors) addArtifact(index.errors, e, 20);
+  addAll(index.filesModified, a.modified, 40);
+  addAll(index.filesRead, a.read, 40);
+  addAll(index.errors, a.errors, 20);
 }
 
 /** Merge `more` into a copy of `base` (previous summary kept, new items appended). */

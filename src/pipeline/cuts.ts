@@ -52,18 +52,44 @@ export function tailStart(work: Working, turns: number): number {
   return 0;
 }
 
+/** Positions c in [from, to] where a cut keeps every tool pair and batch whole, one at a time, ascending: a plan
+ *  that stops at the first cut that lands reads the history no further (and makes no list of every cut). The
+ *  history must not change while it is read. */
+export class CutCursor {
+  private c = 0;
+  /** Furthest result position of the pairs opened before `c`. */
+  private open = -1;
+  private readonly last: number;
+  constructor(
+    private readonly work: Working,
+    private readonly from: number,
+    to: number,
+  ) {
+    this.last = Math.min(to, work.length);
+  }
+
+  /** The next valid cut, −1 when there is none. */
+  next(): number {
+    // A pair spans [use position, result position]; a cut c is invalid when use < c <= result. The working history
+    // keeps how far the pairs opened at each position reach: one pass over numbers.
+    const work = this.work;
+    while (this.c <= this.last) {
+      const c = this.c++;
+      const valid = c >= this.from && c > this.open;
+      if (c < work.length) {
+        const reach = work.pairReachAt(c);
+        if (reach > this.open) this.open = reach;
+      }
+      if (valid) return c;
+    }
+    return -1;
+  }
+}
+
 /** Positions c in [from, to] where a cut keeps every tool pair and batch whole, ascending. */
 export function validCuts(work: Working, from: number, to: number): number[] {
-  // A pair spans [use position, result position]; a cut c is invalid when use < c <= result.
-  // The working history keeps how far the pairs opened at each position reach: one pass over numbers.
+  const cursor = new CutCursor(work, from, to);
   const cuts: number[] = [];
-  let open = -1; // furthest result position of pairs opened before the current position
-  for (let c = 0; c <= Math.min(to, work.length); c++) {
-    if (c >= from && c > open) cuts.push(c);
-    if (c < work.length) {
-      const reach = work.pairReachAt(c);
-      if (reach > open) open = reach;
-    }
-  }
+  for (let c = cursor.next(); c >= 0; c = cursor.next()) cuts.push(c);
   return cuts;
 }

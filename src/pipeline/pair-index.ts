@@ -2,8 +2,11 @@
 // out: each tool id's call (first tool_use in an assistant message) and first result by interned number, how
 // far the pairs opened at each position reach (so valid cuts are one pass over numbers), and the positions of
 // tool-result messages. Typed arrays and plain number lists: no hashing, no walking messages to shift them.
+import { spliceIn } from '../lib/arrays.ts';
 import type { Message } from '../model/transcript.ts';
 import { type BlockRefs, grownTo, type ToolIds } from './tool-ids.ts';
+
+const NONE: readonly number[] = Object.freeze([]);
 
 export class PairIndex {
   /** By tool id number: position of the assistant message holding the tool_use, −1 when absent. */
@@ -98,30 +101,30 @@ export class PairIndex {
     move(this.callAt);
     move(this.resultAt);
     while (this.live < this.end && this.callAt[this.live] < 0 && this.resultAt[this.live] < 0) this.live++;
+    // Every list is moved in place: a summary splices a long history hundreds of times a run, and copies of its
+    // per-position lists were a sixth of what a run allocated.
     const reach = this.reach;
-    const stale: number[] = [];
+    let stale: number[] | undefined;
     for (let u = 0; u < start; u++) {
       const r = reach[u];
       if (r >= end) reach[u] = r + shift;
-      else if (r >= start) stale.push(u); // its furthest result left with the range: look again below
+      else if (r >= start) {
+        // its furthest result left with the range: look again below
+        stale ??= [];
+        stale.push(u);
+      }
     }
-    const after = reach.slice(end);
-    for (let i = 0; i < after.length; i++) if (after[i] >= 0) after[i] += shift;
-    reach.length = start;
-    for (let i = 0; i < inserted; i++) reach.push(-1);
-    for (const r of after) reach.push(r);
-    for (const u of stale) reach[u] = this.reachOf(messageAt(u), u, refsAt(u));
+    for (let i = end; i < reach.length; i++) if (reach[i] >= 0) reach[i] += shift;
+    spliceIn(reach, start, end - start, inserted === 0 ? NONE : new Array<number>(inserted).fill(-1));
+    if (stale) for (const u of stale) reach[u] = this.reachOf(messageAt(u), u, refsAt(u));
+    const list = this.resultMessages;
     let lo = 0;
-    let removed = 0;
-    const kept: number[] = [];
-    for (const p of this.resultMessages) {
-      if (p < start) {
-        lo++;
-        kept.push(p);
-      } else if (p < end) removed++;
-      else kept.push(p + shift);
-    }
-    this.resultMessages = kept;
+    while (lo < list.length && list[lo] < start) lo++;
+    let hi = lo;
+    while (hi < list.length && list[hi] < end) hi++;
+    for (let i = hi; i < list.length; i++) list[i] += shift;
+    if (hi > lo) list.splice(lo, hi - lo);
+    const removed = hi - lo;
     return { lo, removed };
   }
 

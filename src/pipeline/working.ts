@@ -300,10 +300,10 @@ export class Working {
    */
   splice(start: number, deleteCount: number, items: readonly Message[] = []): Message[] {
     const end = start + deleteCount;
-    const removed = this.messages.slice(start, end);
     const itemsHaveTools = items.some((m) => m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
     if (itemsHaveTools) {
       // Rare: inserted tool blocks need every index rebuilt from scratch.
+      const removed = this.messages.slice(start, end);
       const next = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
       const firstChange = Math.min(this.firstChange, start);
       const carried = this.carried;
@@ -317,9 +317,11 @@ export class Working {
       this.total -= this.tokens[i];
     }
     const itemTokens = items.map((m) => this.meter.message(m));
-    this.messages = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
-    // The other per-position lists are private: spliced in place (the message list itself is shared with
-    // callers that keep the previous output).
+    // One copy, spliced in place (the message list itself is shared with callers that keep the previous output).
+    const next = this.messages.slice();
+    const removed = spliceIn(next, start, deleteCount, items);
+    this.messages = next;
+    // The other per-position lists are private: spliced in place.
     spliceIn(this.tokens, start, deleteCount, itemTokens);
     const itemCats = items.map((m) => this.categoriesOf(m));
     spliceIn(this.cats, start, deleteCount, itemCats);

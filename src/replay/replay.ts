@@ -12,7 +12,7 @@ import { LOSSY, resultFates } from '../pipeline/fates.ts';
 import type { PipelineEvent, StageContext } from '../pipeline/stage.ts';
 import { STAGES, stageStates } from '../pipeline/stages/index.ts';
 import type { SummarizeState } from '../pipeline/stages/summarize.ts';
-import { grownTo } from '../pipeline/tool-ids.ts';
+import { grownTo, type ToolIds } from '../pipeline/tool-ids.ts';
 import { Working } from '../pipeline/working.ts';
 import type { Calibration } from '../tokens/calibration.ts';
 import type { ReplayCache } from './cache.ts';
@@ -45,10 +45,29 @@ function checkKeys(opts: ReplayOptions) {
   };
 }
 
-function reapply(messages: readonly Message[], rewrites: Map<string, Block>): Message[] {
+/** The latest rewrite of each result, by tool id number (a reset re-applies them). A list, not a Map by id: a run
+ *  records one per rewrite, tens of thousands on a long thread. */
+class Rewritten {
+  private readonly byNumber: (Block | undefined)[];
+  size = 0;
+  constructor(private readonly ids: ToolIds) {
+    this.byNumber = new Array(ids.size).fill(undefined);
+  }
+  set(n: number, b: Block): void {
+    while (this.byNumber.length <= n) this.byNumber.push(undefined);
+    if (this.byNumber[n] === undefined) this.size++;
+    this.byNumber[n] = b;
+  }
+  get(id: string): Block | undefined {
+    const n = this.ids.get(id);
+    return n === undefined ? undefined : this.byNumber[n];
+  }
+}
+
+function reapply(messages: readonly Message[], rewrites: Rewritten): Message[] {
   if (rewrites.size === 0) return messages.slice();
   return messages.map((m) => {
-    if (!m.blocks.some((b) => b.type === 'tool_result' && rewrites.has(b.toolUseId))) return m;
+    if (!m.blocks.some((b) => b.type === 'tool_result' && rewrites.get(b.toolUseId) !== undefined)) return m;
     return {
       ...m,
       blocks: m.blocks.map((b) => (b.type === 'tool_result' ? (rewrites.get(b.toolUseId) ?? b) : b)),
@@ -122,7 +141,7 @@ export function startReplay(
   const states: unknown[] = STAGES.map((s) => s.initial());
   // The latest rewrite of each result (a reset re-applies them: an input that restarts keeps what the pipeline
   // already did to the results it still holds).
-  const rewrites = new Map<string, Block>();
+  const rewrites = new Rewritten(work.ids);
   let lastChars = new Int32Array(work.ids.size).fill(-1);
   const losses: (PipelineEvent | undefined)[] = [];
   const reported = new Set<string>();
@@ -210,10 +229,10 @@ export function startReplay(
       if (events === NO_EVENTS) events = [];
       events.push(ev);
       if (ev.toolUseId && ev.after?.type === 'tool_result') {
-        rewrites.set(ev.toolUseId, ev.after);
         // A result rewrite was just applied at (position, blockIndex): its tool id's number is there.
         let n = work.refsAt(ev.position)?.[ev.blockIndex];
         if (n === undefined || n < 0) n = work.ids.of(ev.toolUseId);
+        rewrites.set(n, ev.after);
         if (n >= lastChars.length) lastChars = grownTo(lastChars, work.ids.size, -1);
         lastChars[n] = ev.charsAfter;
         if (LOSSY.has(ev.action) && losses[n] === undefined) losses[n] = ev;

@@ -11,20 +11,36 @@ describe('runes', () => {
     expect(tailRunes(s, 9)).toBe(s);
     expect(headRunes('日本語', 0)).toBe('');
   });
-  it('finds where the last runes start, reading from the end, as tailRunes does from the start', () => {
-    // Random strings over pairs, lone high and low surrogates and plain units, including ones next to each other.
+  /** A seeded generator of strings over pairs, lone high and low surrogates (also next to each other and at either
+   *  end) and plain one-byte and two-byte units, and its `rnd`. */
+  function randomStrings(seed: number, maxUnits: number) {
     const units = ['a', '日', '\ud83d', '\ude00', '😀', '\n'];
-    let seed = 5;
     const rnd = (n: number) => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
       return seed % n;
     };
-    for (let k = 0; k < 2000; k++) {
+    const next = () => {
       let s = '';
-      for (let i = rnd(12); i > 0; i--) s += units[rnd(units.length)];
-      const runes = rnd(14);
+      for (let i = rnd(maxUnits); i > 0; i--) s += units[rnd(units.length)];
+      return s;
+    };
+    return { next, rnd };
+  }
+  it('finds where the last runes start, reading from the end, as tailRunes does from the start', () => {
+    const g = randomStrings(5, 12);
+    for (let k = 0; k < 2000; k++) {
+      const s = g.next();
+      const runes = g.rnd(14);
       expect(tailRunesStart(s, runes), JSON.stringify([s, runes])).toBe(s.length - tailRunes(s, runes).length);
     }
+  });
+  it('counts code points as the string iterator does, lone surrogates once each', () => {
+    const g = randomStrings(11, 16);
+    for (let k = 0; k < 3000; k++) {
+      const s = g.next();
+      expect(runeCount(s), JSON.stringify(s)).toBe(Array.from(s).length);
+    }
+    expect(runeCount('x'.repeat(100_000))).toBe(100_000);
   });
   it('measures UTF-8 length like TextEncoder', () => {
     for (const s of ['', 'abc', 'é', '日本', '😀x', '\ud800']) {

@@ -8,7 +8,7 @@ import type { Message } from '../../model/transcript.ts';
 import { blockText } from '../../tokens/block-text.ts';
 import { type ArtifactIndex, emptyIndex, indexMessage, mergeIndex, renderSections } from '../artifacts.ts';
 import { landingTokens } from '../config.ts';
-import { headEnd, isPipelineSummary, SUMMARY_UUID, tailStart, validCuts } from '../cuts.ts';
+import { CutCursor, headEnd, isPipelineSummary, SUMMARY_UUID, tailStart } from '../cuts.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
 import type { SummaryOutcome } from '../summarizer.ts';
 import { summaryHeader } from '../summary-drafts.ts';
@@ -74,7 +74,7 @@ function summaryOf(n: number, span: Span, ctx: StageContext, prose: string, merg
  * history (an agent compaction drops it).
  */
 function plan(work: Working, state: SummarizeState, ctx: StageContext, start: number, furthest: boolean) {
-  const cuts = validCuts(work, start + 1, tailStart(work, ctx.config.hardcap.minRecentTurns));
+  const cuts = new CutCursor(work, start + 1, tailStart(work, ctx.config.hardcap.minRecentTurns));
   const previous = isPipelineSummary(work.at(start)) ? work.at(start) : undefined;
   const base = previous ? state.index : emptyIndex();
   const memo = ctx.memo.drafts;
@@ -89,8 +89,9 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
   const span: Span = { first: Number.POSITIVE_INFINITY, last: 0 };
   let at = start;
   let removed = 0;
-  for (let i = 0; i < cuts.length; i++) {
-    const cut = cuts[i];
+  let following = -1;
+  for (let cut = cuts.next(); cut >= 0; cut = following) {
+    following = cuts.next();
     for (; at < cut; at++) {
       removed += work.tokensAt(at);
       const m = work.at(at);
@@ -104,7 +105,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
       h2 = Math.imul(h2 ^ c.id, 1597334677);
       if (m.compaction !== 'summary') indexMessage(index, ctx.memo.contributions.artifacts(c, req));
     }
-    const isLast = i === cuts.length - 1;
+    const isLast = following < 0;
     // The estimate once the cut is folded (before the summary's own tokens).
     const rest = ctx.estimate() - ctx.factor * removed;
     // A summary costs tokens too: no cut lands before the history after it alone does.
