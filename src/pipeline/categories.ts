@@ -135,18 +135,18 @@ export function singleCategory(c: MessageCategories): number {
   return c.ids.length === 1 ? c.ids[0] : -1;
 }
 
-/** Tokens per category id, with the ids in the order they first appeared. */
+/** Tokens per category id, with the ids in the order they first appeared. A plain array, not a Float64Array: a
+ *  total read from a Float64Array is a double, and each request's categories record (replay.ts) then boxed every
+ *  value (~16 bytes each, ten a request, replaced on every run). */
 export class CategoryTotals {
-  private tokens = new Float64Array(32);
+  private tokens: number[] = new Array(32).fill(0);
   private present = new Uint8Array(32);
   private order: number[] = [];
 
   add(id: number, tokens: number): void {
     if (id >= this.tokens.length) {
       const size = Math.max(id + 1, this.tokens.length * 2);
-      const grown = new Float64Array(size);
-      grown.set(this.tokens);
-      this.tokens = grown;
+      for (let i = this.tokens.length; i < size; i++) this.tokens.push(0);
       const present = new Uint8Array(size);
       present.set(this.present);
       this.present = present;

@@ -1,8 +1,10 @@
 // What the pipeline did to each tool result of a thread, read once out of the stages' final states at the end of
 // a replay (SPEC §4): the one record the report, the re-fetch classifier, the worker and the tests read. The
-// stages' interned tool-id numbers, typed arrays and bit flags stay here, inside pipeline/.
+// stages' interned tool-id numbers, typed arrays and bit flags stay here, inside pipeline/. Kept in columns (one
+// row a result, typed arrays) and read as a Map by tool_use id: a ResultFate is made when asked for. As objects
+// in a Map they were ~230 bytes a result, every replay (7.7 MB at 34,000 results), replaced on every run.
 
-import type { ResultSite } from './result-sites.ts';
+import type { SiteTable } from './result-sites.ts';
 import type { PipelineEvent } from './stage.ts';
 import type { StageStates } from './stages/index.ts';
 import { SPILLED } from './stages/spill.ts';
@@ -44,40 +46,163 @@ export type RewriteTrail = {
   losses: readonly (PipelineEvent | undefined)[];
 };
 
+const REC = 1;
+const FLOOR = 2;
+const SPILLED_FLAG = 4;
+const SUMMARIZED = 8;
+const CLEARED = 16;
+const TIER3 = 32;
+/** How a result lost its content (`lostBy`): none, a LOSSY rewrite (its event), a fold, a drop. */
+const LOST_NONE = 0;
+const LOST_EVENT = 1;
+const LOST_FOLD = 2;
+const LOST_DROP = 3;
+
+/** The fates of a thread's result sites, one row a site in thread order (−1: null in the request columns). */
+class FateColumns implements ReadonlyMap<string, ResultFate> {
+  readonly #table: SiteTable;
+  readonly #tier: Uint8Array;
+  readonly #flags: Uint8Array;
+  /** The first touch's request and distance (rows with REC). */
+  readonly #touch: Int32Array;
+  readonly #distance: Int32Array;
+  readonly #folded: Int32Array;
+  readonly #dropped: Int32Array;
+  readonly #chars: Int32Array;
+  readonly #lostHow: Uint8Array;
+  readonly #lostAt: Int32Array;
+  /** By row: the LOSSY event that lost it (LOST_EVENT rows only). */
+  readonly #lostEvent: (PipelineEvent | undefined)[];
+
+  constructor(table: SiteTable, states: StageStates, trail: RewriteTrail) {
+    const { tiers, spill, microcompact, summarize, hardcap } = states;
+    const n = table.sites.length;
+    this.#table = table;
+    this.#tier = new Uint8Array(n);
+    this.#flags = new Uint8Array(n);
+    this.#touch = new Int32Array(n);
+    this.#distance = new Int32Array(n);
+    this.#folded = new Int32Array(n);
+    this.#dropped = new Int32Array(n);
+    this.#chars = new Int32Array(n);
+    this.#lostHow = new Uint8Array(n);
+    this.#lostAt = new Int32Array(n);
+    this.#lostEvent = [];
+    table.sites.forEach((s, i) => {
+      const rec = tierRecord(tiers, s.n);
+      const foldedAt = summarize.folded[s.messageIndex] ?? -1;
+      const droppedAt = hardcap.dropped.get(s.toolUseId) ?? -1;
+      let flags = 0;
+      if (rec) {
+        flags |= REC;
+        this.#tier[i] = rec.tier;
+        this.#touch[i] = rec.request;
+        this.#distance[i] = rec.distance;
+        if (rec.floor) flags |= FLOOR;
+        if (rec.summarized) flags |= SUMMARIZED;
+      } else if (inTier3(tiers, s.n)) flags |= TIER3;
+      if (s.n < spill.seen.length && spill.seen[s.n] === SPILLED) flags |= SPILLED_FLAG;
+      if (microcompact.cleared.has(s.toolUseId)) flags |= CLEARED;
+      this.#flags[i] = flags;
+      this.#folded[i] = foldedAt;
+      this.#dropped[i] = droppedAt;
+      this.#chars[i] = s.n < trail.lastChars.length ? trail.lastChars[s.n] : -1;
+      const e = trail.losses[s.n];
+      let how = e ? LOST_EVENT : LOST_NONE;
+      let at = e ? e.request : -1;
+      if (foldedAt >= 0 && (how === LOST_NONE || at > foldedAt)) {
+        how = LOST_FOLD;
+        at = foldedAt;
+      }
+      if (droppedAt >= 0 && (how === LOST_NONE || at > droppedAt)) {
+        how = LOST_DROP;
+        at = droppedAt;
+      }
+      this.#lostHow[i] = how;
+      this.#lostAt[i] = at;
+      if (how === LOST_EVENT) this.#lostEvent[i] = e;
+    });
+  }
+
+  get size(): number {
+    return this.#table.sites.length;
+  }
+
+  #row(id: string): number {
+    const n = this.#table.ids.get(id);
+    return n === undefined || n >= this.#table.siteOf.length ? -1 : this.#table.siteOf[n];
+  }
+
+  has(id: string): boolean {
+    return this.#row(id) >= 0;
+  }
+
+  get(id: string): ResultFate | undefined {
+    const i = this.#row(id);
+    return i < 0 ? undefined : this.#fate(i);
+  }
+
+  #fate(i: number): ResultFate {
+    const s = this.#table.sites[i];
+    const flags = this.#flags[i];
+    const rec = (flags & REC) !== 0;
+    const how = this.#lostHow[i];
+    const e = this.#lostEvent[i];
+    const null1 = (v: number) => (v >= 0 ? v : null);
+    return {
+      toolUseId: s.toolUseId,
+      messageIndex: s.messageIndex,
+      tier: rec ? (this.#tier[i] as 1 | 2) : (flags & TIER3) !== 0 ? 3 : null,
+      firstTouchRequest: rec ? this.#touch[i] : null,
+      distanceAtFirstTouch: rec ? this.#distance[i] : null,
+      floor: (flags & FLOOR) !== 0,
+      spilled: (flags & SPILLED_FLAG) !== 0,
+      summarized: (flags & SUMMARIZED) !== 0,
+      cleared: (flags & CLEARED) !== 0,
+      foldedAt: null1(this.#folded[i]),
+      droppedAt: null1(this.#dropped[i]),
+      finalChars: null1(this.#chars[i]),
+      lostBy:
+        how === LOST_NONE
+          ? null
+          : {
+              request: this.#lostAt[i],
+              how:
+                how === LOST_EVENT && e
+                  ? `${e.stage} ${e.action}`
+                  : how === LOST_FOLD
+                    ? 'summarize (folded into a summary)'
+                    : 'hardcap drop',
+            },
+    };
+  }
+
+  *entries(): MapIterator<[string, ResultFate]> {
+    for (let i = 0; i < this.size; i++) yield [this.#table.sites[i].toolUseId, this.#fate(i)];
+  }
+
+  *keys(): MapIterator<string> {
+    for (const s of this.#table.sites) yield s.toolUseId;
+  }
+
+  *values(): MapIterator<ResultFate> {
+    for (let i = 0; i < this.size; i++) yield this.#fate(i);
+  }
+
+  [Symbol.iterator](): MapIterator<[string, ResultFate]> {
+    return this.entries();
+  }
+
+  forEach(f: (value: ResultFate, key: string, map: ReadonlyMap<string, ResultFate>) => void): void {
+    for (const [k, v] of this.entries()) f(v, k, this);
+  }
+}
+
 /** The fate of every result site, by tool_use id (thread order). */
 export function resultFates(
-  sites: readonly ResultSite[],
+  sites: SiteTable,
   states: StageStates,
   trail: RewriteTrail,
 ): ReadonlyMap<string, ResultFate> {
-  const { tiers, spill, microcompact, summarize, hardcap } = states;
-  const out = new Map<string, ResultFate>();
-  for (const s of sites) {
-    const rec = tierRecord(tiers, s.n);
-    const foldedAt = summarize.folded[s.messageIndex] ?? null;
-    const droppedAt = hardcap.dropped.get(s.toolUseId) ?? null;
-    const last = s.n < trail.lastChars.length ? trail.lastChars[s.n] : -1;
-    const e = trail.losses[s.n];
-    let lostBy: ResultFate['lostBy'] = e ? { request: e.request, how: `${e.stage} ${e.action}` } : null;
-    if (foldedAt !== null && (!lostBy || lostBy.request > foldedAt))
-      lostBy = { request: foldedAt, how: 'summarize (folded into a summary)' };
-    if (droppedAt !== null && (!lostBy || lostBy.request > droppedAt))
-      lostBy = { request: droppedAt, how: 'hardcap drop' };
-    out.set(s.toolUseId, {
-      toolUseId: s.toolUseId,
-      messageIndex: s.messageIndex,
-      tier: rec ? rec.tier : inTier3(tiers, s.n) ? 3 : null,
-      firstTouchRequest: rec ? rec.request : null,
-      distanceAtFirstTouch: rec ? rec.distance : null,
-      floor: rec?.floor ?? false,
-      spilled: s.n < spill.seen.length && spill.seen[s.n] === SPILLED,
-      summarized: rec?.summarized ?? false,
-      cleared: microcompact.cleared.has(s.toolUseId),
-      foldedAt,
-      droppedAt,
-      finalChars: last >= 0 ? last : null,
-      lostBy,
-    });
-  }
-  return out;
+  return new FateColumns(sites, states, trail);
 }

@@ -44,8 +44,8 @@ export class ReplayCache {
    *  thread id (transcript.ts LIVE_PER_THREAD). */
   readonly live: Map<string, LiveReplay[]>;
   /** Thread id → its calibration samples and what they were made from (transcript.ts calibrateTranscript): a
-   *  followed session's grown thread makes only the samples after its unchanged requests. Bound: one per thread
-   *  id. */
+   *  followed session's grown thread makes only the samples after its unchanged requests. Filled for a followed
+   *  session only (keepRuns): nothing else reads them again (~7 MB at 20,000 requests). Bound: one per thread id. */
   readonly calibrationInputs: Map<string, ThreadSamples>;
   /** Keep each thread's replay running for a later read (cache.live): set for a followed session only, as the
    *  runs hold their working histories (about 17 MB more for a 2,000-request session). */
@@ -80,10 +80,10 @@ export class ReplayCache {
 
   /** Thread id → its calibration (computed on first use: it needs the transcript counted). */
   calibrations(
-    calibrate: (t: Transcript, meter: TokenMeter, memo: Map<string, ThreadSamples>) => Map<string, Calibration>,
+    calibrate: (t: Transcript, meter: TokenMeter, memo?: Map<string, ThreadSamples>) => Map<string, Calibration>,
   ): Map<string, Calibration> {
     if (!this.cals) {
-      const cals = calibrate(this.transcript, this.meter, this.calibrationInputs);
+      const cals = calibrate(this.transcript, this.meter, this.keepRuns ? this.calibrationInputs : undefined);
       const earlier = this.earlierCals;
       if (earlier)
         for (const [id, c] of cals) {

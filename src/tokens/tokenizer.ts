@@ -1,8 +1,9 @@
 // The Tokenizer contract and its factory. Counting is exact (o200k_base by default, cl100k_base on
 // request) using js-tiktoken's bundled rank files and our BpeCounter; an LRU-free, hash-keyed cache
 // makes re-runs never re-tokenize unchanged text (SPEC §2).
-import { hashKey } from '../lib/hash.ts';
+import { hash53 } from '../lib/hash.ts';
 import { BpeCounter, type PackedRanks, type RankFile } from './bpe.ts';
+import { CountTable } from './count-table.ts';
 import type { EncodingName } from './encodings.ts';
 import { BY_LINES, forEachLineUnit } from './line-units.ts';
 
@@ -52,9 +53,9 @@ const LINES_LIMIT = 500_000;
  *  (one per encoding), so its memos live as long as the engine and are valid for any transcript. */
 export class CachedTokenizer implements Tokenizer {
   /** Content hash → count of a whole text (counted here or primed by the counting pool). Unbounded. */
-  private cache = new Map<string, number>();
+  private readonly cache = new CountTable();
   /** Content hash → count of one line of a long text (line-units.ts). Bound: LINES_LIMIT, then cleared. */
-  private lines = new Map<string, number>();
+  private readonly lines = new CountTable();
   hits = 0;
   misses = 0;
   constructor(
@@ -64,15 +65,15 @@ export class CachedTokenizer implements Tokenizer {
 
   count(text: string): number {
     if (text.length < 24) return this.counter.count(text);
-    const key = hashKey(text);
-    const c = this.cache.get(key);
+    const h = hash53(text);
+    const c = this.cache.get(h, text.length);
     if (c !== undefined) {
       this.hits++;
       return c;
     }
     this.misses++;
     const n = this.countFresh(text);
-    this.cache.set(key, n);
+    this.cache.set(h, text.length, n);
     return n;
   }
 
@@ -88,12 +89,12 @@ export class CachedTokenizer implements Tokenizer {
         n += this.counter.count(part);
         return;
       }
-      const key = hashKey(part);
-      let k = this.lines.get(key);
+      const h = hash53(part);
+      let k = this.lines.get(h, part.length);
       if (k === undefined) {
         k = this.counter.count(part);
-        if (this.lines.size >= LINES_LIMIT) this.lines = new Map();
-        this.lines.set(key, k);
+        if (this.lines.size >= LINES_LIMIT) this.lines.clear();
+        this.lines.set(h, part.length, k);
       }
       n += k;
     });
@@ -102,12 +103,12 @@ export class CachedTokenizer implements Tokenizer {
 
   /** Seed the cache with counts computed elsewhere (e.g. by a pool of workers). */
   prime(text: string, n: number): void {
-    if (text.length >= 24) this.cache.set(hashKey(text), n);
+    if (text.length >= 24) this.cache.set(hash53(text), text.length, n);
   }
 
   /** The cached count of a text (counted here or primed before), or undefined; never counts. */
   known(text: string): number | undefined {
-    return text.length >= 24 ? this.cache.get(hashKey(text)) : undefined;
+    return text.length >= 24 ? this.cache.get(hash53(text), text.length) : undefined;
   }
 
   get size(): number {
