@@ -2,7 +2,7 @@
 // replies (rows, run results) are kept here and fetched in parts (src/protocol/wire.ts), so the main thread
 // parses them in several short tasks instead of one long one.
 import { expose, transfer } from 'comlink';
-import { cutParts, type PartPlan, packText } from '../src/protocol/wire.ts';
+import { cutParts, type PartPlan } from '../src/protocol/wire.ts';
 import type { WireEngineApi } from './api.ts';
 import { browserEndpoints } from './browser-pool.ts';
 import { createEngine } from './create-engine.ts';
@@ -33,12 +33,13 @@ const engine = createEngine({
 
 const RUN_ARRAYS = ['timeline', 'toolResults', 'events', 'pairing', 'refetches', 'compactions', 'tasks'] as const;
 let nextReply = 1;
-const replies = new Map<number, string[]>();
+const EMPTY = new Uint8Array(0);
+const replies = new Map<number, Uint8Array[]>();
 
 function hold(value: unknown, keys: readonly string[]): { id: number; plan: PartPlan } {
   const id = nextReply++;
-  const { plan, texts } = cutParts(value, keys);
-  replies.set(id, texts);
+  const { plan, parts } = cutParts(value, keys);
+  replies.set(id, parts);
   return { id, plan };
 }
 
@@ -47,11 +48,11 @@ const wire: WireEngineApi = {
   rows: async (thread, encoding) => hold(await engine.rows(thread, encoding), []),
   run: async (runId, settings, onProgress) => hold(await engine.run(runId, settings, onProgress), RUN_ARRAYS),
   part: async (id, k) => {
-    const texts = replies.get(id);
-    if (!texts) throw new Error(`reply ${id} is gone`);
-    const p = packText(texts[k]);
-    texts[k] = ''; // sent: its text is no longer needed
-    if (k === texts.length - 1) replies.delete(id);
+    const parts = replies.get(id);
+    if (!parts) throw new Error(`reply ${id} is gone`);
+    const p = { bytes: parts[k] };
+    parts[k] = EMPTY; // sent: transferred, its buffer is the page's now
+    if (k === parts.length - 1) replies.delete(id);
     return transfer(p, [p.bytes.buffer as ArrayBuffer]);
   },
   hold: (name) =>

@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { cutParts, mergePart, PART_CHARS, packText, partValue, unpackJson } from '../../src/protocol/wire.ts';
+import { cutParts, mergePart, PART_CHARS, partValue, unpackJson } from '../../src/protocol/wire.ts';
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 function roundTrip(value: unknown, keys: readonly string[], budget?: number): unknown {
-  const { plan, texts } = cutParts(value, keys, budget);
+  const { plan, parts } = cutParts(value, keys, budget);
   let acc: unknown;
-  for (let k = 0; k < plan.length; k++) acc = mergePart(acc, plan, k, unpackJson(packText(texts[k])));
+  for (let k = 0; k < plan.length; k++) acc = mergePart(acc, plan, k, unpackJson({ bytes: parts[k] }));
   return acc;
 }
 
 describe('worker replies in parts', () => {
   it('reassembles an array split into parts of bounded JSON size', () => {
     const rows = Array.from({ length: 5000 }, (_, i) => ({ index: i, preview: `row ${i} 日本 ${'x'.repeat(i % 97)}` }));
-    const { plan, texts } = cutParts(rows, []);
+    const { plan, parts } = cutParts(rows, []);
     expect(plan.length).toBeGreaterThan(1);
-    for (const t of texts) expect(t.length).toBeLessThanOrEqual(PART_CHARS + 2);
+    for (const p of parts) expect(text(p).length).toBeLessThanOrEqual(PART_CHARS + 2);
     expect(plan.map((p) => p.from)).toEqual([0, ...plan.slice(0, -1).map((p) => p.to)]);
     expect(plan.at(-1)?.to).toBe(rows.length);
     expect(roundTrip(rows, [])).toEqual(rows);
@@ -35,10 +37,19 @@ describe('worker replies in parts', () => {
     expect(roundTrip(huge, [], 5000)).toEqual(huge);
   });
 
-  it('each part text is the JSON of its part value', () => {
-    const run = { runId: 1, timeline: Array.from({ length: 300 }, (_, i) => ({ index: i, note: 'n'.repeat(i) })) };
-    const { plan, texts } = cutParts(run, ['timeline'], 4000);
-    for (let k = 0; k < plan.length; k++) expect(texts[k]).toBe(JSON.stringify(partValue(run, plan, k, ['timeline'])));
+  it("each part's bytes are the UTF-8 JSON of its part value (non-ASCII, astral and lone surrogates included)", () => {
+    const note = (i: number) => `${'n'.repeat(i)} 日本語 😀 \ud800 "q" ${'é'.repeat(i % 7)}`;
+    const run = { runId: 1, timeline: Array.from({ length: 300 }, (_, i) => ({ index: i, note: note(i) })) };
+    const { plan, parts } = cutParts(run, ['timeline'], 4000);
+    expect(plan.length).toBeGreaterThan(2);
+    const encoder = new TextEncoder();
+    for (let k = 0; k < plan.length; k++)
+      expect(parts[k]).toEqual(encoder.encode(JSON.stringify(partValue(run, plan, k, ['timeline']))));
+    // exact size: each part owns a buffer of its own length (it is transferred whole)
+    for (const p of parts) expect(p.buffer.byteLength).toBe(p.length);
+    // one item far over the scratch buffer's start size
+    const huge = [{ text: '字'.repeat(100_000) }];
+    expect(roundTrip(huge, [], 5000)).toEqual(huge);
   });
 
   it('reassembles an object whose big arrays are split, other fields in the first part', () => {
