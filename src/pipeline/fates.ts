@@ -58,6 +58,9 @@ const LOST_EVENT = 1;
 const LOST_FOLD = 2;
 const LOST_DROP = 3;
 
+/** A column's value, −1 read as null. */
+const orNull = (v: number): number | null => (v >= 0 ? v : null);
+
 /** The fates of a thread's result sites, one row a site in thread order (−1: null in the request columns). */
 class FateColumns implements ReadonlyMap<string, ResultFate> {
   readonly #table: SiteTable;
@@ -148,7 +151,6 @@ class FateColumns implements ReadonlyMap<string, ResultFate> {
     const rec = (flags & REC) !== 0;
     const how = this.#lostHow[i];
     const e = this.#lostEvent[i];
-    const null1 = (v: number) => (v >= 0 ? v : null);
     return {
       toolUseId: s.toolUseId,
       messageIndex: s.messageIndex,
@@ -159,9 +161,9 @@ class FateColumns implements ReadonlyMap<string, ResultFate> {
       spilled: (flags & SPILLED_FLAG) !== 0,
       summarized: (flags & SUMMARIZED) !== 0,
       cleared: (flags & CLEARED) !== 0,
-      foldedAt: null1(this.#folded[i]),
-      droppedAt: null1(this.#dropped[i]),
-      finalChars: null1(this.#chars[i]),
+      foldedAt: orNull(this.#folded[i]),
+      droppedAt: orNull(this.#dropped[i]),
+      finalChars: orNull(this.#chars[i]),
       lostBy:
         how === LOST_NONE
           ? null
