@@ -9,7 +9,7 @@ import { withLogDefaults } from '../src/analyses/settings-origin.ts';
 import { presetConfig } from '../src/pipeline/presets.ts';
 import type { LoadFile, LoadSummary, RunResult, RunSettings } from '../worker/api.ts';
 import { createEngine } from '../worker/create-engine.ts';
-import { subagentFiles } from './load-log.ts';
+import { nodeEngineOptions, subagentFiles } from './load-log.ts';
 
 const [file, growthsArg = '7', perArg = '2'] = process.argv.slice(2);
 const growths = Number(growthsArg);
@@ -26,7 +26,7 @@ const enc = new TextEncoder();
 const upTo = (n: number) => asFile(basename(file), enc.encode(`${lines.slice(0, n).join('\n')}\n`));
 
 // Counting in this thread (a growth has only its new texts to count), so the CPU time is the engine's own.
-const engine = createEngine();
+const engine = createEngine(nodeEngineOptions);
 let runId = 0;
 let opened: LoadSummary | undefined;
 /** The settings the session was opened with (a growth keeps them, as the page does). */

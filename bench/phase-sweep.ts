@@ -11,14 +11,14 @@ import type { PipelineConfig } from '../src/pipeline/config.ts';
 import { type PresetId, presetConfig } from '../src/pipeline/presets.ts';
 import type { RunResult } from '../worker/api.ts';
 import { createEngine } from '../worker/create-engine.ts';
-import { loadLog } from './load-log.ts';
+import { loadLog, nodeEngineOptions } from './load-log.ts';
 import { nodeEndpoints } from './node-pool.ts';
 
 /** `start`: `preset` (drags from the preset's values) or `hard` (from a trigger the log crosses); `only`: run one
  *  sweep (`seeds.contextWindow`), for profiling. */
 const [file, perKey = '12', start = 'preset', only] = process.argv.slice(2);
 const hard = start === 'hard';
-const engine = createEngine({ endpoints: () => nodeEndpoints(2) });
+const engine = createEngine({ ...nodeEngineOptions, endpoints: () => nodeEndpoints(2) });
 const loaded = await loadLog(engine, file);
 if (process.env.SWEEP_MEM) console.error(`loaded: peak rss ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 

@@ -1,16 +1,15 @@
 // Inputs the page hands the engine without reading them (issue 19, item 3): a File or Blob (picker, drop,
 // paste) or a same-origin URL (?src=, samples). Each becomes a SourceFile the synchronous parsers can re-read
 // slice by slice (FileReaderSync), so neither the page nor the worker holds the whole file; raw-line views read
-// their slices the same way. A gzip file is undone with the platform's DecompressionStream into a Blob (Chromium
-// keeps big blobs on disk), stopped at the file-size limit so a small .gz cannot expand without bound.
+// their slices the same way. A Node host names a file on disk instead, opened by the host's own reader (the
+// engine's `openPath`: this module imports no file system). A gzip file is undone with the platform's
+// DecompressionStream into a Blob (Chromium keeps big blobs on disk), stopped at the file-size limit so a small
+// .gz cannot expand without bound.
 
 import { overFileLimit } from '../src/formats/limits.ts';
-import type { SourceFile } from '../src/formats/types.ts';
+import type { ByteSource } from '../src/formats/types.ts';
 import { grouped } from '../src/lib/digits.ts';
 import type { LoadFile } from './api.ts';
-
-/** A SourceFile that can also read any byte range (for raw-line views). */
-export type ByteSource = SourceFile & { read: (start: number, end: number) => Uint8Array };
 
 export type Prepared = { ok: true; source: ByteSource; issue?: string } | { ok: false; error: string };
 
@@ -94,21 +93,36 @@ export async function spool(
 
 const GZ_NAME = /\.(gz|gzip)$/i;
 
+const isGzipHead = (head: Uint8Array) => head.length === 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 8;
+
 async function isGzip(blob: Blob): Promise<boolean> {
-  const head = new Uint8Array(await blob.slice(0, 3).arrayBuffer());
-  return head.length === 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 8;
+  return isGzipHead(new Uint8Array(await blob.slice(0, 3).arrayBuffer()));
 }
 
-/** Turn what the page sent into a re-readable source under `maxBytes` (the file-size limit), gzip undone. */
+/** Turn what the page sent into a re-readable source under `maxBytes` (the file-size limit), gzip undone; a
+ *  `{ path }` file is opened with `openPath` (a Node host's reader), never read whole unless it is gzip. */
 export async function prepareInput(
   f: LoadFile,
   maxBytes: number,
   onFraction?: (fraction: number) => void,
+  openPath?: (path: string) => ByteSource,
 ): Promise<Prepared> {
   if ('buffer' in f) return { ok: true, source: sourceFromBytes(f.name, new Uint8Array(f.buffer)) };
   const name = f.name.replace(/[\r\n\u2028\u2029]+/g, ' ');
   let blob: Blob;
-  if ('url' in f) {
+  if ('path' in f) {
+    if (!openPath) return { ok: false, error: `Could not open ${name}: this engine reads no files by path.` };
+    let source: ByteSource;
+    try {
+      source = openPath(f.path);
+    } catch (e) {
+      return { ok: false, error: `Could not open ${name}: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    if (source.size > maxBytes) return { ok: false, error: `${name} ${overFileLimit(maxBytes, source.size)}.` };
+    if (!isGzipHead(source.read(0, 3))) return { ok: true, source: { ...source, name: f.name } };
+    // A gzip file: its compressed bytes as a Blob, undone below as a picked one is.
+    blob = new Blob([...source.chunks()] as BlobPart[]);
+  } else if ('url' in f) {
     let res: Response;
     try {
       res = await fetch(f.url);

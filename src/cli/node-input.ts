@@ -1,4 +1,5 @@
-// Node-side input: stream a file from disk in chunks (no whole-file string), discover the companion files a
+// Node-side input: stream a file from disk in chunks (no whole-file string; any byte range read on its own, for an
+// engine a Node host loads by path), discover the companion files a
 // Claude Code session may have (2.x sub-agent files) next to it, and take stdin, pipes and gzip files (fflate's
 // gunzip fed in bounded slices: a bomb stops at the limit, and bytes after the last gzip member are ignored with a
 // note, as `gunzip` does, instead of losing what decompressed before them).
@@ -19,28 +20,47 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Gunzip } from 'fflate';
 import { overFileLimit } from '../formats/limits.ts';
-import type { SourceFile } from '../formats/types.ts';
+import type { ByteSource, SourceFile } from '../formats/types.ts';
 import { slices } from '../lib/slices.ts';
 import { agentCompanions } from '../sessions/companions.ts';
 import { codexCandidates, isRolloutName } from '../sessions/layout.ts';
 
-/** A SourceFile that reads `path` in `chunkSize` chunks each time it is iterated. */
-export function fileFromPath(path: string, chunkSize = 1 << 20): SourceFile {
+/** A source that reads `path` in `chunkSize` chunks each time it is iterated (from the start or from an offset),
+ *  and any byte range on its own; the file is open only while it is read, the size is the one it had when opened. */
+export function fileFromPath(path: string, chunkSize = 1 << 20): ByteSource {
   const size = statSync(path).size;
+  const from = function* (offset: number) {
+    const fd = openSync(path, 'r');
+    try {
+      let pos = offset;
+      while (pos < size) {
+        const buf = new Uint8Array(Math.min(chunkSize, size - pos));
+        const n = readSync(fd, buf, 0, buf.length, pos);
+        if (n <= 0) break;
+        pos += n;
+        yield n === buf.length ? buf : buf.subarray(0, n);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  };
   return {
     name: basename(path),
     size,
-    chunks: function* () {
+    chunks: () => from(0),
+    chunksFrom: from,
+    read: (start, end) => {
+      const a = Math.min(Math.max(0, start), size);
+      const buf = new Uint8Array(Math.max(a, Math.min(end, size)) - a);
       const fd = openSync(path, 'r');
       try {
-        let pos = 0;
-        while (pos < size) {
-          const buf = new Uint8Array(Math.min(chunkSize, size - pos));
-          const n = readSync(fd, buf, 0, buf.length, pos);
+        let got = 0;
+        while (got < buf.length) {
+          const n = readSync(fd, buf, got, buf.length - got, a + got);
           if (n <= 0) break;
-          pos += n;
-          yield n === buf.length ? buf : buf.subarray(0, n);
+          got += n;
         }
+        return got === buf.length ? buf : buf.subarray(0, got);
       } finally {
         closeSync(fd);
       }

@@ -15,6 +15,9 @@ export type SourceFile = {
   chunksFrom?: (offset: number) => Iterable<Uint8Array>;
 };
 
+/** A SourceFile that can also read any byte range (the engine's raw-line views, a share file's tail). */
+export type ByteSource = SourceFile & { read: (start: number, end: number) => Uint8Array };
+
 /** What `sniff` sees: the first non-empty lines parsed as JSON, and (for single-document inputs) the document. */
 export type SniffHead = {
   fileName: string;

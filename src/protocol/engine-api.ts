@@ -24,11 +24,13 @@ import type { EncodingName } from '../tokens/encodings.ts';
 import type { Packed, PartPlan } from './wire.ts';
 
 /** A file for the engine: bytes (share links), a File or Blob the worker reads slice by slice (picker, drop,
- *  paste), or a same-origin URL the worker fetches (?src=, samples). The page never reads a file whole. */
+ *  paste), or a same-origin URL the worker fetches (?src=, samples). The page never reads a file whole. A Node host
+ *  (the bench, tests) names a file on disk by `path`, read slice by slice through the engine's `openPath`. */
 export type LoadFile =
   | { name: string; buffer: ArrayBuffer }
   | { name: string; blob: Blob }
-  | { name: string; url: string };
+  | { name: string; url: string }
+  | { name: string; path: string };
 /** One file of an opened folder: its path relative to the folder ('/'-separated), its size, and where its bytes
  *  are — a Blob (picked or dropped folder; unread until needed) or a same-origin URL (`tierscope serve`). */
 export type FolderFile = { path: string; size: number; file?: Blob; url?: string };

@@ -1,12 +1,12 @@
 // The engine's per-message methods: a thread's rows (counted in the encoding asked for), a message's detail (its
 // normalized JSON and the source lines exactly as written, re-read from the file slice by slice) and a rewrite's
 // before/after, each clipped to what the viewer holds.
+import type { ByteSource } from '../../src/formats/types.ts';
 import { lineBreakOf } from '../../src/lib/lines.ts';
 import type { Block } from '../../src/model/transcript.ts';
 import { messageRows } from '../../src/projections/rows.ts';
 import type { EncodingName } from '../../src/tokens/encodings.ts';
 import type { DiffResult, EngineApi, MessageDetail, Row } from '../api.ts';
-import type { ByteSource } from '../blob-input.ts';
 import { clippedJson, clipText } from '../clip.ts';
 import type { EngineState } from './state.ts';
 

@@ -6,10 +6,11 @@ import { type HeldLines, heldLines, parseTranscript } from '../../src/formats/in
 import { APP_MAX_FILE_BYTES } from '../../src/formats/limits.ts';
 import { fileIsSqlite } from '../../src/formats/sqlite.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
+import type { ByteSource } from '../../src/formats/types.ts';
 import { carryOver } from '../../src/model/carry-over.ts';
 import { transcriptSummary } from '../../src/projections/load-summary.ts';
 import type { EngineApi, LoadFailure, LoadSummary } from '../api.ts';
-import { type ByteSource, prepareInput } from '../blob-input.ts';
+import { prepareInput } from '../blob-input.ts';
 import { shareInFile } from './share.ts';
 import type { EngineState } from './state.ts';
 
@@ -35,7 +36,12 @@ export function createLoadMethods(s: EngineState): LoadMethods {
       onProgress?.({ phase: 'reading', fraction: 0 });
       const prepared = [];
       for (const f of files) {
-        const p = await prepareInput(f, maxBytes, (fraction) => onProgress?.({ phase: 'reading', fraction }));
+        const p = await prepareInput(
+          f,
+          maxBytes,
+          (fraction) => onProgress?.({ phase: 'reading', fraction }),
+          s.options.openPath,
+        );
         if (cancelled()) return stopped;
         if (!p.ok) {
           if (prepared.length === 0) return { ok: false, error: p.error, issues: [] };

@@ -4,6 +4,7 @@
 // src/share, so it runs in the worker and in Node tests alike.
 import { analyze } from '../../src/analyses/analyze.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
+import type { ByteSource } from '../../src/formats/types.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { isPresetId } from '../../src/pipeline/presets.ts';
 import { decodeShare, encodeShare } from '../../src/share/codec.ts';
@@ -33,7 +34,6 @@ import type {
   ShareReply,
   ShareRequest,
 } from '../api.ts';
-import type { ByteSource } from '../blob-input.ts';
 
 /** What the share methods need from the engine. */
 export type ShareHost = {

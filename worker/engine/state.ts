@@ -6,6 +6,7 @@ import type { Analysis } from '../../src/analyses/analyze.ts';
 import { RunMemo } from '../../src/analyses/run-memo.ts';
 import type { HeldLines } from '../../src/formats/index.ts';
 import type { SqliteOpener } from '../../src/formats/sqlite.ts';
+import type { ByteSource } from '../../src/formats/types.ts';
 import type { Thread, Transcript } from '../../src/model/transcript.ts';
 import type { PipelineEvent } from '../../src/pipeline/stage.ts';
 import { tier1StubTexts } from '../../src/pipeline/stub-texts.ts';
@@ -16,7 +17,6 @@ import { countTranscript } from '../../src/tokens/count-transcript.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import { type CachedTokenizer, createTokenizer, type EncodingName, loadCounter } from '../../src/tokens/tokenizer.ts';
 import type { CountStatus, LoadProgress, RunSettings } from '../api.ts';
-import type { ByteSource } from '../blob-input.ts';
 
 export type EngineOptions = {
   /** Counting pool transport (browser workers); without it counting runs in this thread. */
@@ -26,6 +26,9 @@ export type EngineOptions = {
   onReplayed?: (requests: number) => void;
   /** Loads the SQLite engine (sql.js) the first time a database (opencode.db) is opened or scanned. */
   sqlite?: () => Promise<SqliteOpener>;
+  /** Opens a file on disk named by a `{ path }` LoadFile (Node hosts: the bench, tests), read slice by slice like
+   *  the page's File; without it the engine refuses such a file (the worker has no file system). */
+  openPath?: (path: string) => ByteSource;
 };
 
 export type Loaded = {
