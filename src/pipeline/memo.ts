@@ -17,7 +17,7 @@ import { ToolIdTables } from './tool-ids.ts';
 
 export class PipelineMemo {
   /** Block → its size in runes, the one definition every stage uses (rune-counts.ts). */
-  readonly runes = new RuneCounts();
+  readonly runes: RuneCounts;
   /** Thread → its tool ids numbered (tool-ids.ts). */
   readonly toolIds = new ToolIdTables();
   /** Thread → its tool results' ids, numbers and messages (result-sites.ts). */
@@ -43,6 +43,7 @@ export class PipelineMemo {
 
   /** `meter`: the tokens every count of this run is in (one memo per transcript and encoding). */
   constructor(readonly meter: TokenMeter) {
+    this.runes = new RuneCounts(meter.sizes);
     this.categories = new CategoryTable(meter);
     this.tierFacts = new TierFacts(meter, this.runes);
   }

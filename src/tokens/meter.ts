@@ -2,6 +2,7 @@
 // of the tokenizer's content-hash cache. Unchanged messages are shared by reference between requests,
 // so a re-run never re-counts or even re-hashes them (SPEC §2, §9 incremental re-runs).
 import type { Block, Message, ToolDef } from '../model/transcript.ts';
+import { BlockSizes } from './block-sizes.ts';
 import { blockTokens, countedText, toolDefText, toolDefTokens } from './block-text.ts';
 import { type CutAnchors, cutCounter } from './cut-count.ts';
 import { cutUnits } from './line-units.ts';
@@ -9,7 +10,8 @@ import { mediaTokens } from './media-tokens.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
 export class TokenMeter {
-  private readonly blockCache = new WeakMap<Block, number>();
+  /** Block → its tokens, in one table with its runes (block-sizes.ts; the pipeline's RuneCounts reads the same). */
+  readonly sizes = new BlockSizes();
   /** Message of several blocks → its total (a number, not an object with its blocks' counts). */
   private readonly msgCache = new WeakMap<Message, number>();
   private readonly toolCache = new WeakMap<ToolDef, number>();
@@ -23,10 +25,10 @@ export class TokenMeter {
   constructor(readonly tokenizer: Tokenizer) {}
 
   block(b: Block): number {
-    let n = this.blockCache.get(b);
+    let n = this.sizes.tokens(b);
     if (n === undefined) {
       n = blockTokens(this.tokenizer, b);
-      this.blockCache.set(b, n);
+      this.sizes.setTokens(b, n);
     }
     return n;
   }
@@ -70,13 +72,13 @@ export class TokenMeter {
   /** Record the exact count of a text block made from counted parts (a summary from its lines' counts), without
    *  hashing its text. */
   knownBlock(b: Block, textTokens: number): void {
-    if (!this.blockCache.has(b)) this.blockCache.set(b, textTokens + mediaTokens(b));
+    if (this.sizes.tokens(b) === undefined) this.sizes.setTokens(b, textTokens + mediaTokens(b));
   }
 
   /** Record an exact count computed elsewhere (a counting worker) for a block's text, with its line units'
    *  counts when the text is long. */
   primeBlock(b: Block, textTokens: number, units?: Uint32Array): void {
-    this.blockCache.set(b, textTokens + mediaTokens(b));
+    this.sizes.setTokens(b, textTokens + mediaTokens(b));
     this.tokenizer.prime?.(countedText(b), textTokens);
     if (units) this.lineUnits.set(b, units);
   }
@@ -87,7 +89,7 @@ export class TokenMeter {
    *  is hashed into the tokenizer's cache: the counts are kept here, on the block. Both must be text blocks or
    *  results with string content. */
   primeCut(from: Block, next: Block, cut: { head: number; tail: number }): void {
-    if (this.blockCache.has(next)) return;
+    if (this.sizes.tokens(next) !== undefined) return;
     const tok = this.tokenizer;
     const units = this.lineUnits.get(from);
     // A text without line units is cut-counted only by a tokenizer that can count without caching.
@@ -106,13 +108,13 @@ export class TokenMeter {
       this.lineUnits.set(next, made);
     } else n = counter.part(cutText, 0);
     this.cutAnchors.set(from, counter.anchors());
-    this.blockCache.set(next, n + mediaTokens(next));
+    this.sizes.setTokens(next, n + mediaTokens(next));
   }
 
   /** Record a block whose text's count the tokenizer already holds (`textTokens`): what `block` would count, without
    *  hashing the text a second time. */
   adoptBlock(b: Block, textTokens: number): void {
-    this.blockCache.set(b, textTokens + mediaTokens(b));
+    this.sizes.setTokens(b, textTokens + mediaTokens(b));
   }
 
   adoptTool(t: ToolDef, tokens: number): void {
@@ -125,7 +127,7 @@ export class TokenMeter {
   }
 
   hasBlock(b: Block): boolean {
-    return this.blockCache.has(b);
+    return this.sizes.tokens(b) !== undefined;
   }
 
   /** Exact tokens when every block is counted already, else an estimate (UTF-16 length / 4); never counts. */
@@ -135,7 +137,7 @@ export class TokenMeter {
     let n = 0;
     let exact = true;
     for (const b of m.blocks) {
-      const c = this.blockCache.get(b);
+      const c = this.sizes.tokens(b);
       if (c !== undefined) n += c;
       else {
         exact = false;
