@@ -3,6 +3,8 @@
 // (phase-sweep.ts `hard`: `seeds` from a trigger of 0.6, then `claude-code`) through first-seen values typed into
 // the config panel (test/e2e/ui.ts setConfig), as a person does; the whole browser's memory
 // (test/e2e/chromium-memory.ts, Pss summed) is sampled throughout. `tsx bench/thread-memory-chromium.ts <file> [perKey]`; prints one JSON line.
+// DRAG_MS=n: a fast drag instead — a key's values typed n ms apart without waiting for their runs (a run's reply can
+// be overtaken by the next value's while the page fetches it), then the last one's run waited for.
 import { type PresetId, presetConfig } from '../src/pipeline/presets.ts';
 import { chromiumMemory } from '../test/e2e/chromium-memory.ts';
 import { openSession, stopServer } from '../test/e2e/harness.ts';
@@ -10,6 +12,7 @@ import { loadFiles, runId, setConfig, waitForRun } from '../test/e2e/ui.ts';
 
 const [file, perKeyArg = '3'] = process.argv.slice(2);
 const perKey = Number(perKeyArg);
+const dragMs = Number(process.env.DRAG_MS ?? 0);
 const s = await openSession();
 let peak = 0;
 let loadPeak = 0;
@@ -117,9 +120,19 @@ try {
     const start = new Map<string, number>();
     for (const [key] of SWEEPS[preset]) start.set(key, await shownValue(key));
     for (const [key, step] of SWEEPS[preset]) {
+      const before = await runId(s.page);
       for (let i = 0; i < perKey; i++) {
-        await set(key, step(start.get(key) as number, i));
+        if (dragMs > 0) {
+          const control = s.page.getByTestId(`threshold-${key}`);
+          await control.fill(String(step(start.get(key) as number, i)));
+          await control.blur();
+          await s.page.waitForTimeout(dragMs);
+        } else await set(key, step(start.get(key) as number, i));
         runs++;
+      }
+      if (dragMs > 0) {
+        await waitForRun(s.page, before);
+        await heaps();
       }
       await set(key, start.get(key) as number); // back to where the drag started (a repeat)
     }
@@ -127,6 +140,7 @@ try {
   sample();
   Object.assign(result, {
     runs,
+    ...(dragMs > 0 ? { dragMs } : {}),
     baselineRssMB: mb(baseline),
     loadPeakRssMB: mb(loadPeak),
     peakRssMB: mb(peak),

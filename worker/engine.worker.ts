@@ -2,7 +2,7 @@
 // replies (rows, run results) are kept here and fetched in parts (src/protocol/wire.ts), so the main thread
 // parses them in several short tasks instead of one long one.
 import { expose, transfer } from 'comlink';
-import { cutParts, type PartPlan } from '../src/protocol/wire.ts';
+import { HeldReplies } from '../src/protocol/wire.ts';
 import type { WireEngineApi } from './api.ts';
 import { browserEndpoints } from './browser-pool.ts';
 import { createEngine } from './create-engine.ts';
@@ -32,29 +32,17 @@ const engine = createEngine({
 });
 
 const RUN_ARRAYS = ['timeline', 'toolResults', 'events', 'pairing', 'refetches', 'compactions', 'tasks'] as const;
-let nextReply = 1;
-const EMPTY = new Uint8Array(0);
-const replies = new Map<number, Uint8Array[]>();
-
-function hold(value: unknown, keys: readonly string[]): { id: number; plan: PartPlan } {
-  const id = nextReply++;
-  const { plan, parts } = cutParts(value, keys);
-  replies.set(id, parts);
-  return { id, plan };
-}
+const replies = new HeldReplies();
 
 const wire: WireEngineApi = {
   ...engine,
-  rows: async (thread, encoding) => hold(await engine.rows(thread, encoding), []),
-  run: async (runId, settings, onProgress) => hold(await engine.run(runId, settings, onProgress), RUN_ARRAYS),
+  rows: async (thread, encoding) => replies.hold(await engine.rows(thread, encoding), []),
+  run: async (runId, settings, onProgress) => replies.hold(await engine.run(runId, settings, onProgress), RUN_ARRAYS),
   part: async (id, k) => {
-    const parts = replies.get(id);
-    if (!parts) throw new Error(`reply ${id} is gone`);
-    const p = { bytes: parts[k] };
-    parts[k] = EMPTY; // sent: transferred, its buffer is the page's now
-    if (k === parts.length - 1) replies.delete(id);
-    return transfer(p, [p.bytes.buffer as ArrayBuffer]);
+    const p = replies.part(id, k);
+    return transfer(p, [p.bytes.buffer as ArrayBuffer]); // sent: its buffer is the page's now
   },
+  drop: async (id) => replies.drop(id),
   hold: (name) =>
     new Promise<boolean>((held) => {
       if (!navigator.locks) return held(false);

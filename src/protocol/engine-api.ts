@@ -232,6 +232,8 @@ export type WireEngineApi = Omit<EngineApi, 'rows' | 'run'> & {
   rows(thread: string, encoding?: EncodingName): Promise<HeldReply>;
   run(runId: number, settings: RunSettings, onProgress?: (p: LoadProgress) => void): Promise<HeldReply>;
   part(id: number, k: number): Promise<Packed>;
+  /** Forget a held reply the page no longer wants (a run overtaken by a newer one), its parts unfetched. */
+  drop(id: number): Promise<void>;
   /** Take the Web Lock `name` for the worker's lifetime (resolves once held): the page learns the worker
    *  died (crashed, closed, killed) when the lock is released, even while the worker is busy. */
   hold(name: string): Promise<boolean>;

@@ -2,7 +2,8 @@
 // is parsed in its own main-thread task (a part of at most PART_CHARS parses in a few ms), so no single task
 // blocks the page while a large result arrives (SPEC §9: no main-thread task over 100 ms while loading or
 // re-running). Parts are cut by JSON length, not item count: rows and timeline points differ 2× in size. The worker
-// writes each part's bytes as it cuts it (no part text is held: a 20k run's texts took ~50 MB of its heap).
+// writes each part's bytes as it cuts it (no part text is held: a 20k run's texts took ~50 MB of its heap), and
+// drops a reply the page no longer wants (a run overtaken during a fast drag) without sending the rest of it.
 
 export type Packed = { bytes: Uint8Array };
 
@@ -107,4 +108,57 @@ export function mergePart(acc: unknown, plan: PartPlan, k: number, part: unknown
   const arr = p.key === null ? ((acc as unknown[] | undefined) ?? []) : (acc as Record<string, unknown[]>)[p.key];
   for (const x of part as unknown[]) arr.push(x);
   return p.key === null ? arr : acc;
+}
+
+/** The worker's side: replies cut into parts, held until the page has fetched each part or drops the reply. */
+export class HeldReplies {
+  private next = 1;
+  private readonly replies = new Map<number, Uint8Array[]>();
+
+  hold(value: unknown, arrayKeys: readonly string[]): { id: number; plan: PartPlan } {
+    const id = this.next++;
+    const { plan, parts } = cutParts(value, arrayKeys);
+    this.replies.set(id, parts);
+    return { id, plan };
+  }
+
+  /** Part `k` of reply `id`, given up by the holder (the caller transfers its buffer); the last part ends the reply. */
+  part(id: number, k: number): Packed {
+    const parts = this.replies.get(id);
+    if (!parts) throw new Error(`reply ${id} is gone`);
+    const p = { bytes: parts[k] };
+    parts[k] = EMPTY;
+    if (k === parts.length - 1) this.replies.delete(id);
+    return p;
+  }
+
+  /** Forget reply `id` and the parts not yet fetched (the page no longer wants it). */
+  drop(id: number): void {
+    this.replies.delete(id);
+  }
+
+  /** Replies held (tests). */
+  get size(): number {
+    return this.replies.size;
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The page's side: fetch and reassemble the parts of a held reply while `wanted()` holds; when it stops holding
+ *  (a newer run was asked for), the rest is dropped in the worker unfetched and the answer is undefined. */
+export async function fetchHeld<T>(
+  remote: { part(id: number, k: number): Promise<Packed>; drop(id: number): Promise<void> },
+  held: { id: number; plan: PartPlan },
+  wanted: () => boolean = () => true,
+): Promise<T | undefined> {
+  let acc: unknown;
+  for (let k = 0; k < held.plan.length; k++) {
+    if (!wanted()) {
+      await remote.drop(held.id);
+      return undefined;
+    }
+    acc = mergePart(acc, held.plan, k, unpackJson(await remote.part(held.id, k)));
+  }
+  return acc as T;
 }

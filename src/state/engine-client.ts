@@ -3,7 +3,7 @@
 // responsive while a large result arrives. Callers see the plain EngineApi. Callbacks cross as proxies.
 import { proxy, type Remote, wrap } from 'comlink';
 import type { EngineApi, HeldReply, LoadProgress, Row, RunResult, StaleRun, WireEngineApi } from '../protocol/index.ts';
-import { mergePart, unpackJson } from '../protocol/wire.ts';
+import { fetchHeld } from '../protocol/wire.ts';
 import { type EngineStopped, guarded, type Watch, watchWorker } from './engine-watch.ts';
 
 type Client = Pick<
@@ -46,11 +46,12 @@ export function onEngineStopped(fn: (e: EngineStopped) => void): () => void {
 }
 
 async function fetchParts<T>(remote: Remote<WireEngineApi>, held: HeldReply): Promise<T> {
-  let acc: unknown;
-  for (let k = 0; k < held.plan.length; k++)
-    acc = mergePart(acc, held.plan, k, unpackJson(await remote.part(held.id, k)));
-  return acc as T;
+  return (await fetchHeld<T>(remote, held)) as T;
 }
+
+/** The newest run asked for: an older run's reply is stale for the page (store.ts drops it), so its parts are
+ *  dropped in the worker instead of fetched and parsed (a fast drag overtakes runs). */
+let newestRun = 0;
 
 export function engine(): Client {
   if (!client) {
@@ -69,8 +70,12 @@ export function engine(): Client {
       load: (files, format, onProgress, limits, follow, session, encoding) =>
         remote.load(files, format, onProgress, limits, follow, session, encoding),
       rows: async (thread, encoding) => fetchParts<Row[]>(remote, await remote.rows(thread, encoding)),
-      run: async (runId, settings, onProgress) =>
-        fetchParts<RunResult | StaleRun>(remote, await remote.run(runId, settings, onProgress)),
+      run: async (runId, settings, onProgress) => {
+        newestRun = Math.max(newestRun, runId);
+        const held = await remote.run(runId, settings, onProgress);
+        const r = await fetchHeld<RunResult | StaleRun>(remote, held, () => runId >= newestRun);
+        return r ?? { runId, stale: true };
+      },
       counted: () => remote.counted(),
       detail: (thread, index) => remote.detail(thread, index),
       diff: (id) => remote.diff(id),

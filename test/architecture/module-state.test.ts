@@ -11,8 +11,6 @@ import { REPO_ROOT } from '../helpers/fixtures.ts';
 const ALLOWED: Record<string, string> = {
   'src/tokens/tokenizer.ts counters':
     'the BPE rank tables of each encoding, loaded once per process: an immutable resource, not a memo of results',
-  'worker/engine.worker.ts nextReply': 'the worker entry’s reply counter for held replies (protocol, not analysis)',
-  'worker/engine.worker.ts replies': 'replies held for the main thread to fetch in parts (protocol, not analysis)',
 };
 
 function files(dir: string): string[] {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { cutParts, mergePart, PART_CHARS, partValue, unpackJson } from '../../src/protocol/wire.ts';
+import {
+  cutParts,
+  fetchHeld,
+  HeldReplies,
+  mergePart,
+  PART_CHARS,
+  partValue,
+  unpackJson,
+} from '../../src/protocol/wire.ts';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -70,5 +78,61 @@ describe('worker replies in parts', () => {
 
   it('passes a stale-run reply (no arrays) through as one part', () => {
     expect(roundTrip({ runId: 2, stale: true }, ['timeline'])).toEqual({ runId: 2, stale: true });
+  });
+});
+
+describe('held replies', () => {
+  const run = (runId: number) => ({
+    runId,
+    timeline: Array.from({ length: 12_000 }, (_, i) => ({ index: i, label: `point ${i} of run ${runId}` })),
+  });
+  /** The page's calls to the worker's store, counted. */
+  const remoteOf = (replies: HeldReplies) => {
+    const calls = { part: 0, drop: 0 };
+    return {
+      calls,
+      part: async (id: number, k: number) => {
+        calls.part++;
+        return replies.part(id, k);
+      },
+      drop: async (id: number) => {
+        calls.drop++;
+        replies.drop(id);
+      },
+    };
+  };
+
+  it('a wanted reply is fetched whole, each part once, and then no longer held', async () => {
+    const replies = new HeldReplies();
+    const remote = remoteOf(replies);
+    const held = replies.hold(run(1), ['timeline']);
+    expect(held.plan.length).toBeGreaterThan(2);
+    expect(await fetchHeld(remote, held)).toEqual(run(1));
+    expect(remote.calls).toEqual({ part: held.plan.length, drop: 0 });
+    expect(replies.size).toBe(0);
+    await expect(remote.part(held.id, 0)).rejects.toThrow(`reply ${held.id} is gone`);
+  });
+
+  it('a reply overtaken before or while it is fetched is dropped in the worker, the rest of it unfetched', async () => {
+    const replies = new HeldReplies();
+    const remote = remoteOf(replies);
+    // Overtaken before its first part: nothing of it is fetched.
+    const first = replies.hold(run(1), ['timeline']);
+    const second = replies.hold(run(2), ['timeline']);
+    expect(replies.size).toBe(2);
+    expect(await fetchHeld(remote, first, () => false)).toBeUndefined();
+    expect(remote.calls).toEqual({ part: 0, drop: 1 });
+    expect(replies.size).toBe(1);
+    // Overtaken after its first part (a newer run asked for while it arrives): the other parts are never sent.
+    let newest = 2;
+    const wanted = () => 2 >= newest;
+    const fetching = fetchHeld(remote, second, wanted);
+    newest = 3;
+    expect(await fetching).toBeUndefined();
+    expect(remote.calls).toEqual({ part: 1, drop: 2 });
+    expect(replies.size).toBe(0);
+    // A newer reply is still fetched whole.
+    const third = replies.hold(run(3), ['timeline']);
+    expect(await fetchHeld(remote, third, () => 3 >= newest)).toEqual(run(3));
   });
 });
