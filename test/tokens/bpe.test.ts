@@ -105,6 +105,26 @@ describe('long pieces are memoised by content (issue 30: a "=====" rule in every
   }
 });
 
+describe('pieces are stepped through contiguously, and a pattern that skips text still counts as js-tiktoken', () => {
+  // The encodings' patterns match every character, so the counter steps from piece to piece with a sticky regex;
+  // where nothing matches (a pattern of letters only) it falls back to searching, as matchAll does.
+  const letters = { ...o200k, pat_str: String.raw`\p{L}+| ?\p{N}+` };
+  it('a letters-only pattern: spaces, punctuation and lone surrogates between pieces are skipped', () => {
+    const ref = new Tiktoken(letters);
+    const fast = new BpeCounter(letters);
+    for (const t of [
+      'hello, world!',
+      '  lead and trail  ',
+      'a1 22 333 x',
+      '\ud800abc\udc00 def',
+      '...',
+      '',
+      'Ünïcödé テキスト',
+    ])
+      expect(fast.count(t), JSON.stringify(t)).toBe(ref.encode(t, [], []).length);
+  });
+});
+
 describe('CachedTokenizer', () => {
   let tok: Awaited<ReturnType<typeof createTokenizer>>;
   beforeAll(async () => {
