@@ -82,8 +82,8 @@ const MEMO_MAX_PIECE = 64;
  *  from a long text does not hold that text), up to this many; then the memo starts over. A run of one character
  *  class (a "=====" rule, an unspaced CJK sentence) is one piece, and merging it costs ~0.3–1 µs a byte (150–1,500
  *  µs for 65–1,000 bytes) against a hash of ~1 ns a character; such runs recur in the cuts of one result and in
- *  the tool results of one session. */
-const LONG_MEMO_LIMIT = 100_000;
+ *  the tool results of one session. 32 K entries: ~1 MB of typed arrays, outside the JS heap. */
+const LONG_MEMO_LIMIT = 1 << 15;
 /** A string key for a chunk's bytes: "latin1" decodes as windows-1252, one distinct character per byte. */
 const BYTE_KEY = new TextDecoder('latin1');
 /** mergeSmall: a rank of no part (its start was merged into the part before). */
