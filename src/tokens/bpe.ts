@@ -13,6 +13,8 @@
 /** Rank data as shipped by js-tiktoken (`js-tiktoken/ranks/<name>`). */
 export type RankFile = { pat_str: string; special_tokens: Record<string, number>; bpe_ranks: string };
 
+import { hash53 } from '../lib/hash.ts';
+import { CountTable } from './count-table.ts';
 import { isWhitespace } from './line-units.ts';
 import { type PackedRanks, PackedTable, packRanks } from './packed-ranks.ts';
 
@@ -76,6 +78,12 @@ const MEMO_LIMIT = 400_000;
 /** No rank: a pair that is no token. */
 const NONE = Number.POSITIVE_INFINITY;
 const MEMO_MAX_PIECE = 64;
+/** Longer pieces are memoised by content hash and length (count-table.ts: no key string kept, so a piece sliced
+ *  from a long text does not hold that text), up to this many; then the memo starts over. A run of one character
+ *  class (a "=====" rule, an unspaced CJK sentence) is one piece, and merging it costs ~0.3–1 µs a byte (150–1,500
+ *  µs for 65–1,000 bytes) against a hash of ~1 ns a character; such runs recur in the cuts of one result and in
+ *  the tool results of one session. 32 K entries: ~1 MB of typed arrays, outside the JS heap. */
+const LONG_MEMO_LIMIT = 1 << 15;
 /** A string key for a chunk's bytes: "latin1" decodes as windows-1252, one distinct character per byte. */
 const BYTE_KEY = new TextDecoder('latin1');
 /** mergeSmall: a rank of no part (its start was merged into the part before). */
@@ -115,7 +123,12 @@ function heapPop(heap: Float64Array, size: number): number {
 export class BpeCounter {
   private readonly ranks: PackedTable;
   private readonly pattern: RegExp;
+  /** The same pattern, sticky: a match must start where the last one ended. The pieces of a text are contiguous,
+   *  so it steps through them with `test` and a slice, without exec's match array per piece (a 20k-request
+   *  thread's tier2Cap step made ~19 MB of them). */
+  private readonly sticky: RegExp;
   private memo = new Map<string, number>();
+  private readonly longMemo = new CountTable();
   /** The UTF-8 bytes of the piece being merged (grown for longer pieces; the merges read ranges of it). */
   private buf = new Uint8Array(3 * SMALL_PIECE);
   /** mergeSmall's scratch (see there): the parts' links and pair ranks by start, and the heap of pairs. */
@@ -126,6 +139,7 @@ export class BpeCounter {
 
   constructor(file: RankFile | PackedRanks) {
     this.pattern = new RegExp(file.pat_str, 'gu');
+    this.sticky = new RegExp(file.pat_str, 'uy');
     this.ranks = new PackedTable('packed' in file ? file.packed : packRanks(file.bpe_ranks));
   }
 
@@ -180,10 +194,23 @@ export class BpeCounter {
   }
 
   private countWindow(text: string): number {
-    if (text.length === 0) return 0;
+    let n = 0;
+    const re = this.sticky;
+    let at = 0;
+    re.lastIndex = 0;
+    while (at < text.length) {
+      if (!re.test(text) || re.lastIndex === at) return n + this.countFrom(text, at);
+      n += this.countPiece(text.slice(at, re.lastIndex));
+      at = re.lastIndex;
+    }
+    return n;
+  }
+
+  /** The pieces of `text` from `at` as the global pattern finds them (it skips what no alternative matches). */
+  private countFrom(text: string, at: number): number {
     let n = 0;
     const re = this.pattern;
-    re.lastIndex = 0;
+    re.lastIndex = at;
     let m: RegExpExecArray | null = re.exec(text);
     while (m !== null) {
       n += this.countPiece(m[0]);
@@ -194,7 +221,9 @@ export class BpeCounter {
 
   /** Token count of one pre-tokenized piece. */
   countPiece(piece: string): number {
-    const cached = this.memo.get(piece);
+    const long = piece.length > MEMO_MAX_PIECE;
+    const h = long ? hash53(piece) : 0;
+    const cached = long ? this.longMemo.get(h, piece.length) : this.memo.get(piece);
     if (cached !== undefined) return cached;
     if (this.buf.length < 3 * piece.length) this.buf = new Uint8Array(3 * piece.length);
     const len = utf8Into(piece, this.buf);
@@ -206,7 +235,10 @@ export class BpeCounter {
           : len <= PIECE_CHUNK
             ? this.mergeHeap(0, len)
             : this.mergeChunks(len);
-    if (piece.length <= MEMO_MAX_PIECE) {
+    if (long) {
+      if (this.longMemo.size >= LONG_MEMO_LIMIT) this.longMemo.clear();
+      this.longMemo.set(h, piece.length, n);
+    } else {
       if (this.memo.size >= MEMO_LIMIT) this.memo = new Map();
       this.memo.set(piece, n);
     }

@@ -83,6 +83,48 @@ describe('BpeCounter equals js-tiktoken encode on every corpus', () => {
   }
 });
 
+describe('long pieces are memoised by content (issue 30: a "=====" rule in every cut of a result)', () => {
+  for (const [name, ranks] of [
+    ['o200k_base', o200k],
+    ['cl100k_base', cl100k],
+  ] as const) {
+    it(`${name}: runs and unspaced texts of 65–2,000 characters, counted again from the memo, equal js-tiktoken`, () => {
+      const ref = new Tiktoken(ranks);
+      const fast = new BpeCounter(ranks);
+      const texts: string[] = [];
+      for (const n of [65, 66, 100, 243, 256, 257, 700, 2000])
+        texts.push('='.repeat(n), '-'.repeat(n), 'a'.repeat(n), 'テキスト'.repeat(Math.ceil(n / 4)).slice(0, n));
+      // Pieces that differ only in length or in one character: a memo keyed loosely would mix them up.
+      texts.push(`${'='.repeat(120)}\n\n`, `${'='.repeat(119)}-`, `${'='.repeat(118)}--`);
+      for (let round = 0; round < 2; round++)
+        for (const t of texts)
+          expect(fast.count(t), `${round} ${JSON.stringify(t.slice(0, 12))} ×${t.length}`).toBe(
+            ref.encode(t, [], []).length,
+          );
+    });
+  }
+});
+
+describe('pieces are stepped through contiguously, and a pattern that skips text still counts as js-tiktoken', () => {
+  // The encodings' patterns match every character, so the counter steps from piece to piece with a sticky regex;
+  // where nothing matches (a pattern of letters only) it falls back to searching, as matchAll does.
+  const letters = { ...o200k, pat_str: String.raw`\p{L}+| ?\p{N}+` };
+  it('a letters-only pattern: spaces, punctuation and lone surrogates between pieces are skipped', () => {
+    const ref = new Tiktoken(letters);
+    const fast = new BpeCounter(letters);
+    for (const t of [
+      'hello, world!',
+      '  lead and trail  ',
+      'a1 22 333 x',
+      '\ud800abc\udc00 def',
+      '...',
+      '',
+      'Ünïcödé テキスト',
+    ])
+      expect(fast.count(t), JSON.stringify(t)).toBe(ref.encode(t, [], []).length);
+  });
+});
+
 describe('CachedTokenizer', () => {
   let tok: Awaited<ReturnType<typeof createTokenizer>>;
   beforeAll(async () => {
