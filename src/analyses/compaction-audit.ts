@@ -25,7 +25,7 @@ import type { ThreadReplay } from '../replay/types.ts';
 import { blockText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { buildLedger, type Ledger, type LedgerParts, todoSites } from './ledger.ts';
-import { Folds, type Probes, probeSummary } from './probes.ts';
+import { type Probes, probeSummary } from './probes.ts';
 
 type CompactionSource = 'agent' | 'pipeline';
 
@@ -72,7 +72,6 @@ type Known = {
   ledgerParts: LedgerParts;
   lines: AnchoredLines;
   spans: RoundMap<string, SpanAudit>;
-  folds: Folds;
 };
 
 /** What the audit of a span makes that depends on the thread and the span alone: its ledger, Tierscope's anchored
@@ -139,8 +138,6 @@ export class AuditMemo {
   readonly spans = new WeakMap<Thread, RoundMap<string, SpanAudit>>();
   /** Thread → its tasks' typed messages (tasks.ts taskStarts; independent of the run). Bound: one per thread. */
   readonly taskStarts = new WeakMap<Thread, readonly { mi: number; text: string }[]>();
-  /** Ledger item texts folded for the probes (probes.ts Folds). Bound: its MAX_FOLDS. */
-  readonly folds = new Folds();
 
   /** `contributions`: message → what it adds to an anchored summary (artifacts.ts; depends on the message alone).
    *  The run memo passes the pipeline's, which the summarize stage fills for the same messages (one copy, not two).
@@ -200,7 +197,7 @@ function spanAudit(thread: Thread, span: { from: number; to: number }, known: Kn
     const index = anchoredIndex(thread, span.from, span.to, known.contributions);
     const anchored = anchoredText(span.from, span.to, index);
     const anchoredTokens = anchoredTokensOf(span.from, span.to, index, known.lines);
-    found = { ledger, anchored, anchoredTokens, anchoredProbes: probeSummary(anchored, ledger, known.folds) };
+    found = { ledger, anchored, anchoredTokens, anchoredProbes: probeSummary(anchored, ledger) };
     known.spans.set(key, found);
   }
   return found;
@@ -220,9 +217,7 @@ function audit(
       ...base,
       summaryTokens: summaryTokens ?? tok.count(summary),
       anchoredTokens,
-      probes: base.opaque
-        ? probeSummary(summary, emptyLedger(ledger), known.folds)
-        : probeSummary(summary, ledger, known.folds),
+      probes: base.opaque ? probeSummary(summary, emptyLedger(ledger)) : probeSummary(summary, ledger),
       anchoredProbes,
     },
     texts: { summary, anchored, ledger },
@@ -377,7 +372,6 @@ export function auditCompactions(
       ledgerParts: memo.ledgerParts,
       lines: getOrInsert(memo.anchoredLines, tok, () => new AnchoredLines(tok)),
       spans: getOrInsert(memo.spans, thread, newSpans),
-      folds: memo.folds,
     };
     let agent = memo.agent.get(thread);
     if (!agent) {

@@ -118,11 +118,6 @@ export class CostBook {
   private noRequestUsd = 0;
   private priced = 0;
   private unpriced = 0;
-  /** The last pricing asked for and its model and hour: a thread's requests mostly ask for the one before's, and
-   *  a (model, hour)'s answer never changes once given (below), so it is returned without the two keys made. */
-  private lastModel: string | undefined;
-  private lastHour: number | undefined;
-  private last: ModelPricing | undefined;
 
   /** `adjust` rewrites a model's prices before use (the simulation's `cache.*` multipliers). */
   private readonly userKey: string;
@@ -138,17 +133,6 @@ export class CostBook {
   /** The pricing of a model at a time (its hour: price lists change by date, a few by time of day). */
   pricing(model: string | undefined, time: number | undefined): ModelPricing {
     const hour = time === undefined ? undefined : Math.floor(time / HOUR);
-    if (this.last !== undefined && model === this.lastModel && hour === this.lastHour) return this.last;
-    const p = this.lookUp(model, hour);
-    this.lastModel = model;
-    this.lastHour = hour;
-    this.last = p;
-    return p;
-  }
-
-  /** A (model, hour)'s pricing: its own entry, else its model's timeless one, else priced now and kept under one of
-   *  the two (an entry, once set, is never replaced, and the own entry is set only when neither was there). */
-  private lookUp(model: string | undefined, hour: number | undefined): ModelPricing {
     const key = `${model ?? ''}\u0000${hour ?? 'newest'}`;
     // A model priced alike at any time (most are) is looked up once, not once per hour of the log.
     const anyTime = `${model ?? ''}\u0000any`;

@@ -3,8 +3,7 @@
 // instructions the summary still names. A match is exact (the item's text verbatim), normalized (case, spacing and
 // quotes folded; a path by a suffix of two or more segments, or `~` for the home directory), basename (a path's
 // last segment, only when no other ledger path shares it) or prefix (the first 40 folded characters of a long
-// error or instruction). Anything else is lost. Probe types: recall, artifact, continuation, decision. A run probes
-// every summary's ledger items again, the same texts as the runs before: their folded forms are kept (Folds).
+// error or instruction). Anything else is lost. Probe types: recall, artifact, continuation, decision.
 import type { Ledger, LedgerItem, LedgerKind } from './ledger.ts';
 
 export type ProbeKind = Exclude<LedgerKind, 'commands'>;
@@ -45,25 +44,6 @@ export function fold(s: string): string {
     .trim();
 }
 
-/** Lines kept before the memo starts over (a thread's paths, errors, todos and instructions; a drag probes the same
- *  ones again). */
-const MAX_FOLDS = 50_000;
-
-/** Ledger item texts → fold(text) (the audit's memo keeps one: items are probed again by every summary of every
- *  run over their span). Bound: MAX_FOLDS, then it starts over. */
-export class Folds {
-  private readonly folded = new Map<string, string>();
-  of(text: string): string {
-    let f = this.folded.get(text);
-    if (f === undefined) {
-      f = fold(text);
-      if (this.folded.size >= MAX_FOLDS) this.folded.clear();
-      this.folded.set(text, f);
-    }
-    return f;
-  }
-}
-
 const PATH_CHAR = /[\w.\-~/]/;
 
 /** `needle` in `hay` at path boundaries (not inside a longer name). */
@@ -90,9 +70,10 @@ function tildeForm(p: string): string | null {
 /** The summary folded, made when a probe first needs it (most items match it verbatim). */
 type Folded = () => string;
 
-function matchPath(text: string, foldedOf: Folded, p: string, fp: string, unique: boolean): MatchKind | null {
+function matchPath(text: string, foldedOf: Folded, p: string, unique: boolean): MatchKind | null {
   if (atBoundary(text, p)) return 'exact';
   const folded = foldedOf();
+  const fp = fold(p);
   const tilde = tildeForm(fp);
   if (atBoundary(folded, fp) || (tilde !== null && atBoundary(folded, tilde))) return 'normalized';
   const segs = fp.split('/').filter((s) => s !== '');
@@ -105,9 +86,9 @@ function matchPath(text: string, foldedOf: Folded, p: string, fp: string, unique
   return null;
 }
 
-function matchText(text: string, foldedOf: Folded, item: string, folds: Folds, prefix: boolean): MatchKind | null {
+function matchText(text: string, foldedOf: Folded, item: string, prefix: boolean): MatchKind | null {
   if (text.includes(item)) return 'exact';
-  const f = folds.of(item.replace(/…$/, ''));
+  const f = fold(item.replace(/…$/, ''));
   if (f === '') return null;
   const folded = foldedOf();
   if (folded.includes(f)) return 'normalized';
@@ -119,45 +100,34 @@ function matchIdentifier(text: string, id: string): MatchKind | null {
   return new RegExp(`(?<![\\w$])${id.replace(/\$/g, '\\$')}(?![\\w$])`).test(text) ? 'exact' : null;
 }
 
-/** The last segment of a folded path. */
-const baseOf = (folded: string): string => folded.split('/').at(-1) ?? '';
-
-/** Probe `summary` against `ledger`: per kind, the items it kept (with how it matched) and those it lost. `folds`:
- *  the items' folded texts kept from earlier probes (a fresh memo when absent). */
-export function probeSummary(summary: string, ledger: Ledger, folds: Folds = new Folds()): Probes {
+/** Probe `summary` against `ledger`: per kind, the items it kept (with how it matched) and those it lost. */
+export function probeSummary(summary: string, ledger: Ledger): Probes {
   let folded: string | undefined;
   const foldedOf = () => {
     folded ??= fold(summary);
     return folded;
   };
   const bases = new Map<string, number>();
-  const countBase = (it: LedgerItem) => {
-    const b = baseOf(folds.of(it.text));
+  for (const it of [...ledger.filesModified, ...ledger.filesRead]) {
+    const b = fold(it.text).split('/').at(-1) ?? '';
     bases.set(b, (bases.get(b) ?? 0) + 1);
-  };
-  ledger.filesModified.forEach(countBase);
-  ledger.filesRead.forEach(countBase);
+  }
   const probe = (items: readonly LedgerItem[], how: (it: LedgerItem) => MatchKind | null): ProbeResult => {
     const out: ProbeResult = { kept: [], lost: [] };
-    for (const item of items) {
-      const match = how(item);
-      // The item without its count, `match` last (one object made per item).
-      const { times: _t, ...it } = item;
-      (it as ProbeItem).match = match;
-      (match ? out.kept : out.lost).push(it as ProbeItem);
+    for (const { times: _t, ...it } of items) {
+      const match = how({ ...it, times: 1 });
+      (match ? out.kept : out.lost).push({ ...it, match });
     }
     return out;
   };
-  const path = (it: LedgerItem) => {
-    const fp = folds.of(it.text);
-    return matchPath(summary, foldedOf, it.text, fp, bases.get(baseOf(fp)) === 1);
-  };
+  const path = (it: LedgerItem) =>
+    matchPath(summary, foldedOf, it.text, bases.get(fold(it.text).split('/').at(-1) ?? '') === 1);
   return {
     filesModified: probe(ledger.filesModified, path),
     filesRead: probe(ledger.filesRead, path),
-    errors: probe(ledger.errors, (it) => matchText(summary, foldedOf, it.text, folds, true)),
+    errors: probe(ledger.errors, (it) => matchText(summary, foldedOf, it.text, true)),
     identifiers: probe(ledger.identifiers, (it) => matchIdentifier(summary, it.text)),
-    todos: probe(ledger.todos, (it) => matchText(summary, foldedOf, it.text, folds, true)),
-    instructions: probe(ledger.instructions, (it) => matchText(summary, foldedOf, it.text, folds, true)),
+    todos: probe(ledger.todos, (it) => matchText(summary, foldedOf, it.text, true)),
+    instructions: probe(ledger.instructions, (it) => matchText(summary, foldedOf, it.text, true)),
   };
 }
