@@ -101,6 +101,7 @@ function auditOf(t: Transcript, o: AnalyzeOptions, replay: Replay, found: Refetc
     tokenizer: o.tokenizer,
     replay,
     refetches: found,
+    refetchRows: c.refetch.firstRows.get(found),
     refetchUsd: cost.refetchUsd,
     dollars: cost.byPoint,
     memo: c.audit,

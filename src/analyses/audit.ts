@@ -30,6 +30,8 @@ export type AuditInput = {
   tokenizer: Tokenizer;
   replay: Replay;
   refetches: readonly Refetch[];
+  /** By re-fetch, its first call's result's row in its thread's fates (RefetchMemo.firstRows), if kept. */
+  refetchRows?: Int32Array;
   /** The run's dollars of each re-fetch (run-cost.ts refetchUsd) and of each request in replay order. */
   refetchUsd: readonly (number | null)[];
   dollars: readonly RequestDollars[];
@@ -48,7 +50,17 @@ export function auditRun(x: AuditInput): RunAudit {
   const rows = audited.map((a) => a.row);
   const priceKey = JSON.stringify([replay.options.provider, cfg.cache, cfg.prices]);
   const pricer = refetchPricer(t, cfg, api, book);
-  const after = refetchesAfter(t, x.tokenizer, rows, replay.threads, x.refetches, pricer, x.after, priceKey);
+  const after = refetchesAfter(
+    t,
+    x.tokenizer,
+    rows,
+    replay.threads,
+    x.refetches,
+    pricer,
+    x.after,
+    priceKey,
+    x.refetchRows,
+  );
   const compactions = rows.map((r, i) => ({ ...r, refetchesAfter: after[i] }));
   const loss = lossRefetches(x.refetches, x.refetchUsd, rows, after);
   const tasks = taskRows(t, replay, x.dollars, loss, (th) => getOrInsert(x.memo.taskStarts, th, () => taskStarts(th)));

@@ -70,14 +70,26 @@ const newThreadRefetches = (): ThreadRefetches => ({ byRepeat: [], byFold: new M
 const newList = (): Refetch[] => [];
 const newStarts = (): number[] => [];
 
-function refetchIndex(found: readonly Refetch[], threads: ReadonlyMap<string, { tr?: ThreadReplay }>) {
+/** `firstRows`: by re-fetch, its first call's result's row in its thread's fates (RefetchMemo.firstRows; checked
+ *  by id before use, else looked up). */
+function refetchIndex(
+  found: readonly Refetch[],
+  threads: ReadonlyMap<string, { tr?: ThreadReplay }>,
+  firstRows: Int32Array | undefined,
+) {
   const out = new Map<string, ThreadRefetches>();
-  for (const f of found) {
+  for (let k = 0; k < found.length; k++) {
+    const f = found[k];
     if (f.kind === 'after-edit') continue;
     const x = getOrInsert(out, f.thread, newThreadRefetches);
     x.byRepeat.push(f);
-    const foldedAt = threads.get(f.thread)?.tr?.fates.get(f.firstToolUseId)?.foldedAt;
-    if (foldedAt !== undefined && foldedAt !== null) getOrInsert(x.byFold, foldedAt, newList).push(f);
+    const fates = threads.get(f.thread)?.tr?.fates;
+    if (!fates) continue;
+    const kept = firstRows && k < firstRows.length ? firstRows[k] : -1;
+    const row =
+      kept >= 0 && kept < fates.size && fates.idAt(kept) === f.firstToolUseId ? kept : fates.rowOf(f.firstToolUseId);
+    const foldedAt = row >= 0 ? fates.foldedAt(row) : null;
+    if (foldedAt !== null) getOrInsert(x.byFold, foldedAt, newList).push(f);
   }
   // Stable: equal messages keep the run's order.
   for (const x of out.values()) x.byRepeat.sort((a, b) => a.repeatMessageIndex - b.repeatMessageIndex);
@@ -110,7 +122,8 @@ export type AfterMemo = WeakMap<AuditedCompaction, { priceKey: string; value: Re
  * The re-fetches after each compaction. `refetches` are the run's (refetch.ts); `price` turns re-fetches into
  * dollars (trade-off-cost.ts refetchCost under the run's settings, named by `priceKey`). Indexed once per run, so
  * a run with many compactions and re-fetches costs their sum, not their product; a row kept from an earlier run
- * under the same prices is taken from `memo`.
+ * under the same prices is taken from `memo`. `firstRows`: the re-fetches' first rows (RefetchMemo.firstRows), if
+ * kept.
  */
 export function refetchesAfter(
   t: Transcript,
@@ -121,6 +134,7 @@ export function refetchesAfter(
   price: (items: Pick<Refetch, 'thread' | 'repeatMessageIndex' | 'tokens'>[]) => (number | null)[],
   memo: AfterMemo = new WeakMap(),
   priceKey = '',
+  firstRows?: Int32Array,
 ): RefetchesAfter[] {
   let indexed:
     | {
@@ -131,7 +145,7 @@ export function refetchesAfter(
     | undefined;
   const made = () => {
     const threads = new Map(t.threads.map((th, i) => [th.id, { th, tr: replays[i] as ThreadReplay | undefined }]));
-    return { threads, starts: startsBySource(compactions, threads), index: refetchIndex(found, threads) };
+    return { threads, starts: startsBySource(compactions, threads), index: refetchIndex(found, threads, firstRows) };
   };
   return compactions.map((c) => {
     const kept = memo.get(c);

@@ -50,6 +50,9 @@ type Repeat = Omit<Refetch, 'kind' | 'lostBy'> & {
   edited: boolean;
   compacted: boolean;
   repeatRequest: number;
+  /** The first call's result's row in its thread's fates, read once (a thread's rows are the same in every replay;
+   *  checked by id before use): −1 when it has no result, −2 before it is read. */
+  firstRow: number;
 };
 
 /** What the re-fetch analysis keeps from one run to the next of one transcript and tokenizer (RunMemo). */
@@ -59,6 +62,9 @@ export class RefetchMemo {
   /** Tool result block → its text's tokens (a followed session's growth finds the repeats of its grown thread
    *  again). Bound: the result blocks alive. */
   readonly resultTokens = new WeakMap<Block, number>();
+  /** A run's re-fetches (`refetches`' answer) → by re-fetch, its first call's result's row in its thread's fates
+   *  (−1: none), for the readers of the same run (compaction-refetch.ts). Bound: the lists alive. */
+  readonly firstRows = new WeakMap<readonly Refetch[], Int32Array>();
 }
 
 function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] {
@@ -107,6 +113,7 @@ function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] 
             writes.some((w) => w.mi > first.mi && w.mi < m.index && w.paths.some((p) => paths.includes(p))),
           compacted: compactions.some((c) => c > first.mi && c < m.index),
           repeatRequest: requestOf(m.index),
+          firstRow: -2,
         });
       }
       seen.set(key, { id: b.id, mi: m.index });
@@ -116,20 +123,34 @@ function repeatsOf(thread: Thread, tok: Tokenizer, memo: RefetchMemo): Repeat[] 
   return out;
 }
 
-function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefined, memo: RefetchMemo): Refetch[] {
+/** The thread's re-fetches, classified against its replay (when given); each one's first row pushed on `rows`. */
+function findRefetches(
+  thread: Thread,
+  tok: Tokenizer,
+  tr: ThreadReplay | undefined,
+  memo: RefetchMemo,
+  rows: number[],
+): Refetch[] {
   const repeats = repeatsOf(thread, tok, memo);
   // Fields copied by name: a rest spread per repeat costs more than the classification (re-runs see thousands).
+  const fates = tr?.fates;
   const found = repeats.map((r) => {
     // When and how the first call's result was lost (its first lossy rewrite, fold into a summary or drop).
-    const l = tr?.fates.get(r.firstToolUseId)?.lostBy ?? undefined;
+    let row = r.firstRow;
+    if (fates && (row === -2 || (row >= 0 && (row >= fates.size || fates.idAt(row) !== r.firstToolUseId)))) {
+      row = fates.rowOf(r.firstToolUseId);
+      r.firstRow = row;
+    }
+    rows.push(fates ? row : -1);
+    const lostAt = fates && row >= 0 ? fates.lostAt(row) : -1;
     const kind: RefetchKind = r.edited
       ? 'after-edit'
       : r.compacted
         ? 'after-agent-compaction'
-        : l && l.request <= r.repeatRequest
+        : lostAt >= 0 && lostAt <= r.repeatRequest
           ? 'after-pipeline'
           : 'plain';
-    const lostBy = kind === 'after-pipeline' && l ? `${l.how} at request ${l.request}` : undefined;
+    const lostBy = kind === 'after-pipeline' && fates ? `${fates.lostHow(row)} at request ${lostAt}` : undefined;
     const out: Refetch = {
       thread: r.thread,
       tool: r.tool,
@@ -150,5 +171,8 @@ function findRefetches(thread: Thread, tok: Tokenizer, tr: ThreadReplay | undefi
 /** Every re-fetch in every thread, classified against the replay (when given). */
 export function refetches(t: Transcript, tok: Tokenizer, replay: Replay | undefined, memo: RefetchMemo): Refetch[] {
   const byId = new Map(replay?.threads.map((tr) => [tr.thread, tr]));
-  return t.threads.flatMap((th) => findRefetches(th, tok, byId.get(th.id), memo));
+  const rows: number[] = [];
+  const out = t.threads.flatMap((th) => findRefetches(th, tok, byId.get(th.id), memo, rows));
+  memo.firstRows.set(out, Int32Array.from(rows));
+  return out;
 }

@@ -219,9 +219,18 @@ function toolResultRows(t: Transcript, tok: Tokenizer, replay: Replay | undefine
   return rows;
 }
 
+/** The rows of one thread's results, each with its fate. `statics` are in the order of the fates' rows (a thread's
+ *  results, first occurrence, thread order; checked by id, else looked up), so a row's fate is read by its place:
+ *  no id looked up, no fate object made. */
 function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr: ThreadReplay | undefined): void {
-  for (const s of statics) {
-    const f = tr?.fates.get(s.toolUseId);
+  const fates = tr?.fates;
+  for (let k = 0; k < statics.length; k++) {
+    const s = statics[k];
+    const i = !fates ? -1 : k < fates.size && fates.idAt(k) === s.toolUseId ? k : fates.rowOf(s.toolUseId);
+    if (!fates || i < 0) {
+      rows.push(rowWithoutFate(s));
+      continue;
+    }
     rows.push({
       thread: s.thread,
       toolUseId: s.toolUseId,
@@ -230,19 +239,43 @@ function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr
       chars: s.chars,
       tokens: s.tokens,
       isError: s.isError,
-      tier: f?.tier ?? null,
-      firstTouchRequest: f?.firstTouchRequest ?? null,
-      distanceAtFirstTouch: f?.distanceAtFirstTouch ?? null,
-      floor: f?.floor ?? false,
-      spilled: f?.spilled ?? false,
-      summarized: f?.summarized ?? false,
-      cleared: f?.cleared ?? false,
-      inSummary: f !== undefined && f.foldedAt !== null,
-      dropped: f !== undefined && f.droppedAt !== null,
-      droppedAt: f?.droppedAt ?? null,
-      finalChars: f?.finalChars ?? s.chars,
+      tier: fates.tier(i),
+      firstTouchRequest: fates.firstTouchRequest(i),
+      distanceAtFirstTouch: fates.distanceAtFirstTouch(i),
+      floor: fates.floor(i),
+      spilled: fates.spilled(i),
+      summarized: fates.summarized(i),
+      cleared: fates.cleared(i),
+      inSummary: fates.foldedAt(i) !== null,
+      dropped: fates.droppedAt(i) !== null,
+      droppedAt: fates.droppedAt(i),
+      finalChars: fates.finalChars(i) ?? s.chars,
     });
   }
+}
+
+/** The row of a result the replay has no fate for. */
+function rowWithoutFate(s: StaticRow): ToolResultRow {
+  return {
+    thread: s.thread,
+    toolUseId: s.toolUseId,
+    tool: s.tool,
+    messageIndex: s.messageIndex,
+    chars: s.chars,
+    tokens: s.tokens,
+    isError: s.isError,
+    tier: null,
+    firstTouchRequest: null,
+    distanceAtFirstTouch: null,
+    floor: false,
+    spilled: false,
+    summarized: false,
+    cleared: false,
+    inSummary: false,
+    dropped: false,
+    droppedAt: null,
+    finalChars: s.chars,
+  };
 }
 
 /** Shared by the rows without events (frozen). */

@@ -2,7 +2,9 @@
 // a replay (SPEC §4): the one record the report, the re-fetch classifier, the worker and the tests read. The
 // stages' interned tool-id numbers, typed arrays and bit flags stay here, inside pipeline/. Kept in columns (one
 // row a result, typed arrays) and read as a Map by tool_use id: a ResultFate is made when asked for. As objects
-// in a Map they were ~230 bytes a result, every replay (7.7 MB at 34,000 results), replaced on every run.
+// in a Map they were ~230 bytes a result, every replay (7.7 MB at 34,000 results), replaced on every run. A reader
+// that walks a thread's results in order (the report's rows) or keeps a result's row (the re-fetches) reads the
+// columns by row: no id looked up, no object made.
 
 import type { SiteTable } from './result-sites.ts';
 import type { PipelineEvent } from './stage.ts';
@@ -13,7 +15,7 @@ import { inTier3, tierRecord } from './stages/tiers.ts';
 /** Rewrites that lose a result's content (a truncation or spill keeps part of it, or a way back). */
 export const LOSSY: ReadonlySet<string> = new Set(['tier1', 'tier2-summary', 'clear', 'elide']);
 
-export type ResultFate = {
+type ResultFate = {
   toolUseId: string;
   /** Thread message index of the result (its first occurrence). */
   messageIndex: number;
@@ -61,8 +63,31 @@ const LOST_DROP = 3;
 /** A column's value, −1 read as null. */
 const orNull = (v: number): number | null => (v >= 0 ? v : null);
 
+/** The fates of a thread's results: by tool_use id as a Map, and by row (a result's place among its thread's
+ *  results, first occurrence, thread order: the order of `keys()`) without an object. */
+export interface ResultFates extends ReadonlyMap<string, ResultFate> {
+  /** The row of `id`'s result, −1 when the thread has none. */
+  rowOf(id: string): number;
+  /** The tool_use id of row `i`. */
+  idAt(i: number): string;
+  tier(i: number): ResultFate['tier'];
+  firstTouchRequest(i: number): number | null;
+  distanceAtFirstTouch(i: number): number | null;
+  floor(i: number): boolean;
+  spilled(i: number): boolean;
+  summarized(i: number): boolean;
+  cleared(i: number): boolean;
+  foldedAt(i: number): number | null;
+  droppedAt(i: number): number | null;
+  finalChars(i: number): number | null;
+  /** The request of `lostBy`, −1 when the result kept its content. */
+  lostAt(i: number): number;
+  /** How it was lost (`lostBy.how`); only for a row with `lostAt(i) >= 0`. */
+  lostHow(i: number): string;
+}
+
 /** The fates of a thread's result sites, one row a site in thread order (−1: null in the request columns). */
-class FateColumns implements ReadonlyMap<string, ResultFate> {
+class FateColumns implements ResultFates {
   readonly #table: SiteTable;
   readonly #tier: Uint8Array;
   readonly #flags: Uint8Array;
@@ -131,51 +156,96 @@ class FateColumns implements ReadonlyMap<string, ResultFate> {
     return this.#table.sites.length;
   }
 
-  #row(id: string): number {
+  rowOf(id: string): number {
     const n = this.#table.ids.get(id);
     return n === undefined || n >= this.#table.siteOf.length ? -1 : this.#table.siteOf[n];
   }
 
   has(id: string): boolean {
-    return this.#row(id) >= 0;
+    return this.rowOf(id) >= 0;
   }
 
   get(id: string): ResultFate | undefined {
-    const i = this.#row(id);
+    const i = this.rowOf(id);
     return i < 0 ? undefined : this.#fate(i);
+  }
+
+  idAt(i: number): string {
+    return this.#table.sites[i].toolUseId;
+  }
+
+  tier(i: number): ResultFate['tier'] {
+    const flags = this.#flags[i];
+    return (flags & REC) !== 0 ? (this.#tier[i] as 1 | 2) : (flags & TIER3) !== 0 ? 3 : null;
+  }
+
+  firstTouchRequest(i: number): number | null {
+    return (this.#flags[i] & REC) !== 0 ? this.#touch[i] : null;
+  }
+
+  distanceAtFirstTouch(i: number): number | null {
+    return (this.#flags[i] & REC) !== 0 ? this.#distance[i] : null;
+  }
+
+  floor(i: number): boolean {
+    return (this.#flags[i] & FLOOR) !== 0;
+  }
+
+  spilled(i: number): boolean {
+    return (this.#flags[i] & SPILLED_FLAG) !== 0;
+  }
+
+  summarized(i: number): boolean {
+    return (this.#flags[i] & SUMMARIZED) !== 0;
+  }
+
+  cleared(i: number): boolean {
+    return (this.#flags[i] & CLEARED) !== 0;
+  }
+
+  foldedAt(i: number): number | null {
+    return orNull(this.#folded[i]);
+  }
+
+  droppedAt(i: number): number | null {
+    return orNull(this.#dropped[i]);
+  }
+
+  finalChars(i: number): number | null {
+    return orNull(this.#chars[i]);
+  }
+
+  lostAt(i: number): number {
+    return this.#lostHow[i] === LOST_NONE ? -1 : this.#lostAt[i];
+  }
+
+  lostHow(i: number): string {
+    const how = this.#lostHow[i];
+    const e = this.#lostEvent[i];
+    return how === LOST_EVENT && e
+      ? `${e.stage} ${e.action}`
+      : how === LOST_FOLD
+        ? 'summarize (folded into a summary)'
+        : 'hardcap drop';
   }
 
   #fate(i: number): ResultFate {
     const s = this.#table.sites[i];
-    const flags = this.#flags[i];
-    const rec = (flags & REC) !== 0;
-    const how = this.#lostHow[i];
-    const e = this.#lostEvent[i];
+    const at = this.lostAt(i);
     return {
       toolUseId: s.toolUseId,
       messageIndex: s.messageIndex,
-      tier: rec ? (this.#tier[i] as 1 | 2) : (flags & TIER3) !== 0 ? 3 : null,
-      firstTouchRequest: rec ? this.#touch[i] : null,
-      distanceAtFirstTouch: rec ? this.#distance[i] : null,
-      floor: (flags & FLOOR) !== 0,
-      spilled: (flags & SPILLED_FLAG) !== 0,
-      summarized: (flags & SUMMARIZED) !== 0,
-      cleared: (flags & CLEARED) !== 0,
-      foldedAt: orNull(this.#folded[i]),
-      droppedAt: orNull(this.#dropped[i]),
-      finalChars: orNull(this.#chars[i]),
-      lostBy:
-        how === LOST_NONE
-          ? null
-          : {
-              request: this.#lostAt[i],
-              how:
-                how === LOST_EVENT && e
-                  ? `${e.stage} ${e.action}`
-                  : how === LOST_FOLD
-                    ? 'summarize (folded into a summary)'
-                    : 'hardcap drop',
-            },
+      tier: this.tier(i),
+      firstTouchRequest: this.firstTouchRequest(i),
+      distanceAtFirstTouch: this.distanceAtFirstTouch(i),
+      floor: this.floor(i),
+      spilled: this.spilled(i),
+      summarized: this.summarized(i),
+      cleared: this.cleared(i),
+      foldedAt: this.foldedAt(i),
+      droppedAt: this.droppedAt(i),
+      finalChars: this.finalChars(i),
+      lostBy: at < 0 ? null : { request: at, how: this.lostHow(i) },
     };
   }
 
@@ -201,10 +271,6 @@ class FateColumns implements ReadonlyMap<string, ResultFate> {
 }
 
 /** The fate of every result site, by tool_use id (thread order). */
-export function resultFates(
-  sites: SiteTable,
-  states: StageStates,
-  trail: RewriteTrail,
-): ReadonlyMap<string, ResultFate> {
+export function resultFates(sites: SiteTable, states: StageStates, trail: RewriteTrail): ResultFates {
   return new FateColumns(sites, states, trail);
 }

@@ -3,7 +3,7 @@
 import type { Message, Request, Thread } from '../model/transcript.ts';
 import type { PairingViolation, Provider } from '../pairing/types.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
-import type { ResultFate } from '../pipeline/fates.ts';
+import type { ResultFates } from '../pipeline/fates.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
 import type { Summarizer } from '../pipeline/summarizer.ts';
 import type { KnownMessages } from '../pipeline/working.ts';
@@ -58,7 +58,7 @@ export type ThreadReplay = {
   calibration: Calibration;
   requests: RequestReplay[];
   /** What the pipeline did to each tool result, by tool_use id in thread order (pipeline/fates.ts). */
-  fates: ReadonlyMap<string, ResultFate>;
+  fates: ResultFates;
   /** By thread message index: the request whose pipeline summary folded that message in (sparse; the
    *  compaction audit reads the span of each summary from it). */
   folded: readonly (number | undefined)[];

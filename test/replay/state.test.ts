@@ -59,4 +59,47 @@ describe('state across requests', () => {
     expect(touched.length).toBeGreaterThan(0);
     expect(touched.every((f) => f.firstTouchRequest !== null && f.distanceAtFirstTouch !== null)).toBe(true);
   });
+
+  it('the fates read by row are the fates read by id (the report and the re-fetches read rows)', () => {
+    const t = loop([{ tool: 'Bash', args: 'cat log', result: '60000 chars' }, ...fillers(40)]);
+    const r = replayFirst(tk, t, { set: { contextWindow: 24_000, outputReserve: 2_000 } });
+    const f = r.fates;
+    expect(f.size).toBe(41);
+    expect(f.rowOf('not-a-result')).toBe(-1);
+    expect(f.has('not-a-result')).toBe(false);
+    let lost = 0;
+    [...f.keys()].forEach((id, i) => {
+      expect(f.idAt(i)).toBe(id);
+      expect(f.rowOf(id)).toBe(i);
+      const byId = f.get(id);
+      const at = f.lostAt(i);
+      if (at >= 0) lost++;
+      expect({
+        tier: f.tier(i),
+        firstTouchRequest: f.firstTouchRequest(i),
+        distanceAtFirstTouch: f.distanceAtFirstTouch(i),
+        floor: f.floor(i),
+        spilled: f.spilled(i),
+        summarized: f.summarized(i),
+        cleared: f.cleared(i),
+        foldedAt: f.foldedAt(i),
+        droppedAt: f.droppedAt(i),
+        finalChars: f.finalChars(i),
+        lostBy: at < 0 ? null : { request: at, how: f.lostHow(i) },
+      }).toEqual({
+        tier: byId?.tier,
+        firstTouchRequest: byId?.firstTouchRequest,
+        distanceAtFirstTouch: byId?.distanceAtFirstTouch,
+        floor: byId?.floor,
+        spilled: byId?.spilled,
+        summarized: byId?.summarized,
+        cleared: byId?.cleared,
+        foldedAt: byId?.foldedAt,
+        droppedAt: byId?.droppedAt,
+        finalChars: byId?.finalChars,
+        lostBy: byId?.lostBy,
+      });
+    });
+    expect(lost).toBeGreaterThan(0);
+  });
 });
