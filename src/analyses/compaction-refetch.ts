@@ -85,9 +85,7 @@ function refetchIndex(
     x.byRepeat.push(f);
     const fates = threads.get(f.thread)?.tr?.fates;
     if (!fates) continue;
-    const kept = firstRows && k < firstRows.length ? firstRows[k] : -1;
-    const row =
-      kept >= 0 && kept < fates.size && fates.idAt(kept) === f.firstToolUseId ? kept : fates.rowOf(f.firstToolUseId);
+    const row = fates.rowOf(f.firstToolUseId, firstRows && k < firstRows.length ? firstRows[k] : -1);
     const foldedAt = row >= 0 ? fates.foldedAt(row) : null;
     if (foldedAt !== null) getOrInsert(x.byFold, foldedAt, newList).push(f);
   }

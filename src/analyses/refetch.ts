@@ -137,8 +137,8 @@ function findRefetches(
   const found = repeats.map((r) => {
     // When and how the first call's result was lost (its first lossy rewrite, fold into a summary or drop).
     let row = r.firstRow;
-    if (fates && (row === -2 || (row >= 0 && (row >= fates.size || fates.idAt(row) !== r.firstToolUseId)))) {
-      row = fates.rowOf(r.firstToolUseId);
+    if (fates && row !== -1) {
+      row = fates.rowOf(r.firstToolUseId, row);
       r.firstRow = row;
     }
     rows.push(fates ? row : -1);

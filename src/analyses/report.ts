@@ -226,7 +226,7 @@ function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr
   const fates = tr?.fates;
   for (let k = 0; k < statics.length; k++) {
     const s = statics[k];
-    const i = !fates ? -1 : k < fates.size && fates.idAt(k) === s.toolUseId ? k : fates.rowOf(s.toolUseId);
+    const i = fates ? fates.rowOf(s.toolUseId, k) : -1;
     if (!fates || i < 0) {
       rows.push(rowWithoutFate(s));
       continue;

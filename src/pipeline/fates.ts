@@ -66,8 +66,9 @@ const orNull = (v: number): number | null => (v >= 0 ? v : null);
 /** The fates of a thread's results: by tool_use id as a Map, and by row (a result's place among its thread's
  *  results, first occurrence, thread order: the order of `keys()`) without an object. */
 export interface ResultFates extends ReadonlyMap<string, ResultFate> {
-  /** The row of `id`'s result, −1 when the thread has none. */
-  rowOf(id: string): number;
+  /** The row of `id`'s result, −1 when the thread has none; `hint` (a row the caller kept or expects) is tried
+   *  first, checked by id. */
+  rowOf(id: string, hint?: number): number;
   /** The tool_use id of row `i`. */
   idAt(i: number): string;
   tier(i: number): ResultFate['tier'];
@@ -156,7 +157,8 @@ class FateColumns implements ResultFates {
     return this.#table.sites.length;
   }
 
-  rowOf(id: string): number {
+  rowOf(id: string, hint = -1): number {
+    if (hint >= 0 && hint < this.size && this.idAt(hint) === id) return hint;
     const n = this.#table.ids.get(id);
     return n === undefined || n >= this.#table.siteOf.length ? -1 : this.#table.siteOf[n];
   }
