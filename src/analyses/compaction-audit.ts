@@ -9,7 +9,7 @@ import { getOrInsert } from '../lib/maps.ts';
 import { RoundMap } from '../lib/rounds.ts';
 import { firstIndex } from '../lib/search.ts';
 import { sameValue } from '../model/carry-over.ts';
-import type { Message, Thread, Transcript } from '../model/transcript.ts';
+import type { Block, Message, Thread, Transcript } from '../model/transcript.ts';
 import {
   type Artifact,
   type ArtifactIndex,
@@ -310,6 +310,19 @@ function agentCompactions(
 
 const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
 
+/** A pipeline summary's text is made each time it is read (summarize.ts summaryMessage): its audit keeps the block
+ *  it is read from, not the text (hundreds of KBs a run). */
+function keepBlockText(a: Audited, block: Block): void {
+  const { anchored, ledger } = a.texts;
+  a.texts = {
+    get summary() {
+      return blockText(block);
+    },
+    anchored,
+    ledger,
+  };
+}
+
 /** The pipeline's summaries in a thread's replay: each against the messages it newly folded. */
 function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, known: Known): Audited[] {
   const out: Audited[] = [];
@@ -350,6 +363,7 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, k
           e.tokensAfter, // the summary's count, made by the stage from its lines
         ),
       );
+      keepBlockText(out[out.length - 1], e.after);
     }
   }
   return out;

@@ -273,6 +273,33 @@ export function renderSections(index: ArtifactIndex, prose?: Partial<Record<keyo
   return lines.join('\n');
 }
 
+/** Runes of `renderSections(index)` (no prose) without rendering it: its lines' runes and the breaks between them.
+ *  An item's line is `- `, its text, ` (req `, the request's digits and `)`; the rest is ASCII. */
+export function sectionRunes(index: ArtifactIndex): number {
+  let n = -1; // one break fewer than lines
+  for (const k of SECTION_KEYS) {
+    const items = index[k];
+    n += (TITLE_LINES.get(k) as string).length; // "## Title" and its break
+    if (items.length === 0) n += NONE_LINE_BREAK.length;
+    for (let i = 0; i < items.length; i++) {
+      const a = items[i];
+      n += runeCount(a.text) + ITEM_FIXED_RUNES + digits(a.request);
+    }
+  }
+  return n;
+}
+
+/** `- `, ` (req `, `)` and the line's break. */
+const ITEM_FIXED_RUNES = 10;
+
+/** Characters of a request number as an item line writes it (`${n}`). */
+function digits(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) return String(n).length;
+  let d = 1;
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) d++;
+  return d;
+}
+
 /** A title line and `- (none)`, each with its "\n" (made once: a draft is measured per candidate cut). */
 const TITLE_LINES = new Map(SECTION_KEYS.map((k) => [k, `## ${SECTION_TITLES[k]}\n`]));
 const NONE_LINE_BREAK = `${NONE_LINE}\n`;

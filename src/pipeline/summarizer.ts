@@ -8,7 +8,14 @@ import { headRunes, runeCount } from '../lib/runes.ts';
 import type { ArtifactIndex } from './artifacts.ts';
 
 export type ResultSummaryRequest = { tool: string; text: string; task: string };
-export type TurnSummaryRequest = { transcript: string; artifacts: ArtifactIndex; previous?: string; task: string };
+export type TurnSummaryRequest = {
+  transcript: string;
+  artifacts: ArtifactIndex;
+  /** Whether a previous summary is merged (without reading `previous`, which may render it). */
+  hasPrevious: boolean;
+  previous?: string;
+  task: string;
+};
 
 export type SummaryOutcome = { ok: true; text: string } | { ok: false; error: string; pending?: boolean };
 
@@ -41,8 +48,8 @@ export const extractiveSummarizer: Summarizer = {
     else if (last.trim() !== firstLine(text, 1e9)) parts.push(`last: ${firstLine(last, 80)}`);
     return { ok: true, text: `${parts.join('; ')}.` };
   },
-  summarizeTurns({ previous }) {
-    return { ok: true, text: previous ? 'Earlier summary merged below.' : '' };
+  summarizeTurns({ hasPrevious }) {
+    return { ok: true, text: hasPrevious ? 'Earlier summary merged below.' : '' };
   },
 };
 

@@ -184,6 +184,19 @@ describe('the pipeline’s own summaries are audited the same way', () => {
       for (const c of pipe) expect(c.anchoredTokens).toBe(tok.count(a.audit.texts.get(c.id)?.anchored ?? ''));
     }
   });
+
+  it('a pipeline compaction’s text (what its view shows) is its summary’s, made when read', () => {
+    const a = run(work(), opts);
+    const pipe = a.audit.compactions.filter((c) => c.source === 'pipeline');
+    const events = a.replay.threads[0].requests.flatMap((q) => q.events).filter((e) => e.action === 'summarize');
+    expect(pipe.length).toBe(events.length);
+    pipe.forEach((c, i) => {
+      const b = events[i].after;
+      const summary = a.audit.texts.get(c.id)?.summary;
+      expect(summary).toMatch(/^\[Summary #\d+ /);
+      expect(summary).toBe(b?.type === 'text' ? b.text : '');
+    });
+  });
 });
 
 describe('matching rules', () => {

@@ -3,6 +3,7 @@
 // a tool pair or a parallel batch (valid for all five providers); the breaker opens after 3 consecutive
 // failures for 5 requests; the event names tokens freed, messages summarised, summary size, recent kept.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runeCount } from '../../src/lib/runes.ts';
 import type { Message, Transcript } from '../../src/model/transcript.ts';
 import { PROVIDERS, validatePairing } from '../../src/pairing/validate.ts';
 import { SECTION_TITLES } from '../../src/pipeline/artifacts.ts';
@@ -105,6 +106,27 @@ describe('summary content (SPEC §4.5)', () => {
       expect(e.tokensAfter).toBeLessThan(e.tokensBefore);
       const out = outs[e.request];
       expect(kept).toBe(out.length - e.position - 1); // after the summary, nothing else ran (no hard cap)
+    }
+  });
+
+  it('a summary is made when read: its runes and tokens, counted from its parts, are its text’s (emoji, CJK)', () => {
+    const t = loop([
+      { tool: 'Read', args: 'src/😀/読み.go', result: '3000 chars' },
+      { tool: 'Edit', args: 'src/b🚀.go', result: '"ok"' },
+      { tool: 'Bash', args: 'go build', result: '"Error: 未定義 😀 Session"', error: true },
+      ...fillers(30),
+    ]);
+    const r = replayFirst(tk, t, opts());
+    const ev = r.requests.flatMap((q) => q.events).filter((e) => e.stage === 'summarize');
+    expect(ev.length).toBeGreaterThanOrEqual(2);
+    for (const e of ev) {
+      const b = e.after;
+      const text = b?.type === 'text' ? b.text : '';
+      expect(text).toContain('😀');
+      expect(b?.type === 'text' ? b.text : '').toBe(text); // the same text on every read
+      expect(e.charsAfter).toBe(runeCount(text));
+      expect(e.tokensAfter).toBe(tk.count(text));
+      expect(JSON.parse(JSON.stringify(b))).toEqual({ type: 'text', text });
     }
   });
 

@@ -6,7 +6,14 @@
 import { headRunes, runeCount } from '../../lib/runes.ts';
 import type { Message } from '../../model/transcript.ts';
 import { blockText } from '../../tokens/block-text.ts';
-import { type ArtifactIndex, emptyIndex, indexMessage, mergeIndex, renderSections } from '../artifacts.ts';
+import {
+  type ArtifactIndex,
+  emptyIndex,
+  indexMessage,
+  mergeIndex,
+  renderSections,
+  sectionRunes,
+} from '../artifacts.ts';
 import { landingTokens } from '../config.ts';
 import { CutCursor, headEnd, isPipelineSummary, SUMMARY_UUID, tailStart } from '../cuts.ts';
 import type { PipelineStage, StageContext } from '../stage.ts';
@@ -54,12 +61,14 @@ function widen(span: Span, r: number): void {
   if (r > span.last) span.last = r;
 }
 
-/** A summary's text and its tokens (counted from its parts: summary-drafts.ts). */
+/** A summary's parts — its head (header and prose) and the merged index its sections render — and its tokens
+ *  (counted from its parts: summary-drafts.ts). */
 function summaryOf(n: number, span: Span, ctx: StageContext, prose: string, merged: ArtifactIndex) {
   const drafts = ctx.memo.drafts;
   const head = `${summaryHeader(n, span.first, span.last, ctx.summarizer.id)}\n${prose.trim() ? `${prose.trim()}\n` : ''}`;
   return {
-    text: `${head}${renderSections(merged)}`,
+    head,
+    merged,
     tokens:
       drafts.headTokens(ctx.meter, n, span.first, span.last, ctx.summarizer.id, prose.trim()) +
       drafts.sectionTokens(ctx.meter, merged),
@@ -139,7 +148,11 @@ function summarize(p: Plan, ctx: StageContext): SummaryOutcome {
     // Only a model summarizer reads the rendered turns; the local ones work from the artifact index.
     transcript: ctx.summarizer.id === 'extractive' || ctx.summarizer.id === 'fail' ? '' : render(p.fresh),
     artifacts: p.merged,
-    previous: p.previous ? blockText(p.previous.blocks[0]) : undefined,
+    hasPrevious: p.previous !== undefined,
+    // Rendered only for a summarizer that reads it (a pipeline summary's text is made on demand: summaryMessage).
+    get previous() {
+      return p.previous ? blockText(p.previous.blocks[0]) : undefined;
+    },
     // Read only by a summarizer that uses it: finding it scans the history back to the last prompt.
     get task() {
       return ctx.task();
@@ -147,12 +160,23 @@ function summarize(p: Plan, ctx: StageContext): SummaryOutcome {
   });
 }
 
-/** A pipeline summary message holding `text` (the head of the history keeps it). */
-export function summaryMessage(text: string): Message {
+/** A pipeline summary message holding `text`, or text made by `render` each time it is read: a run makes hundreds
+ *  of summaries of KBs each, and few are read whole after the run (the compaction and event views, on demand), so
+ *  a run keeps what renders them (their merged indexes, whose items the memos keep) instead of their texts. */
+export function summaryMessage(text: string | (() => string)): Message {
   return {
     index: -1,
     role: 'user',
-    blocks: [{ type: 'text', text }],
+    blocks: [
+      typeof text === 'string'
+        ? { type: 'text', text }
+        : {
+            type: 'text',
+            get text() {
+              return text();
+            },
+          },
+    ],
     source: { line: 0, uuid: SUMMARY_UUID },
     compaction: 'summary',
     meta: true,
@@ -202,11 +226,11 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       }
     }
     const { cut, fresh, removed: tokensBefore } = chosen;
-    const { text, tokens: tokensAfter } = made;
+    const { head, merged, tokens: tokensAfter } = made;
     if (tokensAfter >= tokensBefore) return state; // the prose made it no smaller than what it replaces
-    const summary = summaryMessage(text);
+    const summary = summaryMessage(() => `${head}${renderSections(merged)}`);
     ctx.meter.knownBlock(summary.blocks[0], tokensAfter);
-    const runes = runeCount(text);
+    const runes = runeCount(head) + sectionRunes(merged);
     ctx.memo.runes.known(summary.blocks[0], runes);
     state.index = chosen.merged;
     state.count++;
