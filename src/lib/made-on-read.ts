@@ -1,6 +1,7 @@
-// An array field of a reply made when first read: a run result's timeline and event rows are written to the wire
-// item by item from what the run keeps (items.at(i), each dropped once written), so a long session's 20k points do
-// not live, promoted, from one run to the next. Reading the field (tests, the CLI, a spread) makes the plain array.
+// An array field of a reply made when first read: a run result's timeline, event rows and tool-result rows are
+// written to the wire item by item from what the run keeps (items.at(i), each dropped once written), so a long
+// session's 20k points do not live, promoted, from one run to the next. Reading the field (tests, the CLI, a spread)
+// makes the plain array.
 
 /** Items made one at a time. */
 export type Items<T> = { readonly length: number; at(i: number): T; toArray(): T[] };

@@ -40,11 +40,12 @@ describe('engine', () => {
     expect(rows[2].tokens).toBeGreaterThan(600);
     const r = (await engine.run(1, settings())) as RunResult;
     expect(r.stale).toBeFalsy();
-    // The worker's wire writes the timeline and the event rows one by one without making the arrays
+    // The worker's wire writes the timeline, the event rows and the tool-result rows one by one unmade
     // (lib/made-on-read.ts): the bytes of the result read whole.
-    const unread = cutParts(r, ['timeline', 'events']);
+    const unread = cutParts(r, ['timeline', 'events', 'toolResults']);
     expect(itemsOf(r, 'timeline')).toBeDefined();
-    expect(unread.parts).toEqual(cutParts(JSON.parse(JSON.stringify(r)), ['timeline', 'events']).parts);
+    expect(itemsOf(r, 'toolResults')).toBeDefined();
+    expect(unread.parts).toEqual(cutParts(JSON.parse(JSON.stringify(r)), ['timeline', 'events', 'toolResults']).parts);
     expect(itemsOf(r, 'timeline')).toBeUndefined();
     expect(r.toolResults.filter((x) => x.tier === 1).length).toBeGreaterThan(0);
     expect(r.timeline).toHaveLength(t.threads[0].requests.length);
