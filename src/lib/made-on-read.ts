@@ -6,30 +6,26 @@
 /** Items made one at a time. */
 export type Items<T> = { readonly length: number; at(i: number): T; toArray(): T[] };
 
-const sources = new WeakMap<object, Map<string, Items<unknown>>>();
+/** The accessor of a field made on read carries its items (no module state: the field's own descriptor says). */
+const ITEMS = Symbol('items made on read');
+type MadeGetter = (() => unknown) & { [ITEMS]?: Items<unknown> };
 
 /** Make `obj[key]` (already a field, so the key order holds) the array of `items`, made on its first read. */
 export function madeOnRead<T>(obj: object, key: string, items: Items<T>): void {
   const plain = (value: unknown) => {
-    sources.get(obj)?.delete(key);
     Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   };
-  Object.defineProperty(obj, key, {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const value = items.toArray();
-      plain(value);
-      return value;
-    },
-    set: plain,
-  });
-  const m = sources.get(obj) ?? new Map<string, Items<unknown>>();
-  m.set(key, items);
-  sources.set(obj, m);
+  const get: MadeGetter = () => {
+    const value = items.toArray();
+    plain(value);
+    return value;
+  };
+  get[ITEMS] = items;
+  Object.defineProperty(obj, key, { enumerable: true, configurable: true, get, set: plain });
 }
 
-/** The items of `obj[key]` while that field has not been read, or undefined. */
+/** The items of `obj[key]` while that field has not been read (nor written), or undefined. */
 export function itemsOf<T = unknown>(obj: object, key: string): Items<T> | undefined {
-  return sources.get(obj)?.get(key) as Items<T> | undefined;
+  const get = Object.getOwnPropertyDescriptor(obj, key)?.get as MadeGetter | undefined;
+  return get?.[ITEMS] as Items<T> | undefined;
 }
