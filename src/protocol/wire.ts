@@ -4,7 +4,7 @@
 // re-running). Parts are cut by JSON length, not item count: rows and timeline points differ 2× in size. The worker
 // writes each part's bytes as it cuts it (no part text is held: a 20k run's texts took ~50 MB of its heap), and
 // drops a reply the page no longer wants (a run overtaken during a fast drag) without sending the rest of it. An
-// array field made on read (lib/made-on-read.ts: a run's timeline and events) is written item by item, unmade.
+// array field made on read (lib/made-on-read.ts: a run's timeline, events, tool results) is written item by item.
 import { type Items, itemsOf } from '../lib/made-on-read.ts';
 
 export type Packed = { bytes: Uint8Array };
@@ -107,7 +107,7 @@ export function partValue(value: unknown, plan: PartPlan, k: number, arrayKeys: 
   if (p.key === null) {
     // The fields in their order, the big arrays empty (an array made on read is not made).
     const head: Record<string, unknown> = {};
-    for (const key of Object.keys(obj)) {
+    for (const key of Object.keys(obj ?? {})) {
       const big = arrayKeys.includes(key) && (itemsOf(obj, key) !== undefined || Array.isArray(obj[key]));
       head[key] = big ? [] : obj[key];
     }

@@ -179,5 +179,7 @@ describe('held replies', () => {
     expect(other.timeline).toEqual([1]);
     expect(itemsOf(other, 'timeline')).toBeUndefined();
     expect(whole).toBe(1);
+    // a reply that is not an object: its head as before (a spread of null is {})
+    expect(text(cutParts(null, keys).parts[0])).toBe('{}');
   });
 });
