@@ -2,12 +2,14 @@
 // analyses. The CLI prints it with --json; the worker sends the same rows to the UI. Field meanings
 // follow SPEC §8 (`tier` 1/2 at first touch, 3 if tiering only ran while it sat in the window, null if
 // tiering never ran while it existed; `finalChars` = its size in the last request that carries it).
+import { type Items, madeOnRead } from '../lib/made-on-read.ts';
 import { runeCount } from '../lib/runes.ts';
+import { firstIndex } from '../lib/search.ts';
 import { sourceFormat } from '../model/source-format.ts';
 import type { Block, ObservedUsage, ParseIssue, Thread, Transcript } from '../model/transcript.ts';
 import type { PairingViolation } from '../pairing/validate.ts';
+import type { ResultFates } from '../pipeline/fates.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
-import type { ThreadReplay } from '../replay/replay.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import type { EstimateBasis, RequestEstimate } from '../tokens/calibration.ts';
@@ -157,8 +159,6 @@ export class ReportMemo {
   /** Tool result block → its text's runes and tokens (a followed session's growth reads every result again).
    *  Bound: the result blocks alive. */
   readonly resultSizes: WeakMap<Block, { chars: number; tokens: number }>;
-  /** Thread replay → its tool-result rows (a reused thread replay has the same rows). Bound: replays alive. */
-  readonly threadRows: WeakMap<ThreadReplay, ToolResultRow[]>;
   /** The transcript's counts. */
   counts: Counts | undefined;
   /** `from`: the memo of an earlier read of a followed session; what is keyed on threads, blocks and replays is
@@ -166,7 +166,6 @@ export class ReportMemo {
   constructor(from?: ReportMemo) {
     this.staticRows = from?.staticRows ?? new WeakMap();
     this.resultSizes = from?.resultSizes ?? new WeakMap();
-    this.threadRows = from?.threadRows ?? new WeakMap();
   }
 }
 
@@ -202,56 +201,70 @@ function staticRowsOf(th: Thread, tok: Tokenizer, memo: ReportMemo): StaticRow[]
   return out;
 }
 
-/** Per tool result: size, tokens, and what the pipeline did to it. `memo`: the run's (a fresh one when absent). */
-function toolResultRows(t: Transcript, tok: Tokenizer, replay: Replay | undefined, memo: ReportMemo): ToolResultRow[] {
-  const rows: ToolResultRow[] = [];
-  for (const [ti, th] of t.threads.entries()) {
-    const tr = replay?.threads[ti];
-    const kept = tr ? memo.threadRows.get(tr) : undefined;
-    if (kept) {
-      for (const row of kept) rows.push(row);
-      continue;
+/** Per tool result: size, tokens, and what the pipeline did to it, each row made when asked (lib/made-on-read.ts):
+ *  the run result's wire writes a row from the static rows and the fates' columns and drops it, so a run keeps no
+ *  row objects (~5.5 MB a first-seen run of a 20k-request thread). `statics` of a thread are in the order of its
+ *  fates' rows (a thread's results, first occurrence, thread order; checked by id, else looked up), so a row's fate
+ *  is read by its place: no id looked up, no fate object made. */
+class ToolResultRows implements Items<ToolResultRow> {
+  readonly length: number;
+  /** The first row of each thread, then the row count. */
+  private readonly starts: number[] = [];
+  private readonly statics: (readonly StaticRow[])[] = [];
+  private readonly fates: (ResultFates | undefined)[] = [];
+
+  constructor(t: Transcript, tok: Tokenizer, replay: Replay | undefined, memo: ReportMemo) {
+    let n = 0;
+    for (const [ti, th] of t.threads.entries()) {
+      const statics = staticRowsOf(th, tok, memo);
+      this.starts.push(n);
+      this.statics.push(statics);
+      this.fates.push(replay?.threads[ti]?.fates);
+      n += statics.length;
     }
-    const from = rows.length;
-    threadRowsInto(rows, staticRowsOf(th, tok, memo), tr);
-    if (tr) memo.threadRows.set(tr, rows.slice(from));
+    this.length = n;
+    this.starts.push(n);
   }
-  return rows;
+
+  at(i: number): ToolResultRow {
+    const { starts } = this;
+    const ti = firstIndex(starts.length - 1, (x) => starts[x] > i) - 1;
+    return resultRow(this.statics[ti], i - starts[ti], this.fates[ti]);
+  }
+
+  toArray(): ToolResultRow[] {
+    const rows: ToolResultRow[] = [];
+    for (const [ti, statics] of this.statics.entries())
+      for (let k = 0; k < statics.length; k++) rows.push(resultRow(statics, k, this.fates[ti]));
+    return rows;
+  }
 }
 
-/** The rows of one thread's results, each with its fate. `statics` are in the order of the fates' rows (a thread's
- *  results, first occurrence, thread order; checked by id, else looked up), so a row's fate is read by its place:
- *  no id looked up, no fate object made. */
-function threadRowsInto(rows: ToolResultRow[], statics: readonly StaticRow[], tr: ThreadReplay | undefined): void {
-  const fates = tr?.fates;
-  for (let k = 0; k < statics.length; k++) {
-    const s = statics[k];
-    const i = fates ? fates.rowOf(s.toolUseId, k) : -1;
-    if (!fates || i < 0) {
-      rows.push(rowWithoutFate(s));
-      continue;
-    }
-    rows.push({
-      thread: s.thread,
-      toolUseId: s.toolUseId,
-      tool: s.tool,
-      messageIndex: s.messageIndex,
-      chars: s.chars,
-      tokens: s.tokens,
-      isError: s.isError,
-      tier: fates.tier(i),
-      firstTouchRequest: fates.firstTouchRequest(i),
-      distanceAtFirstTouch: fates.distanceAtFirstTouch(i),
-      floor: fates.floor(i),
-      spilled: fates.spilled(i),
-      summarized: fates.summarized(i),
-      cleared: fates.cleared(i),
-      inSummary: fates.foldedAt(i) !== null,
-      dropped: fates.droppedAt(i) !== null,
-      droppedAt: fates.droppedAt(i),
-      finalChars: fates.finalChars(i) ?? s.chars,
-    });
-  }
+/** The row of a thread's `k`th result, with its fate. */
+function resultRow(statics: readonly StaticRow[], k: number, fates: ResultFates | undefined): ToolResultRow {
+  const s = statics[k];
+  const i = fates ? fates.rowOf(s.toolUseId, k) : -1;
+  if (!fates || i < 0) return rowWithoutFate(s);
+  return {
+    thread: s.thread,
+    toolUseId: s.toolUseId,
+    tool: s.tool,
+    messageIndex: s.messageIndex,
+    chars: s.chars,
+    tokens: s.tokens,
+    isError: s.isError,
+    tier: fates.tier(i),
+    firstTouchRequest: fates.firstTouchRequest(i),
+    distanceAtFirstTouch: fates.distanceAtFirstTouch(i),
+    floor: fates.floor(i),
+    spilled: fates.spilled(i),
+    summarized: fates.summarized(i),
+    cleared: fates.cleared(i),
+    inSummary: fates.foldedAt(i) !== null,
+    dropped: fates.droppedAt(i) !== null,
+    droppedAt: fates.droppedAt(i),
+    finalChars: fates.finalChars(i) ?? s.chars,
+  };
 }
 
 /** The row of a result the replay has no fate for. */
@@ -454,7 +467,7 @@ export function buildReport(x: ReportInput): Report {
     tr.requests.flatMap((q) => q.pairing.map(({ provider: _p, ...v }) => v)),
   );
   const hasObserved = obsTot.prompt > 0;
-  return {
+  const report: Report = {
     format: sourceFormat(t),
     parseIssues: t.parseIssues.map((i) => ({ line: i.line, message: i.message, severity: i.severity })),
     counts: countsOf(t, x.memo),
@@ -472,7 +485,7 @@ export function buildReport(x: ReportInput): Report {
       samples: tr.calibration.samples,
     })),
     pairing,
-    toolResults: toolResultRows(t, x.tokenizer, replay, x.memo),
+    toolResults: [],
     requests,
     figures: REPORT_FIGURES,
     selfCheck: selfCheck(t, checked),
@@ -496,4 +509,6 @@ export function buildReport(x: ReportInput): Report {
       cacheBreaksSimulated: x.simulated.filter((p) => p.break).length,
     },
   };
+  madeOnRead(report, 'toolResults', new ToolResultRows(t, x.tokenizer, replay, x.memo));
+  return report;
 }

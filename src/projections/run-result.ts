@@ -6,6 +6,7 @@ import type { CompactionRow } from '../analyses/audit.ts';
 import { type IdleReason, idleReason, resultMessages } from '../analyses/idle-reason.ts';
 import type { Refetch } from '../analyses/refetch.ts';
 import type { Report, ToolResultRow } from '../analyses/report.ts';
+import { itemsOf, madeOnRead } from '../lib/made-on-read.ts';
 import type { Transcript } from '../model/transcript.ts';
 import type { PairingViolation, Provider } from '../pairing/types.ts';
 import { hardcapTokens, landingTokens, type PipelineConfig, triggerTokens } from '../pipeline/config.ts';
@@ -57,12 +58,14 @@ const listed = (f: Refetch): boolean => f.kind === 'after-pipeline' || f.kind ==
 
 export type RunFacts = { runId: number; ms: number; settings: RunSettings; pendingSummaries: number };
 
-/** The run result of `analysis` (of `t`) with its timeline, as the page draws it. */
+/** The run result of `analysis` (of `t`) with its timeline, as the page draws it. Its `timeline`, `events` and
+ *  `toolResults` are made on first read (lib/made-on-read.ts): the worker's wire writes them item by item without
+ *  making the arrays. */
 export function runResult(t: Transcript, analysis: Analysis, shown: RunTimeline, run: RunFacts): RunResult {
   const report = analysis.report;
   const c = run.settings.config;
   const { timeline, events, breaks } = shown;
-  return {
+  const result: RunResult = {
     runId: run.runId,
     ms: run.ms,
     settings: run.settings,
@@ -71,9 +74,9 @@ export function runResult(t: Transcript, analysis: Analysis, shown: RunTimeline,
     cacheFindings: report.cacheFindings,
     calibration: report.calibration,
     lines: { window: c.contextWindow, trigger: triggerTokens(c), landing: landingTokens(c), hardcap: hardcapTokens(c) },
-    toolResults: report.toolResults,
-    timeline,
-    events,
+    toolResults: [],
+    timeline: [],
+    events: [],
     breaks,
     pairing: analysis.replay.threads.flatMap((tr) => tr.requests.flatMap((q) => q.pairing)),
     refetches: report.refetches.filter(listed),
@@ -84,10 +87,16 @@ export function runResult(t: Transcript, analysis: Analysis, shown: RunTimeline,
     idle: idleReason({
       config: c,
       mode: run.settings.mode,
-      requests: timeline,
-      eventStages: events.map((e) => e.stage),
+      requests: analysis.replay.threads.flatMap((tr) => tr.requests),
+      eventStages: shown.full.map((e) => e.stage),
       agentCompactions: analysis.audit.compactions.filter((r) => r.source === 'agent'),
       resultMessages: () => resultMessages(t),
     }),
   };
+  const rows = itemsOf<ToolResultRow>(report, 'toolResults');
+  if (rows) madeOnRead(result, 'toolResults', rows);
+  else result.toolResults = report.toolResults;
+  madeOnRead(result, 'timeline', timeline);
+  madeOnRead(result, 'events', events);
+  return result;
 }

@@ -1,11 +1,12 @@
 // A run's timeline and event list as the UI draws them: one point per request in replay order (recorded and
 // estimated tokens, categories, observed and simulated cache, the breaks), every pipeline event without its
-// blocks (the diff view asks for those by id), and every break as a row of the breaks table. Plain data,
-// rebuilt on every run from the analysis.
+// blocks (the diff view asks for those by id), and every break as a row of the breaks table. Plain data, made
+// from the analysis point by point when asked (the wire writes each and drops it: no 20k objects kept per run).
 
 import type { Analysis } from '../analyses/analyze.ts';
 import type { BreakCause } from '../analyses/break-causes.ts';
 import { cacheBreakRow, estimateRow, observedBreakRow, type RequestRow } from '../analyses/report.ts';
+import { firstIndex } from '../lib/search.ts';
 import type { Request, Transcript } from '../model/transcript.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
 
@@ -59,8 +60,9 @@ export type BreakRow = {
   evidence: string[];
 };
 
-/** The timeline, the event rows, and the full events (kept by the engine for diffs), ids shared by position. */
-export type RunTimeline = { timeline: TimelinePoint[]; events: EventRow[]; full: PipelineEvent[]; breaks: BreakRow[] };
+/** The timeline, the event rows, and the full events (kept by the engine for diffs), ids shared by position; the
+ *  points and rows are made when read (the run result's wire writes them one by one). */
+export type RunTimeline = { timeline: TimelinePoints; events: EventRows; full: PipelineEvent[]; breaks: BreakRow[] };
 
 /** The breaks of a point, observed before simulated. */
 function breaksAt(p: TimelinePoint, point: number, out: BreakRow[]): void {
@@ -130,56 +132,115 @@ function eventRow(e: PipelineEvent, id: number): EventRow {
   };
 }
 
-export function runTimeline(t: Transcript, analysis: Analysis): RunTimeline {
-  const events: EventRow[] = [];
-  const full: PipelineEvent[] = [];
-  const timeline: TimelinePoint[] = [];
-  const breaks: BreakRow[] = [];
-  // The simulated timeline has one point per request in replay order; the observed one only requests with
-  // usage, also in replay order: one cursor each.
-  let k = 0;
-  let obsAt = 0;
-  for (const [ti, tr] of analysis.replay.threads.entries()) {
-    const th = t.threads[ti];
-    for (const q of tr.requests) {
-      const usd = analysis.cost.byPoint[k];
-      const sim = analysis.simulated[k++];
-      const o = analysis.observed[obsAt];
-      const obs = o && o.thread === tr.thread && o.index === q.index ? analysis.observed[obsAt++] : undefined;
-      const cacheBreak = cacheBreakRow(sim, usd);
-      const ids: number[] = [];
-      for (const e of q.events) {
-        ids.push(events.length);
-        events.push(eventRow(e, events.length));
-        full.push(e);
+/** The timeline's points, each made when asked: the wire writes a point and drops it, so a run keeps its sources
+ *  (the analysis, kept anyway for the next run's questions) and three numbers a point, not ~500 bytes of objects a
+ *  point that would be promoted and float until the next run. `at(i)` makes the point `runTimeline` always made. */
+class TimelinePoints {
+  readonly length: number;
+  /** The first point of each thread of the replay, then the point count. */
+  private readonly threadStart: number[] = [];
+  /** Per point: its index into `analysis.observed`, or -1 (the observed timeline holds requests with usage). */
+  private readonly observedAt: number[] = [];
+  /** Per point: the id of its first event (its events' ids are consecutive). */
+  private readonly firstEvent: number[] = [];
+
+  constructor(
+    private readonly t: Transcript,
+    private readonly analysis: Analysis,
+  ) {
+    // The simulated timeline has one point per request in replay order; the observed one only requests with
+    // usage, also in replay order: one cursor each.
+    let obsAt = 0;
+    let events = 0;
+    for (const tr of analysis.replay.threads) {
+      this.threadStart.push(this.observedAt.length);
+      for (const q of tr.requests) {
+        const o = analysis.observed[obsAt];
+        this.observedAt.push(o && o.thread === tr.thread && o.index === q.index ? obsAt++ : -1);
+        this.firstEvent.push(events);
+        events += q.events.length;
       }
-      const req = th.requests[q.index];
-      timeline.push({
-        thread: tr.thread,
-        index: q.index,
-        time: q.time,
-        model: q.model,
-        inputTokens: q.inputTokens,
-        outputTokens: q.outputTokens,
-        estimateIn: q.estimateIn,
-        estimateOut: q.estimateOut,
-        estimate: estimateRow(tr.calibration.requests[q.index]),
-        categories: q.categories,
-        observed: req ? observedOf(req) : null,
-        simulated: {
-          cacheRead: Math.round(sim?.cacheRead ?? 0),
-          cacheWrite: Math.round(sim?.cacheWrite ?? 0),
-          prompt: Math.round(q.estimateOut),
-        },
-        costUsd: { recorded: usd?.recorded ?? null, simulated: usd?.simulated ?? null },
-        observedBreak: observedBreakRow(obs, usd),
-        cacheBreak: cacheBreak ? { ...cacheBreak, events: cacheBreak.events.map((x) => ids[x]) } : null,
-        eventIds: ids,
-        responseMessage: req?.inputEnd ?? 0,
-      });
-      const p = timeline[timeline.length - 1];
-      if (p.observedBreak || p.cacheBreak) breaksAt(p, timeline.length - 1, breaks);
     }
+    this.length = this.observedAt.length;
+    this.threadStart.push(this.length);
   }
-  return { timeline, events, full, breaks };
+
+  /** Point `k` of the timeline. */
+  at(k: number): TimelinePoint {
+    const { analysis, threadStart } = this;
+    const lo = firstIndex(threadStart.length - 1, (i) => threadStart[i] > k) - 1; // its thread
+    const tr = analysis.replay.threads[lo];
+    const q = tr.requests[k - threadStart[lo]];
+    const usd = analysis.cost.byPoint[k];
+    const sim = analysis.simulated[k];
+    const oi = this.observedAt[k];
+    const obs = oi < 0 ? undefined : analysis.observed[oi];
+    const cacheBreak = cacheBreakRow(sim, usd);
+    const first = this.firstEvent[k];
+    const ids: number[] = [];
+    for (let e = 0; e < q.events.length; e++) ids.push(first + e);
+    const req = this.t.threads[lo].requests[q.index];
+    return {
+      thread: tr.thread,
+      index: q.index,
+      time: q.time,
+      model: q.model,
+      inputTokens: q.inputTokens,
+      outputTokens: q.outputTokens,
+      estimateIn: q.estimateIn,
+      estimateOut: q.estimateOut,
+      estimate: estimateRow(tr.calibration.requests[q.index]),
+      categories: q.categories,
+      observed: req ? observedOf(req) : null,
+      simulated: {
+        cacheRead: Math.round(sim?.cacheRead ?? 0),
+        cacheWrite: Math.round(sim?.cacheWrite ?? 0),
+        prompt: Math.round(q.estimateOut),
+      },
+      costUsd: { recorded: usd?.recorded ?? null, simulated: usd?.simulated ?? null },
+      observedBreak: observedBreakRow(obs, usd),
+      cacheBreak: cacheBreak ? { ...cacheBreak, events: cacheBreak.events.map((x) => ids[x]) } : null,
+      eventIds: ids,
+      responseMessage: req?.inputEnd ?? 0,
+    };
+  }
+
+  /** Whether point `k` has an observed or a simulated break (without making it). */
+  hasBreak(k: number): boolean {
+    const oi = this.observedAt[k];
+    return Boolean(this.analysis.simulated[k]?.break || (oi >= 0 && this.analysis.observed[oi]?.break));
+  }
+
+  /** Every point. */
+  toArray(): TimelinePoint[] {
+    const out: TimelinePoint[] = [];
+    for (let k = 0; k < this.length; k++) out.push(this.at(k));
+    return out;
+  }
+}
+
+/** The event rows, each made when asked from the run's events (which the engine keeps for diffs). */
+class EventRows {
+  constructor(private readonly full: readonly PipelineEvent[]) {}
+
+  get length(): number {
+    return this.full.length;
+  }
+
+  at(id: number): EventRow {
+    return eventRow(this.full[id], id);
+  }
+
+  toArray(): EventRow[] {
+    return this.full.map(eventRow);
+  }
+}
+
+export function runTimeline(t: Transcript, analysis: Analysis): RunTimeline {
+  const full: PipelineEvent[] = [];
+  for (const tr of analysis.replay.threads) for (const q of tr.requests) for (const e of q.events) full.push(e);
+  const timeline = new TimelinePoints(t, analysis);
+  const breaks: BreakRow[] = [];
+  for (let k = 0; k < timeline.length; k++) if (timeline.hasBreak(k)) breaksAt(timeline.at(k), k, breaks);
+  return { timeline, events: new EventRows(full), full, breaks };
 }

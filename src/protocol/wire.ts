@@ -3,7 +3,9 @@
 // blocks the page while a large result arrives (SPEC §9: no main-thread task over 100 ms while loading or
 // re-running). Parts are cut by JSON length, not item count: rows and timeline points differ 2× in size. The worker
 // writes each part's bytes as it cuts it (no part text is held: a 20k run's texts took ~50 MB of its heap), and
-// drops a reply the page no longer wants (a run overtaken during a fast drag) without sending the rest of it.
+// drops a reply the page no longer wants (a run overtaken during a fast drag) without sending the rest of it. An
+// array field made on read (lib/made-on-read.ts: a run's timeline, events, tool results) is written item by item.
+import { type Items, itemsOf } from '../lib/made-on-read.ts';
 
 export type Packed = { bytes: Uint8Array };
 
@@ -34,8 +36,9 @@ export function cutParts(value: unknown, arrayKeys: readonly string[], budget = 
   out.end();
   if (typeof value !== 'object' || value === null) return { plan, parts: out.parts };
   for (const k of arrayKeys) {
-    const v = (value as Record<string, unknown>)[k];
-    if (Array.isArray(v)) slices(k, v, budget, plan, out);
+    const items = itemsOf(value, k);
+    const v = items ?? (value as Record<string, unknown>)[k];
+    if (items || Array.isArray(v)) slices(k, v as Items<unknown> | readonly unknown[], budget, plan, out);
   }
   return { plan, parts: out.parts };
 }
@@ -65,7 +68,14 @@ class PartWriter {
   }
 }
 
-function slices(key: string | null, items: readonly unknown[], budget: number, plan: PartPlan, out: PartWriter): void {
+function slices(
+  key: string | null,
+  items: Items<unknown> | readonly unknown[],
+  budget: number,
+  plan: PartPlan,
+  out: PartWriter,
+): void {
+  const item = Array.isArray(items) ? (i: number) => items[i] : (i: number) => (items as Items<unknown>).at(i);
   let from = 0;
   let count = 0;
   let size = 0;
@@ -79,7 +89,7 @@ function slices(key: string | null, items: readonly unknown[], budget: number, p
     size = 0;
   };
   for (let i = 0; i < items.length; i++) {
-    const json = JSON.stringify(items[i]) ?? 'null'; // as JSON.stringify writes undefined in an array
+    const json = JSON.stringify(item(i)) ?? 'null'; // as JSON.stringify writes undefined in an array
     if (count > 0 && size + json.length + 1 > budget) flush(i);
     out.write(count === 0 ? '[' : ',');
     out.write(json);
@@ -93,12 +103,19 @@ function slices(key: string | null, items: readonly unknown[], budget: number, p
 export function partValue(value: unknown, plan: PartPlan, k: number, arrayKeys: readonly string[]): unknown {
   const p = plan[k];
   if (Array.isArray(value)) return value.slice(p.from, p.to);
+  const obj = value as Record<string, unknown>;
   if (p.key === null) {
-    const head: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-    for (const key of arrayKeys) if (Array.isArray(head[key])) head[key] = [];
+    // The fields in their order, the big arrays empty (an array made on read is not made).
+    const head: Record<string, unknown> = {};
+    for (const key of Object.keys(obj ?? {})) {
+      const big = arrayKeys.includes(key) && (itemsOf(obj, key) !== undefined || Array.isArray(obj[key]));
+      head[key] = big ? [] : obj[key];
+    }
     return head;
   }
-  return ((value as Record<string, unknown[]>)[p.key] ?? []).slice(p.from, p.to);
+  const items = itemsOf(obj, p.key);
+  if (items) return Array.from({ length: p.to - p.from }, (_, i) => items.at(p.from + i));
+  return ((obj[p.key] as unknown[] | undefined) ?? []).slice(p.from, p.to);
 }
 
 /** Reassemble parts received in order. */

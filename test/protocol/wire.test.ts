@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itemsOf, madeOnRead } from '../../src/lib/made-on-read.ts';
 import {
   cutParts,
   fetchHeld,
@@ -134,5 +135,51 @@ describe('held replies', () => {
     // A newer reply is still fetched whole.
     const third = replies.hold(run(3), ['timeline']);
     expect(await fetchHeld(remote, third, () => 3 >= newest)).toEqual(run(3));
+  });
+
+  it('writes an array made on read item by item, unmade, with the bytes of the plain array', () => {
+    const point = (i: number) => ({ index: i, note: `p${i} 日本 ${'x'.repeat(i % 50)}`, ids: [i, i + 1] });
+    const plain = { runId: 7, timeline: Array.from({ length: 400 }, (_, i) => point(i)), events: [{ a: 1 }], z: 'end' };
+    let made = 0;
+    let whole = 0;
+    const items = {
+      length: 400,
+      at: (i: number) => {
+        made++;
+        return point(i);
+      },
+      toArray: () => {
+        whole++;
+        return Array.from({ length: 400 }, (_, i) => point(i));
+      },
+    };
+    const lazy: Record<string, unknown> = { runId: 7, timeline: [], events: [{ a: 1 }], z: 'end' };
+    madeOnRead(lazy, 'timeline', items);
+    const keys = ['timeline', 'events'];
+    const a = cutParts(plain, keys, 3000);
+    const b = cutParts(lazy, keys, 3000);
+    expect(b.plan).toEqual(a.plan);
+    expect(b.parts).toEqual(a.parts);
+    for (let k = 0; k < a.plan.length; k++)
+      expect(partValue(lazy, b.plan, k, keys)).toEqual(partValue(plain, a.plan, k, keys));
+    expect(whole).toBe(0);
+    expect(made).toBeGreaterThanOrEqual(400);
+    expect(itemsOf(lazy, 'timeline')).toBe(items);
+    // read: the plain array, in the field's place, made once; the wire then writes it as any array
+    expect(Object.keys(lazy)).toEqual(Object.keys(plain));
+    expect(JSON.stringify(lazy)).toBe(JSON.stringify(plain));
+    expect(lazy.timeline).toBe(lazy.timeline);
+    expect(whole).toBe(1);
+    expect(itemsOf(lazy, 'timeline')).toBeUndefined();
+    expect(cutParts(lazy, keys, 3000).parts).toEqual(a.parts);
+    // written over before a read: the new value, no longer made on read
+    const other: Record<string, unknown> = { timeline: [] };
+    madeOnRead(other, 'timeline', items);
+    other.timeline = [1];
+    expect(other.timeline).toEqual([1]);
+    expect(itemsOf(other, 'timeline')).toBeUndefined();
+    expect(whole).toBe(1);
+    // a reply that is not an object: its head as before (a spread of null is {})
+    expect(text(cutParts(null, keys).parts[0])).toBe('{}');
   });
 });

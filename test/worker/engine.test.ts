@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyses/analyze.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
+import { itemsOf } from '../../src/lib/made-on-read.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
+import { cutParts } from '../../src/protocol/wire.ts';
 import { createTokenizer } from '../../src/tokens/tokenizer.ts';
 import type { RunResult, RunSettings } from '../../worker/api.ts';
 import { createEngine } from '../../worker/create-engine.ts';
@@ -38,6 +40,13 @@ describe('engine', () => {
     expect(rows[2].tokens).toBeGreaterThan(600);
     const r = (await engine.run(1, settings())) as RunResult;
     expect(r.stale).toBeFalsy();
+    // The worker's wire writes the timeline, the event rows and the tool-result rows one by one unmade
+    // (lib/made-on-read.ts): the bytes of the result read whole.
+    const unread = cutParts(r, ['timeline', 'events', 'toolResults']);
+    expect(itemsOf(r, 'timeline')).toBeDefined();
+    expect(itemsOf(r, 'toolResults')).toBeDefined();
+    expect(unread.parts).toEqual(cutParts(JSON.parse(JSON.stringify(r)), ['timeline', 'events', 'toolResults']).parts);
+    expect(itemsOf(r, 'timeline')).toBeUndefined();
     expect(r.toolResults.filter((x) => x.tier === 1).length).toBeGreaterThan(0);
     expect(r.timeline).toHaveLength(t.threads[0].requests.length);
     const tier1 = r.events.find((e) => e.action === 'tier1');
