@@ -3,12 +3,14 @@
 // the tier and trigger keys with `seeds`, then the window, the trigger buffer and microcompact's keepRecent with
 // the microcompact-on `claude-code` preset. Repeats of seen values and two jumps (a click far along a slider, on a
 // fresh cache) are reported beside, never instead. Exactly what the worker does when a slider moves (engine.run:
-// replay, timelines, report, the view's timeline). `hard` (issue 30): the drags start where the pipeline acts —
+// replay, timelines, report, the view's timeline; then the reply cut into the wire's parts the page fetches —
+// engine.run alone and the wire are reported beside). `hard` (issue 30): the drags start where the pipeline acts —
 // `seeds` with the trigger at 0.6 of the window, which one long thread crosses — and every key is reported with
 // its p50 and p95. Prints JSON.
 import { loadavg } from 'node:os';
 import type { PipelineConfig } from '../src/pipeline/config.ts';
 import { type PresetId, presetConfig } from '../src/pipeline/presets.ts';
+import { HeldReplies, RUN_ARRAYS } from '../src/protocol/wire.ts';
 import type { RunResult } from '../worker/api.ts';
 import { createEngine } from '../worker/create-engine.ts';
 import { loadLog, nodeEngineOptions } from './load-log.ts';
@@ -26,6 +28,11 @@ let runId = 0;
 /** CPU time (every thread of the process) of the last run: on a shared machine its wall time also holds the
  *  waits for a CPU, the CPU time what the run itself cost. */
 let lastCpuMs = 0;
+/** The last run's engine.run alone and its wire (the reply cut into parts, each taken as the page fetches it), ms. */
+let lastEngineMs = 0;
+let lastWireMs = 0;
+/** The worker's replies (worker/engine.worker.ts holds a run's reply in these until the page fetches it). */
+const held = new HeldReplies();
 async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<number> {
   // set: a change from the preset's values (a drag starts from them)
   const c0 = process.cpuUsage();
@@ -38,11 +45,17 @@ async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<numb
     encoding: 'o200k_base',
   })) as RunResult;
   if (r.stale) throw new Error('stale');
+  const t1 = performance.now();
+  // What the worker does next, before the page can read a byte of the reply.
+  const { id, plan } = held.hold(r, RUN_ARRAYS);
+  for (let k = 0; k < plan.length; k++) held.part(id, k);
   const ms = performance.now() - t0;
+  lastEngineMs = t1 - t0;
+  lastWireMs = ms - lastEngineMs;
   const c = process.cpuUsage(c0);
   lastCpuMs = (c.user + c.system) / 1000;
-  // Read only for a start's run: the run result makes its event rows when read (the worker's wire writes them
-  // one by one instead), and a timed run should not make them.
+  // Read only for a start's run: the run result makes its event rows when read (the wire above writes them one
+  // by one; the worker never makes the array), and a timed run should not make them.
   if (countEvents) lastEvents = r.events.length;
   if (process.env.SWEEP_MEM) {
     // What the run left live (after a full collection, with --expose-gc) beside the process's RSS.
@@ -107,6 +120,8 @@ if (!only) {
 }
 const first: number[] = [];
 const firstCpu: number[] = [];
+const firstEngine: number[] = [];
+const firstWire: number[] = [];
 const repeats: number[] = [];
 const byKey: Record<string, number[]> = {};
 const byKeyCpu: Record<string, number[]> = {};
@@ -125,6 +140,8 @@ for (const preset of ['seeds', 'claude-code'] as PresetId[]) {
     for (let i = 0; i < n; i++) {
       times.push(await run(preset, sweep.set(base, i)));
       cpu.push(lastCpuMs);
+      firstEngine.push(lastEngineMs);
+      firstWire.push(lastWireMs);
     }
     byKey[`${preset}.${sweep.key}`] = times;
     byKeyCpu[`${preset}.${sweep.key}`] = cpu;
@@ -150,11 +167,19 @@ console.log(
     maxMs: Math.round(Math.max(...first)),
     cpuP50Ms: Math.round(q(firstCpu, 0.5)),
     cpuP95Ms: Math.round(q(firstCpu, 0.95)),
+    // The parts of the gated figure: engine.run alone, and the reply cut into the wire's parts.
+    engineP50Ms: Math.round(q(firstEngine, 0.5)),
+    engineP95Ms: Math.round(q(firstEngine, 0.95)),
+    wireP50Ms: Math.round(q(firstWire, 0.5)),
+    wireP95Ms: Math.round(q(firstWire, 0.95)),
     loadavg: loadavg().map((x) => Number(x.toFixed(2))),
     // The process's peak resident memory (main thread, counting workers, every run's caches): SPEC §9's bound.
     peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
     ...(process.env.SWEEP_TIMES
-      ? { byKeyMs: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, xs.map(Math.round)])) }
+      ? {
+          byKeyMs: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, xs.map(Math.round)])),
+          byKeyCpuMs: Object.fromEntries(Object.entries(byKeyCpu).map(([k, xs]) => [k, xs.map(Math.round)])),
+        }
       : {}),
     jumpsMs: jumps,
     byKeyP50Ms: Object.fromEntries(Object.entries(byKey).map(([k, xs]) => [k, Math.round(q(xs, 0.5))])),

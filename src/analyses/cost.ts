@@ -5,11 +5,11 @@
 
 import type { CatalogInfo, ModelPrices } from '../catalog/catalog.ts';
 import {
-  addTokens,
-  addUsd,
+  addTokensTo,
+  addUsdTo,
   type ModelPricing,
   type PriceSource,
-  priceTokens,
+  priceInto,
   pricingOf,
   pricingTimeless,
   type TokenSplit,
@@ -110,9 +110,16 @@ export class CostMemo {
 export class CostBook {
   private readonly models = new Map<string, ModelCost>();
   private readonly threads = new Map<string, ThreadCost>();
-  private readonly pricings = new Map<string, ModelPricing>();
-  private total: UsdSplit = ZERO_USD;
-  private tokens: TokenSplit = ZERO_TOKENS;
+  /** model → its pricing at any time, or by hour (the hour's number; undefined: no time). */
+  private readonly pricings = new Map<
+    string,
+    { any: ModelPricing | undefined; hours: Map<number | undefined, ModelPricing> }
+  >();
+  /** Sums kept in place (the book is read once, by `totals`, which copies them). */
+  private readonly total: UsdSplit = { ...ZERO_USD };
+  private readonly tokens: TokenSplit = { ...ZERO_TOKENS };
+  /** One entry's dollars, written by `priceInto` for each entry. */
+  private readonly entryUsd: UsdSplit = { ...ZERO_USD };
   private requestsUsd = 0;
   private abandonedUsd = 0;
   private noRequestUsd = 0;
@@ -130,14 +137,20 @@ export class CostBook {
     this.userKey = memo ? JSON.stringify(user) : '';
   }
 
-  /** The pricing of a model at a time (its hour: price lists change by date, a few by time of day). */
+  /** The pricing of a model at a time (its hour: price lists change by date, a few by time of day). Found again
+   *  by model and hour number, without a key string a lookup. */
   pricing(model: string | undefined, time: number | undefined): ModelPricing {
     const hour = time === undefined ? undefined : Math.floor(time / HOUR);
-    const key = `${model ?? ''}\u0000${hour ?? 'newest'}`;
-    // A model priced alike at any time (most are) is looked up once, not once per hour of the log.
-    const anyTime = `${model ?? ''}\u0000any`;
-    let p = this.pricings.get(key) ?? this.pricings.get(anyTime);
+    let slot = this.pricings.get(model ?? '');
+    if (!slot) {
+      slot = { hours: new Map(), any: undefined };
+      this.pricings.set(model ?? '', slot);
+    }
+    let p = slot.hours.get(hour) ?? slot.any;
     if (!p) {
+      const key = `${model ?? ''}\u0000${hour ?? 'newest'}`;
+      // A model priced alike at any time (most are) is looked up once, not once per hour of the log.
+      const anyTime = `${model ?? ''}\u0000any`;
       const at = hour === undefined ? undefined : new Date(hour * HOUR + HOUR / 2);
       const memo = this.memo?.pricings;
       const shared = `${this.userKey}\u0000${key}`;
@@ -150,12 +163,13 @@ export class CostBook {
         memo?.set(timeless ? sharedAny : shared, p);
       }
       if (p.known && this.adjust) p = { ...p, prices: this.adjust(p.prices) };
-      this.pricings.set(timeless ? anyTime : key, p);
+      if (timeless) slot.any = p;
+      else slot.hours.set(hour, p);
     }
     return p;
   }
 
-  /** Add one entry; returns its dollars, or null when its model has no price. */
+  /** Add one entry; returns its dollars, or null when its model has no price. Keeps none of `e`'s objects. */
   add(e: {
     thread: Thread;
     kind: EntryKind;
@@ -171,28 +185,30 @@ export class CostBook {
       m.requests++;
       th.requests++;
     } else m.apart++;
-    m.tokens = addTokens(m.tokens, e.tokens);
-    this.tokens = addTokens(this.tokens, e.tokens);
-    const priced = pricing.known ? priceTokens(e.tokens, pricing.prices) : { error: pricing.reason };
-    if ('error' in priced) {
-      m.reason ??= priced.error;
+    addTokensTo(m.tokens, e.tokens);
+    addTokensTo(this.tokens, e.tokens);
+    const priced = pricing.known ? priceInto(e.tokens, pricing.prices, this.entryUsd) : pricing.reason;
+    if (typeof priced === 'string') {
+      m.reason ??= priced;
       m.unpriced++;
       th.unpriced++;
       this.unpriced++;
       return null;
     }
-    if (priced.longContext) m.longContext++;
-    m.usd = addUsd(m.usd ?? ZERO_USD, priced.usd);
-    this.total = addUsd(this.total, priced.usd);
+    const usd = this.entryUsd;
+    if (priced) m.longContext++;
+    m.usd ??= { ...ZERO_USD };
+    addUsdTo(m.usd, usd);
+    addUsdTo(this.total, usd);
     this.priced++;
-    th.usd += priced.usd.usd;
-    if (e.kind === 'request') this.requestsUsd += priced.usd.usd;
+    th.usd += usd.usd;
+    if (e.kind === 'request') this.requestsUsd += usd.usd;
     else {
-      th.apartUsd += priced.usd.usd;
-      if (e.kind === 'abandoned-branch') this.abandonedUsd += priced.usd.usd;
-      else this.noRequestUsd += priced.usd.usd;
+      th.apartUsd += usd.usd;
+      if (e.kind === 'abandoned-branch') this.abandonedUsd += usd.usd;
+      else this.noRequestUsd += usd.usd;
     }
-    return priced.usd.usd;
+    return usd.usd;
   }
 
   private modelRow(name: string, pricing: ModelPricing): ModelCost {
@@ -207,8 +223,8 @@ export class CostBook {
         requests: 0,
         apart: 0,
         longContext: 0,
-        tokens: ZERO_TOKENS,
-        usd: pricing.known ? ZERO_USD : null,
+        tokens: { ...ZERO_TOKENS },
+        usd: pricing.known ? { ...ZERO_USD } : null,
       };
       this.models.set(name, m);
     }
@@ -231,7 +247,7 @@ export class CostBook {
     return {
       ...this.total,
       basis: this.basis,
-      tokens: this.tokens,
+      tokens: { ...this.tokens },
       priced: this.priced,
       requestsUsd: this.requestsUsd,
       abandonedUsd: this.abandonedUsd,

@@ -50,6 +50,8 @@ export function simulatedCost(
   const oneHourOf = (model: string | undefined) =>
     getOrInsert(oneHourByModel, model, () => rulesFor(api, model, cfg.cache).oneHourWrites);
   const byPoint: (number | null)[] = [];
+  // One split rewritten for each point: the book adds its numbers and keeps none of its objects.
+  const tokens: TokenSplit = { input: 0, output: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0 };
   let k = 0;
   for (const [ti, tr] of replay.threads.entries()) {
     const thread = t.threads[ti];
@@ -57,13 +59,11 @@ export function simulatedCost(
       const p = points[k++];
       const req = thread.requests[q.index];
       const oneHour = oneHourOf(q.model);
-      const tokens: TokenSplit = {
-        input: p.uncached,
-        output: req?.observed?.output ?? 0,
-        cacheRead: p.cacheRead,
-        cacheWrite5m: oneHour ? 0 : p.cacheWrite,
-        cacheWrite1h: oneHour ? p.cacheWrite : 0,
-      };
+      tokens.input = p.uncached;
+      tokens.output = req?.observed?.output ?? 0;
+      tokens.cacheRead = p.cacheRead;
+      tokens.cacheWrite5m = oneHour ? 0 : p.cacheWrite;
+      tokens.cacheWrite1h = oneHour ? p.cacheWrite : 0;
       byPoint.push(book.add({ thread, kind: 'request', model: q.model, time: q.time, tokens }));
     }
   }

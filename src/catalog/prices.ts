@@ -54,22 +54,19 @@ export const ZERO_TOKENS: TokenSplit = Object.freeze({
 
 export const ZERO_USD: UsdSplit = Object.freeze({ ...ZERO_TOKENS, usd: 0 });
 
-/** The sum of two token splits (a new object: rows handed out earlier keep their values). */
-export function addTokens(a: TokenSplit, b: TokenSplit): TokenSplit {
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite5m: a.cacheWrite5m + b.cacheWrite5m,
-    cacheWrite1h: a.cacheWrite1h + b.cacheWrite1h,
-  };
+/** `a` += `b`, part by part (a running sum its owner copies before handing out). */
+export function addTokensTo(a: TokenSplit, b: TokenSplit): void {
+  a.input += b.input;
+  a.output += b.output;
+  a.cacheRead += b.cacheRead;
+  a.cacheWrite5m += b.cacheWrite5m;
+  a.cacheWrite1h += b.cacheWrite1h;
 }
 
-/** The sum of two dollar splits (a new object). */
-export function addUsd(a: UsdSplit, b: UsdSplit): UsdSplit {
-  const sum = addTokens(a, b) as UsdSplit;
-  sum.usd = a.usd + b.usd;
-  return sum;
+/** `a` += `b`, dollars likewise. */
+export function addUsdTo(a: UsdSplit, b: UsdSplit): void {
+  addTokensTo(a, b);
+  a.usd += b.usd;
 }
 
 function userPrices(p: UserPrice): ModelPrices {
@@ -120,18 +117,22 @@ export function priceTokens(
   t: TokenSplit,
   p: ModelPrices,
 ): { usd: UsdSplit; longContext: boolean } | { error: string } {
+  const usd: UsdSplit = { ...ZERO_USD };
+  const priced = priceInto(t, p, usd);
+  return typeof priced === 'string' ? { error: priced } : { usd, longContext: priced };
+}
+
+/** `priceTokens` written into `usd` (no object made): whether the long-context tier priced it, or why not. */
+export function priceInto(t: TokenSplit, p: ModelPrices, usd: UsdSplit): boolean | string {
   const prompt = t.input + t.cacheRead + t.cacheWrite5m + t.cacheWrite1h;
   const tier = tierFor(p, prompt);
-  if (t.cacheRead > 0 && tier.cacheRead === null) return { error: 'the price list has no cache-read price' };
+  if (t.cacheRead > 0 && tier.cacheRead === null) return 'the price list has no cache-read price';
   const m = 1e-6;
-  const usd: UsdSplit = {
-    input: t.input * tier.input * m,
-    output: t.output * tier.output * m,
-    cacheRead: t.cacheRead * (tier.cacheRead ?? 0) * m,
-    cacheWrite5m: t.cacheWrite5m * writePrice(tier, false) * m,
-    cacheWrite1h: t.cacheWrite1h * writePrice(tier, true) * m,
-    usd: 0,
-  };
+  usd.input = t.input * tier.input * m;
+  usd.output = t.output * tier.output * m;
+  usd.cacheRead = t.cacheRead * (tier.cacheRead ?? 0) * m;
+  usd.cacheWrite5m = t.cacheWrite5m * writePrice(tier, false) * m;
+  usd.cacheWrite1h = t.cacheWrite1h * writePrice(tier, true) * m;
   usd.usd = usd.input + usd.output + usd.cacheRead + usd.cacheWrite5m + usd.cacheWrite1h;
-  return { usd, longContext: tier !== p };
+  return tier !== p;
 }

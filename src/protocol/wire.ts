@@ -179,3 +179,14 @@ export async function fetchHeld<T>(
   }
   return acc as T;
 }
+
+/** The run result's arrays the worker cuts into parts (the rest of a run result goes whole in part 0). */
+export const RUN_ARRAYS = [
+  'timeline',
+  'toolResults',
+  'events',
+  'pairing',
+  'refetches',
+  'compactions',
+  'tasks',
+] as const;
