@@ -10,7 +10,7 @@
 import { loadavg } from 'node:os';
 import type { PipelineConfig } from '../src/pipeline/config.ts';
 import { type PresetId, presetConfig } from '../src/pipeline/presets.ts';
-import { HeldReplies, RUN_ARRAYS } from '../src/protocol/wire.ts';
+import { HeldReplies, RUN_ARRAYS } from '../src/protocol/held-replies.ts';
 import type { RunResult } from '../worker/api.ts';
 import { createEngine } from '../worker/create-engine.ts';
 import { loadLog, nodeEngineOptions } from './load-log.ts';

@@ -2,7 +2,7 @@
 // replies (rows, run results) are kept here and fetched in parts (src/protocol/wire.ts), so the main thread
 // parses them in several short tasks instead of one long one.
 import { expose, transfer } from 'comlink';
-import { HeldReplies, RUN_ARRAYS } from '../src/protocol/wire.ts';
+import { HeldReplies, RUN_ARRAYS } from '../src/protocol/held-replies.ts';
 import type { WireEngineApi } from './api.ts';
 import { browserEndpoints } from './browser-pool.ts';
 import { createEngine } from './create-engine.ts';

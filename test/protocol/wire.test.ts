@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { itemsOf, madeOnRead } from '../../src/lib/made-on-read.ts';
-import {
-  cutParts,
-  fetchHeld,
-  HeldReplies,
-  mergePart,
-  PART_CHARS,
-  partValue,
-  unpackJson,
-} from '../../src/protocol/wire.ts';
+import { cutParts, HeldReplies, partValue } from '../../src/protocol/held-replies.ts';
+import { fetchHeld, mergePart, PART_CHARS, unpackJson } from '../../src/protocol/wire.ts';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

@@ -6,7 +6,7 @@ import { analyze } from '../../src/analyses/analyze.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import { itemsOf } from '../../src/lib/made-on-read.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
-import { cutParts } from '../../src/protocol/wire.ts';
+import { cutParts } from '../../src/protocol/held-replies.ts';
 import { createTokenizer } from '../../src/tokens/tokenizer.ts';
 import type { RunResult, RunSettings } from '../../worker/api.ts';
 import { createEngine } from '../../worker/create-engine.ts';
