@@ -240,11 +240,12 @@ class ToolResultRows implements Items<ToolResultRow> {
   }
 }
 
-/** The row of a thread's `k`th result, with its fate. */
+/** The row of a thread's `k`th result, with its fate (a result the replay has no fate for: never tiered, kept
+ *  whole). */
 function resultRow(statics: readonly StaticRow[], k: number, fates: ResultFates | undefined): ToolResultRow {
   const s = statics[k];
   const i = fates ? fates.rowOf(s.toolUseId, k) : -1;
-  if (!fates || i < 0) return rowWithoutFate(s);
+  const f = i >= 0 ? fates : undefined;
   return {
     thread: s.thread,
     toolUseId: s.toolUseId,
@@ -253,41 +254,17 @@ function resultRow(statics: readonly StaticRow[], k: number, fates: ResultFates 
     chars: s.chars,
     tokens: s.tokens,
     isError: s.isError,
-    tier: fates.tier(i),
-    firstTouchRequest: fates.firstTouchRequest(i),
-    distanceAtFirstTouch: fates.distanceAtFirstTouch(i),
-    floor: fates.floor(i),
-    spilled: fates.spilled(i),
-    summarized: fates.summarized(i),
-    cleared: fates.cleared(i),
-    inSummary: fates.foldedAt(i) !== null,
-    dropped: fates.droppedAt(i) !== null,
-    droppedAt: fates.droppedAt(i),
-    finalChars: fates.finalChars(i) ?? s.chars,
-  };
-}
-
-/** The row of a result the replay has no fate for. */
-function rowWithoutFate(s: StaticRow): ToolResultRow {
-  return {
-    thread: s.thread,
-    toolUseId: s.toolUseId,
-    tool: s.tool,
-    messageIndex: s.messageIndex,
-    chars: s.chars,
-    tokens: s.tokens,
-    isError: s.isError,
-    tier: null,
-    firstTouchRequest: null,
-    distanceAtFirstTouch: null,
-    floor: false,
-    spilled: false,
-    summarized: false,
-    cleared: false,
-    inSummary: false,
-    dropped: false,
-    droppedAt: null,
-    finalChars: s.chars,
+    tier: f ? f.tier(i) : null,
+    firstTouchRequest: f ? f.firstTouchRequest(i) : null,
+    distanceAtFirstTouch: f ? f.distanceAtFirstTouch(i) : null,
+    floor: f ? f.floor(i) : false,
+    spilled: f ? f.spilled(i) : false,
+    summarized: f ? f.summarized(i) : false,
+    cleared: f ? f.cleared(i) : false,
+    inSummary: f ? f.foldedAt(i) !== null : false,
+    dropped: f ? f.droppedAt(i) !== null : false,
+    droppedAt: f ? f.droppedAt(i) : null,
+    finalChars: (f ? f.finalChars(i) : null) ?? s.chars,
   };
 }
 
