@@ -2,7 +2,6 @@
 // timeline with its events and breaks, pairing, re-fetches, compactions and tasks, and why the pipeline stayed idle.
 // Made here once from the analysis and its timeline; the engine adds only the run's id, time and pending calls.
 import type { Analysis } from '../analyses/analyze.ts';
-import type { CompactionRow } from '../analyses/audit.ts';
 import { type IdleReason, idleReason, resultMessages } from '../analyses/idle-reason.ts';
 import type { Refetch } from '../analyses/refetch.ts';
 import type { Report, ToolResultRow } from '../analyses/report.ts';
@@ -12,6 +11,7 @@ import type { PairingViolation, Provider } from '../pairing/types.ts';
 import { hardcapTokens, landingTokens, type PipelineConfig, triggerTokens } from '../pipeline/config.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
 import type { EncodingName } from '../tokens/encodings.ts';
+import { type CompactionListRow, compactionListRow } from './compaction-list.ts';
 import type { BreakRow, EventRow, RunTimeline, TimelinePoint } from './timeline.ts';
 
 export type RunSettings = {
@@ -43,8 +43,9 @@ export type RunResult = {
   /** The re-fetches the page lists: after the pipeline lost the first result, or after the agent's compaction
    *  (the totals count every kind; the plain and after-edit repeats, most of a long session's, are not sent). */
   refetches: Refetch[];
-  /** Every compaction audited (agent and pipeline), and tokens per task (SPEC §5.5, §8). */
-  compactions: CompactionRow[];
+  /** Every compaction audited (agent and pipeline), listed without its items (the open one is asked for whole:
+   *  `engine.compaction(id)`), and tokens per task (SPEC §5.5, §8). */
+  compactions: CompactionListRow[];
   tasks: Report['tasks'] & {};
   taskTotals: Report['taskTotals'] & {};
   /** Set when the http summarizer still has calls to make (the UI may fetch and re-run). */
@@ -80,7 +81,7 @@ export function runResult(t: Transcript, analysis: Analysis, shown: RunTimeline,
     breaks,
     pairing: analysis.replay.threads.flatMap((tr) => tr.requests.flatMap((q) => q.pairing)),
     refetches: report.refetches.filter(listed),
-    compactions: analysis.audit.compactions,
+    compactions: analysis.audit.compactions.map(compactionListRow),
     tasks: analysis.audit.tasks,
     taskTotals: analysis.audit.taskTotals,
     pendingSummaries: run.pendingSummaries,

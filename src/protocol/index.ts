@@ -45,6 +45,7 @@ export type { PresetId } from '../pipeline/presets.ts';
 export { isPresetId, PRESET_IDS, PRESETS, presetConfig } from '../pipeline/presets.ts';
 export type { StageId } from '../pipeline/stage.ts';
 export type { HttpCall, SummaryOutcome } from '../pipeline/summarizer.ts';
+export type { CompactionListRow } from '../projections/compaction-list.ts';
 export type { Row } from '../projections/rows.ts';
 export type { BreakRow, EventRow, TimelinePoint } from '../projections/timeline.ts';
 export type { ReplayMode } from '../replay/inputs.ts';

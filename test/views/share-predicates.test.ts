@@ -6,7 +6,7 @@ import type { ToolResultRow } from '../../src/analyses/report.ts';
 import type { PairingViolation } from '../../src/pairing/validate.ts';
 import { parsePredicate } from '../../src/share/predicate.ts';
 import { predicateCandidates } from '../../src/views/share/predicates.ts';
-import type { Row, RunResult, TimelinePoint } from '../../worker/api.ts';
+import type { CompactionRow, Row, RunResult, TimelinePoint } from '../../worker/api.ts';
 
 const violation = (o: Partial<PairingViolation>): PairingViolation => ({
   thread: 'main',
@@ -76,5 +76,40 @@ describe('predicateCandidates', () => {
     ]);
     expect(c.map((x) => x.selected)).toEqual([true, true, true, true, false]);
     for (const x of c) expect(() => parsePredicate(x.spec)).not.toThrow();
+  });
+
+  it('offers the open compaction’s findings from the row read whole, the focused lost item first', () => {
+    const empty = { kept: [], lost: [] };
+    const item = (text: string) => ({ text, messageIndex: 3, line: 4, match: 'exact' });
+    const open = {
+      id: 'main/agent/0',
+      thread: 'main',
+      source: 'agent',
+      request: 89,
+      opaque: false,
+      probes: {
+        filesModified: empty,
+        filesRead: { kept: [], lost: [item('/a.ts')] },
+        errors: { kept: [], lost: [item('boom')] },
+        identifiers: empty,
+        todos: empty,
+        instructions: empty,
+      },
+      refetchesAfter: { count: 1, tokens: 9, usd: null, items: [{ toolUseId: 'toolu_r' }] },
+    } as unknown as CompactionRow;
+    const r = result({
+      refetches: [
+        { kind: 'after-agent-compaction', thread: 'main', tool: 'Read', repeatToolUseId: 'toolu_r' },
+      ] as RunResult['refetches'],
+    });
+    const view = { thread: 'main', message: null, request: null, compaction: 'main/agent/0', probe: null };
+    const c = predicateCandidates(r, { ...view, probe: 'summary.errors.lost.0' }, undefined, open);
+    expect(c.map((x) => x.spec)).toEqual([
+      'compaction:main/89:lost:errors=boom',
+      'compaction:main/89:lost:filesRead=/a.ts',
+      'refetch:after-agent-compaction#toolu_r',
+    ]);
+    // Another compaction's row (a view that moved on) offers none of them.
+    expect(predicateCandidates(r, { ...view, compaction: 'main/agent/1' }, undefined, open)).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import type { MinimizeProgress, MinimizeReply, ShareRequest } from '../../protocol/index.ts';
+import { useEffect, useRef, useState } from 'react';
+import type { CompactionRow, MinimizeProgress, MinimizeReply, ShareRequest } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import { LinkField } from './LinkField.tsx';
-import { predicateCandidates } from './predicates.ts';
+import { type Candidate, predicateCandidates } from './predicates.ts';
 import { type Built, built, downloadText, shareFileName } from './share-link.ts';
 
 /** Predicate evaluations allowed per run (each is a full analysis of a candidate). */
@@ -39,11 +39,32 @@ type Props = {
 /** Minimize: pick what must stay true (from the current view), run ddmin in the engine with progress and
  *  Cancel, then share the smallest transcript that still shows it. */
 export function MinimizeSection({ base, redact, fileName }: Props) {
-  const candidates = useMemo(() => {
+  // What the view shows when the dialog opens; an open compaction view's findings need its items, which the
+  // run's reply does not list: they are read from the engine first.
+  const [candidates, setCandidates] = useState<Candidate[] | null>(() => {
     const s = useStore.getState();
-    return predicateCandidates(s.run.result, s.view, threadRows(s));
+    return s.view.compaction ? null : predicateCandidates(s.run.result, s.view, threadRows(s));
+  });
+  const [spec, setSpec] = useState(candidates?.[0]?.spec ?? '');
+  useEffect(() => {
+    const s = useStore.getState();
+    const id = s.view.compaction;
+    if (!id) return;
+    let live = true;
+    const show = (open: CompactionRow | undefined) => {
+      if (!live) return;
+      const c = predicateCandidates(s.run.result, s.view, threadRows(s), open);
+      setCandidates(c);
+      setSpec(c[0]?.spec ?? '');
+    };
+    engine()
+      .compaction(id)
+      .then((d) => show(d?.row))
+      .catch(() => show(undefined));
+    return () => {
+      live = false;
+    };
   }, []);
-  const [spec, setSpec] = useState(candidates[0]?.spec ?? '');
   const [run, setRun] = useState<Run>({ phase: 'idle' });
   const current = useRef(0);
   const redactKey = redact ? `paths:${redact.keepPaths}` : 'plain';
@@ -132,7 +153,11 @@ export function MinimizeSection({ base, redact, fileName }: Props) {
         The smallest transcript that still shows the problem (delta debugging in the background; each step is a full
         analysis).
       </p>
-      {candidates.length === 0 ? (
+      {candidates === null ? (
+        <div className="muted" data-testid="minimize-reading">
+          Reading the open compaction…
+        </div>
+      ) : candidates.length === 0 ? (
         <div className="muted" data-testid="minimize-empty">
           Nothing to keep yet: select a pairing issue, a row with a tier badge, a request with a cache break or a
           re-fetched call, or open a compaction view that lost something, then open Share again.

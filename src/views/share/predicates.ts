@@ -58,10 +58,12 @@ function stageWords(stage: string): string {
   return stage === 'input' ? 'in the recorded input' : `after stage ${stage}`;
 }
 
+/** `open`: the compaction whose view is open, whole (the run's reply lists compactions without their items). */
 export function predicateCandidates(
   result: RunResult | undefined,
   view: Seen,
   rows: readonly Row[] | undefined,
+  open?: CompactionRow,
 ): Candidate[] {
   if (!result) return [];
   const out: Candidate[] = [];
@@ -72,11 +74,11 @@ export function predicateCandidates(
     out.push(c);
   };
   const ids = view.message !== null ? new Set(rows?.[view.message]?.toolUseIds ?? []) : new Set<string>();
-  const open = view.compaction ? result.compactions?.find((c) => c.id === view.compaction) : undefined;
-  if (open) compactionCandidates(open, view.probe ?? null, add);
+  const shown = open && open.id === view.compaction ? open : undefined;
+  if (shown) compactionCandidates(shown, view.probe ?? null, add);
   for (const f of result.refetches ?? []) {
     if (f.kind !== 'after-pipeline' && f.kind !== 'after-agent-compaction') continue;
-    const after = open?.refetchesAfter.items.some((it) => it.toolUseId === f.repeatToolUseId);
+    const after = shown?.refetchesAfter.items.some((it) => it.toolUseId === f.repeatToolUseId);
     if (!after && !(f.thread === view.thread && (ids.has(f.repeatToolUseId) || ids.has(f.firstToolUseId)))) continue;
     add({
       spec: `refetch:${f.kind}#${f.repeatToolUseId}`,

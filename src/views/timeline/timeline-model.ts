@@ -4,7 +4,7 @@
 import type {
   BreakCause,
   CachePattern,
-  CompactionRow,
+  CompactionListRow,
   NamedCause,
   RunResult,
   StageId,
@@ -125,10 +125,13 @@ export function estimateIn(p: TimelinePoint): number {
 }
 
 /** A compaction on the chart: the compaction and the shown position of the first request that sent its summary. */
-export type CompactionMark = { pos: number; row: CompactionRow; lost: number; kept: number };
+export type CompactionMark = { pos: number; row: CompactionListRow; lost: number; kept: number };
 
 /** The compactions whose first request is shown, in shown order. */
-export function compactionMarks(rows: readonly CompactionRow[], points: readonly TimelinePoint[]): CompactionMark[] {
+export function compactionMarks(
+  rows: readonly CompactionListRow[],
+  points: readonly TimelinePoint[],
+): CompactionMark[] {
   if (rows.length === 0) return [];
   const at = new Map<string, number>();
   points.forEach((p, pos) => {
@@ -138,13 +141,7 @@ export function compactionMarks(rows: readonly CompactionRow[], points: readonly
   for (const row of rows) {
     const pos = row.request === null ? undefined : at.get(`${row.thread}\u0000${row.request}`);
     if (pos === undefined) continue;
-    let lost = 0;
-    let kept = 0;
-    for (const k of Object.values(row.probes)) {
-      lost += k.lost.length;
-      kept += k.kept.length;
-    }
-    out.push({ pos, row, lost, kept });
+    out.push({ pos, row, lost: row.lost, kept: row.kept });
   }
   return out.sort((a, b) => a.pos - b.pos);
 }
