@@ -40,9 +40,9 @@ export type RunResult = {
   /** Every observed and simulated break of every thread, as the breaks table lists them. */
   breaks: BreakRow[];
   pairing: PairingViolation[];
-  /** The re-fetches the page lists: after the pipeline lost the first result, or after the agent's compaction
-   *  (the totals count every kind; the plain and after-edit repeats, most of a long session's, are not sent). */
-  refetches: Refetch[];
+  /** The re-fetches after the pipeline lost the first result: how many and their tokens (the trade-off's risk;
+   *  the totals count every kind). The share dialog asks for the ones it names (`engine.refetchesOf`). */
+  refetchRisk: { count: number; tokens: number };
   /** Every compaction audited (agent and pipeline), listed without its items (the open one is asked for whole:
    *  `engine.compaction(id)`), and tokens per task (SPEC §5.5, §8). */
   compactions: CompactionListRow[];
@@ -54,8 +54,20 @@ export type RunResult = {
   idle: IdleReason | null;
 };
 
-/** A re-fetch the page shows (the trade-off's risk, share predicates): one the pipeline or a compaction caused. */
-const listed = (f: Refetch): boolean => f.kind === 'after-pipeline' || f.kind === 'after-agent-compaction';
+/** A re-fetch the share dialog offers (worker/engine/run.ts `refetchesOf`): one the pipeline or a compaction caused. */
+export const listedRefetch = (f: Refetch): boolean =>
+  f.kind === 'after-pipeline' || f.kind === 'after-agent-compaction';
+
+function refetchRisk(all: readonly Refetch[]): RunResult['refetchRisk'] {
+  let count = 0;
+  let tokens = 0;
+  for (const f of all)
+    if (f.kind === 'after-pipeline') {
+      count++;
+      tokens += f.tokens;
+    }
+  return { count, tokens };
+}
 
 export type RunFacts = { runId: number; ms: number; settings: RunSettings; pendingSummaries: number };
 
@@ -80,7 +92,7 @@ export function runResult(t: Transcript, analysis: Analysis, shown: RunTimeline,
     events: [],
     breaks,
     pairing: analysis.replay.threads.flatMap((tr) => tr.requests.flatMap((q) => q.pairing)),
-    refetches: report.refetches.filter(listed),
+    refetchRisk: refetchRisk(report.refetches),
     compactions: analysis.audit.compactions.map(compactionListRow),
     tasks: analysis.audit.tasks,
     taskTotals: analysis.audit.taskTotals,

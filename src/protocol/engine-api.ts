@@ -5,6 +5,7 @@
 import type { CompactionRow } from '../analyses/audit.ts';
 import type { CompactionTexts } from '../analyses/compaction-audit.ts';
 import type { ModelProbeCall, ModelProbeResult } from '../analyses/model-probes.ts';
+import type { Refetch } from '../analyses/refetch.ts';
 import type { Report } from '../analyses/report.ts';
 import type { PresetTaskTable } from '../analyses/tasks.ts';
 import type { LoadLimits } from '../formats/limits.ts';
@@ -189,6 +190,9 @@ export interface EngineApi {
   report(): Promise<Report | null>;
   /** A compaction of the last run by id, with its summary, Tierscope's anchored summary and its ledger. */
   compaction(id: string): Promise<CompactionDetail | null>;
+  /** The last run's re-fetches after the pipeline or the agent's compaction whose first or repeated call has one of
+   *  these tool_use ids (any thread), in the report's order; null when nothing has run. */
+  refetchesOf(toolUseIds: string[]): Promise<Refetch[] | null>;
   /** Tokens per task of the recording and of every preset under the last run's settings (six replays, kept). */
   presetTasks(): Promise<PresetTaskTable | null>;
   /** The four model probes (recall, artifact, continuation, decision) of a compaction's summary: prompts only —

@@ -13,6 +13,7 @@ export type { ModelProbeCall, ModelProbeResult } from '../analyses/model-probes.
 export { MODEL_PROBE_SYSTEM } from '../analyses/model-probes.ts';
 export type { ProbeItem, ProbeKind, Probes } from '../analyses/probes.ts';
 export { PROBE_KINDS, PROBE_TYPES } from '../analyses/probes.ts';
+export type { Refetch } from '../analyses/refetch.ts';
 export type { ToolResultRow } from '../analyses/report.ts';
 export type { LogDefaults } from '../analyses/settings-origin.ts';
 export { withLogDefaults } from '../analyses/settings-origin.ts';

@@ -16,6 +16,7 @@ type Client = Pick<
   | 'diff'
   | 'report'
   | 'compaction'
+  | 'refetchesOf'
   | 'presetTasks'
   | 'modelProbes'
   | 'gradeModelProbes'
@@ -81,6 +82,7 @@ export function engine(): Client {
       diff: (id) => remote.diff(id),
       report: () => remote.report(),
       compaction: (id) => remote.compaction(id),
+      refetchesOf: (ids) => remote.refetchesOf(ids),
       presetTasks: () => remote.presetTasks(),
       modelProbes: (id) => remote.modelProbes(id),
       gradeModelProbes: (id, answers) => remote.gradeModelProbes(id, answers),

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { ToolResultRow } from '../../src/analyses/report.ts';
 import type { PairingViolation } from '../../src/pairing/validate.ts';
 import { parsePredicate } from '../../src/share/predicate.ts';
-import { predicateCandidates } from '../../src/views/share/predicates.ts';
-import type { CompactionRow, Row, RunResult, TimelinePoint } from '../../worker/api.ts';
+import { predicateCandidates, refetchIds } from '../../src/views/share/predicates.ts';
+import type { CompactionRow, Refetch, Row, RunResult, TimelinePoint } from '../../worker/api.ts';
 
 const violation = (o: Partial<PairingViolation>): PairingViolation => ({
   thread: 'main',
@@ -97,19 +97,21 @@ describe('predicateCandidates', () => {
       },
       refetchesAfter: { count: 1, tokens: 9, usd: null, items: [{ toolUseId: 'toolu_r' }] },
     } as unknown as CompactionRow;
-    const r = result({
-      refetches: [
-        { kind: 'after-agent-compaction', thread: 'main', tool: 'Read', repeatToolUseId: 'toolu_r' },
-      ] as RunResult['refetches'],
-    });
+    const refetches = [
+      { kind: 'after-agent-compaction', thread: 'main', tool: 'Read', repeatToolUseId: 'toolu_r' },
+    ] as Refetch[];
+    const r = result({});
     const view = { thread: 'main', message: null, request: null, compaction: 'main/agent/0', probe: null };
-    const c = predicateCandidates(r, { ...view, probe: 'summary.errors.lost.0' }, undefined, open);
+    expect(refetchIds(view, undefined, open)).toEqual(['toolu_r']);
+    const c = predicateCandidates(r, { ...view, probe: 'summary.errors.lost.0' }, undefined, { open, refetches });
     expect(c.map((x) => x.spec)).toEqual([
       'compaction:main/89:lost:errors=boom',
       'compaction:main/89:lost:filesRead=/a.ts',
       'refetch:after-agent-compaction#toolu_r',
     ]);
     // Another compaction's row (a view that moved on) offers none of them.
-    expect(predicateCandidates(r, { ...view, compaction: 'main/agent/1' }, undefined, open)).toEqual([]);
+    const moved = { ...view, compaction: 'main/agent/1' };
+    expect(refetchIds(moved, undefined, open)).toEqual([]);
+    expect(predicateCandidates(r, moved, undefined, { open, refetches: [] })).toEqual([]);
   });
 });

@@ -67,11 +67,15 @@ describe('engine', () => {
     expect(report?.requests.map((q) => q.cacheBreak?.cause ?? null)).toEqual(
       r.timeline.map((p) => p.cacheBreak?.cause ?? null),
     );
-    // A run sends the re-fetches the page lists (after the pipeline or a compaction); its totals count every one.
-    const listed = report?.refetches.filter((f) => f.kind === 'after-pipeline' || f.kind === 'after-agent-compaction');
-    expect(r.refetches).toEqual(listed);
-    expect(r.totals.refetches).toBe(report?.refetches.length);
-    expect(r.totals.refetches).toBeGreaterThan(r.refetches.length);
+    // A run sends the trade-off's risk (the re-fetches after the pipeline); the share dialog asks for the listed
+    // ones (after the pipeline or a compaction) by tool id; the totals count every kind.
+    const all = report?.refetches ?? [];
+    const listed = all.filter((f) => f.kind === 'after-pipeline' || f.kind === 'after-agent-compaction');
+    const after = all.filter((f) => f.kind === 'after-pipeline');
+    expect(r.refetchRisk).toEqual({ count: after.length, tokens: after.reduce((n, f) => n + f.tokens, 0) });
+    expect(await engine.refetchesOf(all.map((f) => f.repeatToolUseId))).toEqual(listed);
+    expect(r.totals.refetches).toBe(all.length);
+    expect(r.totals.refetches).toBeGreaterThan(listed.length);
   });
 
   it('drops stale runs: of three runs sent at once only the last is computed', async () => {

@@ -6,7 +6,7 @@ import { analyze, withRows } from '../../src/analyses/analyze.ts';
 import { gradeModelProbes, modelProbeCalls } from '../../src/analyses/model-probes.ts';
 import { tasksByPreset } from '../../src/analyses/preset-tasks.ts';
 import { CachedHttpSummarizer, summarizerFor } from '../../src/pipeline/summarizer.ts';
-import { runResult } from '../../src/projections/run-result.ts';
+import { listedRefetch, runResult } from '../../src/projections/run-result.ts';
 import { runTimeline } from '../../src/projections/timeline.ts';
 import type {
   CompactionDetail,
@@ -25,6 +25,7 @@ type RunMethods = Pick<
   | 'run'
   | 'report'
   | 'compaction'
+  | 'refetchesOf'
   | 'modelProbes'
   | 'gradeModelProbes'
   | 'presetTasks'
@@ -103,6 +104,13 @@ export function createRunMethods(s: EngineState): RunMethods {
         ledger: texts.ledger,
         clipped: summary.length < texts.summary.length || anchored.length < texts.anchored.length,
       };
+    },
+
+    async refetchesOf(toolUseIds: string[]) {
+      const all = s.last?.analysis.report.refetches;
+      if (!all) return null;
+      const ids = new Set(toolUseIds);
+      return all.filter((f) => listedRefetch(f) && (ids.has(f.firstToolUseId) || ids.has(f.repeatToolUseId)));
     },
 
     async modelProbes(id: string) {

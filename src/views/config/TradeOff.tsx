@@ -20,7 +20,6 @@ type Numbers = {
 };
 
 function numbersOf(r: RunResult): Numbers {
-  const after = r.refetches.filter((x) => x.kind === 'after-pipeline');
   const saved = r.totals.tokensIn - r.totals.tokensAfterPipeline;
   const rec = r.totals.cost.recorded;
   const sim = r.totals.cost.simulated;
@@ -32,8 +31,8 @@ function numbersOf(r: RunResult): Numbers {
     simulatedUsd: sim.requestsUsd,
     withoutUsd: without ? without.requestsUsd : null,
     savedUsd: without ? without.requestsUsd - sim.requestsUsd : null,
-    risk: after.length,
-    riskTokens: after.reduce((a, x) => a + x.tokens, 0),
+    risk: r.refetchRisk.count,
+    riskTokens: r.refetchRisk.tokens,
     riskUsd: r.totals.refetchAfterPipelineUsd,
     hit: r.totals.simulated.hitRate,
   };

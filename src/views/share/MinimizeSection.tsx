@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import type { CompactionRow, MinimizeProgress, MinimizeReply, ShareRequest } from '../../protocol/index.ts';
+import type { MinimizeProgress, MinimizeReply, ShareRequest } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import { LinkField } from './LinkField.tsx';
-import { type Candidate, predicateCandidates } from './predicates.ts';
+import { type Candidate, type Found, predicateCandidates } from './predicates.ts';
+import { readFound } from './read-found.ts';
 import { type Built, built, downloadText, shareFileName } from './share-link.ts';
 
 /** Predicate evaluations allowed per run (each is a full analysis of a candidate). */
@@ -39,28 +40,21 @@ type Props = {
 /** Minimize: pick what must stay true (from the current view), run ddmin in the engine with progress and
  *  Cancel, then share the smallest transcript that still shows it. */
 export function MinimizeSection({ base, redact, fileName }: Props) {
-  // What the view shows when the dialog opens; an open compaction view's findings need its items, which the
-  // run's reply does not list: they are read from the engine first.
-  const [candidates, setCandidates] = useState<Candidate[] | null>(() => {
-    const s = useStore.getState();
-    return s.view.compaction ? null : predicateCandidates(s.run.result, s.view, threadRows(s));
-  });
-  const [spec, setSpec] = useState(candidates?.[0]?.spec ?? '');
+  // What the view shows when the dialog opens. The open compaction's items and the re-fetches the view names are not
+  // in the run's reply: they are read from the engine first.
+  const [candidates, setCandidates] = useState<Candidate[] | null>(null);
+  const [spec, setSpec] = useState('');
   useEffect(() => {
     const s = useStore.getState();
-    const id = s.view.compaction;
-    if (!id) return;
     let live = true;
-    const show = (open: CompactionRow | undefined) => {
-      if (!live) return;
-      const c = predicateCandidates(s.run.result, s.view, threadRows(s), open);
-      setCandidates(c);
-      setSpec(c[0]?.spec ?? '');
-    };
-    engine()
-      .compaction(id)
-      .then((d) => show(d?.row))
-      .catch(() => show(undefined));
+    void readFound(s.view, threadRows(s))
+      .catch((): Found => ({}))
+      .then((found) => {
+        if (!live) return;
+        const c = predicateCandidates(s.run.result, s.view, threadRows(s), found);
+        setCandidates(c);
+        setSpec(c[0]?.spec ?? '');
+      });
     return () => {
       live = false;
     };
@@ -155,7 +149,7 @@ export function MinimizeSection({ base, redact, fileName }: Props) {
       </p>
       {candidates === null ? (
         <div className="muted" data-testid="minimize-reading">
-          Reading the open compaction…
+          Reading what this view shows…
         </div>
       ) : candidates.length === 0 ? (
         <div className="muted" data-testid="minimize-empty">

@@ -3,7 +3,7 @@
 // it; the pairing issues of the selected request or message (else of the thread), the tier of the selected row's
 // tool results, the cause of the selected request's cache breaks, a re-fetch at the selected row after the
 // pipeline or the agent's compaction. Pure: specs in the minimizer's syntax (src/share/predicate.ts) with labels.
-import type { CompactionRow, Row, RunResult } from '../../protocol/index.ts';
+import type { CompactionRow, Refetch, Row, RunResult } from '../../protocol/index.ts';
 import { PROBE_KINDS, parseProbeKey } from '../../protocol/index.ts';
 import type { UrlView } from '../../state/url-state.ts';
 import { RULE_WORDS } from '../common/rule-words.ts';
@@ -58,12 +58,23 @@ function stageWords(stage: string): string {
   return stage === 'input' ? 'in the recorded input' : `after stage ${stage}`;
 }
 
-/** `open`: the compaction whose view is open, whole (the run's reply lists compactions without their items). */
+/** What the run's reply does not carry, read from the engine for the view (`readFound`): the compaction whose view
+ *  is open, whole, and the re-fetches named by the selected row's or that compaction's tool ids. */
+export type Found = { open?: CompactionRow; refetches?: readonly Refetch[] };
+
+/** The tool ids whose re-fetches a view can offer: the selected row's, and those fetched again after the open
+ *  compaction. */
+export function refetchIds(view: Seen, rows: readonly Row[] | undefined, open: CompactionRow | undefined): string[] {
+  const ids = view.message !== null ? [...(rows?.[view.message]?.toolUseIds ?? [])] : [];
+  if (open && open.id === view.compaction) for (const it of open.refetchesAfter.items) ids.push(it.toolUseId);
+  return ids;
+}
+
 export function predicateCandidates(
   result: RunResult | undefined,
   view: Seen,
   rows: readonly Row[] | undefined,
-  open?: CompactionRow,
+  found: Found = {},
 ): Candidate[] {
   if (!result) return [];
   const out: Candidate[] = [];
@@ -74,9 +85,9 @@ export function predicateCandidates(
     out.push(c);
   };
   const ids = view.message !== null ? new Set(rows?.[view.message]?.toolUseIds ?? []) : new Set<string>();
-  const shown = open && open.id === view.compaction ? open : undefined;
+  const shown = found.open && found.open.id === view.compaction ? found.open : undefined;
   if (shown) compactionCandidates(shown, view.probe ?? null, add);
-  for (const f of result.refetches ?? []) {
+  for (const f of found.refetches ?? []) {
     if (f.kind !== 'after-pipeline' && f.kind !== 'after-agent-compaction') continue;
     const after = shown?.refetchesAfter.items.some((it) => it.toolUseId === f.repeatToolUseId);
     if (!after && !(f.thread === view.thread && (ids.has(f.repeatToolUseId) || ids.has(f.firstToolUseId)))) continue;
