@@ -3,7 +3,7 @@
 // the points. A point's other fields (estimate note, break facts, rewrite ids) are asked for when one is shown.
 import type { Items } from '../lib/made-on-read.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
-import { type EventRow, eventRow, type TimelinePoint, type TimelinePoints } from './timeline.ts';
+import { type DrawnFields, type EventRow, eventRow, type TimelinePoint, type TimelinePoints } from './timeline.ts';
 
 /** Points per chunk. */
 export const CHUNK = 512;
@@ -66,26 +66,6 @@ function emptyChunk(from: number): TimelineChunk {
     responseMessage: [],
   };
 }
-
-/** A point's drawn fields, as `TimelinePoints.drawnInto` writes them into a chunk. */
-export type DrawnFields = {
-  thread: string;
-  index: number;
-  time?: number;
-  model?: string;
-  inputTokens: number;
-  outputTokens: number;
-  estimateIn: number;
-  estimateOut: number;
-  categories: Record<string, number>;
-  observed: { input: number; cacheRead: number; cacheWrite: number; output: number } | null;
-  simRead: number;
-  simWrite: number;
-  simPrompt: number;
-  usdRecorded: number | null;
-  usdSimulated: number | null;
-  responseMessage: number;
-};
 
 /** Append one point's fields to chunk `c` (its `i`-th point). */
 export function pushDrawn(c: TimelineChunk, f: DrawnFields): void {

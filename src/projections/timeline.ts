@@ -9,7 +9,6 @@ import { cacheBreakRow, estimateRow, observedBreakRow, type RequestRow } from '.
 import { firstIndex } from '../lib/search.ts';
 import type { Request, Transcript } from '../model/transcript.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
-import type { DrawnFields } from './timeline-columns.ts';
 
 /** One request of the timeline: what the stacked chart and break markers need. */
 export type TimelinePoint = {
@@ -34,6 +33,26 @@ export type TimelinePoint = {
   /** Indices into the run's `events` of this request's rewrites. */
   eventIds: number[];
   /** Index of the message that is this request's response (for click-to-scroll). */
+  responseMessage: number;
+};
+
+/** A point's fields the chart draws (`TimelinePoints.drawn`), which timeline-columns.ts writes into columns. */
+export type DrawnFields = {
+  thread: string;
+  index: number;
+  time?: number;
+  model?: string;
+  inputTokens: number;
+  outputTokens: number;
+  estimateIn: number;
+  estimateOut: number;
+  categories: Record<string, number>;
+  observed: { input: number; cacheRead: number; cacheWrite: number; output: number } | null;
+  simRead: number;
+  simWrite: number;
+  simPrompt: number;
+  usdRecorded: number | null;
+  usdSimulated: number | null;
   responseMessage: number;
 };
 
