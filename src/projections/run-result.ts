@@ -12,7 +12,8 @@ import { hardcapTokens, landingTokens, type PipelineConfig, triggerTokens } from
 import type { ReplayMode } from '../replay/inputs.ts';
 import type { EncodingName } from '../tokens/encodings.ts';
 import { type CompactionListRow, compactionListRow } from './compaction-list.ts';
-import type { BreakRow, EventRow, RunTimeline, TimelinePoint } from './timeline.ts';
+import type { BreakRow, EventRow, RunTimeline } from './timeline.ts';
+import { type TimelineChunk, timelineChunks } from './timeline-columns.ts';
 
 export type RunSettings = {
   preset: string;
@@ -35,7 +36,9 @@ export type RunResult = {
   calibration: Report['calibration'];
   lines: { window: number; trigger: number; landing: number; hardcap: number };
   toolResults: ToolResultRow[];
-  timeline: TimelinePoint[];
+  /** The timeline's drawn fields in columns, by chunks of points (timeline-columns.ts); a point's other fields
+   *  come from the engine's `point` call. */
+  timeline: TimelineChunk[];
   events: EventRow[];
   /** Every observed and simulated break of every thread, as the breaks table lists them. */
   breaks: BreakRow[];
@@ -109,7 +112,7 @@ export function runResult(t: Transcript, analysis: Analysis, shown: RunTimeline,
   const rows = itemsOf<ToolResultRow>(report, 'toolResults');
   if (rows) madeOnRead(result, 'toolResults', rows);
   else result.toolResults = report.toolResults;
-  madeOnRead(result, 'timeline', timeline);
+  madeOnRead(result, 'timeline', timelineChunks(timeline));
   madeOnRead(result, 'events', events);
   return result;
 }

@@ -36,6 +36,26 @@ export type TimelinePoint = {
   responseMessage: number;
 };
 
+/** A point's fields the chart draws (`TimelinePoints.drawn`), which timeline-columns.ts writes into columns. */
+export type DrawnFields = {
+  thread: string;
+  index: number;
+  time?: number;
+  model?: string;
+  inputTokens: number;
+  outputTokens: number;
+  estimateIn: number;
+  estimateOut: number;
+  categories: Record<string, number>;
+  observed: { input: number; cacheRead: number; cacheWrite: number; output: number } | null;
+  simRead: number;
+  simWrite: number;
+  simPrompt: number;
+  usdRecorded: number | null;
+  usdSimulated: number | null;
+  responseMessage: number;
+};
+
 export type EventRow = Omit<PipelineEvent, 'before' | 'after'> & { id: number };
 
 /** One row of the breaks table: an observed or simulated cache break (SPEC §6 `break-row`). */
@@ -110,7 +130,7 @@ function observedOf(req: Request): TimelinePoint['observed'] {
 }
 
 /** The event without its blocks: fields copied by name (cheaper than a rest spread over thousands of events). */
-function eventRow(e: PipelineEvent, id: number): EventRow {
+export function eventRow(e: PipelineEvent, id: number): EventRow {
   return {
     id,
     thread: e.thread,
@@ -135,7 +155,7 @@ function eventRow(e: PipelineEvent, id: number): EventRow {
 /** The timeline's points, each made when asked: the wire writes a point and drops it, so a run keeps its sources
  *  (the analysis, kept anyway for the next run's questions) and three numbers a point, not ~500 bytes of objects a
  *  point that would be promoted and float until the next run. `at(i)` makes the point `runTimeline` always made. */
-class TimelinePoints {
+export class TimelinePoints {
   readonly length: number;
   /** The first point of each thread of the replay, then the point count. */
   private readonly threadStart: number[] = [];
@@ -201,6 +221,35 @@ class TimelinePoints {
       observedBreak: observedBreakRow(obs, usd),
       cacheBreak: cacheBreak ? { ...cacheBreak, events: cacheBreak.events.map((x) => ids[x]) } : null,
       eventIds: ids,
+      responseMessage: req?.inputEnd ?? 0,
+    };
+  }
+
+  /** The fields of point `k` the chart draws (timeline-columns.ts), without its break and estimate rows. */
+  drawn(k: number): DrawnFields {
+    const { analysis, threadStart } = this;
+    const lo = firstIndex(threadStart.length - 1, (i) => threadStart[i] > k) - 1;
+    const tr = analysis.replay.threads[lo];
+    const q = tr.requests[k - threadStart[lo]];
+    const usd = analysis.cost.byPoint[k];
+    const sim = analysis.simulated[k];
+    const req = this.t.threads[lo].requests[q.index];
+    return {
+      thread: tr.thread,
+      index: q.index,
+      time: q.time,
+      model: q.model,
+      inputTokens: q.inputTokens,
+      outputTokens: q.outputTokens,
+      estimateIn: q.estimateIn,
+      estimateOut: q.estimateOut,
+      categories: q.categories,
+      observed: req?.observed ?? null,
+      simRead: Math.round(sim?.cacheRead ?? 0),
+      simWrite: Math.round(sim?.cacheWrite ?? 0),
+      simPrompt: Math.round(q.estimateOut),
+      usdRecorded: usd?.recorded ?? null,
+      usdSimulated: usd?.simulated ?? null,
       responseMessage: req?.inputEnd ?? 0,
     };
   }

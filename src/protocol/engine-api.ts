@@ -14,6 +14,7 @@ import type { HttpCall, SummaryOutcome } from '../pipeline/summarizer.ts';
 import type { TranscriptSummary } from '../projections/load-summary.ts';
 import type { Row } from '../projections/rows.ts';
 import type { RunResult, RunSettings } from '../projections/run-result.ts';
+import type { PointDetail } from '../projections/timeline-columns.ts';
 import type { DayTotal, SortKey } from '../sessions/rows.ts';
 import type { ScanProgress, Skipped } from '../sessions/scan.ts';
 import type { SessionRow } from '../sessions/summary.ts';
@@ -85,6 +86,8 @@ export type LoadFailure = { ok: false; error: string; issues: ParseIssue[] };
 export type { RunResult, RunSettings } from '../projections/run-result.ts';
 
 export type StaleRun = { runId: number; stale: true };
+
+export type { PointDetail, TimelineChunk } from '../projections/timeline-columns.ts';
 
 export type MessageDetail = {
   thread: string;
@@ -186,6 +189,8 @@ export interface EngineApi {
   counted(): Promise<CountStatus>;
   run(runId: number, settings: RunSettings, onProgress?: (p: LoadProgress) => void): Promise<RunResult | StaleRun>;
   detail(thread: string, messageIndex: number): Promise<MessageDetail | null>;
+  /** Point `k` of run `runId`'s timeline in full with its rewrites' event rows; null once another run is the last. */
+  point(runId: number, k: number): Promise<PointDetail | null>;
   diff(eventId: number): Promise<DiffResult | null>;
   report(): Promise<Report | null>;
   /** A compaction of the last run by id, with its summary, Tierscope's anchored summary and its ledger. */

@@ -13,6 +13,7 @@ type Client = Pick<
   | 'run'
   | 'counted'
   | 'detail'
+  | 'point'
   | 'diff'
   | 'report'
   | 'compaction'
@@ -79,6 +80,7 @@ export function engine(): Client {
       },
       counted: () => remote.counted(),
       detail: (thread, index) => remote.detail(thread, index),
+      point: (runId, k) => remote.point(runId, k),
       diff: (id) => remote.diff(id),
       report: () => remote.report(),
       compaction: (id) => remote.compaction(id),

@@ -7,6 +7,7 @@ import { presetConfig } from '../../src/pipeline/presets.ts';
 import { breakItems } from '../../src/views/breaks/break-sort.ts';
 import { rangeSpan, withinSpan } from '../../src/views/transcript/range-rows.ts';
 import type { BreakRow, TimelinePoint } from '../../worker/api.ts';
+import { chunksOf } from '../helpers/timeline-chunks.ts';
 
 const row = (o: Partial<BreakRow>): BreakRow => ({
   source: 'observed',
@@ -76,11 +77,22 @@ describe('breaks table order', () => {
 });
 
 describe('transcript rows of a zoomed range', () => {
-  const pts = [3, 7, 12, 20].map((responseMessage, index) => ({
-    thread: 'main',
-    index,
-    responseMessage,
-  })) as TimelinePoint[];
+  // Two points a chunk: the span reads across chunks.
+  const pts = chunksOf(
+    [3, 7, 12, 20].map(
+      (responseMessage, index) =>
+        ({
+          thread: 'main',
+          index,
+          responseMessage,
+          categories: {},
+          observed: null,
+          simulated: { cacheRead: 0, cacheWrite: 0, prompt: 0 },
+          costUsd: { recorded: null, simulated: null },
+        }) as unknown as TimelinePoint,
+    ),
+    2,
+  );
   it('are the messages from after the previous response to the last request’s response', () => {
     expect(rangeSpan(pts, 'main', { from: 1, to: 2 })).toEqual({ from: 4, to: 12 });
     expect(rangeSpan(pts, 'main', { from: 0, to: 1 })).toEqual({ from: 0, to: 7 });

@@ -7,6 +7,7 @@ import type { PairingViolation } from '../../src/pairing/validate.ts';
 import { parsePredicate } from '../../src/share/predicate.ts';
 import { predicateCandidates, refetchIds } from '../../src/views/share/predicates.ts';
 import type { CompactionRow, Refetch, Row, RunResult, TimelinePoint } from '../../worker/api.ts';
+import { breakRowsOf } from '../helpers/timeline-chunks.ts';
 
 const violation = (o: Partial<PairingViolation>): PairingViolation => ({
   thread: 'main',
@@ -28,7 +29,7 @@ const point = (o: Partial<TimelinePoint>): TimelinePoint =>
   ({ thread: 'main', index: 5, cacheBreak: null, observedBreak: null, ...o }) as TimelinePoint;
 
 function result(o: Partial<RunResult>): RunResult {
-  return { pairing: [], toolResults: [], timeline: [], ...o } as RunResult;
+  return { pairing: [], toolResults: [], timeline: [], breaks: [], ...o } as RunResult;
 }
 
 const rows = [{ index: 6, toolUseIds: ['toolu_a', 'toolu_b'] } as Row];
@@ -59,12 +60,12 @@ describe('predicateCandidates', () => {
         tool({ toolUseId: 'toolu_b', tier: null }),
         tool({ toolUseId: 'toolu_c', messageIndex: 9 }),
       ],
-      timeline: [
+      breaks: breakRowsOf([
         point({
           cacheBreak: { cause: 'history-rewritten@12' } as unknown as TimelinePoint['cacheBreak'],
           observedBreak: { cause: 'ttl-expired' } as TimelinePoint['observedBreak'],
         }),
-      ],
+      ]),
     });
     const c = predicateCandidates(r, { thread: 'main', message: 6, request: 5 }, rowsAt(6));
     expect(c.map((x) => x.spec)).toEqual([

@@ -8,6 +8,7 @@ import { itemsOf } from '../../src/lib/made-on-read.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import { cutParts } from '../../src/protocol/held-replies.ts';
 import { createTokenizer } from '../../src/tokens/tokenizer.ts';
+import { pointCount } from '../../src/views/timeline/points.ts';
 import type { RunResult, RunSettings } from '../../worker/api.ts';
 import { createEngine } from '../../worker/create-engine.ts';
 import { describeReal, realPath } from '../helpers/fixtures.ts';
@@ -48,7 +49,13 @@ describe('engine', () => {
     expect(unread.parts).toEqual(cutParts(JSON.parse(JSON.stringify(r)), ['timeline', 'events', 'toolResults']).parts);
     expect(itemsOf(r, 'timeline')).toBeUndefined();
     expect(r.toolResults.filter((x) => x.tier === 1).length).toBeGreaterThan(0);
-    expect(r.timeline).toHaveLength(t.threads[0].requests.length);
+    expect(pointCount(r.timeline)).toBe(t.threads[0].requests.length);
+    // A point in full is asked for by the run's id and position; an older run's points are gone.
+    const points = await Promise.all(
+      Array.from({ length: pointCount(r.timeline) }, async (_, k) => (await engine.point(1, k))?.point),
+    );
+    expect(await engine.point(2, 0)).toBeNull();
+    expect(await engine.point(1, points.length)).toBeNull();
     const tier1 = r.events.find((e) => e.action === 'tier1');
     expect(tier1).toBeDefined();
     const d = await engine.diff(tier1?.id ?? -1);
@@ -63,9 +70,9 @@ describe('engine', () => {
     // them, equal to what the CLI's analysis prints, and agreeing with the run's timeline.
     const cli = analyze(t, { ...settings(), tokenizer: await createTokenizer('o200k_base'), reportEvents: false });
     expect(report?.requests).toEqual(cli.report.requests);
-    expect(report?.requests.map((q) => q.simulated.cacheRead)).toEqual(r.timeline.map((p) => p.simulated.cacheRead));
+    expect(report?.requests.map((q) => q.simulated.cacheRead)).toEqual(points.map((p) => p?.simulated.cacheRead));
     expect(report?.requests.map((q) => q.cacheBreak?.cause ?? null)).toEqual(
-      r.timeline.map((p) => p.cacheBreak?.cause ?? null),
+      points.map((p) => p?.cacheBreak?.cause ?? null),
     );
     // A run sends the trade-off's risk (the re-fetches after the pipeline); the share dialog asks for the listed
     // ones (after the pipeline or a compaction) by tool id; the totals count every kind.

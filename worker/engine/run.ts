@@ -8,6 +8,7 @@ import { tasksByPreset } from '../../src/analyses/preset-tasks.ts';
 import { CachedHttpSummarizer, summarizerFor } from '../../src/pipeline/summarizer.ts';
 import { listedRefetch, runResult } from '../../src/projections/run-result.ts';
 import { runTimeline } from '../../src/projections/timeline.ts';
+import { pointDetail } from '../../src/projections/timeline-columns.ts';
 import type {
   CompactionDetail,
   EngineApi,
@@ -23,6 +24,7 @@ import type { EngineState } from './state.ts';
 type RunMethods = Pick<
   EngineApi,
   | 'run'
+  | 'point'
   | 'report'
   | 'compaction'
   | 'refetchesOf'
@@ -36,6 +38,10 @@ type RunMethods = Pick<
 
 export function createRunMethods(s: EngineState): RunMethods {
   return {
+    async point(runId, k) {
+      const last = s.last;
+      return last && last.runId === runId ? pointDetail(last.points, last.full, k) : null;
+    },
     async run(
       runId: number,
       settings: RunSettings,
@@ -70,7 +76,7 @@ export function createRunMethods(s: EngineState): RunMethods {
       });
       s.options.onReplayed?.(memo.replayed - replayedBefore);
       const shown = runTimeline(loaded.transcript, analysis);
-      s.last = { analysis, full: shown.full, preset: settings.preset, memo, settings };
+      s.last = { analysis, full: shown.full, preset: settings.preset, memo, settings, runId, points: shown.timeline };
       s.pendingCalls = summarizer instanceof CachedHttpSummarizer ? summarizer.pending.slice() : [];
       return runResult(loaded.transcript, analysis, shown, {
         runId,

@@ -11,6 +11,7 @@ import type { Thread, Transcript } from '../../src/model/transcript.ts';
 import type { PipelineEvent } from '../../src/pipeline/stage.ts';
 import { tier1StubTexts } from '../../src/pipeline/stub-texts.ts';
 import type { HttpCall, SummaryOutcome } from '../../src/pipeline/summarizer.ts';
+import type { TimelinePoints } from '../../src/projections/timeline.ts';
 import { carries } from '../../src/replay/cache.ts';
 import { type CountEndpoint, inlineEndpoint } from '../../src/tokens/count-pool.ts';
 import { countTranscript } from '../../src/tokens/count-transcript.ts';
@@ -48,6 +49,9 @@ export type LastRun = {
   preset: string | null;
   memo: RunMemo;
   settings: RunSettings;
+  /** The run's id and timeline (the page asks for a shown point in full: `point`). */
+  runId: number;
+  points: TimelinePoints;
 };
 
 export class EngineState {

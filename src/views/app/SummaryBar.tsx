@@ -1,6 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
 import { fmtPct } from '../common/format.ts';
+import { pointCount } from '../timeline/points.ts';
 import { CostStat } from './CostStat.tsx';
 import { IdleReason } from './IdleReason.tsx';
 import { Stat } from './Stat.tsx';
@@ -35,7 +36,7 @@ export function SummaryBar() {
       {t && (
         <>
           <TokenStats r={r} />
-          <Stat label="requests">{(requests ?? r.timeline.length).toLocaleString('en-US')}</Stat>
+          <Stat label="requests">{(requests ?? pointCount(r.timeline)).toLocaleString('en-US')}</Stat>
           <Stat
             label="hit rate"
             title="Prompt-cache hit rate: cache reads / prompt tokens, observed in the log → simulated"

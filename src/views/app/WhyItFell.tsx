@@ -1,12 +1,7 @@
 import { useMemo, useState } from 'react';
-import {
-  type BreakCause,
-  type BreakRow,
-  type CacheFindings,
-  fmtUsd,
-  type TimelinePoint,
-} from '../../protocol/index.ts';
+import { type BreakCause, type BreakRow, type CacheFindings, fmtUsd } from '../../protocol/index.ts';
 import { fmtTokens } from '../common/format.ts';
+import { responseMessageAt, type Timeline } from '../timeline/points.ts';
 import { causeWords } from '../timeline/timeline-model.ts';
 import { pickBreak } from '../timeline/timeline-ui.ts';
 import { useLayout } from './layout-state.ts';
@@ -50,7 +45,7 @@ export function WhyItFell({
 }: {
   findings: CacheFindings;
   breaks: readonly BreakRow[];
-  timeline: readonly TimelinePoint[];
+  timeline: Timeline;
 }) {
   const [open, setOpen] = useState(false);
   const showBreaks = useLayout((s) => s.showBreaks);
@@ -61,7 +56,7 @@ export function WhyItFell({
   const usd = groups.reduce<number | null>((a, g) => addUsd(a, g.usd), null);
   const top = findings.advice[0];
   const go = (r: BreakRow) => {
-    pickBreak({ ...r, responseMessage: timeline[r.point]?.responseMessage ?? 0 });
+    pickBreak({ ...r, responseMessage: responseMessageAt(timeline, r.point) });
     showBreaks();
   };
   const extra = findings.advice.length - 1 + findings.patterns.length;

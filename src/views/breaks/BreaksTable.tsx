@@ -4,6 +4,7 @@ import { type BreakRow, fmtUsd } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { useFixedRows } from '../common/fixed-rows.ts';
 import { fmtTime, fmtTokens } from '../common/format.ts';
+import { responseMessageAt } from '../timeline/points.ts';
 import { causeWords } from '../timeline/timeline-model.ts';
 import { pickBreak, pickedKey, useTimelineUi } from '../timeline/timeline-ui.ts';
 import { type BreakSortKey, breakItems, DEFAULT_DIR, type SortDir } from './break-sort.ts';
@@ -113,13 +114,12 @@ export function BreaksTable() {
     setSources(next);
   };
   const open = (r: BreakRow) => {
-    const p = timeline?.[r.point];
     pickBreak({
       source: r.source,
       thread: r.thread,
       request: r.request,
       messageIndex: r.messageIndex,
-      responseMessage: p?.responseMessage ?? 0,
+      responseMessage: responseMessageAt(timeline, r.point),
     });
   };
 

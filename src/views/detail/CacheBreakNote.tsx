@@ -4,6 +4,7 @@ import { useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
 import { causeWords } from '../timeline/timeline-model.ts';
 import { useTimelineUi } from '../timeline/timeline-ui.ts';
+import { usePoints } from '../timeline/use-points.ts';
 
 type Observed = NonNullable<TimelinePoint['observedBreak']>;
 
@@ -24,51 +25,62 @@ function whereWords(b: Observed, message: number): string {
  * stopped in words, what it cost, and the evidence each cause rests on.
  */
 export function CacheBreakNote({ message }: { message: number }) {
-  const { timeline, thread, request } = useStore(
-    useShallow((s) => ({ timeline: s.run.result?.timeline, thread: s.view.thread, request: s.view.request })),
+  const { breaks, runId, thread, request } = useStore(
+    useShallow((s) => ({
+      breaks: s.run.result?.breaks,
+      runId: s.run.result?.runId,
+      thread: s.view.thread,
+      request: s.view.request,
+    })),
   );
   const picked = useTimelineUi((s) => s.picked);
-  const pts = (timeline ?? []).filter((p) => p.thread === thread);
+  const rows = (breaks ?? []).filter((b) => b.thread === thread);
   const sim =
     picked?.source === 'simulated' && picked.thread === thread
-      ? pts.find((p) => p.index === picked.request && p.cacheBreak)
+      ? rows.find((b) => b.source === 'simulated' && b.request === picked.request)
       : undefined;
-  if (sim?.cacheBreak) {
-    const b = sim.cacheBreak;
+  const here = sim ? [] : rows.filter((b) => b.source === 'observed' && b.messageIndex === message);
+  const first = picked?.source === 'observed' && picked.thread === thread ? picked.request : request;
+  here.sort((a, b) => Number(b.request === first) - Number(a.request === first) || a.request - b.request);
+  // Where the prefix stopped is in the break's point, asked of the engine (it shows when it arrives).
+  const full = usePoints(runId, here[0] ? [here[0].point] : []);
+  if (sim) {
+    const b = sim;
     return (
       <div
         className="detail-cache-break"
         data-testid="detail-cache-break"
-        data-request={sim.index}
+        data-request={sim.request}
         data-source="simulated"
       >
         <div>
           <strong>
-            ◆ Simulated break at request {sim.index}: {causeWords(b.cause)}
+            ◆ Simulated break at request {sim.request}: {causeWords(b.cause)}
           </strong>{' '}
           <span className="num muted">
-            (≈{fmtTokens(b.tokensLost)} tokens re-written{b.usd !== null ? `, ≈${fmtUsd(b.usd)}` : ''}, estimated)
+            (≈{fmtTokens(b.tokens)} tokens re-written{b.usd !== null ? `, ≈${fmtUsd(b.usd)}` : ''}, estimated)
           </span>
         </div>
         <div>{b.detail}</div>
       </div>
     );
   }
-  const here = pts.filter((p) => p.observedBreak?.divergence?.messageIndex === message);
-  if (here.length === 0) return null;
-  const first = picked?.source === 'observed' && picked.thread === thread ? picked.request : request;
-  here.sort((a, b) => Number(b.index === first) - Number(a.index === first) || a.index - b.index);
-  const p = here[0];
-  const b = p.observedBreak;
+  const b = here[0];
   if (!b) return null;
+  const brk = full?.get(b.point)?.point.observedBreak;
   return (
-    <div className="detail-cache-break" data-testid="detail-cache-break" data-request={p.index} data-source="observed">
+    <div
+      className="detail-cache-break"
+      data-testid="detail-cache-break"
+      data-request={b.request}
+      data-source="observed"
+    >
       <div>
         <strong>
-          ▼ The cache stopped matching here at request {p.index}: {causeWords(b.cause)}
+          ▼ The cache stopped matching here at request {b.request}: {causeWords(b.cause)}
         </strong>{' '}
         <span className="num muted">
-          ({fmtTokens(b.tokensLost)} billed tokens re-written{b.usd !== null ? `; ≈${fmtUsd(b.usd)}` : ''})
+          ({fmtTokens(b.tokens)} billed tokens re-written{b.usd !== null ? `; ≈${fmtUsd(b.usd)}` : ''})
         </span>
         {here.length > 1 && (
           <span className="muted">
@@ -76,12 +88,12 @@ export function CacheBreakNote({ message }: { message: number }) {
             · also at requests{' '}
             {here
               .slice(1)
-              .map((x) => x.index)
+              .map((x) => x.request)
               .join(', ')}
           </span>
         )}
       </div>
-      <div className="dcb-where">{whereWords(b, message)}</div>
+      <div className="dcb-where">{brk ? whereWords(brk, message) : ''}</div>
       <ul>
         {b.evidence.map((e) => (
           <li key={e}>{e}</li>

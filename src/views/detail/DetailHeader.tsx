@@ -13,7 +13,9 @@ export function DetailHeader({ row }: { row: Row }) {
     useShallow((s) => ({ result: s.run.result, thread: s.view.thread, rows: threadRows(s) })),
   );
   const notes = notesFor(result, thread, rows).get(row.index);
-  const breaks = result?.timeline.filter((p) => p.thread === thread && p.cacheBreak?.messageIndex === row.index) ?? [];
+  // The simulated breaks whose first rewrite is this message, in timeline order.
+  const breaks =
+    result?.breaks.filter((b) => b.source === 'simulated' && b.thread === thread && b.messageIndex === row.index) ?? [];
   return (
     <div className="detail-head" data-testid="detail-header">
       <div className="detail-title">
@@ -65,10 +67,10 @@ export function DetailHeader({ row }: { row: Row }) {
         <section>
           <div className="sub-title">Cache breaks caused here</div>
           <ul className="pairing-notes">
-            {breaks.map((p) => (
-              <li key={p.index}>
-                request {p.index}: {p.cacheBreak?.detail ?? p.cacheBreak?.cause} (≈
-                {fmtTokens(p.cacheBreak?.tokensLost ?? 0)} tokens re-written)
+            {breaks.map((b) => (
+              <li key={b.request}>
+                request {b.request}: {b.detail ?? b.cause} (≈
+                {fmtTokens(b.tokens)} tokens re-written)
               </li>
             ))}
           </ul>

@@ -2,6 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { fmtUsd } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
+import { responseMessageAt } from '../timeline/points.ts';
 import { causeWords } from '../timeline/timeline-model.ts';
 import { pickBreak } from '../timeline/timeline-ui.ts';
 
@@ -29,7 +30,7 @@ export function DetailStart() {
           type="button"
           className="detail-start-break"
           data-testid="detail-start-break"
-          onClick={() => pickBreak({ ...top, responseMessage: timeline?.[top.point]?.responseMessage ?? 0 })}
+          onClick={() => pickBreak({ ...top, responseMessage: responseMessageAt(timeline, top.point) })}
         >
           Start with the costliest break: ▼ request {top.request} · {causeWords(top.cause)} · {fmtTokens(top.tokens)}{' '}
           billed tokens{top.usd !== null ? ` · ≈${fmtUsd(top.usd)}` : ''}

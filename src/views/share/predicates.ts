@@ -121,9 +121,11 @@ export function predicateCandidates(
     }
   }
   if (view.request !== null) {
-    const p = result.timeline.find((x) => x.thread === view.thread && x.index === view.request);
-    const sim = p?.cacheBreak?.cause.split('@')[0];
-    const obs = p?.observedBreak?.cause.split('@')[0];
+    // The selected request's breaks (the run's break rows: at most one of each source a request).
+    const at = (source: 'observed' | 'simulated') =>
+      result.breaks.find((b) => b.source === source && b.thread === view.thread && b.request === view.request);
+    const sim = at('simulated')?.cause.split('@')[0];
+    const obs = at('observed')?.cause.split('@')[0];
     if (sim)
       add({
         spec: `break:simulated:${sim}`,

@@ -1,16 +1,19 @@
 import { memo } from 'react';
-import { type EventRow, fmtUsd, type TimelinePoint } from '../../protocol/index.ts';
+import { type EventRow, fmtUsd } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { useLayout } from '../app/layout-state.ts';
 import { fmtTokens } from '../common/format.ts';
+import type { DrawnPoint } from './points.ts';
 import { eventLine } from './TimelineHover.tsx';
 import { type BreakMark, causeWords } from './timeline-model.ts';
 import { pickMark } from './timeline-ui.ts';
+import { usePoints } from './use-points.ts';
 
 type Props = {
-  points: readonly TimelinePoint[];
+  points: readonly DrawnPoint[];
   breaks: readonly BreakMark[];
-  events: readonly EventRow[];
+  /** The run the points are of (the selected one's rewrites are asked of the engine). */
+  runId: number;
   selectedPos: number | null;
   /** The config's minimum, or null: each model's own (cache-rules.ts). */
   minCacheable: number | null;
@@ -51,17 +54,16 @@ function Chip({ b }: { b: BreakMark }) {
  * simulated ones apart), and the way to every break in the table; with a request selected, its breaks and the
  * rewrite events behind them (click one for its diff).
  */
-export const BreakStrip = memo(function BreakStrip({ points, breaks, events, selectedPos, minCacheable }: Props) {
+export const BreakStrip = memo(function BreakStrip({ points, breaks, runId, selectedPos, minCacheable }: Props) {
   const selectEvent = useStore((s) => s.viewActions.selectEvent);
   const selectMessage = useStore((s) => s.viewActions.selectMessage);
   const showBreaks = useLayout((s) => s.showBreaks);
   const sel = selectedPos !== null ? points[selectedPos] : undefined;
+  const details = usePoints(runId, sel ? [sel.k] : []);
   if (sel) {
     const own = breaks.filter((b) => b.pos === selectedPos);
-    const evs = sel.eventIds
-      .map((id) => events[id])
-      .filter((e): e is EventRow => e !== undefined)
-      .sort((a, b) => a.position - b.position);
+    // The request's rewrites, in order, once its detail has arrived.
+    const evs: EventRow[] = (details?.get(sel.k)?.events ?? []).slice().sort((a, b) => a.position - b.position);
     return (
       <div className="tl-strip" data-testid="timeline-selection">
         <span className="tl-strip-label">Request {sel.index}</span>

@@ -103,7 +103,7 @@ export function CacheTimeline() {
   useEffect(() => () => setInView(null), [setInView]);
 
   const { order, map } = useMemo(() => groupCategories(points), [points]);
-  const breaks = useMemo(() => breaksOf(points), [points]);
+  const breaks = useMemo(() => breaksOf(points, result?.breaks ?? []), [points, result]);
   const compactions = useMemo(() => compactionMarks(result?.compactions ?? [], points), [result, points]);
   const lines = result?.lines ?? { window: 0, trigger: 0, landing: 0, hardcap: 0 };
   const geo = useGeometry(points, lines, width, scope, chartHeightFor(useWindowHeight()));
@@ -308,7 +308,7 @@ export function CacheTimeline() {
             col={hovCol}
             points={points}
             breaks={hovBreaks}
-            events={result.events}
+            runId={result.runId}
             patterns={result.cacheFindings.patterns}
             map={map}
             titles={titles}
@@ -323,7 +323,7 @@ export function CacheTimeline() {
         <BreakStrip
           points={points}
           breaks={breaks}
-          events={result.events}
+          runId={result.runId}
           selectedPos={selectedPos}
           minCacheable={result.settings.config.cache.minCacheable}
         />

@@ -1,8 +1,9 @@
 import { memo, useMemo } from 'react';
-import type { RunResult, TimelinePoint } from '../../protocol/index.ts';
+import type { RunResult } from '../../protocol/index.ts';
 import { fmtTokens } from '../common/format.ts';
 import { BandSlices, CacheRowSlices } from './ColumnSlices.tsx';
 import { LANE, PAD_L, ROW } from './chart-layout.ts';
+import type { DrawnPoint } from './points.ts';
 import { pauseWords } from './time-scale.ts';
 import type { BreakMark, LineKey } from './timeline-model.ts';
 import type { Geometry } from './use-geometry.ts';
@@ -12,7 +13,7 @@ const LINE_ORDER: LineKey[] = ['window', 'hardcap', 'trigger', 'landing'];
 const MAX_RULES = 80;
 
 export type LayerProps = {
-  points: readonly TimelinePoint[];
+  points: readonly DrawnPoint[];
   geo: Geometry;
   order: string[];
   map: Map<string, string>;

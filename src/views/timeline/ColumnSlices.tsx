@@ -3,10 +3,10 @@
 // so React's background render yields between slices instead of building every path of a large log in one
 // task (one 57 ms task for a 20 MB log before; SPEC §9 allows none over 100 ms).
 import { memo } from 'react';
-import type { TimelinePoint } from '../../protocol/index.ts';
 import { categoryColor } from '../common/heat.ts';
 import { ROW } from './chart-layout.ts';
 import type { Column } from './columns.ts';
+import type { DrawnPoint } from './points.ts';
 import { estimateIn, OTHER_RESULTS, stackOf } from './timeline-model.ts';
 
 /** Columns per slice: a few ms of path building each on a slow machine. */
@@ -27,7 +27,7 @@ const bandWidth = (c: Column) => Math.max(0.5, c.w - (c.w >= 4 ? 1 : 0));
 
 type BandProps = {
   cols: readonly Column[];
-  points: readonly TimelinePoint[];
+  points: readonly DrawnPoint[];
   order: string[];
   map: Map<string, string>;
   y: (v: number) => number;

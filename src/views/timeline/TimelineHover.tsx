@@ -3,19 +3,22 @@ import {
   type EventRow,
   fmtUsd,
   type OneHourAdvice,
-  type TimelinePoint,
+  type PointDetail,
 } from '../../protocol/index.ts';
 import { fmtPct, fmtTime, fmtTokens } from '../common/format.ts';
 import { bandColor } from './ColumnSlices.tsx';
 import type { Column } from './columns.ts';
 import { ObservedBreakWhy } from './ObservedBreakWhy.tsx';
+import type { DrawnPoint } from './points.ts';
 import { type BreakMark, causeWords, estimateIn, patternOf, stackOf } from './timeline-model.ts';
+import { usePoints } from './use-points.ts';
 
 type Props = {
   col: Column;
-  points: readonly TimelinePoint[];
+  points: readonly DrawnPoint[];
   breaks: readonly BreakMark[];
-  events: readonly EventRow[];
+  /** The run the points are of (their details are asked of the engine). */
+  runId: number;
   /** Recurring divergence points of observed breaks (RunResult.cacheFindings). */
   patterns: readonly CachePattern[];
   map: Map<string, string>;
@@ -42,10 +45,7 @@ export function eventLine(e: EventRow): string {
 }
 
 /** Dollars of the requests of a column: recorded (null when none has a priced usage) and simulated. */
-function columnUsd(
-  points: readonly TimelinePoint[],
-  col: Column,
-): { recorded: number | null; simulated: number | null } {
+function columnUsd(points: readonly DrawnPoint[], col: Column): { recorded: number | null; simulated: number | null } {
   let recorded: number | null = null;
   let simulated: number | null = null;
   for (let i = col.from; i < col.to; i++) {
@@ -77,14 +77,21 @@ function OneHour({ a }: { a: OneHourAdvice }) {
 
 /** Explains the request(s) under the pointer: sizes by category, cache reads, dollars, breaks and their rewrites. */
 export function TimelineHover(props: Props) {
-  const { col, points, breaks, events, patterns, map, titles, x, y, containerWidth, marker } = props;
+  const { col, points, breaks, runId, patterns, map, titles, x, y, containerWidth, marker } = props;
   const p = marker && breaks[0] ? breaks[0].point : points[col.rep];
+  const cluster = marker && breaks.length > 1;
+  // The card's point and its first breaks' points in full (estimate note, break facts, rewrites): it shows when
+  // they arrive.
+  const ks = cluster ? [] : [...new Set([p.k, ...breaks.slice(0, MAX_BREAKS).map((b) => b.point.k)])];
+  const details = usePoints(runId, ks);
   const folded = col.to - col.from;
   const stack = [...stackOf(p, map).entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
   const ein = estimateIn(p);
   const usd = columnUsd(points, col);
   const left = Math.min(Math.max(8, x + 14), Math.max(8, containerWidth - 380));
-  if (marker && breaks.length > 1) return <ClusterCard {...props} left={left} />;
+  if (cluster) return <ClusterCard {...props} left={left} />;
+  const full = details?.get(p.k);
+  if (!details || !full) return null;
   return (
     <div
       className="tl-hover-card"
@@ -119,9 +126,9 @@ export function TimelineHover(props: Props) {
           </span>
         )}
       </div>
-      {p.estimate.note && (
+      {full.point.estimate.note && (
         <div className="muted" data-testid="estimate-note">
-          {p.estimate.note}
+          {full.point.estimate.note}
         </div>
       )}
       <div className="tl-hc-cats">
@@ -175,27 +182,31 @@ export function TimelineHover(props: Props) {
           </tr>
         </tbody>
       </table>
-      {breaks.slice(0, MAX_BREAKS).map((b) => (
-        <div key={`${b.source}-${b.pos}`} className={`tl-hc-break tl-hc-${b.source}`}>
-          <div>
-            <strong>
-              {b.source === 'observed' ? '▼ Observed' : '◆ Simulated'} break at request {b.point.index}:{' '}
-              {causeWords(b.cause)}
-            </strong>{' '}
-            <span className="num">
-              ({b.source === 'simulated' ? '≈' : ''}
-              {fmtTokens(b.tokensLost)} tokens no longer cached
-              {b.source === 'simulated' && b.usd !== null ? `, ≈${fmtUsd(b.usd)}` : ''})
-            </span>
+      {breaks.slice(0, MAX_BREAKS).map((b) => {
+        const d = details.get(b.point.k);
+        const one = d && oneHourOf(b, d.point);
+        return (
+          <div key={`${b.source}-${b.pos}`} className={`tl-hc-break tl-hc-${b.source}`}>
+            <div>
+              <strong>
+                {b.source === 'observed' ? '▼ Observed' : '◆ Simulated'} break at request {b.point.index}:{' '}
+                {causeWords(b.cause)}
+              </strong>{' '}
+              <span className="num">
+                ({b.source === 'simulated' ? '≈' : ''}
+                {fmtTokens(b.tokensLost)} tokens no longer cached
+                {b.source === 'simulated' && b.usd !== null ? `, ≈${fmtUsd(b.usd)}` : ''})
+              </span>
+            </div>
+            <div>{b.detail}</div>
+            {b.source === 'observed' && d?.point.observedBreak && (
+              <ObservedBreakWhy brk={d.point.observedBreak} pattern={patternOf(patterns, b)} />
+            )}
+            {one && <OneHour a={one} />}
+            {b.source === 'simulated' && d && <BreakEvents detail={d} />}
           </div>
-          <div>{b.detail}</div>
-          {b.source === 'observed' && b.point.observedBreak && (
-            <ObservedBreakWhy brk={b.point.observedBreak} pattern={patternOf(patterns, b)} />
-          )}
-          {oneHourOf(b) && <OneHour a={oneHourOf(b) as OneHourAdvice} />}
-          {b.source === 'simulated' && <BreakEvents point={b.point} events={events} />}
-        </div>
-      ))}
+        );
+      })}
       {breaks.length > MAX_BREAKS && (
         <div className="muted">
           +{breaks.length - MAX_BREAKS} more breaks here: drag over the chart (or scroll on it) to zoom in.
@@ -208,16 +219,16 @@ export function TimelineHover(props: Props) {
   );
 }
 
-function oneHourOf(b: BreakMark): OneHourAdvice | undefined {
-  return (
-    (b.source === 'observed' ? b.point.observedBreak?.oneHourWrite : b.point.cacheBreak?.oneHourWrite) ?? undefined
-  );
+function oneHourOf(b: BreakMark, point: PointDetail['point']): OneHourAdvice | undefined {
+  return (b.source === 'observed' ? point.observedBreak?.oneHourWrite : point.cacheBreak?.oneHourWrite) ?? undefined;
 }
 
-function BreakEvents({ point, events }: { point: TimelinePoint; events: readonly EventRow[] }) {
+function BreakEvents({ detail }: { detail: PointDetail }) {
   // The rewrites inside the old prefix that caused the break, else every rewrite of the request.
+  const { point, events } = detail;
   const ids = point.cacheBreak && point.cacheBreak.events.length > 0 ? point.cacheBreak.events : point.eventIds;
-  const list = ids.map((id) => events[id]).filter((e): e is EventRow => e !== undefined);
+  const byId = new Map(events.map((e) => [e.id, e]));
+  const list = ids.map((id) => byId.get(id)).filter((e): e is EventRow => e !== undefined);
   if (list.length === 0) return null;
   list.sort((a, b) => a.position - b.position);
   return (

@@ -1,17 +1,17 @@
-import type { TimelinePoint } from '../../protocol/index.ts';
 import { fmtTime } from '../common/format.ts';
+import type { DrawnPoint } from './points.ts';
 import type { Scope } from './timeline-model.ts';
 import type { PosRange } from './zoom.ts';
 
 type Props = {
-  all: readonly TimelinePoint[];
+  all: readonly DrawnPoint[];
   scope: Scope;
   trail: readonly PosRange[];
   current: PosRange;
   onGo: (r: PosRange | null) => void;
 };
 
-function label(all: readonly TimelinePoint[], r: PosRange, scope: Scope): string {
+function label(all: readonly DrawnPoint[], r: PosRange, scope: Scope): string {
   const a = all[r.from];
   const b = all[r.to];
   if (!a || !b) return '';

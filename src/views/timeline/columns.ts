@@ -2,7 +2,7 @@
 // request of a column stands for it; cache sums are pooled), either spread evenly (one thread, by request) or at
 // their x on a time scale (every thread by time), with the map from a request's position to its column and the
 // column under an x for hit-testing.
-import type { TimelinePoint } from '../../protocol/index.ts';
+import type { DrawnPoint } from './points.ts';
 
 export type Column = {
   /** Shown positions [from, to) folded into this column. */
@@ -18,7 +18,7 @@ export type Column = {
 
 export type Columns = { cols: Column[]; colOf: Int32Array };
 
-function column(points: readonly TimelinePoint[], from: number, to: number, x: number, w: number): Column {
+function column(points: readonly DrawnPoint[], from: number, to: number, x: number, w: number): Column {
   let rep = from;
   let obs: Column['obs'] = null;
   const sim = { read: 0, write: 0, prompt: 0 };
@@ -47,7 +47,7 @@ function indexOf(cols: readonly Column[], n: number): Int32Array {
 }
 
 /** The shown points spread evenly over [x0, x0 + width], folded into at most `width` columns. */
-export function columnsOf(points: readonly TimelinePoint[], x0: number, width: number): Columns {
+export function columnsOf(points: readonly DrawnPoint[], x0: number, width: number): Columns {
   const n = points.length;
   if (n === 0 || width <= 0) return { cols: [], colOf: new Int32Array(0) };
   const count = Math.min(n, Math.max(1, Math.floor(width)));
@@ -63,7 +63,7 @@ export function columnsOf(points: readonly TimelinePoint[], x0: number, width: n
 
 /** The shown points at their own x (ascending, a time scale's), folded per pixel; a bar starts at its x and is as
  *  wide as the room to the next one, up to `maxW`. */
-export function columnsAt(points: readonly TimelinePoint[], xs: Float64Array, end: number, maxW: number): Columns {
+export function columnsAt(points: readonly DrawnPoint[], xs: Float64Array, end: number, maxW: number): Columns {
   const n = points.length;
   const cols: Column[] = [];
   let from = 0;

@@ -3,20 +3,21 @@
 // break marks with their causes in words (pixel columns: columns.ts; the time axis: time-scale.ts).
 import type {
   BreakCause,
+  BreakRow,
   CachePattern,
   CompactionListRow,
   NamedCause,
   RunResult,
   StageId,
-  TimelinePoint,
 } from '../../protocol/index.ts';
+import { type DrawnPoint, drawnPoints, type Timeline } from './points.ts';
 
 export type Scope = 'thread' | 'all';
 export type BreakSource = 'observed' | 'simulated';
 
 export type BreakMark = {
   source: BreakSource;
-  point: TimelinePoint;
+  point: DrawnPoint;
   /** Position of the point in the shown list. */
   pos: number;
   cause: BreakCause;
@@ -31,12 +32,9 @@ export type BreakMark = {
 export type LineKey = 'window' | 'trigger' | 'landing' | 'hardcap';
 
 /** Points shown for a scope: the thread's requests in order, or every request by time. */
-export function shownPoints(timeline: readonly TimelinePoint[], scope: Scope, thread: string): TimelinePoint[] {
-  if (scope === 'thread') return timeline.filter((p) => p.thread === thread);
-  return timeline
-    .map((p, i) => ({ p, i }))
-    .sort((a, b) => (a.p.time ?? 0) - (b.p.time ?? 0) || a.i - b.i)
-    .map((x) => x.p);
+export function shownPoints(timeline: Timeline, scope: Scope, thread: string): DrawnPoint[] {
+  if (scope === 'thread') return drawnPoints(timeline, thread);
+  return drawnPoints(timeline, null).sort((a, b) => (a.time ?? 0) - (b.time ?? 0) || a.k - b.k);
 }
 
 const FIXED = ['tools', 'system', 'user', 'assistant', 'thinking'];
@@ -47,7 +45,7 @@ export const OTHER_RESULTS = 'result:other tools';
  * size) and a map from raw key to shown key: result categories under 3% of all tokens, beyond the 7 largest,
  * are merged into one "other tools" band.
  */
-export function groupCategories(points: readonly TimelinePoint[]): { order: string[]; map: Map<string, string> } {
+export function groupCategories(points: readonly DrawnPoint[]): { order: string[]; map: Map<string, string> } {
   const totals = new Map<string, number>();
   let all = 0;
   for (const p of points) {
@@ -79,7 +77,7 @@ export function groupCategories(points: readonly TimelinePoint[]): { order: stri
 }
 
 /** Calibrated (≈) category values of a point, grouped; they sum to its estimated output size. */
-export function stackOf(p: TimelinePoint, map: Map<string, string>): Map<string, number> {
+export function stackOf(p: DrawnPoint, map: Map<string, string>): Map<string, number> {
   const f = p.outputTokens > 0 ? p.estimateOut / p.outputTokens : 1;
   const out = new Map<string, number>();
   const cats = p.categories;
@@ -111,7 +109,7 @@ export function niceTicks(max: number, count = 4): { top: number; ticks: number[
  * are near it (within 1.6× of the data), so a small session is not flattened by a 200K window far above.
  * The recorded input may rise above it (its outline is clipped): what is sent is what the chart is about.
  */
-export function yRange(points: readonly TimelinePoint[], lines: RunResult['lines']): number {
+export function yRange(points: readonly DrawnPoint[], lines: RunResult['lines']): number {
   let max = 0;
   for (const p of points) max = Math.max(max, p.estimateOut);
   let top = max * 1.08;
@@ -120,7 +118,7 @@ export function yRange(points: readonly TimelinePoint[], lines: RunResult['lines
 }
 
 /** Calibrated size of the recorded input (before the pipeline). */
-export function estimateIn(p: TimelinePoint): number {
+export function estimateIn(p: DrawnPoint): number {
   return p.estimateIn;
 }
 
@@ -128,10 +126,7 @@ export function estimateIn(p: TimelinePoint): number {
 export type CompactionMark = { pos: number; row: CompactionListRow; lost: number; kept: number };
 
 /** The compactions whose first request is shown, in shown order. */
-export function compactionMarks(
-  rows: readonly CompactionListRow[],
-  points: readonly TimelinePoint[],
-): CompactionMark[] {
+export function compactionMarks(rows: readonly CompactionListRow[], points: readonly DrawnPoint[]): CompactionMark[] {
   if (rows.length === 0) return [];
   const at = new Map<string, number>();
   points.forEach((p, pos) => {
@@ -146,34 +141,31 @@ export function compactionMarks(
   return out.sort((a, b) => a.pos - b.pos);
 }
 
-/** Every observed and simulated break among the shown points. */
-export function breaksOf(points: readonly TimelinePoint[]): BreakMark[] {
-  const out: BreakMark[] = [];
+/** Every observed and simulated break among the shown points (the run's break rows; by shown position, observed
+ *  before simulated at a point). */
+export function breaksOf(points: readonly DrawnPoint[], rows: readonly BreakRow[]): BreakMark[] {
+  if (points.length === 0 || rows.length === 0) return [];
+  const posOf = new Map<number, number>();
   points.forEach((p, pos) => {
-    if (p.observedBreak)
-      out.push({
-        source: 'observed',
-        point: p,
-        pos,
-        cause: p.observedBreak.cause,
-        detail: p.observedBreak.detail,
-        tokensLost: p.observedBreak.tokensLost,
-        usd: p.observedBreak.usd,
-        messageIndex: p.observedBreak.divergence?.messageIndex ?? null,
-      });
-    if (p.cacheBreak)
-      out.push({
-        source: 'simulated',
-        point: p,
-        pos,
-        cause: p.cacheBreak.cause,
-        detail: p.cacheBreak.detail,
-        tokensLost: p.cacheBreak.tokensLost,
-        usd: p.cacheBreak.usd,
-        messageIndex: p.cacheBreak.messageIndex,
-      });
+    posOf.set(p.k, pos);
   });
-  return out;
+  const out: BreakMark[] = [];
+  for (const r of rows) {
+    const pos = posOf.get(r.point);
+    if (pos === undefined) continue;
+    out.push({
+      source: r.source,
+      point: points[pos],
+      pos,
+      cause: r.cause,
+      detail: r.detail,
+      tokensLost: r.tokens,
+      usd: r.usd,
+      messageIndex: r.messageIndex,
+    });
+  }
+  // Rows come by timeline position, observed first at a point; a stable sort keeps that within a position.
+  return out.sort((a, b) => a.pos - b.pos);
 }
 
 /** Words for every named cause and every stage (a cause the vocabulary gains does not compile without its words). */

@@ -1,9 +1,10 @@
 // The chart's geometry for the requests in view: pixel columns (by request, or by real time across threads), the
 // x ticks under them, the y scale with its ticks, and the x of a request's position (markers, selection).
 import { useMemo } from 'react';
-import type { RunResult, TimelinePoint } from '../../protocol/index.ts';
+import type { RunResult } from '../../protocol/index.ts';
 import { type ChartRows, chartRows, LANE, PAD_L, PAD_R } from './chart-layout.ts';
 import { type Column, columnAtX, columnsAt, columnsOf } from './columns.ts';
+import type { DrawnPoint } from './points.ts';
 import { type Gap, type Tick, timeScale } from './time-scale.ts';
 import { niceTicks, type Scope, yRange } from './timeline-model.ts';
 
@@ -31,7 +32,7 @@ export type Geometry = {
 const LABEL_PX = 90;
 
 export function useGeometry(
-  points: readonly TimelinePoint[],
+  points: readonly DrawnPoint[],
   lines: RunResult['lines'],
   width: number,
   scope: Scope,

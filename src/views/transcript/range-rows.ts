@@ -1,24 +1,23 @@
 // The transcript follows the timeline's zoom: the messages of the requests in the range — from the one after the
 // previous request's response to the last request's response — are the rows shown (with a search filter, the
 // matches among them).
-import type { TimelinePoint } from '../../protocol/index.ts';
+import { forThreadPoints, type Timeline } from '../timeline/points.ts';
 
 export type MessageSpan = { from: number; to: number };
 
 /** Messages [from, to] (inclusive) the requests `range` of `thread` read and answered; null: no such requests. */
 export function rangeSpan(
-  timeline: readonly TimelinePoint[] | undefined,
+  timeline: Timeline | undefined,
   thread: string,
   range: { from: number; to: number } | null,
 ): MessageSpan | null {
   if (!timeline || !range) return null;
   let before = -1;
   let last = -1;
-  for (const p of timeline) {
-    if (p.thread !== thread) continue;
-    if (p.index === range.from - 1) before = p.responseMessage;
-    if (p.index === range.to) last = p.responseMessage;
-  }
+  forThreadPoints(timeline, thread, (index, response) => {
+    if (index === range.from - 1) before = response;
+    if (index === range.to) last = response;
+  });
   if (last < 0) return null;
   return { from: range.from > 0 && before >= 0 ? before + 1 : 0, to: last };
 }

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { BREAK_CAUSES } from '../../../src/analyses/break-causes.ts';
 import { columnAtX, columnsAt, columnsOf } from '../../../src/views/timeline/columns.ts';
+import { drawnPoints } from '../../../src/views/timeline/points.ts';
 import {
   breaksOf,
   causeWords,
@@ -16,6 +17,10 @@ import {
   yRange,
 } from '../../../src/views/timeline/timeline-model.ts';
 import type { TimelinePoint } from '../../../worker/api.ts';
+import { breakRowsOf, chunksOf } from '../../helpers/timeline-chunks.ts';
+
+/** The points as the chart gets them (through the wire's columns). */
+const drawn = (pts: TimelinePoint[]) => drawnPoints(chunksOf(pts), null);
 
 function point(i: number, o: Partial<TimelinePoint> = {}): TimelinePoint {
   const categories = o.categories ?? { system: 1000, tools: 500, user: 100 + i, 'result:Bash': 200 * i };
@@ -44,8 +49,8 @@ function point(i: number, o: Partial<TimelinePoint> = {}): TimelinePoint {
 describe('timeline model', () => {
   it('shows one thread in order, or every thread by time', () => {
     const pts = [point(0), point(1, { time: 5000 }), point(0, { thread: 'side', time: 2500 })];
-    expect(shownPoints(pts, 'thread', 'main').map((p) => p.thread)).toEqual(['main', 'main']);
-    expect(shownPoints(pts, 'all', 'main').map((p) => `${p.thread}:${p.index}`)).toEqual([
+    expect(shownPoints(chunksOf(pts), 'thread', 'main').map((p) => p.thread)).toEqual(['main', 'main']);
+    expect(shownPoints(chunksOf(pts), 'all', 'main').map((p) => `${p.thread}:${p.index}`)).toEqual([
       'main:0',
       'side:0',
       'main:1',
@@ -53,11 +58,11 @@ describe('timeline model', () => {
   });
 
   it('stacks the static prefix first and merges small tools into one band', () => {
-    const pts = [
+    const pts = drawn([
       point(0, {
         categories: { system: 5000, tools: 3000, 'result:Read': 4000, 'result:Bash': 2000, 'result:LS': 10 },
       }),
-    ];
+    ]);
     const { order, map } = groupCategories(pts);
     expect(order).toEqual(['tools', 'system', 'result:Read', 'result:Bash', OTHER_RESULTS]);
     expect(map.get('result:LS')).toBe(OTHER_RESULTS);
@@ -67,7 +72,7 @@ describe('timeline model', () => {
   });
 
   it('folds requests into pixel columns when there are more requests than pixels', () => {
-    const pts = Array.from({ length: 1000 }, (_, i) => point(i));
+    const pts = drawn(Array.from({ length: 1000 }, (_, i) => point(i)));
     const { cols, colOf } = columnsOf(pts, 10, 100);
     expect(cols).toHaveLength(100);
     expect(cols[0]).toMatchObject({ from: 0, to: 10, rep: 9, x: 10 });
@@ -83,7 +88,7 @@ describe('timeline model', () => {
   });
 
   it('places requests at their own x, folding those that share a pixel', () => {
-    const pts = Array.from({ length: 5 }, (_, i) => point(i));
+    const pts = drawn(Array.from({ length: 5 }, (_, i) => point(i)));
     const { cols, colOf } = columnsAt(pts, Float64Array.from([0, 0.4, 10, 50, 52]), 100, 8);
     expect(cols.map((c) => [c.from, c.to, c.x, c.w])).toEqual([
       [0, 2, 0, 8],
@@ -99,7 +104,7 @@ describe('timeline model', () => {
   });
 
   it('takes lines near the data into the range, not a window far above', () => {
-    const pts = [point(0, { estimateOut: 30_000, outputTokens: 30_000 })];
+    const pts = drawn([point(0, { estimateOut: 30_000, outputTokens: 30_000 })]);
     expect(yRange(pts, { window: 200_000, trigger: 160_000, landing: 120_000, hardcap: 168_000 })).toBeCloseTo(32_400);
     expect(yRange(pts, { window: 44_000, trigger: 35_200, landing: 26_400, hardcap: 36_000 })).toBeCloseTo(45_760);
     expect(niceTicks(45_760)).toEqual({ top: 50_000, ticks: [0, 10_000, 20_000, 30_000, 40_000, 50_000] });
@@ -130,7 +135,9 @@ describe('timeline model', () => {
       }),
     ];
     // Each selects its message: the observed break where its cached prefix ended, the simulated its rewrite.
-    expect(breaksOf(pts).map((b) => [b.source, b.pos, b.cause, b.messageIndex, b.usd])).toEqual([
+    expect(
+      breaksOf(drawn(pts), breakRowsOf(pts)).map((b) => [b.source, b.pos, b.cause, b.messageIndex, b.usd]),
+    ).toEqual([
       ['observed', 1, 'ttl-expired', 3, null],
       ['simulated', 1, 'tiers', 4, 0.02],
     ]);
@@ -162,11 +169,11 @@ describe('timeline model', () => {
             : null,
       }),
     );
-    const shown = shownPoints(pts, 'thread', 'main');
+    const shown = shownPoints(chunksOf(pts), 'thread', 'main');
     const { map } = groupCategories(shown);
     const { cols } = columnsOf(shown, 80, 1300);
     for (const c of cols) stackOf(shown[c.rep], map);
-    expect(breaksOf(shown).length).toBe(Math.ceil(20_000 / 3));
+    expect(breaksOf(shown, breakRowsOf(pts)).length).toBe(Math.ceil(20_000 / 3));
     expect(cols).toHaveLength(1300);
   });
 });

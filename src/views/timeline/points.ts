@@ -1,0 +1,100 @@
+// The page's reading of a run's timeline columns (RunResult.timeline: chunks of columns): how many points, one
+// point's drawn fields as the chart uses them, a point's response message, a thread's request; the rest of a
+// point (estimate note, break facts, rewrites) is fetched when one is shown (use-points.ts).
+import type { TimelineChunk, TimelinePoint } from '../../protocol/index.ts';
+
+/** What the chart draws of a point, and `k`: its position in the run's timeline (for the engine's `point`). */
+export type DrawnPoint = Pick<
+  TimelinePoint,
+  | 'thread'
+  | 'index'
+  | 'time'
+  | 'model'
+  | 'inputTokens'
+  | 'outputTokens'
+  | 'estimateIn'
+  | 'estimateOut'
+  | 'categories'
+  | 'observed'
+  | 'simulated'
+  | 'costUsd'
+  | 'responseMessage'
+> & { k: number };
+
+export type Timeline = readonly TimelineChunk[];
+
+/** Points in the timeline. */
+export function pointCount(tl: Timeline | undefined): number {
+  const last = tl?.[tl.length - 1];
+  return last ? last.from + last.index.length : 0;
+}
+
+function chunkOf(tl: Timeline, k: number): TimelineChunk | undefined {
+  const size = tl[0]?.index.length ?? 0;
+  const c = size > 0 ? tl[Math.floor(k / size)] : undefined;
+  return c && k >= c.from && k < c.from + c.index.length ? c : undefined;
+}
+
+/** Point `k`'s drawn fields (a fresh object). */
+export function drawnPoint(tl: Timeline, k: number): DrawnPoint | undefined {
+  const c = chunkOf(tl, k);
+  return c ? fromChunk(c, k - c.from) : undefined;
+}
+
+function fromChunk(c: TimelineChunk, i: number): DrawnPoint {
+  const categories: Record<string, number> = {};
+  for (let j = 0; j < c.cats.length; j++) {
+    const v = c.catValues[j][i];
+    if (v !== null) categories[c.cats[j]] = v;
+  }
+  const read = c.obsRead[i];
+  const input = c.obsInput[i];
+  const write = c.obsWrite[i];
+  const time = c.time[i];
+  const model = c.model[i];
+  return {
+    k: c.from + i,
+    thread: c.threads[c.thread[i]],
+    index: c.index[i],
+    ...(time === null ? {} : { time }),
+    ...(model < 0 ? {} : { model: c.models[model] }),
+    inputTokens: c.inputTokens[i],
+    outputTokens: c.outputTokens[i],
+    estimateIn: c.estimateIn[i],
+    estimateOut: c.estimateOut[i],
+    categories,
+    observed:
+      read === null || input === null || write === null
+        ? null
+        : { input, cacheRead: read, cacheWrite: write, output: c.obsOutput[i] ?? 0, prompt: input + read + write },
+    simulated: { cacheRead: c.simRead[i], cacheWrite: c.simWrite[i], prompt: c.simPrompt[i] },
+    costUsd: { recorded: c.usdRecorded[i], simulated: c.usdSimulated[i] },
+    responseMessage: c.responseMessage[i],
+  };
+}
+
+/** Every point of `thread`, or of every thread (null), in timeline order. */
+export function drawnPoints(tl: Timeline, thread: string | null): DrawnPoint[] {
+  const out: DrawnPoint[] = [];
+  for (const c of tl) {
+    const th = thread === null ? -1 : c.threads.indexOf(thread);
+    if (thread !== null && th < 0) continue;
+    for (let i = 0; i < c.index.length; i++) if (th < 0 || c.thread[i] === th) out.push(fromChunk(c, i));
+  }
+  return out;
+}
+
+/** The message that is point `k`'s response (0 when unknown, as before). */
+export function responseMessageAt(tl: Timeline | undefined, k: number): number {
+  const c = tl ? chunkOf(tl, k) : undefined;
+  return c ? c.responseMessage[k - c.from] : 0;
+}
+
+/** Calls `fn(index, responseMessage)` for every point of `thread`, in order. */
+export function forThreadPoints(tl: Timeline, thread: string, fn: (index: number, response: number) => void): void {
+  for (const c of tl) {
+    const th = c.threads.indexOf(thread);
+    if (th < 0) continue;
+    for (let i = 0; i < c.index.length; i++) if (c.thread[i] === th) fn(c.index[i], c.responseMessage[i]);
+  }
+}
