@@ -13,6 +13,9 @@ type Client = Pick<
   | 'run'
   | 'counted'
   | 'detail'
+  | 'notes'
+  | 'eventRows'
+  | 'findEvent'
   | 'diff'
   | 'report'
   | 'compaction'
@@ -78,6 +81,9 @@ export function engine(): Client {
       },
       counted: () => remote.counted(),
       detail: (thread, index) => remote.detail(thread, index),
+      notes: (runId, thread, from, to) => remote.notes(runId, thread, from, to),
+      eventRows: (runId, ids) => remote.eventRows(runId, ids),
+      findEvent: (runId, like) => remote.findEvent(runId, like),
       diff: (id) => remote.diff(id),
       report: () => remote.report(),
       compaction: (id) => remote.compaction(id),
