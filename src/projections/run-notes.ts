@@ -92,9 +92,9 @@ export class RunNotes {
       const drops: number[] = [];
       for (let i = 0; i < this.full.length; i++) {
         const e = this.full[i];
-        if (e.thread !== thread || e.messageIndex < 0) continue;
-        list.push(i);
+        if (e.thread !== thread) continue;
         if (e.action === 'drop') drops.push(i);
+        if (e.messageIndex >= 0) list.push(i);
       }
       const f = this.full;
       list.sort((a, b) => f[a].messageIndex - f[b].messageIndex || a - b);

@@ -73,12 +73,18 @@ export function createRunMethods(s: EngineState): RunMethods {
       const notes = runNotes(loaded.transcript, analysis, shown);
       s.last = { runId, analysis, full: shown.full, preset: settings.preset, memo, settings, notes };
       s.pendingCalls = summarizer instanceof CachedHttpSummarizer ? summarizer.pending.slice() : [];
-      return runResult(loaded.transcript, analysis, shown, {
-        runId,
-        ms: performance.now() - t0,
-        settings,
-        pendingSummaries: s.pendingCalls.length,
-      });
+      return runResult(
+        loaded.transcript,
+        analysis,
+        shown,
+        {
+          runId,
+          ms: performance.now() - t0,
+          settings,
+          pendingSummaries: s.pendingCalls.length,
+        },
+        notes,
+      );
     },
 
     async report() {

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { MinimizeProgress, MinimizeReply, ShareRequest } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 import { threadRows, useStore } from '../../state/store.ts';
+import { useWindowNotes } from '../transcript/use-notes.ts';
 import { LinkField } from './LinkField.tsx';
 import { predicateCandidates } from './predicates.ts';
 import { type Built, built, downloadText, shareFileName } from './share-link.ts';
@@ -39,11 +40,19 @@ type Props = {
 /** Minimize: pick what must stay true (from the current view), run ddmin in the engine with progress and
  *  Cancel, then share the smallest transcript that still shows it. */
 export function MinimizeSection({ base, redact, fileName }: Props) {
-  const candidates = useMemo(() => {
+  // What was shown when the dialog opened; the selected message's tool results are asked of the engine.
+  const [seen] = useState(() => {
     const s = useStore.getState();
-    return predicateCandidates(s.run.result, s.view, threadRows(s));
-  }, []);
-  const [spec, setSpec] = useState(candidates[0]?.spec ?? '');
+    return { result: s.run.result, view: s.view, rows: threadRows(s) };
+  });
+  const m = seen.view.message;
+  const win = useWindowNotes(m !== null ? seen.result?.runId : undefined, seen.view.thread, m ?? 0, (m ?? 0) + 1);
+  const candidates = useMemo(
+    () => predicateCandidates(seen.result, seen.view, seen.rows, (win.current && win.notes?.results) || []),
+    [seen, win],
+  );
+  const [chosen, setSpec] = useState<string | null>(null);
+  const spec = chosen ?? candidates[0]?.spec ?? '';
   const [run, setRun] = useState<Run>({ phase: 'idle' });
   const current = useRef(0);
   const redactKey = redact ? `paths:${redact.keepPaths}` : 'plain';
@@ -132,7 +141,7 @@ export function MinimizeSection({ base, redact, fileName }: Props) {
         The smallest transcript that still shows the problem (delta debugging in the background; each step is a full
         analysis).
       </p>
-      {candidates.length === 0 ? (
+      {candidates.length === 0 && !win.current ? null : candidates.length === 0 ? (
         <div className="muted" data-testid="minimize-empty">
           Nothing to keep yet: select a pairing issue, a row with a tier badge, a request with a cache break or a
           re-fetched call, or open a compaction view that lost something, then open Share again.

@@ -3,7 +3,7 @@
 // it; the pairing issues of the selected request or message (else of the thread), the tier of the selected row's
 // tool results, the cause of the selected request's cache breaks, a re-fetch at the selected row after the
 // pipeline or the agent's compaction. Pure: specs in the minimizer's syntax (src/share/predicate.ts) with labels.
-import type { CompactionRow, Row, RunResult } from '../../protocol/index.ts';
+import type { CompactionRow, Row, RunResult, ToolResultRow } from '../../protocol/index.ts';
 import { PROBE_KINDS, parseProbeKey } from '../../protocol/index.ts';
 import type { UrlView } from '../../state/url-state.ts';
 import { RULE_WORDS } from '../common/rule-words.ts';
@@ -62,6 +62,8 @@ export function predicateCandidates(
   result: RunResult | undefined,
   view: Seen,
   rows: readonly Row[] | undefined,
+  /** The tool results of the selected message in this run (the engine's notes of that message). */
+  selectedResults: readonly ToolResultRow[] = [],
 ): Candidate[] {
   if (!result) return [];
   const out: Candidate[] = [];
@@ -97,7 +99,7 @@ export function predicateCandidates(
   });
   for (const v of pairing) if (atSelection(v)) add(pairingCandidate(v, true));
   if (view.message !== null) {
-    for (const r of result.toolResults) {
+    for (const r of selectedResults) {
       if (r.thread !== view.thread || r.messageIndex !== view.message || r.tier === null) continue;
       add({
         spec: `tier:${r.toolUseId}=${r.tier}`,

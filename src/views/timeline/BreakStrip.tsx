@@ -1,8 +1,9 @@
 import { memo } from 'react';
-import { type EventRow, fmtUsd, type TimelinePoint } from '../../protocol/index.ts';
+import { fmtUsd, type TimelinePoint } from '../../protocol/index.ts';
 import { useStore } from '../../state/store.ts';
 import { useLayout } from '../app/layout-state.ts';
 import { fmtTokens } from '../common/format.ts';
+import { useEventRows } from '../common/use-event-rows.ts';
 import { eventLine } from './TimelineHover.tsx';
 import { type BreakMark, causeWords } from './timeline-model.ts';
 import { pickMark } from './timeline-ui.ts';
@@ -10,11 +11,12 @@ import { pickMark } from './timeline-ui.ts';
 type Props = {
   points: readonly TimelinePoint[];
   breaks: readonly BreakMark[];
-  events: readonly EventRow[];
   selectedPos: number | null;
   /** The config's minimum, or null: each model's own (cache-rules.ts). */
   minCacheable: number | null;
 };
+
+const NO_IDS: number[] = [];
 
 /** Chips per source: the observed ones the log proves come first, the replay's apart after them. */
 const CHIPS = { observed: 4, simulated: 2 };
@@ -51,17 +53,16 @@ function Chip({ b }: { b: BreakMark }) {
  * simulated ones apart), and the way to every break in the table; with a request selected, its breaks and the
  * rewrite events behind them (click one for its diff).
  */
-export const BreakStrip = memo(function BreakStrip({ points, breaks, events, selectedPos, minCacheable }: Props) {
+export const BreakStrip = memo(function BreakStrip({ points, breaks, selectedPos, minCacheable }: Props) {
   const selectEvent = useStore((s) => s.viewActions.selectEvent);
   const selectMessage = useStore((s) => s.viewActions.selectMessage);
   const showBreaks = useLayout((s) => s.showBreaks);
   const sel = selectedPos !== null ? points[selectedPos] : undefined;
+  // The selected request's rewrites, asked of the engine by id (the run's event rows stay there).
+  const fetched = useEventRows(sel ? sel.eventIds : NO_IDS);
   if (sel) {
     const own = breaks.filter((b) => b.pos === selectedPos);
-    const evs = sel.eventIds
-      .map((id) => events[id])
-      .filter((e): e is EventRow => e !== undefined)
-      .sort((a, b) => a.position - b.position);
+    const evs = [...fetched].sort((a, b) => a.position - b.position);
     return (
       <div className="tl-strip" data-testid="timeline-selection">
         <span className="tl-strip-label">Request {sel.index}</span>

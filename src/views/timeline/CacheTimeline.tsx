@@ -308,7 +308,6 @@ export function CacheTimeline() {
             col={hovCol}
             points={points}
             breaks={hovBreaks}
-            events={result.events}
             patterns={result.cacheFindings.patterns}
             map={map}
             titles={titles}
@@ -323,7 +322,6 @@ export function CacheTimeline() {
         <BreakStrip
           points={points}
           breaks={breaks}
-          events={result.events}
           selectedPos={selectedPos}
           minCacheable={result.settings.config.cache.minCacheable}
         />

@@ -6,6 +6,7 @@ import {
   type TimelinePoint,
 } from '../../protocol/index.ts';
 import { fmtPct, fmtTime, fmtTokens } from '../common/format.ts';
+import { useEventRows } from '../common/use-event-rows.ts';
 import { bandColor } from './ColumnSlices.tsx';
 import type { Column } from './columns.ts';
 import { ObservedBreakWhy } from './ObservedBreakWhy.tsx';
@@ -15,7 +16,6 @@ type Props = {
   col: Column;
   points: readonly TimelinePoint[];
   breaks: readonly BreakMark[];
-  events: readonly EventRow[];
   /** Recurring divergence points of observed breaks (RunResult.cacheFindings). */
   patterns: readonly CachePattern[];
   map: Map<string, string>;
@@ -77,7 +77,7 @@ function OneHour({ a }: { a: OneHourAdvice }) {
 
 /** Explains the request(s) under the pointer: sizes by category, cache reads, dollars, breaks and their rewrites. */
 export function TimelineHover(props: Props) {
-  const { col, points, breaks, events, patterns, map, titles, x, y, containerWidth, marker } = props;
+  const { col, points, breaks, patterns, map, titles, x, y, containerWidth, marker } = props;
   const p = marker && breaks[0] ? breaks[0].point : points[col.rep];
   const folded = col.to - col.from;
   const stack = [...stackOf(p, map).entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
@@ -193,7 +193,7 @@ export function TimelineHover(props: Props) {
             <ObservedBreakWhy brk={b.point.observedBreak} pattern={patternOf(patterns, b)} />
           )}
           {oneHourOf(b) && <OneHour a={oneHourOf(b) as OneHourAdvice} />}
-          {b.source === 'simulated' && <BreakEvents point={b.point} events={events} />}
+          {b.source === 'simulated' && <BreakEvents point={b.point} />}
         </div>
       ))}
       {breaks.length > MAX_BREAKS && (
@@ -214,10 +214,11 @@ function oneHourOf(b: BreakMark): OneHourAdvice | undefined {
   );
 }
 
-function BreakEvents({ point, events }: { point: TimelinePoint; events: readonly EventRow[] }) {
-  // The rewrites inside the old prefix that caused the break, else every rewrite of the request.
+function BreakEvents({ point }: { point: TimelinePoint }) {
+  // The rewrites inside the old prefix that caused the break, else every rewrite of the request (asked of the
+  // engine by id: the run's event rows stay there).
   const ids = point.cacheBreak && point.cacheBreak.events.length > 0 ? point.cacheBreak.events : point.eventIds;
-  const list = ids.map((id) => events[id]).filter((e): e is EventRow => e !== undefined);
+  const list = [...useEventRows(ids)];
   if (list.length === 0) return null;
   list.sort((a, b) => a.position - b.position);
   return (
