@@ -3,7 +3,7 @@
 // a window [from, to) of one thread from an index built once per thread on first ask (a window costs what it
 // returns). The reply carries only what needs the whole run: which tiers and marks occur (the legend) and counts.
 import type { Analysis } from '../analyses/analyze.ts';
-import type { ToolResultRow } from '../analyses/report.ts';
+import type { ResultMarks, ToolResultRow } from '../analyses/report.ts';
 import { type Items, itemsOf } from '../lib/made-on-read.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Transcript } from '../model/transcript.ts';
@@ -25,16 +25,7 @@ export type WindowNotes = {
 };
 
 /** What the legend and the counts need of every tool result and event of the run (sent with the result). */
-export type NoteKinds = {
-  tiers: (1 | 2 | 3)[];
-  spilled: boolean;
-  cleared: boolean;
-  summarised: boolean;
-  dropped: boolean;
-  error: boolean;
-  results: number;
-  events: number;
-};
+export type NoteKinds = ResultMarks & { results: number; events: number };
 
 /** The summaries the http summarizer wrote in a run (the summarizer settings list up to `SHOWN` of them). */
 export type SummaryOutputs = { results: number; turns: number; shown: EventRow[] };
@@ -135,6 +126,9 @@ export class RunNotes {
 
   /** Which tiers and marks occur in the run's tool results, and how many results and events it has. */
   kinds(): NoteKinds {
+    const counts = { results: this.rows.length, events: this.full.length };
+    const made = this.rows as Partial<{ marks(): ResultMarks }>;
+    if (typeof made.marks === 'function') return { ...made.marks(), ...counts };
     const tiers = new Set<1 | 2 | 3>();
     const k: NoteKinds = {
       tiers: [],
@@ -143,8 +137,7 @@ export class RunNotes {
       summarised: false,
       dropped: false,
       error: false,
-      results: this.rows.length,
-      events: this.full.length,
+      ...counts,
     };
     for (let i = 0; i < this.rows.length; i++) {
       const r = this.row(i);

@@ -77,6 +77,17 @@ describeReal('notes by window', () => {
       expect(events.map((e) => e.id)).toEqual(Array.from({ length: count }, (_, i) => i));
       expect(await engine.eventRows(runId, [count, -1, 0.5])).toEqual([null, null, null]);
       for (const e of events) stages.add(e.action);
+      // The legend's summary, read from the fates' columns, is what the rows show.
+      expect(r.notes).toEqual({
+        tiers: [...new Set(rows.flatMap((x) => (x.tier === null ? [] : [x.tier])))].sort(),
+        spilled: rows.some((x) => x.spilled),
+        cleared: rows.some((x) => x.cleared),
+        summarised: rows.some((x) => x.inSummary),
+        dropped: rows.some((x) => x.dropped),
+        error: rows.some((x) => x.isError),
+        results: rows.length,
+        events: count,
+      });
       for (const th of loaded.threads) {
         const n = th.messages;
         const cuts = [
