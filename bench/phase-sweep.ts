@@ -54,9 +54,8 @@ async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<numb
   lastWireMs = ms - lastEngineMs;
   const c = process.cpuUsage(c0);
   lastCpuMs = (c.user + c.system) / 1000;
-  // Read only for a start's run: the run result makes its event rows when read (the wire above writes them one
-  // by one; the worker never makes the array), and a timed run should not make them.
-  if (countEvents) lastEvents = r.events.length;
+  // The run's event count (its rows stay in the worker, asked for by window or id).
+  if (countEvents) lastEvents = r.notes.events;
   if (process.env.SWEEP_MEM) {
     // What the run left live (after a full collection, with --expose-gc) beside the process's RSS.
     (globalThis as { gc?: () => void }).gc?.();

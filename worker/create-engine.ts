@@ -5,6 +5,7 @@ import type { EngineApi } from './api.ts';
 import { createDetailMethods } from './engine/detail.ts';
 import { createFolderMethods } from './engine/folder.ts';
 import { createLoadMethods } from './engine/load.ts';
+import { createNotesMethods } from './engine/notes.ts';
 import { createRunMethods } from './engine/run.ts';
 import { createShareMethods } from './engine/share.ts';
 import { type EngineOptions, EngineState } from './engine/state.ts';
@@ -16,6 +17,7 @@ export function createEngine(options: EngineOptions = {}): EngineApi {
     ...loading,
     ...createDetailMethods(s),
     ...createRunMethods(s),
+    ...createNotesMethods(s),
     ...createShareMethods({
       transcript: () => s.loaded?.transcript,
       tokenizer: (enc) => s.tokenizerFor(enc),

@@ -238,7 +238,47 @@ class ToolResultRows implements Items<ToolResultRow> {
       for (let k = 0; k < statics.length; k++) rows.push(resultRow(statics, k, this.fates[ti]));
     return rows;
   }
+
+  /** Which tiers and marks the rows show (the legend's), read from the columns without making a row. */
+  marks(): ResultMarks {
+    const tiers = new Set<1 | 2 | 3>();
+    const m: ResultMarks = {
+      tiers: [],
+      spilled: false,
+      cleared: false,
+      summarised: false,
+      dropped: false,
+      error: false,
+    };
+    for (const [ti, statics] of this.statics.entries()) {
+      const f = this.fates[ti];
+      for (let k = 0; k < statics.length; k++) {
+        const s = statics[k];
+        if (s.isError) m.error = true;
+        const i = f ? f.rowOf(s.toolUseId, k) : -1;
+        if (!f || i < 0) continue;
+        const tier = f.tier(i);
+        if (tier !== null) tiers.add(tier);
+        if (f.spilled(i)) m.spilled = true;
+        if (f.cleared(i)) m.cleared = true;
+        if (f.foldedAt(i) !== null) m.summarised = true;
+        if (f.droppedAt(i) !== null) m.dropped = true;
+      }
+    }
+    m.tiers = [...tiers].sort();
+    return m;
+  }
 }
+
+/** Which tiers and marks a run's tool-result rows show (`inSummary` is `summarised`, `isError` is `error`). */
+export type ResultMarks = {
+  tiers: (1 | 2 | 3)[];
+  spilled: boolean;
+  cleared: boolean;
+  summarised: boolean;
+  dropped: boolean;
+  error: boolean;
+};
 
 /** The row of a thread's `k`th result, with its fate (a result the replay has no fate for: never tiered, kept
  *  whole). */

@@ -1,18 +1,20 @@
-// What the page shows of a run: totals, the self-check, cache findings, the chart's lines, tool results, the
-// timeline with its events and breaks, pairing, re-fetches, compactions and tasks, and why the pipeline stayed idle.
+// What the page shows of a run: totals, the self-check, cache findings, the chart's lines, the timeline with its
+// breaks, which tiers and marks its tool results show (their rows are asked for by window: run-notes.ts), pairing,
+// re-fetches, compactions and tasks, and why the pipeline stayed idle.
 // Made here once from the analysis and its timeline; the engine adds only the run's id, time and pending calls.
 import type { Analysis } from '../analyses/analyze.ts';
 import { type IdleReason, idleReason, resultMessages } from '../analyses/idle-reason.ts';
 import type { Refetch } from '../analyses/refetch.ts';
-import type { Report, ToolResultRow } from '../analyses/report.ts';
-import { itemsOf, madeOnRead } from '../lib/made-on-read.ts';
+import type { Report } from '../analyses/report.ts';
+import { madeOnRead } from '../lib/made-on-read.ts';
 import type { Transcript } from '../model/transcript.ts';
 import type { PairingViolation, Provider } from '../pairing/types.ts';
 import { hardcapTokens, landingTokens, type PipelineConfig, triggerTokens } from '../pipeline/config.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
 import type { EncodingName } from '../tokens/encodings.ts';
 import { type CompactionListRow, compactionListRow } from './compaction-list.ts';
-import type { BreakRow, EventRow, RunTimeline } from './timeline.ts';
+import type { NoteKinds, RunNotes, SummaryOutputs } from './run-notes.ts';
+import type { BreakRow, RunTimeline } from './timeline.ts';
 import { type TimelineChunk, timelineChunks } from './timeline-columns.ts';
 
 export type RunSettings = {
@@ -35,11 +37,14 @@ export type RunResult = {
   cacheFindings: Report['cacheFindings'];
   calibration: Report['calibration'];
   lines: { window: number; trigger: number; landing: number; hardcap: number };
-  toolResults: ToolResultRow[];
   /** The timeline's drawn fields in columns, by chunks of points (timeline-columns.ts); a point's other fields
    *  come from the engine's `point` call. */
   timeline: TimelineChunk[];
-  events: EventRow[];
+  /** Which tiers and marks the run's tool results show, and its result and event counts: the rows themselves are
+   *  asked for by window (EngineApi.notes, projections/run-notes.ts). */
+  notes: NoteKinds;
+  /** The http summarizer's outputs (null with another summarizer). */
+  summaries: SummaryOutputs | null;
   /** Every observed and simulated break of every thread, as the breaks table lists them. */
   breaks: BreakRow[];
   pairing: PairingViolation[];
@@ -74,13 +79,19 @@ function refetchRisk(all: readonly Refetch[]): RunResult['refetchRisk'] {
 
 export type RunFacts = { runId: number; ms: number; settings: RunSettings; pendingSummaries: number };
 
-/** The run result of `analysis` (of `t`) with its timeline, as the page draws it. Its `timeline`, `events` and
- *  `toolResults` are made on first read (lib/made-on-read.ts): the worker's wire writes them item by item without
- *  making the arrays. */
-export function runResult(t: Transcript, analysis: Analysis, shown: RunTimeline, run: RunFacts): RunResult {
+/** The run result of `analysis` (of `t`) with its timeline, as the page draws it. Its `timeline` is made on first
+ *  read (lib/made-on-read.ts): the worker's wire writes it item by item without making the array. Its tool-result
+ *  and event rows stay in the worker (`notes`), asked for by window. */
+export function runResult(
+  t: Transcript,
+  analysis: Analysis,
+  shown: RunTimeline,
+  run: RunFacts,
+  notes: RunNotes,
+): RunResult {
   const report = analysis.report;
   const c = run.settings.config;
-  const { timeline, events, breaks } = shown;
+  const { timeline, breaks } = shown;
   const result: RunResult = {
     runId: run.runId,
     ms: run.ms,
@@ -90,9 +101,9 @@ export function runResult(t: Transcript, analysis: Analysis, shown: RunTimeline,
     cacheFindings: report.cacheFindings,
     calibration: report.calibration,
     lines: { window: c.contextWindow, trigger: triggerTokens(c), landing: landingTokens(c), hardcap: hardcapTokens(c) },
-    toolResults: [],
     timeline: [],
-    events: [],
+    notes: notes.kinds(),
+    summaries: c.summarizer === 'http' ? notes.summaries() : null,
     breaks,
     pairing: analysis.replay.threads.flatMap((tr) => tr.requests.flatMap((q) => q.pairing)),
     refetchRisk: refetchRisk(report.refetches),
@@ -109,10 +120,6 @@ export function runResult(t: Transcript, analysis: Analysis, shown: RunTimeline,
       resultMessages: () => resultMessages(t),
     }),
   };
-  const rows = itemsOf<ToolResultRow>(report, 'toolResults');
-  if (rows) madeOnRead(result, 'toolResults', rows);
-  else result.toolResults = report.toolResults;
   madeOnRead(result, 'timeline', timelineChunks(timeline));
-  madeOnRead(result, 'events', events);
   return result;
 }

@@ -13,7 +13,9 @@ import type { FormatId, ParseIssue } from '../model/transcript.ts';
 import type { HttpCall, SummaryOutcome } from '../pipeline/summarizer.ts';
 import type { TranscriptSummary } from '../projections/load-summary.ts';
 import type { Row } from '../projections/rows.ts';
+import type { WindowNotes } from '../projections/run-notes.ts';
 import type { RunResult, RunSettings } from '../projections/run-result.ts';
+import type { EventRow } from '../projections/timeline.ts';
 import type { PointDetail } from '../projections/timeline-columns.ts';
 import type { DayTotal, SortKey } from '../sessions/rows.ts';
 import type { ScanProgress, Skipped } from '../sessions/scan.ts';
@@ -188,6 +190,14 @@ export interface EngineApi {
   /** Resolves when exact counts for the loaded transcript are done (progress through load's callback). */
   counted(): Promise<CountStatus>;
   run(runId: number, settings: RunSettings, onProgress?: (p: LoadProgress) => void): Promise<RunResult | StaleRun>;
+  /** The tool-result and event rows of messages [from, to) of `thread` in run `runId` (the rows on screen);
+   *  null when that run is no longer the last. */
+  notes(runId: number, thread: string, from: number, to: number): Promise<WindowNotes | null>;
+  /** Event rows of run `runId` by id (null for an id it does not have); null when that run is no longer the last. */
+  eventRows(runId: number, ids: number[]): Promise<(EventRow | null)[] | null>;
+  /** The id in run `runId` of the first event that did what `like` did (ids are per run), or null; null (no
+   *  object) when that run is no longer the last. */
+  findEvent(runId: number, like: Omit<EventRow, 'id'>): Promise<{ id: number | null } | null>;
   detail(thread: string, messageIndex: number): Promise<MessageDetail | null>;
   /** Point `k` of run `runId`'s timeline in full with its rewrites' event rows; null once another run is the last. */
   point(runId: number, k: number): Promise<PointDetail | null>;

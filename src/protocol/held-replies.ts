@@ -1,7 +1,7 @@
 // The worker's side of the wire (wire.ts): a reply cut into parts by JSON length, not item count (rows and timeline
 // points differ 2× in size), each part's UTF-8 bytes written as it is cut (no part text is held: a 20k run's texts
 // took ~50 MB of its heap), held until the page fetches it or drops the reply (a run overtaken during a fast drag).
-// An array field made on read (lib/made-on-read.ts: a run's timeline, events, tool results) is written item by item.
+// An array field made on read (lib/made-on-read.ts: a run's timeline) is written item by item.
 import { type Items, itemsOf } from '../lib/made-on-read.ts';
 import { PART_CHARS, type Packed, type PartPlan, type Parts } from './wire.ts';
 
@@ -137,12 +137,4 @@ export class HeldReplies {
 const EMPTY = new Uint8Array(0);
 
 /** The run result's arrays the worker cuts into parts (the rest of a run result goes whole in part 0). */
-export const RUN_ARRAYS = [
-  'timeline',
-  'toolResults',
-  'events',
-  'pairing',
-  'refetches',
-  'compactions',
-  'tasks',
-] as const;
+export const RUN_ARRAYS = ['timeline', 'breaks', 'pairing', 'compactions', 'tasks'] as const;

@@ -48,6 +48,7 @@ export type { StageId } from '../pipeline/stage.ts';
 export type { HttpCall, SummaryOutcome } from '../pipeline/summarizer.ts';
 export type { CompactionListRow } from '../projections/compaction-list.ts';
 export type { Row } from '../projections/rows.ts';
+export type { WindowNotes } from '../projections/run-notes.ts';
 export type { BreakRow, EventRow, TimelinePoint } from '../projections/timeline.ts';
 export type { ReplayMode } from '../replay/inputs.ts';
 export type { DayTotal, SortKey } from '../sessions/rows.ts';

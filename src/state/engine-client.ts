@@ -14,6 +14,9 @@ type Client = Pick<
   | 'counted'
   | 'detail'
   | 'point'
+  | 'notes'
+  | 'eventRows'
+  | 'findEvent'
   | 'diff'
   | 'report'
   | 'compaction'
@@ -81,6 +84,9 @@ export function engine(): Client {
       counted: () => remote.counted(),
       detail: (thread, index) => remote.detail(thread, index),
       point: (runId, k) => remote.point(runId, k),
+      notes: (runId, thread, from, to) => remote.notes(runId, thread, from, to),
+      eventRows: (runId, ids) => remote.eventRows(runId, ids),
+      findEvent: (runId, like) => remote.findEvent(runId, like),
       diff: (id) => remote.diff(id),
       report: () => remote.report(),
       compaction: (id) => remote.compaction(id),

@@ -78,7 +78,8 @@ describeReal('detail pane', () => {
       encoding: 'o200k_base',
     })) as RunResult;
     const id = Number(await first.getAttribute('data-event-id'));
-    const ev = run.events[id];
+    const ev = (await engine.eventRows(run.runId, [id]))?.[0];
+    if (!ev) throw new Error(`no event ${id}`);
     expect(what).toContain(`${ev.stage} · ${ev.action}`);
     const diff = await engine.diff(id);
     if (!diff) throw new Error('no diff');

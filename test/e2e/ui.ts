@@ -204,7 +204,8 @@ export async function walkRows(page: Page): Promise<Seen> {
     if (!list) return { ...seen, pairing: [] };
     const frame = () => new Promise((r) => requestAnimationFrame(r));
     // The virtualizer renders the rows of a new scroll position on a later frame (later still on a busy machine):
-    // wait until the rows at the top and the bottom of the viewport are in the DOM (rows are 22 px).
+    // wait until the rows at the top and the bottom of the viewport are in the DOM (rows are 22 px) and their
+    // notes (tiers, marks) are this run's (the list asks the engine for the window it renders: data-current).
     const total = Number(list.dataset.count);
     const shown = async () => {
       const deadline = performance.now() + 60_000;
@@ -212,7 +213,8 @@ export async function walkRows(page: Page): Promise<Seen> {
         const first = Math.floor(list.scrollTop / 22);
         const last = Math.min(total - 1, Math.ceil((list.scrollTop + list.clientHeight) / 22) - 1);
         const at = (i: number) => list.querySelector(`[data-testid="transcript-row"][data-message-index="${i}"]`);
-        if (total === 0 || (at(first) && at(last)) || performance.now() > deadline) return;
+        const current = list.dataset.current === 'true';
+        if (total === 0 || (at(first) && at(last) && current) || performance.now() > deadline) return;
         await frame();
       }
     };

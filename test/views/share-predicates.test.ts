@@ -29,7 +29,7 @@ const point = (o: Partial<TimelinePoint>): TimelinePoint =>
   ({ thread: 'main', index: 5, cacheBreak: null, observedBreak: null, ...o }) as TimelinePoint;
 
 function result(o: Partial<RunResult>): RunResult {
-  return { pairing: [], toolResults: [], timeline: [], breaks: [], ...o } as RunResult;
+  return { pairing: [], timeline: [], breaks: [], ...o } as RunResult;
 }
 
 const rows = [{ index: 6, toolUseIds: ['toolu_a', 'toolu_b'] } as Row];
@@ -53,13 +53,14 @@ describe('predicateCandidates', () => {
   });
 
   it('puts what is selected first: the request’s pairing issue, the row’s tiers, the request’s breaks', () => {
+    // The selected message's tool results come from the engine's notes (a stray row of another message is left out).
+    const selected = [
+      tool({}),
+      tool({ toolUseId: 'toolu_b', tier: null }),
+      tool({ toolUseId: 'toolu_c', messageIndex: 9 }),
+    ];
     const r = result({
       pairing: [violation({ request: 1, rule: 'duplicate-id' }), violation({ request: 5, toolUseId: 'toolu_z' })],
-      toolResults: [
-        tool({}),
-        tool({ toolUseId: 'toolu_b', tier: null }),
-        tool({ toolUseId: 'toolu_c', messageIndex: 9 }),
-      ],
       breaks: breakRowsOf([
         point({
           cacheBreak: { cause: 'history-rewritten@12' } as unknown as TimelinePoint['cacheBreak'],
@@ -67,7 +68,7 @@ describe('predicateCandidates', () => {
         }),
       ]),
     });
-    const c = predicateCandidates(r, { thread: 'main', message: 6, request: 5 }, rowsAt(6));
+    const c = predicateCandidates(r, { thread: 'main', message: 6, request: 5 }, rowsAt(6), { results: selected });
     expect(c.map((x) => x.spec)).toEqual([
       'pairing:orphan-result@input#toolu_z',
       'tier:toolu_a=2',

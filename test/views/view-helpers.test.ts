@@ -5,9 +5,10 @@ import type { PairingViolation } from '../../src/pairing/validate.ts';
 import { orderFiles } from '../../src/views/app/order-files.ts';
 import { bandOf, MAX_BAND, positionAt, usedHeight } from '../../src/views/transcript/draw-heatmap.ts';
 import { step } from '../../src/views/transcript/navigation.ts';
-import { idIndex, pairingRow } from '../../src/views/transcript/row-notes.ts';
+import { idIndex, notesFor, pairingByRow, pairingRow } from '../../src/views/transcript/row-notes.ts';
 import { matchesOf, shownRows } from '../../src/views/transcript/search.ts';
-import type { Row } from '../../worker/api.ts';
+import { blockWindow } from '../../src/views/transcript/use-notes.ts';
+import type { EventRow, Row, RunResult, ToolResultRow, WindowNotes } from '../../worker/api.ts';
 
 const row = (index: number, o: Partial<Row> = {}): Row => ({
   index,
@@ -87,6 +88,45 @@ describe('pairingRow', () => {
     expect(pairingRow(v(0, 'a'), rows, ids)).toBe(1);
     expect(pairingRow(v(3), rows, ids)).toBe(3);
     expect(pairingRow(v(9), rows, ids)).toBe(-1);
+  });
+});
+
+describe('notes of the rows shown', () => {
+  const rows = [row(0), row(1, { role: 'assistant', toolUseIds: ['a'] }), row(2, { toolUseIds: ['a'] }), row(3)];
+  const result = {
+    runId: 4,
+    pairing: [{ thread: 'main', messageIndex: 3, toolUseId: 'a', rule: 'orphan-result', severity: 'error' }],
+  } as unknown as RunResult;
+  const res = (messageIndex: number, toolUseId: string) =>
+    ({ thread: 'main', messageIndex, toolUseId }) as ToolResultRow;
+  const ev = (messageIndex: number, id: number) => ({ thread: 'main', messageIndex, id }) as EventRow;
+  const win: WindowNotes = {
+    runId: 4,
+    thread: 'main',
+    from: 0,
+    to: 3,
+    results: [res(2, 'a'), res(2, 'b')],
+    events: [ev(1, 7), ev(2, 3), ev(2, 5)],
+    drops: [],
+  };
+  it('slots the window’s rows by message and the run’s pairing on every row', () => {
+    const n = notesFor(result, 'main', rows, win);
+    expect(n.get(2)?.results.map((r) => r.toolUseId)).toEqual(['a', 'b']);
+    expect(n.get(2)?.events.map((e) => e.id)).toEqual([3, 5]);
+    expect(n.get(1)?.events.map((e) => e.id)).toEqual([7]);
+    // The violation names message 3 without the id there: the nearest row carrying it (2).
+    expect(n.get(2)?.pairing).toHaveLength(1);
+    expect(n.get(0)).toBeUndefined();
+    expect([...pairingByRow(result, 'main', rows).keys()]).toEqual([2]);
+    // Another thread's window adds nothing; without a run or rows there are no notes.
+    expect(notesFor(result, 'main', rows, { ...win, thread: 'agent' }).get(1)).toBeUndefined();
+    expect(notesFor(undefined, 'main', rows, win).size).toBe(0);
+  });
+  it('asks for whole blocks of 64 messages around the rows rendered', () => {
+    expect(blockWindow(0, 40)).toEqual({ from: 0, to: 64 });
+    expect(blockWindow(60, 70)).toEqual({ from: 0, to: 128 });
+    expect(blockWindow(64, 127)).toEqual({ from: 64, to: 128 });
+    expect(blockWindow(5, 4)).toEqual({ from: 0, to: 0 });
   });
 });
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import { ENCODINGS, type EncodingName } from '../../src/tokens/encodings.ts';
-import type { Row, RunResult, RunSettings } from '../../worker/api.ts';
+import type { EngineApi, Row, RunResult, RunSettings, ToolResultRow } from '../../worker/api.ts';
 import { createEngine } from '../../worker/create-engine.ts';
 import { describeReal, realPath } from '../helpers/fixtures.ts';
 
@@ -23,9 +23,16 @@ function fixture() {
   return [{ name: 'session.jsonl', buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) }];
 }
 
+/** The run's tool results of the main thread as the transcript gets them (a window of every message). */
+async function shownResults(engine: EngineApi, run: RunResult, rows: Row[]): Promise<ToolResultRow[]> {
+  const w = await engine.notes(run.runId, 'main', 0, rows.length);
+  if (!w) throw new Error('stale run');
+  return w.results;
+}
+
 /** Each single-block tool-result message: its row's tokens beside the run's tokens for that result. */
-function pairs(rows: Row[], run: RunResult): [number, number][] {
-  const byMessage = new Map(run.toolResults.filter((r) => r.thread === 'main').map((r) => [r.messageIndex, r]));
+function pairs(rows: Row[], toolResults: ToolResultRow[]): [number, number][] {
+  const byMessage = new Map(toolResults.filter((r) => r.thread === 'main').map((r) => [r.messageIndex, r]));
   return rows
     .filter((row) => row.blockTypes.length === 1 && row.blockTypes[0] === 'tool_result' && byMessage.has(row.index))
     .map((row) => [row.tokens, byMessage.get(row.index)?.tokens ?? -1]);
@@ -48,7 +55,7 @@ describeReal('the chosen encoding, from load to rows to run', () => {
       expect(run.settings.encoding).toBe(encoding);
       const rows = await engine.rows('main');
       expect(rows.every((r) => r.exact !== false)).toBe(true);
-      const compared = pairs(rows, run);
+      const compared = pairs(rows, await shownResults(engine, run, rows));
       expect(compared.length).toBeGreaterThan(5);
       expect(compared.filter(([row, ran]) => row !== ran)).toEqual([]);
       byEncoding.set(encoding, rows);
@@ -63,7 +70,7 @@ describeReal('the chosen encoding, from load to rows to run', () => {
     const run = (await engine.run(1, settings('cl100k_base'))) as RunResult;
     const rows = await engine.rows('main', 'cl100k_base');
     expect(rows.every((r) => r.exact !== false)).toBe(true);
-    expect(pairs(rows, run).filter(([row, ran]) => row !== ran)).toEqual([]);
+    expect(pairs(rows, await shownResults(engine, run, rows)).filter(([row, ran]) => row !== ran)).toEqual([]);
     const direct = await (await loaded('cl100k_base')).rows('main');
     expect(rows.map((r) => r.tokens)).toEqual(direct.map((r) => r.tokens));
   });

@@ -6,6 +6,7 @@ import { analyze, withRows } from '../../src/analyses/analyze.ts';
 import { gradeModelProbes, modelProbeCalls } from '../../src/analyses/model-probes.ts';
 import { tasksByPreset } from '../../src/analyses/preset-tasks.ts';
 import { CachedHttpSummarizer, summarizerFor } from '../../src/pipeline/summarizer.ts';
+import { runNotes } from '../../src/projections/run-notes.ts';
 import { listedRefetch, runResult } from '../../src/projections/run-result.ts';
 import { runTimeline } from '../../src/projections/timeline.ts';
 import { pointDetail } from '../../src/projections/timeline-columns.ts';
@@ -76,14 +77,30 @@ export function createRunMethods(s: EngineState): RunMethods {
       });
       s.options.onReplayed?.(memo.replayed - replayedBefore);
       const shown = runTimeline(loaded.transcript, analysis);
-      s.last = { analysis, full: shown.full, preset: settings.preset, memo, settings, runId, points: shown.timeline };
-      s.pendingCalls = summarizer instanceof CachedHttpSummarizer ? summarizer.pending.slice() : [];
-      return runResult(loaded.transcript, analysis, shown, {
+      const notes = runNotes(loaded.transcript, analysis, shown);
+      s.last = {
         runId,
-        ms: performance.now() - t0,
+        analysis,
+        full: shown.full,
+        preset: settings.preset,
+        memo,
         settings,
-        pendingSummaries: s.pendingCalls.length,
-      });
+        points: shown.timeline,
+        notes,
+      };
+      s.pendingCalls = summarizer instanceof CachedHttpSummarizer ? summarizer.pending.slice() : [];
+      return runResult(
+        loaded.transcript,
+        analysis,
+        shown,
+        {
+          runId,
+          ms: performance.now() - t0,
+          settings,
+          pendingSummaries: s.pendingCalls.length,
+        },
+        notes,
+      );
     },
 
     async report() {

@@ -11,6 +11,7 @@ import type { Thread, Transcript } from '../../src/model/transcript.ts';
 import type { PipelineEvent } from '../../src/pipeline/stage.ts';
 import { tier1StubTexts } from '../../src/pipeline/stub-texts.ts';
 import type { HttpCall, SummaryOutcome } from '../../src/pipeline/summarizer.ts';
+import type { RunNotes } from '../../src/projections/run-notes.ts';
 import type { TimelinePoints } from '../../src/projections/timeline.ts';
 import { carries } from '../../src/replay/cache.ts';
 import { type CountEndpoint, inlineEndpoint } from '../../src/tokens/count-pool.ts';
@@ -43,15 +44,18 @@ export type Loaded = {
 /** What the last run leaves for the calls after it (report, compaction, probes, diff): not its event rows, which
  *  went to the page with the result (~5 MB at 20,000 requests kept for nothing). */
 export type LastRun = {
+  /** The run's id: a point, a window of notes or event rows asked for another run is stale (null). */
+  runId: number;
   analysis: Analysis;
   /** The run's events with their blocks (diffs), ids by position as the page got them. */
   full: PipelineEvent[];
   preset: string | null;
   memo: RunMemo;
   settings: RunSettings;
-  /** The run's id and timeline (the page asks for a shown point in full: `point`). */
-  runId: number;
+  /** The run's timeline (the page asks for a shown point in full: `point`). */
   points: TimelinePoints;
+  /** Its tool-result and event rows by window and by id (projections/run-notes.ts). */
+  notes: RunNotes;
 };
 
 export class EngineState {

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { type ApiKind, allowedOrigin, endpointOrigin, forgetEndpoint, saveEndpoint } from '../../state/csp.ts';
 import { useStore } from '../../state/store.ts';
@@ -68,12 +68,11 @@ export function SummarizerSettings() {
     setKeyDraft('');
   };
 
-  const outputs = useMemo(() => {
-    if (result?.settings.config.summarizer !== 'http') return [];
-    return result.events.filter((e) => e.action === 'tier2-summary' || e.action === 'summarize');
-  }, [result]);
-  const resultSummaries = outputs.filter((e) => e.action === 'tier2-summary').length;
-  const turnSummaries = outputs.length - resultSummaries;
+  // The worker counts the http summarizer's outputs and sends the first 40 (the run's events stay there).
+  const summaries = result?.settings.config.summarizer === 'http' ? result.summaries : null;
+  const outputs = summaries?.shown ?? [];
+  const resultSummaries = summaries?.results ?? 0;
+  const turnSummaries = summaries?.turns ?? 0;
 
   return (
     <div className="cfg-summarizer" data-testid="summarizer-settings">
@@ -237,7 +236,7 @@ export function SummarizerSettings() {
             {turnSummaries} turn {turnSummaries === 1 ? 'summary' : 'summaries'}
           </div>
           <ol>
-            {outputs.slice(0, 40).map((e) => (
+            {outputs.map((e) => (
               <li key={e.id}>
                 <button
                   type="button"

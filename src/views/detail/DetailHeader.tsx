@@ -1,18 +1,24 @@
+import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Row } from '../../protocol/index.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import { fmtTokens } from '../common/format.ts';
 import { visibleText } from '../common/visible-text.ts';
 import { notesFor } from '../transcript/row-notes.ts';
+import type { NotesWindow } from '../transcript/use-notes.ts';
 import { EventList } from './EventList.tsx';
 import { ResultFate } from './ResultFate.tsx';
 
 /** The readable part of the detail: who, what, and what the pipeline did to this message. */
-export function DetailHeader({ row }: { row: Row }) {
+export function DetailHeader({ row, window }: { row: Row; window: NotesWindow }) {
   const { result, thread, rows } = useStore(
     useShallow((s) => ({ result: s.run.result, thread: s.view.thread, rows: threadRows(s) })),
   );
-  const notes = notesFor(result, thread, rows).get(row.index);
+  const notes = useMemo(() => notesFor(result, thread, rows, window.notes), [result, thread, rows, window.notes]).get(
+    row.index,
+  );
+  // The previous run's fates and rewrites while this run's are on their way: dimmed.
+  const stale = window.notes !== null && window.notes.runId !== result?.runId ? 'notes-stale' : undefined;
   // The simulated breaks whose first rewrite is this message, in timeline order.
   const breaks =
     result?.breaks.filter((b) => b.source === 'simulated' && b.thread === thread && b.messageIndex === row.index) ?? [];
@@ -33,7 +39,7 @@ export function DetailHeader({ row }: { row: Row }) {
         </div>
       )}
       {notes && notes.results.length > 0 && (
-        <section>
+        <section className={stale}>
           <div className="sub-title">Tool results · {notes.results.length}</div>
           <ul className="fates">
             {notes.results.map((r) => (
@@ -43,7 +49,7 @@ export function DetailHeader({ row }: { row: Row }) {
         </section>
       )}
       {notes && notes.events.length > 0 && (
-        <section>
+        <section className={stale}>
           <div className="sub-title">Rewrites · {notes.events.length}</div>
           <EventList events={notes.events} />
         </section>

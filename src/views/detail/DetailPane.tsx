@@ -1,13 +1,15 @@
 import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { EventRow, RunResult } from '../../protocol/index.ts';
+import { engine } from '../../state/engine-client.ts';
 import { threadRows, useStore } from '../../state/store.ts';
 import type { ViewState } from '../../state/types.ts';
 import { useColorScheme } from '../app/use-color-scheme.ts';
+import { useWindowNotes } from '../transcript/use-notes.ts';
 import { CacheBreakNote } from './CacheBreakNote.tsx';
 import { DetailHeader } from './DetailHeader.tsx';
 import { DetailStart } from './DetailStart.tsx';
-import { useEventDiff, useMessageDetail } from './use-detail.ts';
+import { useEventDiff, useEventRow, useMessageDetail } from './use-detail.ts';
 
 const DetailEditor = lazy(() => import('./DetailEditor.tsx').then((m) => ({ default: m.DetailEditor })));
 const DiffView = lazy(() => import('./DiffView.tsx').then((m) => ({ default: m.DiffView })));
@@ -18,29 +20,31 @@ const TABS: { id: ViewState['detailTab']; label: string }[] = [
   { id: 'diff', label: 'Diff' },
 ];
 
-function sameEvent(a: EventRow, b: EventRow): boolean {
-  return (
-    a.thread === b.thread &&
-    a.request === b.request &&
-    a.stage === b.stage &&
-    a.action === b.action &&
-    a.messageIndex === b.messageIndex &&
-    a.blockIndex === b.blockIndex &&
-    a.toolUseId === b.toolUseId
-  );
-}
+/** The selected event's row, fetched with the run it was picked (or followed) in. */
+type Picked = { runId: number; row: EventRow };
 
-/** Event ids are per run: after a re-run, follow the selected event to its new id (or let it go). */
-function useFollowEvent(result: RunResult | undefined, event: number | null): void {
+/** Event ids are per run: after a re-run, follow the selected event to its new id in the engine (or let it go). */
+function useFollowEvent(result: RunResult | undefined, event: number | null, picked: Picked | null): void {
   const prev = useRef(result);
   useEffect(() => {
     const old = prev.current;
     prev.current = result;
     if (!old || !result || old === result || event === null) return;
-    const was = old.events[event];
-    const now = was ? result.events.find((e) => sameEvent(e, was)) : undefined;
-    if (now?.id !== event) useStore.getState().viewActions.selectEvent(now ? now.id : null);
-  }, [result, event]);
+    const select = useStore.getState().viewActions.selectEvent;
+    const was = picked && picked.row.id === event ? picked.row : undefined;
+    if (!was) {
+      select(null);
+      return;
+    }
+    const { id: _id, ...like } = was;
+    void engine()
+      .findEvent(result.runId, like)
+      .then((now) => {
+        // null: the engine has run again (this effect runs again when that result lands); a newer pick wins.
+        if (!now || useStore.getState().view.event !== event) return;
+        if (now.id !== event) select(now.id);
+      });
+  }, [result, event, picked]);
 }
 
 /** The selected message: a readable header, then its source (Raw / Normalized) or a rewrite's diff. */
@@ -58,11 +62,19 @@ export function DetailPane() {
   );
   const { setDetailTab, selectEvent } = useStore((s) => s.viewActions);
   const scheme = useColorScheme();
-  useFollowEvent(result, event);
   const row = message !== null ? rows?.[message] : undefined;
   const detail = useMessageDetail(thread, row ? row.index : null, loadKey);
   const diff = useEventDiff(event, result?.runId);
-  const ev = event !== null ? result?.events[event] : undefined;
+  // The selected event's row, kept until the next one lands (the run it came with is what the follow needs).
+  const evRow = useEventRow(event, result?.runId);
+  const picked = useRef<Picked | null>(null);
+  if (evRow?.value && result && evRow.key === `${result.runId}|${event}`)
+    picked.current = { runId: result.runId, row: evRow.value };
+  const ev = picked.current && picked.current.row.id === event ? picked.current.row : undefined;
+  useFollowEvent(result, event, picked.current);
+  // The selected message's tool results and rewrites in this run (a window of one message).
+  const at = row ? row.index : 0;
+  const win = useWindowNotes(row ? result?.runId : undefined, thread, at, at + 1);
 
   // Selecting another message leaves a diff that belongs to a different one.
   const lastMessage = useRef(message);
@@ -70,7 +82,7 @@ export function DetailPane() {
     if (lastMessage.current === message) return;
     lastMessage.current = message;
     const st = useStore.getState();
-    const e = st.view.event !== null ? st.run.result?.events[st.view.event] : undefined;
+    const e = st.view.event !== null && picked.current?.row.id === st.view.event ? picked.current.row : undefined;
     if (e && (e.messageIndex !== message || e.thread !== thread)) {
       selectEvent(null);
       if (st.view.detailTab === 'diff') setDetailTab('raw');
@@ -79,17 +91,20 @@ export function DetailPane() {
 
   // The rewrite the Diff tab opens when none is picked: the message's first, or the hard-cap drop that removed it.
   const firstEvent = useMemo(() => {
-    if (!row || !result) return null;
-    const own = result.events.find((e) => e.thread === thread && e.messageIndex === row.index);
-    const drop = result.events.find(
-      (e) =>
-        e.thread === thread &&
+    if (!row || !win.current || !win.notes) return null;
+    const w = win.notes;
+    const own = w.events.find((e) => e.messageIndex === row.index);
+    let drop: EventRow | undefined;
+    for (const e of [...w.events, ...w.drops])
+      if (
         e.action === 'drop' &&
         e.messageIndex <= row.index &&
-        (e.lastMessageIndex ?? e.messageIndex) >= row.index,
-    );
+        (e.lastMessageIndex ?? e.messageIndex) >= row.index &&
+        (!drop || e.id < drop.id)
+      )
+        drop = e;
     return (own ?? drop)?.id ?? null;
-  }, [row, result, thread]);
+  }, [row, win]);
   const d = detail?.value;
   // The Diff tab needs a selected rewrite; without one the source is shown.
   const shown = tab === 'diff' && event === null ? 'raw' : tab;
@@ -102,7 +117,7 @@ export function DetailPane() {
         {row && <span className="panel-hint">Enter opens · Esc closes the diff</span>}
       </div>
       {!row && !ev && <DetailStart />}
-      {row && <DetailHeader row={row} />}
+      {row && <DetailHeader row={row} window={win} />}
       {row && <CacheBreakNote message={row.index} />}
       {(row || ev) && (
         <>

@@ -1,7 +1,7 @@
 // Fetches what the detail pane shows from the engine: the selected message's source and normalized
-// JSON, and the before/after of a rewrite event. Replies for an older selection are dropped.
+// JSON, the selected rewrite event's row and its before/after. Replies for an older selection are dropped.
 import { useEffect, useState } from 'react';
-import type { DiffResult, MessageDetail } from '../../protocol/index.ts';
+import type { DiffResult, EventRow, MessageDetail } from '../../protocol/index.ts';
 import { engine } from '../../state/engine-client.ts';
 
 type Loadable<T> = { key: string; value: T | null; error?: string } | null;
@@ -37,5 +37,12 @@ export function useMessageDetail(thread: string, index: number | null, loadKey: 
 export function useEventDiff(id: number | null, runId: number | undefined): Loadable<DiffResult> {
   return useEngineValue(id === null || runId === undefined ? null : `${runId}|${id}`, () =>
     id === null ? Promise.resolve(null) : engine().diff(id),
+  );
+}
+
+/** Event `id` of run `runId` as a row (null: the engine has run again, or no such event). */
+export function useEventRow(id: number | null, runId: number | undefined): Loadable<EventRow> {
+  return useEngineValue(id === null || runId === undefined ? null : `${runId}|${id}`, async () =>
+    id === null || runId === undefined ? null : ((await engine().eventRows(runId, [id]))?.[0] ?? null),
   );
 }

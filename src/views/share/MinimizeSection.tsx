@@ -47,7 +47,7 @@ export function MinimizeSection({ base, redact, fileName }: Props) {
   useEffect(() => {
     const s = useStore.getState();
     let live = true;
-    void readFound(s.view, threadRows(s))
+    void readFound(s.view, threadRows(s), s.run.result?.runId)
       .catch((): Found => ({}))
       .then((found) => {
         if (!live) return;

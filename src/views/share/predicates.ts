@@ -3,7 +3,7 @@
 // it; the pairing issues of the selected request or message (else of the thread), the tier of the selected row's
 // tool results, the cause of the selected request's cache breaks, a re-fetch at the selected row after the
 // pipeline or the agent's compaction. Pure: specs in the minimizer's syntax (src/share/predicate.ts) with labels.
-import type { CompactionRow, Refetch, Row, RunResult } from '../../protocol/index.ts';
+import type { CompactionRow, Refetch, Row, RunResult, ToolResultRow } from '../../protocol/index.ts';
 import { PROBE_KINDS, parseProbeKey } from '../../protocol/index.ts';
 import type { UrlView } from '../../state/url-state.ts';
 import { RULE_WORDS } from '../common/rule-words.ts';
@@ -59,8 +59,9 @@ function stageWords(stage: string): string {
 }
 
 /** What the run's reply does not carry, read from the engine for the view (`readFound`): the compaction whose view
- *  is open, whole, and the re-fetches named by the selected row's or that compaction's tool ids. */
-export type Found = { open?: CompactionRow; refetches?: readonly Refetch[] };
+ *  is open, whole, the re-fetches named by the selected row's or that compaction's tool ids, and the selected
+ *  message's tool results in this run (the engine's notes of that message). */
+export type Found = { open?: CompactionRow; refetches?: readonly Refetch[]; results?: readonly ToolResultRow[] };
 
 /** The tool ids whose re-fetches a view can offer: the selected row's, and those fetched again after the open
  *  compaction. */
@@ -110,7 +111,7 @@ export function predicateCandidates(
   });
   for (const v of pairing) if (atSelection(v)) add(pairingCandidate(v, true));
   if (view.message !== null) {
-    for (const r of result.toolResults) {
+    for (const r of found.results ?? []) {
       if (r.thread !== view.thread || r.messageIndex !== view.message || r.tier === null) continue;
       add({
         spec: `tier:${r.toolUseId}=${r.tier}`,

@@ -1,27 +1,28 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../../state/store.ts';
-import { MARKS, type MarkId, resultMarks, TIER_WORDS } from './marks.ts';
+import { MARKS, type MarkId, TIER_WORDS } from './marks.ts';
 
 const ORDER: MarkId[] = ['spilled', 'cleared', 'summarised', 'dropped', 'error', 'pairing'];
 
 /** What the tier colors and mark glyphs of this run's rows mean: only those the rows show (an empty tier column
  *  under a legend of nine symbols reads as something missing). */
 export function TierLegend() {
-  const { results, pairing } = useStore(
-    useShallow((s) => ({ results: s.run.result?.toolResults, pairing: (s.run.result?.pairing.length ?? 0) > 0 })),
+  const { kinds, pairing } = useStore(
+    useShallow((s) => ({ kinds: s.run.result?.notes, pairing: (s.run.result?.pairing.length ?? 0) > 0 })),
   );
+  // The run's tool results, summed up in the worker (the rows are asked for by window: use-notes.ts).
   const { tiers, marks } = useMemo(() => {
-    const tiers = new Set<1 | 2 | 3>();
+    const tiers = new Set<1 | 2 | 3>(kinds?.tiers);
     const marks = new Set<MarkId>();
-    for (const r of results ?? []) {
-      if (r.tier !== null) tiers.add(r.tier);
-      for (const m of resultMarks(r)) marks.add(m);
-      if (r.isError) marks.add('error');
-    }
+    if (kinds?.spilled) marks.add('spilled');
+    if (kinds?.cleared) marks.add('cleared');
+    if (kinds?.summarised) marks.add('summarised');
+    if (kinds?.dropped) marks.add('dropped');
+    if (kinds?.error) marks.add('error');
     if (pairing) marks.add('pairing');
     return { tiers, marks };
-  }, [results, pairing]);
+  }, [kinds, pairing]);
   return (
     <div className="legend" data-testid="tier-legend">
       {([3, 2, 1] as const)
@@ -36,7 +37,7 @@ export function TierLegend() {
           <span className={`mark mark-${id}`}>{MARKS[id].glyph}</span> {id}
         </span>
       ))}
-      {results && tiers.size === 0 && marks.size === 0 && (
+      {kinds && tiers.size === 0 && marks.size === 0 && (
         <span className="legend-item muted">no tool result was rewritten in this run</span>
       )}
     </div>

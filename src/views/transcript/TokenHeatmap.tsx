@@ -6,8 +6,9 @@ import { fmtTokens } from '../common/format.ts';
 import { heat } from '../common/heat.ts';
 import { visibleText } from '../common/visible-text.ts';
 import { drawHeatmap, type HeatmapStyle, positionAt } from './draw-heatmap.ts';
-import { notesFor } from './row-notes.ts';
+import { pairingByRow } from './row-notes.ts';
 import { useTranscriptUi } from './transcript-ui.ts';
+import { useWindowNotes } from './use-notes.ts';
 
 function cssVar(el: Element, name: string, fallback: string): string {
   return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
@@ -56,12 +57,8 @@ export function TokenHeatmap() {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [size, setSize] = useState({ w: 0, h: 0 });
   const [hover, setHover] = useState<{ i: number; x: number; y: number } | null>(null);
-  const notes = notesFor(result, thread, rows);
-  const marked = useMemo(() => {
-    const s = new Set<number>();
-    for (const [i, n] of notes) if (n.pairing.length > 0) s.add(i);
-    return s;
-  }, [notes]);
+  const pairing = pairingByRow(result, thread, rows);
+  const marked = useMemo(() => new Set(pairing.keys()), [pairing]);
 
   useEffect(() => {
     const el = wrapRef.current;
@@ -99,7 +96,14 @@ export function TokenHeatmap() {
   };
   const hovered = hover !== null ? rows?.[hover.i] : undefined;
   const max = useMemo(() => (rows ?? []).reduce((m, r) => Math.max(m, r.tokens), 0), [rows]);
-  const note = hovered ? notes.get(hovered.index) : undefined;
+  // The hovered message's tiers: a window of one message, shown once this run's arrives.
+  const at1 = hovered ? hovered.index : 0;
+  const win = useWindowNotes(hovered ? result?.runId : undefined, thread, at1, at1 + 1);
+  const tiers =
+    hovered && win.current && win.notes
+      ? win.notes.results.filter((r) => r.messageIndex === hovered.index && r.tier !== null).map((r) => r.tier)
+      : [];
+  const hoveredPairing = hovered ? (pairing.get(hovered.index) ?? []) : [];
   return (
     <div className="heatmap-panel">
       <div className="panel-title">
@@ -137,13 +141,8 @@ export function TokenHeatmap() {
             <div className="num">
               {hovered.exact ? '' : '≈'}
               {fmtTokens(hovered.tokens)} tokens ({hovered.exact ? 'counted' : 'estimated'})
-              {note?.results.some((r) => r.tier !== null)
-                ? ` · tier ${note.results
-                    .map((r) => r.tier)
-                    .filter((t) => t !== null)
-                    .join('/')}`
-                : ''}
-              {note && note.pairing.length > 0 ? ' · pairing problem' : ''}
+              {tiers.length > 0 ? ` · tier ${tiers.join('/')}` : ''}
+              {hoveredPairing.length > 0 ? ' · pairing problem' : ''}
             </div>
             <div className="muted heat-preview">{visibleText(hovered.preview.slice(0, 90))}</div>
           </div>

@@ -10,6 +10,7 @@ import { TierLegend } from './TierLegend.tsx';
 import { TranscriptRow } from './TranscriptRow.tsx';
 import { TranscriptToolbar } from './TranscriptToolbar.tsx';
 import { useTranscriptUi } from './transcript-ui.ts';
+import { blockWindow, useWindowNotes } from './use-notes.ts';
 import { useWarmRows } from './use-warm-rows.ts';
 
 const ROW_HEIGHT = 22;
@@ -50,7 +51,6 @@ export function Transcript() {
   const filter = useTranscriptUi((s) => s.filter);
   const setViewport = useTranscriptUi((s) => s.setViewport);
   const parentRef = useRef<HTMLDivElement>(null);
-  const notes = notesFor(result, thread, rows);
   // The timeline's zoom: only the messages of the requests in range.
   const span = useMemo(() => rangeSpan(result?.timeline, thread, range), [result, thread, range]);
   const shown = useMemo(
@@ -93,6 +93,13 @@ export function Transcript() {
   }, [scrollTo?.nonce]);
 
   const items = v.getVirtualItems();
+  // The rows rendered (the viewport and the overscan) ask the engine for their notes; see use-notes.ts.
+  const lo = items.length > 0 ? (shown ? shown[items[0].index] : items[0].index) : 0;
+  const hi = items.length > 0 ? (shown ? shown[items[items.length - 1].index] : items[items.length - 1].index) : -1;
+  const want = blockWindow(lo ?? 0, hi ?? -1);
+  const win = useWindowNotes(rows ? result?.runId : undefined, thread, want.from, want.to);
+  const notes = useMemo(() => notesFor(result, thread, rows, win.notes), [result, thread, rows, win.notes]);
+  const staleNotes = win.notes !== null && win.notes.runId !== result?.runId;
   const el = parentRef.current;
   const firstPos = el ? Math.min(count - 1, Math.floor(el.scrollTop / ROW_HEIGHT)) : 0;
   const lastPos = el ? Math.min(count - 1, Math.ceil((el.scrollTop + el.clientHeight) / ROW_HEIGHT) - 1) : 0;
@@ -128,8 +135,9 @@ export function Transcript() {
         data-testid="transcript-rows"
         data-thread={thread}
         data-count={rows?.length ?? 0}
-        // The deferred passes have caught up: the rows and marks shown are the thread's latest (tests wait on it).
-        data-current={deferredRows === latestRows && result === latest}
+        // The deferred passes have caught up and the notes of the rows shown are this run's: the rows and marks
+        // shown are the thread's latest (tests wait on it).
+        data-current={deferredRows === latestRows && result === latest && win.current}
         data-rows-thread={rows ? owner.current.get(rows) : undefined}
       >
         {/* The scroll element stays mounted while a file loads: a new one would make the virtualizer measure
@@ -148,6 +156,7 @@ export function Transcript() {
                 key={row.index}
                 row={row}
                 notes={notes.get(row.index)}
+                staleNotes={staleNotes}
                 scale={logMax > 0 ? Math.log1p(row.tokens) / logMax : 0}
                 selected={selected === row.index}
                 match={matchSet?.has(row.index) ?? false}

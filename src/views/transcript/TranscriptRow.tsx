@@ -19,6 +19,8 @@ function toolsLabel(row: Row): string {
 type Props = {
   row: Row;
   notes: RowNotes | undefined;
+  /** Its tool results and events are the previous run's (this run's window is on its way): shown dimmed. */
+  staleNotes: boolean;
   /** Token bar scale in [0, 1]. */
   scale: number;
   selected: boolean;
@@ -28,7 +30,16 @@ type Props = {
 };
 
 /** One message: index, role, tools, token bar, tiers, marks, a one-line preview (as text). */
-export const TranscriptRow = memo(function TranscriptRow({ row, notes, scale, selected, match, top, height }: Props) {
+export const TranscriptRow = memo(function TranscriptRow({
+  row,
+  notes,
+  staleNotes,
+  scale,
+  selected,
+  match,
+  top,
+  height,
+}: Props) {
   const select = useStore((s) => s.viewActions.selectMessage);
   const encoding = useStore((s) => s.config.encoding);
   const results = notes?.results ?? [];
@@ -37,11 +48,13 @@ export const TranscriptRow = memo(function TranscriptRow({ row, notes, scale, se
   if (match) cls.push('match');
   if (row.meta) cls.push('meta');
   if (row.compaction) cls.push(`compaction-${row.compaction}`);
+  if (staleNotes && notes && (notes.results.length > 0 || notes.events.length > 0)) cls.push('notes-stale');
   return (
     <div
       data-testid="transcript-row"
       data-message-index={row.index}
       data-role={row.role}
+      data-notes-stale={staleNotes || undefined}
       aria-selected={selected}
       role="option"
       tabIndex={-1}

@@ -1,9 +1,9 @@
 // Per-message annotations for the transcript and the detail pane: what the last run did to each
-// message's tool results (tiers, spill, clear, summary, drop), the rewrite events that touch it and the
-// pairing problems that name it. Pure, and memoised on its inputs (frozen arrays), so the row list and
-// the detail pane share one computation per run and thread.
+// message's tool results (tiers, spill, clear, summary, drop) and the rewrite events that touch it, from the
+// window of notes the engine sent for the rows shown (use-notes.ts), and the pairing problems that name it (the
+// run's pairing list, memoised per run and thread). Pure.
 
-import type { EventRow, PairingViolation, Row, RunResult, ToolResultRow } from '../../protocol/index.ts';
+import type { EventRow, PairingViolation, Row, RunResult, ToolResultRow, WindowNotes } from '../../protocol/index.ts';
 
 export type RowNotes = {
   results: ToolResultRow[];
@@ -52,28 +52,56 @@ export function idIndex(rows: readonly Row[]): Map<string, number[]> {
   return m;
 }
 
-function build(result: RunResult, thread: string, rows: readonly Row[]): Notes {
-  const m = new Map<number, RowNotes>();
-  for (const r of result.toolResults) if (r.thread === thread) slot(m, r.messageIndex).results.push(r);
-  for (const e of result.events) if (e.thread === thread && e.messageIndex >= 0) slot(m, e.messageIndex).events.push(e);
+/** The pairing problems of a thread's rows, by row (the whole thread: the heatmap marks every one). */
+function pairingOf(result: RunResult, thread: string, rows: readonly Row[]): ReadonlyMap<number, PairingViolation[]> {
+  const m = new Map<number, PairingViolation[]>();
   const pairs = result.pairing.filter((v) => v.thread === thread);
-  if (pairs.length > 0) {
-    const byId = idIndex(rows);
-    for (const v of pairs) {
-      const i = pairingRow(v, rows, byId);
-      if (i >= 0) slot(m, i).pairing.push(v);
-    }
+  if (pairs.length === 0) return m;
+  const byId = idIndex(rows);
+  for (const v of pairs) {
+    const i = pairingRow(v, rows, byId);
+    if (i < 0) continue;
+    const l = m.get(i);
+    if (l) l.push(v);
+    else m.set(i, [v]);
   }
   return m;
 }
 
-let memo: { result: RunResult; thread: string; rows: readonly Row[]; notes: Notes } | undefined;
+let pairingMemo:
+  | { result: RunResult; thread: string; rows: readonly Row[]; rowsPairing: ReadonlyMap<number, PairingViolation[]> }
+  | undefined;
 
-/** Annotations of the current thread's rows for a run (memoised on the last inputs). */
-export function notesFor(result: RunResult | undefined, thread: string, rows: readonly Row[] | undefined): Notes {
+/** The pairing problems of the current thread's rows for a run (memoised on the last inputs). */
+export function pairingByRow(
+  result: RunResult | undefined,
+  thread: string,
+  rows: readonly Row[] | undefined,
+): ReadonlyMap<number, PairingViolation[]> {
+  if (!result || !rows) return EMPTY_PAIRING;
+  const p = pairingMemo;
+  if (p && p.result === result && p.thread === thread && p.rows === rows) return p.rowsPairing;
+  const rowsPairing = pairingOf(result, thread, rows);
+  pairingMemo = { result, thread, rows, rowsPairing };
+  return rowsPairing;
+}
+
+const EMPTY_PAIRING: ReadonlyMap<number, PairingViolation[]> = new Map();
+
+/** Annotations of the current thread's rows: the tool results and rewrite events of the window the engine sent
+ *  (the rows on screen; none for rows outside it) and the run's pairing problems (every row). */
+export function notesFor(
+  result: RunResult | undefined,
+  thread: string,
+  rows: readonly Row[] | undefined,
+  window: WindowNotes | null,
+): Notes {
   if (!result || !rows) return EMPTY;
-  if (memo && memo.result === result && memo.thread === thread && memo.rows === rows) return memo.notes;
-  const notes = build(result, thread, rows);
-  memo = { result, thread, rows, notes };
-  return notes;
+  const m = new Map<number, RowNotes>();
+  if (window && window.thread === thread) {
+    for (const r of window.results) slot(m, r.messageIndex).results.push(r);
+    for (const e of window.events) slot(m, e.messageIndex).events.push(e);
+  }
+  for (const [i, list] of pairingByRow(result, thread, rows)) slot(m, i).pairing = list;
+  return m;
 }

@@ -13,6 +13,7 @@ import type { EngineApi, RunResult, RunSettings, ShareRequest } from '../../../w
 import { createEngine } from '../../../worker/create-engine.ts';
 import { transcript } from '../../helpers/dsl.ts';
 import { loopDsl, type Turn } from '../../helpers/loop.ts';
+import { runRows } from '../../helpers/run-rows.ts';
 
 const enc = new TextEncoder();
 const file = (name: string, text: string) => ({ name, buffer: enc.encode(text).buffer as ArrayBuffer });
@@ -54,7 +55,7 @@ async function loaded(t: Transcript, name = 'session.tierscope.json'): Promise<E
 
 async function tiers(engine: EngineApi, s: RunSettings): Promise<string[]> {
   const r = (await engine.run(1, s)) as RunResult;
-  return r.toolResults.map((x) => `${x.toolUseId}=${x.tier}`);
+  return (await runRows(engine, r)).toolResults.map((x) => `${x.toolUseId}=${x.tier}`);
 }
 
 const request = (over: Partial<ShareRequest> = {}): ShareRequest => ({

@@ -1,0 +1,151 @@
+// The last run's notes by window (worker/engine/notes.ts, projections/run-notes.ts): a window of a thread's
+// messages holds exactly the tool-result and event rows that filtering the run's whole arrays gives (a real
+// fixture where every stage acts, windows at the thread's edges, empty and past the end), event rows by id, an
+// event followed into the next run, and null for a run that is no longer the last.
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import type { ToolResultRow } from '../../../src/analyses/report.ts';
+import { presetConfig } from '../../../src/pipeline/presets.ts';
+import type { WindowNotes } from '../../../src/projections/run-notes.ts';
+import type { EventRow, RunResult, RunSettings } from '../../../worker/api.ts';
+import { createEngine } from '../../../worker/create-engine.ts';
+import { describeReal, realPath } from '../../helpers/fixtures.ts';
+
+const FE = 'claude-code/ccviewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl';
+const settings = (over: Record<string, number> = {}): RunSettings => ({
+  preset: 'seeds',
+  config: { ...presetConfig('seeds'), contextWindow: 30_000, outputReserve: 2000, tier3Window: 8, ...over },
+  mode: 'recorded',
+  provider: 'anthropic',
+  encoding: 'o200k_base',
+});
+
+/** The window as filtering the whole arrays gives it. */
+function filtered(
+  rows: ToolResultRow[],
+  events: EventRow[],
+  thread: string,
+  from: number,
+  to: number,
+): Omit<WindowNotes, 'runId'> {
+  const inside = (i: number) => i >= from && i < to;
+  return {
+    thread,
+    from,
+    to,
+    results: rows.filter((r) => r.thread === thread && inside(r.messageIndex)),
+    events: events
+      .filter((e) => e.thread === thread && e.messageIndex >= 0 && inside(e.messageIndex))
+      .sort((a, b) => a.messageIndex - b.messageIndex || a.id - b.id),
+    drops: events.filter(
+      (e) =>
+        e.thread === thread &&
+        e.action === 'drop' &&
+        e.messageIndex < from &&
+        (e.lastMessageIndex ?? e.messageIndex) >= from,
+    ),
+  };
+}
+
+describeReal('notes by window', () => {
+  it('equal the run’s rows filtered, at every edge; stale runs answer null', async () => {
+    const engine = createEngine();
+    const bytes = readFileSync(realPath(FE));
+    const loaded = await engine.load(
+      [{ name: 'f.jsonl', buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) }],
+      undefined,
+    );
+    if (!loaded.ok) throw new Error(loaded.error);
+    const stages = new Set<string>();
+    let drops = 0;
+    let windows = 0;
+    let events: EventRow[] = [];
+    // Tiers and summaries act at 30k; the hard cap drops spans of messages at 12k.
+    for (const [runId, over] of [
+      [1, {}],
+      [2, { contextWindow: 12_000, outputReserve: 1000 }],
+    ] as const) {
+      const r = (await engine.run(runId, settings(over))) as RunResult;
+      const report = await engine.report();
+      if (!report) throw new Error('no report');
+      const rows = report.toolResults;
+      const count = r.notes.events;
+      events = (await engine.eventRows(
+        runId,
+        Array.from({ length: count }, (_, i) => i),
+      )) as EventRow[];
+      expect(events.map((e) => e.id)).toEqual(Array.from({ length: count }, (_, i) => i));
+      expect(await engine.eventRows(runId, [count, -1, 0.5])).toEqual([null, null, null]);
+      for (const e of events) stages.add(e.action);
+      // The legend's summary, read from the fates' columns, is what the rows show.
+      expect(r.notes).toEqual({
+        tiers: [...new Set(rows.flatMap((x) => (x.tier === null ? [] : [x.tier])))].sort(),
+        spilled: rows.some((x) => x.spilled),
+        cleared: rows.some((x) => x.cleared),
+        summarised: rows.some((x) => x.inSummary),
+        dropped: rows.some((x) => x.dropped),
+        error: rows.some((x) => x.isError),
+        results: rows.length,
+        events: count,
+      });
+      for (const th of loaded.threads) {
+        const n = th.messages;
+        const cuts = [
+          [0, n],
+          [0, 1],
+          [0, 60],
+          [Math.max(0, n - 60), n],
+          [n - 1, n],
+          [n, n + 10],
+          [5, 5],
+          [Math.floor(n / 3), Math.floor(n / 3) + 37],
+        ];
+        for (let a = 0; a < n; a += 23) cuts.push([a, a + 41]);
+        for (const [from, to] of cuts) {
+          const w = await engine.notes(runId, th.id, from, to);
+          expect(w, `${th.id} [${from}, ${to})`).toEqual({ runId, ...filtered(rows, events, th.id, from, to) });
+          drops += w?.drops.length ?? 0;
+          windows++;
+        }
+      }
+    }
+    expect(windows).toBeGreaterThan(40);
+    expect(drops).toBeGreaterThan(0);
+    expect(stages).toEqual(new Set(['tier1', 'tier2-truncate', 'tier2-summary', 'summarize', 'truncate', 'drop']));
+    expect(await engine.notes(2, 'no such thread', 0, 10)).toEqual({
+      runId: 2,
+      thread: 'no such thread',
+      from: 0,
+      to: 10,
+      results: [],
+      events: [],
+      drops: [],
+    });
+
+    // A selected event followed into the next run; the first run's calls are stale now.
+    const picked = events.filter((e) => e.action === 'drop')[5];
+    const { id: _id, ...like } = picked;
+    const r3 = (await engine.run(3, settings({ contextWindow: 12_500, outputReserve: 1000 }))) as RunResult;
+    const found = await engine.findEvent(3, like);
+    const all3 = (await engine.eventRows(
+      3,
+      Array.from({ length: r3.notes.events }, (_, i) => i),
+    )) as EventRow[];
+    const same = all3.find(
+      (e) =>
+        e.thread === like.thread &&
+        e.request === like.request &&
+        e.stage === like.stage &&
+        e.action === like.action &&
+        e.messageIndex === like.messageIndex &&
+        e.blockIndex === like.blockIndex &&
+        e.toolUseId === like.toolUseId,
+    );
+    expect(same).toBeDefined();
+    expect(found).toEqual({ id: same?.id ?? null });
+    expect(await engine.notes(2, loaded.threads[0].id, 0, 10)).toBeNull();
+    expect(await engine.eventRows(2, [0])).toBeNull();
+    expect(await engine.findEvent(2, like)).toBeNull();
+    expect(await engine.notes(3, loaded.threads[0].id, 0, 10)).not.toBeNull();
+  });
+});
