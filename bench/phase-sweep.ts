@@ -3,8 +3,9 @@
 // the tier and trigger keys with `seeds`, then the window, the trigger buffer and microcompact's keepRecent with
 // the microcompact-on `claude-code` preset. Repeats of seen values and two jumps (a click far along a slider, on a
 // fresh cache) are reported beside, never instead. Exactly what the worker does when a slider moves (engine.run:
-// replay, timelines, report, the view's timeline; then the reply cut into the wire's parts the page fetches —
-// engine.run alone and the wire are reported beside). `hard` (issue 30): the drags start where the pipeline acts —
+// replay, timelines, report, the view's timeline; then the reply cut into the wire's parts the page fetches, and
+// what the page asks for next to draw its default view: the notes of the transcript rows on screen, a 64-message
+// window — engine.run alone and the wire with that ask are reported beside). `hard` (issue 30): the drags start where the pipeline acts —
 // `seeds` with the trigger at 0.6 of the window, which one long thread crosses — and every key is reported with
 // its p50 and p95. Prints JSON.
 import { loadavg } from 'node:os';
@@ -28,11 +29,16 @@ let runId = 0;
 /** CPU time (every thread of the process) of the last run: on a shared machine its wall time also holds the
  *  waits for a CPU, the CPU time what the run itself cost. */
 let lastCpuMs = 0;
-/** The last run's engine.run alone and its wire (the reply cut into parts, each taken as the page fetches it), ms. */
+/** The last run's engine.run alone and its wire (the reply cut into parts, each taken as the page fetches it, and
+ *  the notes of the rows on screen), ms. */
 let lastEngineMs = 0;
 let lastWireMs = 0;
 /** The worker's replies (worker/engine.worker.ts holds a run's reply in these until the page fetches it). */
 const held = new HeldReplies();
+/** The transcript's rows on screen after a step: the last 64 messages of the longest thread (the page asks the
+ *  engine for their notes once the run's reply has landed; the reply carries no tool-result or event rows). */
+const shownThread = [...loaded.threads].sort((a, b) => b.messages - a.messages)[0];
+const shownWindow = { from: Math.max(0, (shownThread?.messages ?? 0) - 64), to: shownThread?.messages ?? 0 };
 async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<number> {
   // set: a change from the preset's values (a drag starts from them)
   const c0 = process.cpuUsage();
@@ -49,6 +55,12 @@ async function run(preset: PresetId, set: Partial<PipelineConfig>): Promise<numb
   // What the worker does next, before the page can read a byte of the reply.
   const { id, plan } = held.hold(r, RUN_ARRAYS);
   for (let k = 0; k < plan.length; k++) held.part(id, k);
+  if (shownThread) {
+    // Structured-cloned to the page (comlink): about what JSON costs.
+    const notes = await engine.notes(runId, shownThread.id, shownWindow.from, shownWindow.to);
+    if (!notes) throw new Error('notes of the run on screen: stale');
+    JSON.stringify(notes);
+  }
   const ms = performance.now() - t0;
   lastEngineMs = t1 - t0;
   lastWireMs = ms - lastEngineMs;
