@@ -241,32 +241,17 @@ class ToolResultRows implements Items<ToolResultRow> {
 
   /** Which tiers and marks the rows show (the legend's), read from the columns without making a row. */
   marks(): ResultMarks {
-    const tiers = new Set<1 | 2 | 3>();
-    const m: ResultMarks = {
-      tiers: [],
-      spilled: false,
-      cleared: false,
-      summarised: false,
-      dropped: false,
-      error: false,
-    };
+    const m = new MarksTally();
     for (const [ti, statics] of this.statics.entries()) {
       const f = this.fates[ti];
       for (let k = 0; k < statics.length; k++) {
         const s = statics[k];
-        if (s.isError) m.error = true;
         const i = f ? f.rowOf(s.toolUseId, k) : -1;
-        if (!f || i < 0) continue;
-        const tier = f.tier(i);
-        if (tier !== null) tiers.add(tier);
-        if (f.spilled(i)) m.spilled = true;
-        if (f.cleared(i)) m.cleared = true;
-        if (f.foldedAt(i) !== null) m.summarised = true;
-        if (f.droppedAt(i) !== null) m.dropped = true;
+        if (!f || i < 0) m.add(null, false, false, false, false, s.isError);
+        else m.add(f.tier(i), f.spilled(i), f.cleared(i), f.foldedAt(i) !== null, f.droppedAt(i) !== null, s.isError);
       }
     }
-    m.tiers = [...tiers].sort();
-    return m;
+    return m.marks();
   }
 }
 
@@ -279,6 +264,38 @@ export type ResultMarks = {
   dropped: boolean;
   error: boolean;
 };
+
+/** Which tiers and marks occur, tallied one result at a time (from the fates' columns or from made rows). */
+export class MarksTally {
+  private readonly tiers = new Set<1 | 2 | 3>();
+  private readonly flags = { spilled: false, cleared: false, summarised: false, dropped: false, error: false };
+
+  add(
+    tier: 1 | 2 | 3 | null,
+    spilled: boolean,
+    cleared: boolean,
+    summarised: boolean,
+    dropped: boolean,
+    error: boolean,
+  ) {
+    if (tier !== null) this.tiers.add(tier);
+    const f = this.flags;
+    f.spilled ||= spilled;
+    f.cleared ||= cleared;
+    f.summarised ||= summarised;
+    f.dropped ||= dropped;
+    f.error ||= error;
+  }
+
+  /** A made row's marks (`inSummary` is `summarised`). */
+  addRow(r: ToolResultRow): void {
+    this.add(r.tier, r.spilled, r.cleared, r.inSummary, r.dropped, r.isError);
+  }
+
+  marks(): ResultMarks {
+    return { tiers: [...this.tiers].sort(), ...this.flags };
+  }
+}
 
 /** The row of a thread's `k`th result, with its fate (a result the replay has no fate for: never tiered, kept
  *  whole). */

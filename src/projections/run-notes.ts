@@ -3,7 +3,7 @@
 // a window [from, to) of one thread from an index built once per thread on first ask (a window costs what it
 // returns). The reply carries only what needs the whole run: which tiers and marks occur (the legend) and counts.
 import type { Analysis } from '../analyses/analyze.ts';
-import type { ResultMarks, ToolResultRow } from '../analyses/report.ts';
+import { MarksTally, type ResultMarks, type ToolResultRow } from '../analyses/report.ts';
 import { type Items, itemsOf } from '../lib/made-on-read.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Transcript } from '../model/transcript.ts';
@@ -129,27 +129,9 @@ export class RunNotes {
     const counts = { results: this.rows.length, events: this.full.length };
     const made = this.rows as Partial<{ marks(): ResultMarks }>;
     if (typeof made.marks === 'function') return { ...made.marks(), ...counts };
-    const tiers = new Set<1 | 2 | 3>();
-    const k: NoteKinds = {
-      tiers: [],
-      spilled: false,
-      cleared: false,
-      summarised: false,
-      dropped: false,
-      error: false,
-      ...counts,
-    };
-    for (let i = 0; i < this.rows.length; i++) {
-      const r = this.row(i);
-      if (r.tier !== null) tiers.add(r.tier);
-      k.spilled ||= r.spilled;
-      k.cleared ||= r.cleared;
-      k.summarised ||= r.inSummary;
-      k.dropped ||= r.dropped;
-      k.error ||= r.isError;
-    }
-    k.tiers = [...tiers].sort();
-    return k;
+    const m = new MarksTally();
+    for (let i = 0; i < this.rows.length; i++) m.addRow(this.row(i));
+    return { ...m.marks(), ...counts };
   }
 
   /** The http summarizer's outputs of the run: tool-result and turn summaries, the first `SHOWN` as rows. */

@@ -85,7 +85,7 @@ export type BreakRow = {
 export type RunTimeline = { timeline: TimelinePoints; events: EventRows; full: PipelineEvent[]; breaks: BreakRow[] };
 
 /** The breaks of a point, observed before simulated. */
-function breaksAt(p: TimelinePoint, point: number, out: BreakRow[]): void {
+export function breaksAt(p: TimelinePoint, point: number, out: BreakRow[]): void {
   const base = { thread: p.thread, request: p.index, point, time: p.time };
   const o = p.observedBreak;
   if (o)
@@ -185,21 +185,26 @@ export class TimelinePoints {
     this.threadStart.push(this.length);
   }
 
-  /** Point `k` of the timeline. */
-  at(k: number): TimelinePoint {
+  /** Point `k`'s thread replay, replayed request, dollars, simulated cache and logged request. */
+  private locate(k: number) {
     const { analysis, threadStart } = this;
     const lo = firstIndex(threadStart.length - 1, (i) => threadStart[i] > k) - 1; // its thread
     const tr = analysis.replay.threads[lo];
     const q = tr.requests[k - threadStart[lo]];
-    const usd = analysis.cost.byPoint[k];
-    const sim = analysis.simulated[k];
+    const req = this.t.threads[lo].requests[q.index];
+    return { tr, q, req, usd: analysis.cost.byPoint[k], sim: analysis.simulated[k] };
+  }
+
+  /** Point `k` of the timeline. */
+  at(k: number): TimelinePoint {
+    const { analysis } = this;
+    const { tr, q, usd, sim, req } = this.locate(k);
     const oi = this.observedAt[k];
     const obs = oi < 0 ? undefined : analysis.observed[oi];
     const cacheBreak = cacheBreakRow(sim, usd);
     const first = this.firstEvent[k];
     const ids: number[] = [];
     for (let e = 0; e < q.events.length; e++) ids.push(first + e);
-    const req = this.t.threads[lo].requests[q.index];
     return {
       thread: tr.thread,
       index: q.index,
@@ -227,13 +232,7 @@ export class TimelinePoints {
 
   /** The fields of point `k` the chart draws (timeline-columns.ts), without its break and estimate rows. */
   drawn(k: number): DrawnFields {
-    const { analysis, threadStart } = this;
-    const lo = firstIndex(threadStart.length - 1, (i) => threadStart[i] > k) - 1;
-    const tr = analysis.replay.threads[lo];
-    const q = tr.requests[k - threadStart[lo]];
-    const usd = analysis.cost.byPoint[k];
-    const sim = analysis.simulated[k];
-    const req = this.t.threads[lo].requests[q.index];
+    const { tr, q, usd, sim, req } = this.locate(k);
     return {
       thread: tr.thread,
       index: q.index,

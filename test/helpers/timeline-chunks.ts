@@ -1,7 +1,7 @@
 // Test points as the page gets them: TimelinePoint objects written into the wire's column chunks
 // (projections/timeline-columns.ts), and their breaks as the run's break rows.
 
-import type { BreakRow, TimelinePoint } from '../../src/projections/timeline.ts';
+import { type BreakRow, breaksAt, type TimelinePoint } from '../../src/projections/timeline.ts';
 import { CHUNK, pushDrawn, type TimelineChunk } from '../../src/projections/timeline-columns.ts';
 
 /** The chunks of `points` (CHUNK points a chunk, or `size`). */
@@ -52,32 +52,6 @@ const COLUMNS = [
 /** The break rows of `points` (as runTimeline lists them: by point, observed before simulated). */
 export function breakRowsOf(points: readonly TimelinePoint[]): BreakRow[] {
   const out: BreakRow[] = [];
-  points.forEach((p, point) => {
-    const base = { thread: p.thread, request: p.index, point, time: p.time, unlogged: false };
-    const o = p.observedBreak;
-    if (o)
-      out.push({
-        ...base,
-        source: 'observed',
-        cause: o.cause,
-        detail: o.detail,
-        tokens: o.tokensLost,
-        usd: o.usd,
-        messageIndex: o.divergence?.messageIndex ?? null,
-        evidence: o.evidence,
-      });
-    const c = p.cacheBreak;
-    if (c)
-      out.push({
-        ...base,
-        source: 'simulated',
-        cause: c.cause,
-        detail: c.detail,
-        tokens: c.tokensLost,
-        usd: c.usd,
-        messageIndex: c.messageIndex,
-        evidence: [c.detail],
-      });
-  });
+  for (const [point, p] of points.entries()) breaksAt(p, point, out);
   return out;
 }
