@@ -73,6 +73,8 @@ it('the 37.1 story: tiering breaks the simulated cache, and the hover names the 
     await brk.hover();
     const card = page.getByRole('tooltip');
     await expect.poll(() => card.textContent()).toMatch(/Simulated break at request 24: tiered/);
+    // The card shows at once from what the chart draws; the break's rewrites join it from the engine.
+    await page.locator('[role="tooltip"][data-detail="ready"]').waitFor();
     const text = (await card.textContent()) ?? '';
     expect(text).toMatch(/rewrote message 2 inside the cached prefix/);
     expect(text).toMatch(/tiers tier 1 tier1 · message 2/);
@@ -118,6 +120,7 @@ it('the cache-break sample: observed breaks with causes, hover in words, click s
     await expect
       .poll(() => card.textContent())
       .toMatch(/sub-agent start.*first request of sidechain Find existing rate limiters/);
+    await page.locator('[role="tooltip"][data-detail="ready"]').waitFor();
     await screenshot(page, 'timeline-cache-break-hover-light');
 
     await page.getByRole('button', { name: 'This thread' }).click();
@@ -147,7 +150,7 @@ it('dark theme screenshot of the timeline', async () => {
     await marks(s.page, 'observed').first().waitFor();
     await screenshot(s.page, 'timeline-dark');
     await marks(s.page, 'observed').first().hover();
-    await s.page.getByRole('tooltip').waitFor();
+    await s.page.locator('[role="tooltip"][data-detail="ready"]').waitFor();
     await screenshot(s.page, 'timeline-hover-dark');
     expect(s.consoleErrors).toEqual([]);
   } finally {
@@ -237,6 +240,15 @@ it('stays smooth at 20,000 requests: pixel columns, clustered markers, no long t
     await page.getByTestId('threshold-hardcap.keepLastMessages').fill('60');
     await page.getByTestId('threshold-hardcap.keepLastMessages').press('Enter');
     const t1 = Date.now();
+    // While the re-run computes (seconds at 20k), the chart keeps the last run's points and a hover shows their
+    // card at once from what the chart draws (the engine, busy, answers the card's details after the run).
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="summary-bar"]')?.getAttribute('data-run-status') === 'running',
+    );
+    await page.mouse.move(box.x + box.width / 2, box.y + 80);
+    await expect.poll(() => page.getByRole('tooltip').textContent()).toMatch(/Request \d+/);
+    expect(await page.getByTestId('summary-bar').getAttribute('data-run-status')).toBe('running');
+    await page.mouse.move(5, 5);
     await waitForRun(page, before, 300_000);
     const rerunMs = Date.now() - t1;
     const rerunLong = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);

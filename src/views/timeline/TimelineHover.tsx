@@ -80,8 +80,9 @@ export function TimelineHover(props: Props) {
   const { col, points, breaks, runId, patterns, map, titles, x, y, containerWidth, marker } = props;
   const p = marker && breaks[0] ? breaks[0].point : points[col.rep];
   const cluster = marker && breaks.length > 1;
-  // The card's point and its first breaks' points in full (estimate note, break facts, rewrites): it shows when
-  // they arrive.
+  // The card's point and its first breaks' points in full (estimate note, break facts, rewrites), asked of the
+  // engine: the card shows at once from what the chart draws, and these lines join it when they arrive (while a
+  // new run computes they do not: the engine answers for its last run only).
   const ks = cluster ? [] : [...new Set([p.k, ...breaks.slice(0, MAX_BREAKS).map((b) => b.point.k)])];
   const details = usePoints(runId, ks);
   const folded = col.to - col.from;
@@ -91,13 +92,13 @@ export function TimelineHover(props: Props) {
   const left = Math.min(Math.max(8, x + 14), Math.max(8, containerWidth - 380));
   if (cluster) return <ClusterCard {...props} left={left} />;
   const full = details?.get(p.k);
-  if (!details || !full) return null;
   return (
     <div
       className="tl-hover-card"
       style={{ left, top: y }}
       role="tooltip"
       data-testid={marker ? 'break-hover' : 'column-hover'}
+      data-detail={full ? 'ready' : 'pending'}
       data-request={p.index}
       data-thread={p.thread}
       data-requests={marker ? breaks.map((b) => b.point.index).join(',') : undefined}
@@ -126,7 +127,7 @@ export function TimelineHover(props: Props) {
           </span>
         )}
       </div>
-      {full.point.estimate.note && (
+      {full?.point.estimate.note && (
         <div className="muted" data-testid="estimate-note">
           {full.point.estimate.note}
         </div>
@@ -183,7 +184,7 @@ export function TimelineHover(props: Props) {
         </tbody>
       </table>
       {breaks.slice(0, MAX_BREAKS).map((b) => {
-        const d = details.get(b.point.k);
+        const d = details?.get(b.point.k);
         const one = d && oneHourOf(b, d.point);
         return (
           <div key={`${b.source}-${b.pos}`} className={`tl-hc-break tl-hc-${b.source}`}>
