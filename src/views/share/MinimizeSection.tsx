@@ -41,24 +41,26 @@ type Props = {
  *  Cancel, then share the smallest transcript that still shows it. */
 export function MinimizeSection({ base, redact, fileName }: Props) {
   // What the view shows when the dialog opens. The open compaction's items and the re-fetches the view names are not
-  // in the run's reply: they are read from the engine first.
+  // in the run's reply: they are read from the engine first — again when a run in flight at the opening lands (the
+  // engine answers a message's tool results for its last run only). A chosen predicate stays chosen while offered.
   const [candidates, setCandidates] = useState<Candidate[] | null>(null);
   const [spec, setSpec] = useState('');
+  const shownRun = useStore((s) => s.run.result?.runId);
   useEffect(() => {
     const s = useStore.getState();
     let live = true;
-    void readFound(s.view, threadRows(s), s.run.result?.runId)
+    void readFound(s.view, threadRows(s), shownRun)
       .catch((): Found => ({}))
       .then((found) => {
         if (!live) return;
         const c = predicateCandidates(s.run.result, s.view, threadRows(s), found);
         setCandidates(c);
-        setSpec(c[0]?.spec ?? '');
+        setSpec((was) => (c.some((x) => x.spec === was) ? was : (c[0]?.spec ?? '')));
       });
     return () => {
       live = false;
     };
-  }, []);
+  }, [shownRun]);
   const [run, setRun] = useState<Run>({ phase: 'idle' });
   const current = useRef(0);
   const redactKey = redact ? `paths:${redact.keepPaths}` : 'plain';
