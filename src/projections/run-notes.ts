@@ -22,6 +22,8 @@ export type WindowNotes = {
   events: EventRow[];
   /** Hard-cap drops that start before `from` and reach into the window (a dropped message's Diff), by id. */
   drops: EventRow[];
+  /** Only these messages of the window (ascending; the rows a search filter shows), when asked so. */
+  only?: number[];
 };
 
 /** What the legend and the counts need of every tool result and event of the run (sent with the result). */
@@ -95,31 +97,48 @@ export class RunNotes {
     return te;
   }
 
-  /** The notes of messages [from, to) of `thread`. Tool-result rows are in thread order and, within a thread, in
-   *  message order (report.ts staticRowsOf): found by binary search, no row made outside the window. */
-  window(runId: number, thread: string, from: number, to: number): WindowNotes {
+  /** The notes of messages [from, to) of `thread`, or of just the messages `only` lists (ascending, within the
+   *  window: a search filter's rows on screen can span most of a thread). Tool-result rows are in thread order
+   *  and, within a thread, in message order (report.ts staticRowsOf): found by binary search, no row made outside
+   *  what is asked. */
+  window(runId: number, thread: string, from: number, to: number, only?: readonly number[]): WindowNotes {
     const out: WindowNotes = { runId, thread, from, to, results: [], events: [], drops: [] };
     const ti = this.threadOrder.get(thread);
     if (ti === undefined || to <= from) return out;
+    const runs = only ? only.filter((m) => m >= from && m < to) : undefined;
+    if (runs) out.only = runs;
+    // Contiguous messages [a, b): the whole window, or each message the filter shows.
+    const spans: [number, number][] = runs ? runs.map((m) => [m, m + 1]) : [[from, to]];
     const n = this.rows.length;
     const before = (i: number, m: number) => {
       const r = this.row(i);
       const rt = this.threadOrder.get(r.thread) ?? -1;
       return rt < ti || (rt === ti && r.messageIndex < m);
     };
-    for (let i = firstIndex(n, (k) => !before(k, from)); i < n; i++) {
-      const r = this.row(i);
-      if (r.thread !== thread || r.messageIndex >= to) break;
-      out.results.push(r);
-    }
     const te = this.threadEvents(thread);
     const at = te.at;
-    for (let k = firstIndex(at.length, (x) => at[x] >= from); k < at.length && at[k] < to; k++)
-      out.events.push(this.eventRows.at(te.ids[k]));
+    for (const [a, b] of spans) {
+      for (let i = firstIndex(n, (k) => !before(k, a)); i < n; i++) {
+        const r = this.row(i);
+        if (r.thread !== thread || r.messageIndex >= b) break;
+        out.results.push(r);
+      }
+      for (let k = firstIndex(at.length, (x) => at[x] >= a); k < at.length && at[k] < b; k++)
+        out.events.push(this.eventRows.at(te.ids[k]));
+    }
     for (const id of te.drops) {
       const e = this.full[id];
-      if (e.messageIndex < from && (e.lastMessageIndex ?? e.messageIndex) >= from)
-        out.drops.push(this.eventRows.at(id));
+      const last = e.lastMessageIndex ?? e.messageIndex;
+      // A drop that starts at a message not asked for (else it is among that message's events) and reaches the
+      // first asked message after its start: that message's Diff.
+      if (!runs) {
+        if (e.messageIndex < from && last >= from) out.drops.push(this.eventRows.at(id));
+        continue;
+      }
+      const j = firstIndex(runs.length, (x) => runs[x] >= e.messageIndex);
+      const starts = runs[j] === e.messageIndex;
+      const next = runs[starts ? j + 1 : j];
+      if (!starts && next !== undefined && last >= next) out.drops.push(this.eventRows.at(id));
     }
     return out;
   }

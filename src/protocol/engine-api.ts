@@ -190,9 +190,9 @@ export interface EngineApi {
   /** Resolves when exact counts for the loaded transcript are done (progress through load's callback). */
   counted(): Promise<CountStatus>;
   run(runId: number, settings: RunSettings, onProgress?: (p: LoadProgress) => void): Promise<RunResult | StaleRun>;
-  /** The tool-result and event rows of messages [from, to) of `thread` in run `runId` (the rows on screen);
-   *  null when that run is no longer the last. */
-  notes(runId: number, thread: string, from: number, to: number): Promise<WindowNotes | null>;
+  /** The tool-result and event rows of messages [from, to) of `thread` in run `runId` (the rows on screen), or of
+   *  just the messages `only` lists (ascending: a search filter's rows); null when that run is no longer the last. */
+  notes(runId: number, thread: string, from: number, to: number, only?: number[]): Promise<WindowNotes | null>;
   /** Event rows of run `runId` by id (null for an id it does not have); null when that run is no longer the last. */
   eventRows(runId: number, ids: number[]): Promise<(EventRow | null)[] | null>;
   /** The id in run `runId` of the first event that did what `like` did (ids are per run), or null; null (no

@@ -84,7 +84,7 @@ export function engine(): Client {
       counted: () => remote.counted(),
       detail: (thread, index) => remote.detail(thread, index),
       point: (runId, k) => remote.point(runId, k),
-      notes: (runId, thread, from, to) => remote.notes(runId, thread, from, to),
+      notes: (runId, thread, from, to, only) => remote.notes(runId, thread, from, to, only),
       eventRows: (runId, ids) => remote.eventRows(runId, ids),
       findEvent: (runId, like) => remote.findEvent(runId, like),
       diff: (id) => remote.diff(id),

@@ -10,8 +10,8 @@ type NotesMethods = Pick<EngineApi, 'notes' | 'eventRows' | 'findEvent'>;
 export function createNotesMethods(s: EngineState): NotesMethods {
   const last = (runId: number) => (s.last && s.last.runId === runId ? s.last : undefined);
   return {
-    async notes(runId, thread, from, to) {
-      return last(runId)?.notes.window(runId, thread, Math.max(0, from), to) ?? null;
+    async notes(runId, thread, from, to, only) {
+      return last(runId)?.notes.window(runId, thread, Math.max(0, from), to, only) ?? null;
     },
     async eventRows(runId, ids) {
       const run = last(runId);

@@ -8,17 +8,25 @@ import { engine } from '../../state/engine-client.ts';
 
 export type NotesWindow = { notes: WindowNotes | null; current: boolean };
 
-/** Notes of messages [from, to) of `thread` in run `runId`; nothing is asked while `runId` is undefined or the
- *  window is empty. A reply for an older run (null: the engine has run again) is dropped: the page asks again when
- *  that run's result lands. */
-export function useWindowNotes(runId: number | undefined, thread: string, from: number, to: number): NotesWindow {
+/** Notes of messages [from, to) of `thread` in run `runId` (of just the messages `only` lists, when given: a
+ *  search filter's rows); nothing is asked while `runId` is undefined or the window is empty. A reply for an older
+ *  run (null: the engine has run again) is dropped: the page asks again when that run's result lands. */
+export function useWindowNotes(
+  runId: number | undefined,
+  thread: string,
+  from: number,
+  to: number,
+  only?: readonly number[],
+): NotesWindow {
   const [notes, setNotes] = useState<WindowNotes | null>(null);
   const wanted = runId !== undefined && to > from;
+  const onlyKey = only ? only.join(',') : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `onlyKey` names `only`
   useEffect(() => {
     if (!wanted || runId === undefined) return;
     let live = true;
     engine()
-      .notes(runId, thread, from, to)
+      .notes(runId, thread, from, to, only ? [...only] : undefined)
       .then(
         (w) => {
           if (live && w) setNotes(w);
@@ -28,9 +36,15 @@ export function useWindowNotes(runId: number | undefined, thread: string, from: 
     return () => {
       live = false;
     };
-  }, [wanted, runId, thread, from, to]);
+  }, [wanted, runId, thread, from, to, onlyKey]);
   const mine = notes && notes.thread === thread ? notes : null;
-  const current = !wanted || (mine !== null && mine.runId === runId && mine.from === from && mine.to === to);
+  const current =
+    !wanted ||
+    (mine !== null &&
+      mine.runId === runId &&
+      mine.from === from &&
+      mine.to === to &&
+      (mine.only ? mine.only.join(',') : null) === onlyKey);
   return { notes: mine, current };
 }
 

@@ -1,6 +1,7 @@
 // The last run's notes by window (worker/engine/notes.ts, projections/run-notes.ts): a window of a thread's
 // messages holds exactly the tool-result and event rows that filtering the run's whole arrays gives (a real
-// fixture where every stage acts, windows at the thread's edges, empty and past the end), event rows by id, an
+// fixture where every stage acts, windows at the thread's edges, empty and past the end, a search filter's rows far
+// apart), event rows by id, an
 // event followed into the next run, and null for a run that is no longer the last.
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
@@ -47,6 +48,32 @@ function filtered(
   };
 }
 
+/** A search filter's rows: just the messages `only` lists, as filtering the whole arrays gives them; a drop is the
+ *  Diff of the first listed message after its start when it reaches it and does not start at a listed one. */
+function filteredOnly(
+  rows: ToolResultRow[],
+  events: EventRow[],
+  thread: string,
+  only: number[],
+): Omit<WindowNotes, 'runId'> {
+  const set = new Set(only);
+  return {
+    thread,
+    from: only[0],
+    to: only[only.length - 1] + 1,
+    only,
+    results: rows.filter((r) => r.thread === thread && set.has(r.messageIndex)),
+    events: events
+      .filter((e) => e.thread === thread && set.has(e.messageIndex))
+      .sort((a, b) => a.messageIndex - b.messageIndex || a.id - b.id),
+    drops: events.filter((e) => {
+      if (e.thread !== thread || e.action !== 'drop' || set.has(e.messageIndex)) return false;
+      const next = only.find((m) => m > e.messageIndex);
+      return next !== undefined && (e.lastMessageIndex ?? e.messageIndex) >= next;
+    }),
+  };
+}
+
 describeReal('notes by window', () => {
   it('equal the run’s rows filtered, at every edge; stale runs answer null', async () => {
     const engine = createEngine();
@@ -59,6 +86,8 @@ describeReal('notes by window', () => {
     const stages = new Set<string>();
     let drops = 0;
     let windows = 0;
+    let onlyDrops = 0;
+    let onlyEvents = 0;
     let events: EventRow[] = [];
     // Tiers and summaries act at 30k; the hard cap drops spans of messages at 12k.
     for (const [runId, over] of [
@@ -107,10 +136,26 @@ describeReal('notes by window', () => {
           drops += w?.drops.length ?? 0;
           windows++;
         }
+        // A search filter's rows on screen, far apart: just their messages.
+        for (const [start, step] of [
+          [0, 7],
+          [3, 13],
+          [1, 2],
+          [Math.floor(n / 2), 31],
+        ]) {
+          const only = Array.from({ length: Math.ceil((n - start) / step) }, (_, i) => start + i * step).slice(0, 60);
+          if (only.length === 0) continue;
+          const w = await engine.notes(runId, th.id, only[0], only[only.length - 1] + 1, only);
+          expect(w, `${th.id} only ${start}+${step}k`).toEqual({ runId, ...filteredOnly(rows, events, th.id, only) });
+          onlyDrops += w?.drops.length ?? 0;
+          onlyEvents += w?.events.length ?? 0;
+        }
       }
     }
     expect(windows).toBeGreaterThan(40);
     expect(drops).toBeGreaterThan(0);
+    expect(onlyDrops).toBeGreaterThan(0);
+    expect(onlyEvents).toBeGreaterThan(0);
     expect(stages).toEqual(new Set(['tier1', 'tier2-truncate', 'tier2-summary', 'summarize', 'truncate', 'drop']));
     expect(await engine.notes(2, 'no such thread', 0, 10)).toEqual({
       runId: 2,
