@@ -9,7 +9,7 @@ import { getOrInsert } from '../lib/maps.ts';
 import { RoundMap } from '../lib/rounds.ts';
 import { firstIndex } from '../lib/search.ts';
 import { sameValue } from '../model/carry-over.ts';
-import type { Block, Message, Thread, Transcript } from '../model/transcript.ts';
+import type { Message, Thread, Transcript } from '../model/transcript.ts';
 import {
   type Artifact,
   type ArtifactIndex,
@@ -74,9 +74,30 @@ type Known = {
   spans: RoundMap<string, SpanAudit>;
 };
 
-/** What the audit of a span makes that depends on the thread and the span alone: its ledger, Tierscope's anchored
- *  summary of it with its tokens, and that summary's probes. */
-type SpanAudit = { ledger: Ledger; anchored: string; anchoredTokens: number; anchoredProbes: Probes };
+/** Tierscope's anchored summary of a span, with its tokens and its probes against the span's ledger. */
+type Anchored = { text: string; tokens: number; probes: Probes };
+
+/** What the audit of a span makes that depends on the thread and the span alone: its ledger, and Tierscope's
+ *  anchored summary of it, made when first read (a run's reply and the timeline read neither the anchored text, its
+ *  tokens nor its probes: the compaction view and the report do, for the compaction they show). */
+class SpanAudit {
+  private made?: Anchored;
+  constructor(
+    readonly ledger: Ledger,
+    private readonly thread: Thread,
+    private readonly known: Known,
+  ) {}
+  get anchored(): Anchored {
+    if (!this.made) {
+      const { from, to } = this.ledger;
+      const index = anchoredIndex(this.thread, from, to, this.known.contributions);
+      const text = anchoredText(from, to, index);
+      const tokens = anchoredTokensOf(from, to, index, this.known.lines);
+      this.made = { text, tokens, probes: probeSummary(text, this.ledger) };
+    }
+    return this.made;
+  }
+}
 
 /** Pipeline audits of a thread whose spans are kept: the run's and the two before, so a drag back and forth between
  *  two values audits no span twice (a drag makes a few hundred new spans a run, most shared with the run before).
@@ -193,34 +214,74 @@ function spanAudit(thread: Thread, span: { from: number; to: number }, known: Kn
   const key = `${span.from}:${span.to}`;
   let found = known.spans.get(key);
   if (!found) {
-    const ledger = buildLedger(thread, span.from, span.to, known.sites, known.ledgerParts);
-    const index = anchoredIndex(thread, span.from, span.to, known.contributions);
-    const anchored = anchoredText(span.from, span.to, index);
-    const anchoredTokens = anchoredTokensOf(span.from, span.to, index, known.lines);
-    found = { ledger, anchored, anchoredTokens, anchoredProbes: probeSummary(anchored, ledger) };
+    found = new SpanAudit(buildLedger(thread, span.from, span.to, known.sites, known.ledgerParts), thread, known);
     known.spans.set(key, found);
   }
   return found;
 }
 
+type AuditBase = Omit<AuditedCompaction, 'probes' | 'anchoredProbes' | 'summaryTokens' | 'anchoredTokens'>;
+
+/** A compaction audited: its summary probed now, the anchored summary's tokens and probes (and the text the view
+ *  shows) read through getters, made when first read. `text`: the summary (a pipeline one is made each time it is
+ *  read, summarize.ts summaryMessage: the audit keeps the block, not hundreds of KBs of text a run). */
 function audit(
-  base: Omit<AuditedCompaction, 'probes' | 'anchoredProbes' | 'summaryTokens' | 'anchoredTokens'>,
-  summary: string,
+  base: AuditBase,
+  text: () => string,
   thread: Thread,
-  tok: Tokenizer,
   known: Known,
-  summaryTokens?: number,
+  summaryTokens: () => number,
 ): Audited {
-  const { ledger, anchored, anchoredTokens, anchoredProbes } = spanAudit(thread, base.span, known);
+  const s = spanAudit(thread, base.span, known);
+  const { ledger } = s;
+  const summary = text();
   return {
     row: {
       ...base,
-      summaryTokens: summaryTokens ?? tok.count(summary),
-      anchoredTokens,
+      summaryTokens: summaryTokens(),
+      get anchoredTokens() {
+        return s.anchored.tokens;
+      },
       probes: base.opaque ? probeSummary(summary, emptyLedger(ledger)) : probeSummary(summary, ledger),
-      anchoredProbes,
+      get anchoredProbes() {
+        return s.anchored.probes;
+      },
     },
-    texts: { summary, anchored, ledger },
+    texts: {
+      get summary() {
+        return text();
+      },
+      get anchored() {
+        return s.anchored.text;
+      },
+      ledger,
+    },
+  };
+}
+
+/** A copy of `r` that reads its anchored summary's tokens and probes through `r` (made when first read; a spread
+ *  would make them now). Its fields in `r`'s order (the report's JSON). */
+export function copyRow(r: AuditedCompaction): AuditedCompaction {
+  return {
+    id: r.id,
+    thread: r.thread,
+    source: r.source,
+    request: r.request,
+    trigger: r.trigger,
+    messageIndex: r.messageIndex,
+    line: r.line,
+    span: r.span,
+    preTokens: r.preTokens,
+    preTokensBasis: r.preTokensBasis,
+    opaque: r.opaque,
+    summaryTokens: r.summaryTokens,
+    get anchoredTokens() {
+      return r.anchoredTokens;
+    },
+    probes: r.probes,
+    get anchoredProbes() {
+      return r.anchoredProbes;
+    },
   };
 }
 
@@ -297,10 +358,17 @@ function agentCompactions(
     const was = kept?.get(m);
     // A kept audit gets a new row object: what is keyed on the row (the re-fetches after it) depends on the
     // messages after the summary, which a growth appends to.
+    const text = textOf(m);
     const audited =
       was && sameAgentAudit(was, thread, base)
-        ? { row: { ...was.audited.row }, texts: was.audited.texts }
-        : audit(base, textOf(m), thread, tok, known);
+        ? { row: copyRow(was.audited.row), texts: was.audited.texts }
+        : audit(
+            base,
+            () => text,
+            thread,
+            known,
+            () => tok.count(text),
+          );
     kept?.set(m, { thread, audited });
     out.push(audited);
     from = m.index + 1;
@@ -310,21 +378,8 @@ function agentCompactions(
 
 const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
 
-/** A pipeline summary's text is made each time it is read (summarize.ts summaryMessage): its audit keeps the block
- *  it is read from, not the text (hundreds of KBs a run). */
-function keepBlockText(a: Audited, block: Block): void {
-  const { anchored, ledger } = a.texts;
-  a.texts = {
-    get summary() {
-      return blockText(block);
-    },
-    anchored,
-    ledger,
-  };
-}
-
 /** The pipeline's summaries in a thread's replay: each against the messages it newly folded. */
-function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, known: Known): Audited[] {
+function pipelineCompactions(thread: Thread, tr: ThreadReplay, known: Known): Audited[] {
   const out: Audited[] = [];
   known.spans.nextRound();
   const spans = new Map<number, { from: number; to: number }>();
@@ -340,7 +395,8 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, k
     for (const e of q.events) {
       if (e.stage !== 'summarize' || e.action !== 'summarize') continue;
       const span = spans.get(q.index);
-      if (!span || !e.after) continue;
+      const block = e.after;
+      if (!span || !block) continue;
       out.push(
         audit(
           {
@@ -356,14 +412,12 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, k
             preTokensBasis: 'counted',
             opaque: false,
           },
-          blockText(e.after),
+          () => blockText(block),
           thread,
-          tok,
           known,
-          e.tokensAfter, // the summary's count, made by the stage from its lines
+          () => e.tokensAfter, // the summary's count, made by the stage from its lines
         ),
       );
-      keepBlockText(out[out.length - 1], e.after);
     }
   }
   return out;
@@ -397,7 +451,7 @@ export function auditCompactions(
     if (!tr) continue;
     let pipe = memo.pipeline.get(tr);
     if (!pipe) {
-      pipe = pipelineCompactions(thread, tr, tok, known);
+      pipe = pipelineCompactions(thread, tr, known);
       memo.pipeline.set(tr, pipe);
     }
     pushAll(out, pipe);

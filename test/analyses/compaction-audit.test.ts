@@ -185,6 +185,26 @@ describe('the pipeline’s own summaries are audited the same way', () => {
     }
   });
 
+  it('the anchored summary is made when first read, and a row reads as its spread copy does', () => {
+    const counted: string[] = [];
+    const count = (s: string) => {
+      counted.push(s);
+      return tk.count(s);
+    };
+    const tok = { encoding: tk.encoding, count };
+    const a = analyze(work(), { ...baseOptions(opts), tokenizer: tok });
+    const pipe = a.audit.compactions.filter((c) => c.source === 'pipeline');
+    expect(pipe.length).toBeGreaterThanOrEqual(2);
+    const head = '[Tierscope anchored summary of messages ';
+    expect(counted).not.toContain(head);
+    for (const c of pipe) {
+      const spread = { ...c };
+      expect(counted).toContain(head);
+      expect(JSON.stringify(c)).toBe(JSON.stringify(spread));
+      expect(Object.keys(c)).toEqual(Object.keys(spread));
+    }
+  });
+
   it('a pipeline compaction’s text (what its view shows) is its summary’s, made when read', () => {
     const a = run(work(), opts);
     const pipe = a.audit.compactions.filter((c) => c.source === 'pipeline');
