@@ -63,10 +63,12 @@ function startsBySource(
 }
 
 /** One thread's re-fetches (never after-edit): by the repeat's message, ties in the run's order (an agent's
- *  window is a range of them), and by the request whose pipeline summary folded the first result. */
-type ThreadRefetches = { byRepeat: Refetch[]; byFold: Map<number, Refetch[]> };
+ *  window is a range of them; sorted when an agent's compaction first reads them: a run's pipeline summaries do
+ *  not, and an agent's after-effects are kept from run to run), and by the request whose pipeline summary folded
+ *  the first result. */
+type ThreadRefetches = { byRepeat: Refetch[]; sorted: boolean; byFold: Map<number, Refetch[]> };
 
-const newThreadRefetches = (): ThreadRefetches => ({ byRepeat: [], byFold: new Map() });
+const newThreadRefetches = (): ThreadRefetches => ({ byRepeat: [], sorted: false, byFold: new Map() });
 const newList = (): Refetch[] => [];
 const newStarts = (): number[] => [];
 
@@ -89,9 +91,16 @@ function refetchIndex(
     const foldedAt = row >= 0 ? fates.foldedAt(row) : null;
     if (foldedAt !== null) getOrInsert(x.byFold, foldedAt, newList).push(f);
   }
-  // Stable: equal messages keep the run's order.
-  for (const x of out.values()) x.byRepeat.sort((a, b) => a.repeatMessageIndex - b.repeatMessageIndex);
   return out;
+}
+
+/** `x`'s re-fetches by the repeat's message (stable: equal messages keep the run's order). */
+function byRepeat(x: ThreadRefetches): Refetch[] {
+  if (!x.sorted) {
+    x.byRepeat.sort((a, b) => a.repeatMessageIndex - b.repeatMessageIndex);
+    x.sorted = true;
+  }
+  return x.byRepeat;
 }
 
 /** The re-fetches a compaction folded that were made in its window: an agent's, every repeat across it before
@@ -101,7 +110,7 @@ function foldedRepeats(c: AuditedCompaction, win: { from: number; to: number }, 
   if (c.source !== 'agent')
     return c.request === null ? [] : (x.byFold.get(c.request) ?? []).filter((f) => f.repeatMessageIndex > win.from);
   const out: Refetch[] = [];
-  const list = x.byRepeat;
+  const list = byRepeat(x);
   for (let i = firstIndex(list.length, (k) => list[k].repeatMessageIndex > win.from); i < list.length; i++) {
     const f = list[i];
     if (f.repeatMessageIndex >= win.to) break;
@@ -182,7 +191,7 @@ function afterOne(
       toolUseId: f.repeatToolUseId,
       messageIndex: f.repeatMessageIndex,
       why: 'repeat',
-      lostItem: lostPathOf(th, f.repeatToolUseId, f.repeatMessageIndex, lost),
+      lostItem: lost.size > 0 ? lostPathOf(th, f.repeatToolUseId, f.repeatMessageIndex, lost) : null,
       firstToolUseId: f.firstToolUseId,
       tokens: f.tokens,
     });
