@@ -24,7 +24,7 @@ import { STAGES } from '../pipeline/stages/index.ts';
 import type { ThreadReplay } from '../replay/types.ts';
 import { blockText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
-import { buildLedger, type Ledger, type LedgerParts, todoSites } from './ledger.ts';
+import { type AddsNothing, buildLedger, type Ledger, type LedgerParts, todoSites } from './ledger.ts';
 import { type Probes, probeSummary } from './probes.ts';
 
 type CompactionSource = 'agent' | 'pipeline';
@@ -70,6 +70,7 @@ type Known = {
   sites: readonly number[];
   contributions: Contributions;
   ledgerParts: LedgerParts;
+  addsNothing: AddsNothing;
   lines: AnchoredLines;
   spans: RoundMap<string, SpanAudit>;
 };
@@ -146,6 +147,8 @@ export class AuditMemo {
   /** Message → what it adds to a ledger (ledger.ts; depends on the message alone): a drag audits new spans over
    *  the same messages. Bound: the messages alive. */
   readonly ledgerParts: LedgerParts = new WeakMap();
+  /** Thread → its messages known to add nothing to a ledger (ledger.ts AddsNothing). Bound: a byte a message. */
+  readonly addsNothing = new WeakMap<Thread, AddsNothing>();
   /** The line counts anchored summaries' tokens are summed from, per tokenizer (AnchoredLines). Bound: one per
    *  tokenizer. */
   readonly anchoredLines = new WeakMap<Tokenizer, AnchoredLines>();
@@ -214,7 +217,8 @@ function spanAudit(thread: Thread, span: { from: number; to: number }, known: Kn
   const key = `${span.from}:${span.to}`;
   let found = known.spans.get(key);
   if (!found) {
-    found = new SpanAudit(buildLedger(thread, span.from, span.to, known.sites, known.ledgerParts), thread, known);
+    const ledger = buildLedger(thread, span.from, span.to, known.sites, known.ledgerParts, known.addsNothing);
+    found = new SpanAudit(ledger, thread, known);
     known.spans.set(key, found);
   }
   return found;
@@ -438,6 +442,7 @@ export function auditCompactions(
       sites: getOrInsert(memo.todoSites, thread, () => todoSites(thread)),
       contributions: memo.contributions,
       ledgerParts: memo.ledgerParts,
+      addsNothing: getOrInsert(memo.addsNothing, thread, () => new Uint8Array(thread.messages.length)),
       lines: getOrInsert(memo.anchoredLines, tok, () => new AnchoredLines(tok)),
       spans: getOrInsert(memo.spans, thread, newSpans),
     };

@@ -34,13 +34,17 @@ export const PROBE_TYPES: Readonly<Record<'artifact' | 'recall' | 'continuation'
 
 const PREFIX = 40;
 
+/** Whitespace a fold changes (a run, or one that is not a space): as `/\s+/g` would, without replacing each space
+ *  between words by itself (4x the time on an 8 KB summary). */
+const CHANGED_SPACE = /\s{2,}|[^\S ]/g;
+
 /** Case, whitespace, quotes and backticks folded; backslashes as slashes. */
 export function fold(s: string): string {
   return s
     .toLowerCase()
     .replace(/\\/g, '/')
     .replace(/[`"'“”‘’«»*]/g, '')
-    .replace(/\s+/g, ' ')
+    .replace(CHANGED_SPACE, ' ')
     .trim();
 }
 
