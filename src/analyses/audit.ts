@@ -10,8 +10,8 @@ import {
   type AuditedCompaction,
   type AuditMemo,
   auditCompactions,
+  auditedRow,
   type CompactionTexts,
-  copyRow,
 } from './compaction-audit.ts';
 import { type AfterMemo, type RefetchesAfter, refetchesAfter } from './compaction-refetch.ts';
 import type { CostMemo } from './cost.ts';
@@ -67,7 +67,7 @@ export function auditRun(x: AuditInput): RunAudit {
     priceKey,
     x.refetchRows,
   );
-  const compactions = rows.map((r, i) => Object.assign(copyRow(r), { refetchesAfter: after[i] }));
+  const compactions = audited.map((a, i) => auditedRow(a, after[i]));
   const loss = lossRefetches(x.refetches, x.refetchUsd, rows, after);
   const tasks = taskRows(t, replay, x.dollars, loss, (th) => getOrInsert(x.memo.taskStarts, th, () => taskStarts(th)));
   return {

@@ -62,7 +62,11 @@ export type AuditedCompaction = {
 /** The texts the compaction view shows beside the probes. */
 export type CompactionTexts = { summary: string; anchored: string; ledger: Ledger };
 
-type Audited = { row: AuditedCompaction; texts: CompactionTexts };
+/** A compaction's row as the audit keeps it from run to run: its facts and its summary's probes (the anchored
+ *  summary's tokens and probes are read from its span's audit, when read: auditedRow). */
+export type CompactionFacts = Omit<AuditedCompaction, 'anchoredTokens' | 'anchoredProbes'>;
+
+type Audited = { row: CompactionFacts; span: SpanAudit; texts: CompactionTexts };
 
 /** What an audit reads that depends on the thread alone (kept in the AuditMemo): where its todo lists are, each
  *  message's contribution to an anchored summary, and what each span audited so far holds. */
@@ -226,9 +230,26 @@ function spanAudit(thread: Thread, span: { from: number; to: number }, known: Kn
 
 type AuditBase = Omit<AuditedCompaction, 'probes' | 'anchoredProbes' | 'summaryTokens' | 'anchoredTokens'>;
 
-/** A compaction audited: its summary probed now, the anchored summary's tokens and probes (and the text the view
- *  shows) read through getters, made when first read. `text`: the summary (a pipeline one is made each time it is
- *  read, summarize.ts summaryMessage: the audit keeps the block, not hundreds of KBs of text a run). */
+/** The texts the compaction view shows: the summary (a pipeline one is made each time it is read, summarize.ts
+ *  summaryMessage: the audit keeps the block, not hundreds of KBs of text a run) and the anchored summary (made
+ *  when first read). */
+class AuditTexts implements CompactionTexts {
+  constructor(
+    private readonly text: () => string,
+    private readonly span: SpanAudit,
+  ) {}
+  get summary(): string {
+    return this.text();
+  }
+  get anchored(): string {
+    return this.span.anchored.text;
+  }
+  get ledger(): Ledger {
+    return this.span.ledger;
+  }
+}
+
+/** A compaction audited: its summary probed now; Tierscope's anchored summary of its span when first read. */
 function audit(
   base: AuditBase,
   text: () => string,
@@ -236,36 +257,18 @@ function audit(
   known: Known,
   summaryTokens: () => number,
 ): Audited {
-  const s = spanAudit(thread, base.span, known);
-  const { ledger } = s;
+  const span = spanAudit(thread, base.span, known);
+  const { ledger } = span;
   const summary = text();
-  return {
-    row: {
-      ...base,
-      summaryTokens: summaryTokens(),
-      get anchoredTokens() {
-        return s.anchored.tokens;
-      },
-      probes: base.opaque ? probeSummary(summary, emptyLedger(ledger)) : probeSummary(summary, ledger),
-      get anchoredProbes() {
-        return s.anchored.probes;
-      },
-    },
-    texts: {
-      get summary() {
-        return text();
-      },
-      get anchored() {
-        return s.anchored.text;
-      },
-      ledger,
-    },
-  };
+  const probes = base.opaque ? probeSummary(summary, emptyLedger(ledger)) : probeSummary(summary, ledger);
+  return { row: { ...base, summaryTokens: summaryTokens(), probes }, span, texts: new AuditTexts(text, span) };
 }
 
-/** A copy of `r` that reads its anchored summary's tokens and probes through `r` (made when first read; a spread
- *  would make them now). Its fields in `r`'s order (the report's JSON). */
-export function copyRow(r: AuditedCompaction): AuditedCompaction {
+/** A run's row of an audited compaction with `extra` (its after-effects): the anchored summary's tokens and probes
+ *  are getters (made when first read: the reply and the timeline read neither). Fields in the report's order. */
+export function auditedRow<T>(a: Audited, refetchesAfter: T): AuditedCompaction & { refetchesAfter: T } {
+  const r = a.row;
+  const s = a.span;
   return {
     id: r.id,
     thread: r.thread,
@@ -280,12 +283,13 @@ export function copyRow(r: AuditedCompaction): AuditedCompaction {
     opaque: r.opaque,
     summaryTokens: r.summaryTokens,
     get anchoredTokens() {
-      return r.anchoredTokens;
+      return s.anchored.tokens;
     },
     probes: r.probes,
     get anchoredProbes() {
-      return r.anchoredProbes;
+      return s.anchored.probes;
     },
+    refetchesAfter,
   };
 }
 
@@ -365,7 +369,7 @@ function agentCompactions(
     const text = textOf(m);
     const audited =
       was && sameAgentAudit(was, thread, base)
-        ? { row: copyRow(was.audited.row), texts: was.audited.texts }
+        ? { ...was.audited, row: { ...was.audited.row } }
         : audit(
             base,
             () => text,

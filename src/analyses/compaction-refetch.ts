@@ -12,7 +12,7 @@ import { inputPaths } from '../pipeline/artifacts.ts';
 import type { ThreadReplay } from '../replay/types.ts';
 import { resultText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
-import type { AuditedCompaction } from './compaction-audit.ts';
+import type { CompactionFacts } from './compaction-audit.ts';
 import { normalizedArgs, type Refetch } from './refetch.ts';
 
 /** One call after a compaction that fetched again what it folded. */
@@ -41,14 +41,14 @@ function readPaths(name: string, input: unknown): string[] {
 
 /** Where a compaction's "after" starts: the message of its boundary (an agent's), else the first message its
  *  request sent after the span. */
-function startOf(x: AuditedCompaction, thread: Thread): number {
+function startOf(x: CompactionFacts, thread: Thread): number {
   return x.messageIndex ?? (x.request !== null ? (thread.requests[x.request]?.inputEnd ?? x.span.to) : x.span.to);
 }
 
 /** The starts of every compaction by thread and source, ascending: a compaction's "after" ends at the next
  *  start of its own thread and source (else at the thread's end). */
 function startsBySource(
-  all: readonly AuditedCompaction[],
+  all: readonly CompactionFacts[],
   threads: ReadonlyMap<string, { th: Thread }>,
 ): Map<string, number[]> {
   const out = new Map<string, number[]>();
@@ -106,7 +106,7 @@ function byRepeat(x: ThreadRefetches): Refetch[] {
 /** The re-fetches a compaction folded that were made in its window: an agent's, every repeat across it before
  *  its next compaction; a pipeline summary's, the results it folded itself (a later summary merges, never
  *  restores them), however late. In the run's order within a message. */
-function foldedRepeats(c: AuditedCompaction, win: { from: number; to: number }, x: ThreadRefetches): Refetch[] {
+function foldedRepeats(c: CompactionFacts, win: { from: number; to: number }, x: ThreadRefetches): Refetch[] {
   if (c.source !== 'agent')
     return c.request === null ? [] : (x.byFold.get(c.request) ?? []).filter((f) => f.repeatMessageIndex > win.from);
   const out: Refetch[] = [];
@@ -123,7 +123,7 @@ function foldedRepeats(c: AuditedCompaction, win: { from: number; to: number }, 
  *  kept while its audit is (agent rows per thread, pipeline rows per thread replay), and its after-effects depend
  *  only on the row, its thread's repeats (replay-independent but for their kind, which this does not read beyond
  *  after-edit, itself replay-independent) or its replay's folds, and the prices. Bound: the rows alive. */
-export type AfterMemo = WeakMap<AuditedCompaction, { priceKey: string; value: RefetchesAfter }>;
+export type AfterMemo = WeakMap<CompactionFacts, { priceKey: string; value: RefetchesAfter }>;
 
 /**
  * The re-fetches after each compaction. `refetches` are the run's (refetch.ts); `price` turns re-fetches into
@@ -135,7 +135,7 @@ export type AfterMemo = WeakMap<AuditedCompaction, { priceKey: string; value: Re
 export function refetchesAfter(
   t: Transcript,
   tok: Tokenizer,
-  compactions: readonly AuditedCompaction[],
+  compactions: readonly CompactionFacts[],
   replays: readonly ThreadReplay[],
   found: readonly Refetch[],
   price: (items: Pick<Refetch, 'thread' | 'repeatMessageIndex' | 'tokens'>[]) => (number | null)[],
@@ -165,7 +165,7 @@ export function refetchesAfter(
 }
 
 function afterOne(
-  c: AuditedCompaction,
+  c: CompactionFacts,
   threads: ReadonlyMap<string, { th: Thread }>,
   starts: ReadonlyMap<string, number[]>,
   index: ReadonlyMap<string, ThreadRefetches>,

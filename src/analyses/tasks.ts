@@ -8,7 +8,7 @@ import { headRunes, runeCount } from '../lib/runes.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Thread, Transcript } from '../model/transcript.ts';
 import type { Replay } from '../replay/transcript.ts';
-import type { AuditedCompaction } from './compaction-audit.ts';
+import type { CompactionFacts } from './compaction-audit.ts';
 import type { RefetchesAfter } from './compaction-refetch.ts';
 import { instructionText } from './ledger.ts';
 import type { Refetch } from './refetch.ts';
@@ -86,7 +86,7 @@ const newRefetched = (): Map<string, Refetched> => new Map();
 export function lossRefetches(
   found: readonly Refetch[],
   foundUsd: readonly (number | null)[],
-  compactions: readonly AuditedCompaction[],
+  compactions: readonly CompactionFacts[],
   after: readonly RefetchesAfter[],
 ): { agent: RefetchedByThread; run: RefetchedByThread } {
   const agent: RefetchedByThread = new Map();
