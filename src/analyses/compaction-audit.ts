@@ -9,7 +9,7 @@ import { getOrInsert } from '../lib/maps.ts';
 import { RoundMap } from '../lib/rounds.ts';
 import { firstIndex } from '../lib/search.ts';
 import { sameValue } from '../model/carry-over.ts';
-import type { Message, Thread, Transcript } from '../model/transcript.ts';
+import type { Block, Message, Thread, Transcript } from '../model/transcript.ts';
 import {
   type Artifact,
   type ArtifactIndex,
@@ -25,7 +25,7 @@ import type { ThreadReplay } from '../replay/types.ts';
 import { blockText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { type AddsNothing, buildLedger, type Ledger, type LedgerParts, todoSites } from './ledger.ts';
-import { type Probes, probeSummary } from './probes.ts';
+import { type Listed, type Probes, probeSummary } from './probes.ts';
 
 type CompactionSource = 'agent' | 'pipeline';
 
@@ -75,6 +75,7 @@ type Known = {
   contributions: Contributions;
   ledgerParts: LedgerParts;
   addsNothing: AddsNothing;
+  sections: WeakMap<Block, ArtifactIndex>;
   lines: AnchoredLines;
   spans: RoundMap<string, SpanAudit>;
 };
@@ -170,7 +171,12 @@ export class AuditMemo {
   /** `contributions`: message → what it adds to an anchored summary (artifacts.ts; depends on the message alone).
    *  The run memo passes the pipeline's, which the summarize stage fills for the same messages (one copy, not two).
    *  Bound: the messages alive. */
-  constructor(readonly contributions: Contributions = new Contributions()) {}
+  constructor(
+    readonly contributions: Contributions = new Contributions(),
+    /** Pipeline summary block → the merged index its sections render (the pipeline's PipelineMemo.summarySections,
+     *  filled by the summarize stage): its item lines are read there before the summary's text is made. */
+    readonly sections: WeakMap<Block, ArtifactIndex> = new WeakMap(),
+  ) {}
 }
 
 /** The request that first sends message `mi` (the first whose input reaches past it); null when none does. */
@@ -249,18 +255,34 @@ class AuditTexts implements CompactionTexts {
   }
 }
 
-/** A compaction audited: its summary probed now; Tierscope's anchored summary of its span when first read. */
+/** Whether a summary rendering `index`'s sections has a line holding exactly `text` (an item of a section the kind
+ *  is drawn from; else the probe reads the text). */
+function listedIn(index: ArtifactIndex): Listed {
+  return (kind, text) => {
+    const lists =
+      kind === 'filesModified' || kind === 'filesRead'
+        ? [index.filesModified, index.filesRead]
+        : kind === 'errors'
+          ? [index.errors]
+          : Object.values(index);
+    for (const list of lists) for (const a of list) if (a.text === text) return true;
+    return false;
+  };
+}
+
+/** A compaction audited: its summary probed now (its text made only when a probe needs it: `sections`, the index a
+ *  pipeline summary renders, lists most items verbatim); Tierscope's anchored summary of its span when first read. */
 function audit(
   base: AuditBase,
   text: () => string,
   thread: Thread,
   known: Known,
   summaryTokens: () => number,
+  sections?: ArtifactIndex,
 ): Audited {
   const span = spanAudit(thread, base.span, known);
   const { ledger } = span;
-  const summary = text();
-  const probes = base.opaque ? probeSummary(summary, emptyLedger(ledger)) : probeSummary(summary, ledger);
+  const probes = probeSummary(text, base.opaque ? emptyLedger(ledger) : ledger, sections && listedIn(sections));
   return { row: { ...base, summaryTokens: summaryTokens(), probes }, span, texts: new AuditTexts(text, span) };
 }
 
@@ -424,6 +446,7 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, known: Known): Au
           thread,
           known,
           () => e.tokensAfter, // the summary's count, made by the stage from its lines
+          known.sections.get(block),
         ),
       );
     }
@@ -447,6 +470,7 @@ export function auditCompactions(
       contributions: memo.contributions,
       ledgerParts: memo.ledgerParts,
       addsNothing: getOrInsert(memo.addsNothing, thread, () => new Uint8Array(thread.messages.length)),
+      sections: memo.sections,
       lines: getOrInsert(memo.anchoredLines, tok, () => new AnchoredLines(tok)),
       spans: getOrInsert(memo.spans, thread, newSpans),
     };

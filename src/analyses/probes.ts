@@ -104,11 +104,21 @@ function matchIdentifier(text: string, id: string): MatchKind | null {
   return new RegExp(`(?<![\\w$])${id.replace(/\$/g, '\\$')}(?![\\w$])`).test(text) ? 'exact' : null;
 }
 
-/** Probe `summary` against `ledger`: per kind, the items it kept (with how it matched) and those it lost. */
-export function probeSummary(summary: string, ledger: Ledger): Probes {
+/** Whether a summary has a line holding exactly an item's text (a pipeline summary's section line: its text need not
+ *  be made to find the item; the matchers would find it verbatim). */
+export type Listed = (kind: ProbeKind, text: string) => boolean;
+
+/** Probe `summary` (its text, or what makes it when a probe first needs it) against `ledger`: per kind, the items it
+ *  kept (with how it matched) and those it lost. */
+export function probeSummary(summary: string | (() => string), ledger: Ledger, listed?: Listed): Probes {
+  let text = typeof summary === 'string' ? summary : undefined;
+  const textOf = () => {
+    text ??= (summary as () => string)();
+    return text;
+  };
   let folded: string | undefined;
   const foldedOf = () => {
-    folded ??= fold(summary);
+    folded ??= fold(textOf());
     return folded;
   };
   const bases = new Map<string, number>();
@@ -116,22 +126,23 @@ export function probeSummary(summary: string, ledger: Ledger): Probes {
     const b = fold(it.text).split('/').at(-1) ?? '';
     bases.set(b, (bases.get(b) ?? 0) + 1);
   }
-  const probe = (items: readonly LedgerItem[], how: (it: LedgerItem) => MatchKind | null): ProbeResult => {
+  const probe = (kind: ProbeKind, how: (it: LedgerItem) => MatchKind | null): ProbeResult => {
     const out: ProbeResult = { kept: [], lost: [] };
-    for (const { times: _t, ...it } of items) {
-      const match = how({ ...it, times: 1 });
+    for (const { times: _t, ...it } of ledger[kind]) {
+      const match = listed?.(kind, it.text) ? 'exact' : how({ ...it, times: 1 });
       (match ? out.kept : out.lost).push({ ...it, match });
     }
     return out;
   };
   const path = (it: LedgerItem) =>
-    matchPath(summary, foldedOf, it.text, bases.get(fold(it.text).split('/').at(-1) ?? '') === 1);
+    matchPath(textOf(), foldedOf, it.text, bases.get(fold(it.text).split('/').at(-1) ?? '') === 1);
+  const said = (it: LedgerItem) => matchText(textOf(), foldedOf, it.text, true);
   return {
-    filesModified: probe(ledger.filesModified, path),
-    filesRead: probe(ledger.filesRead, path),
-    errors: probe(ledger.errors, (it) => matchText(summary, foldedOf, it.text, true)),
-    identifiers: probe(ledger.identifiers, (it) => matchIdentifier(summary, it.text)),
-    todos: probe(ledger.todos, (it) => matchText(summary, foldedOf, it.text, true)),
-    instructions: probe(ledger.instructions, (it) => matchText(summary, foldedOf, it.text, true)),
+    filesModified: probe('filesModified', path),
+    filesRead: probe('filesRead', path),
+    errors: probe('errors', said),
+    identifiers: probe('identifiers', (it) => matchIdentifier(textOf(), it.text)),
+    todos: probe('todos', said),
+    instructions: probe('instructions', said),
   };
 }

@@ -202,6 +202,17 @@ describe('the pipeline’s own summaries are audited the same way', () => {
     expect(nothing.includes(1)).toBe(true);
   });
 
+  it('a pipeline summary probed through its sections’ lines keeps and loses what probing its text does', () => {
+    const a = run(work(), opts);
+    const pipe = a.audit.compactions.filter((c) => c.source === 'pipeline');
+    expect(pipe.length).toBeGreaterThanOrEqual(2);
+    for (const c of pipe) {
+      const texts = a.audit.texts.get(c.id);
+      expect(texts).toBeDefined();
+      if (texts) expect(c.probes).toEqual(probeSummary(texts.summary, texts.ledger));
+    }
+  });
+
   it('the anchored summary is made when first read, and a row reads as its spread copy does', () => {
     const counted: string[] = [];
     const count = (s: string) => {
