@@ -421,7 +421,12 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, known: Known): Au
       s.to = Math.max(s.to, mi + 1);
     } else spans.set(r, { from: mi, to: mi + 1 });
   });
-  for (const q of tr.requests) {
+  // Only the requests that folded messages can audit a summary: their events, in request order (not every event
+  // of every request of the thread).
+  const reqs = tr.requests;
+  for (const r of [...spans.keys()].sort((a, b) => a - b)) {
+    const q = reqs[firstIndex(reqs.length, (i) => reqs[i].index >= r)];
+    if (q?.index !== r) continue;
     for (const e of q.events) {
       if (e.stage !== 'summarize' || e.action !== 'summarize') continue;
       const span = spans.get(q.index);

@@ -121,11 +121,18 @@ export function probeSummary(summary: string | (() => string), ledger: Ledger, l
     folded ??= fold(textOf());
     return folded;
   };
-  const bases = new Map<string, number>();
-  for (const it of [...ledger.filesModified, ...ledger.filesRead]) {
-    const b = fold(it.text).split('/').at(-1) ?? '';
-    bases.set(b, (bases.get(b) ?? 0) + 1);
-  }
+  const baseOf = (p: string) => fold(p).split('/').at(-1) ?? '';
+  let bases: Map<string, number> | undefined; // made when a path is not listed
+  const basesOf = () => {
+    if (!bases) {
+      bases = new Map();
+      for (const it of [...ledger.filesModified, ...ledger.filesRead]) {
+        const b = baseOf(it.text);
+        bases.set(b, (bases.get(b) ?? 0) + 1);
+      }
+    }
+    return bases;
+  };
   const probe = (kind: ProbeKind, how: (it: LedgerItem) => MatchKind | null): ProbeResult => {
     const out: ProbeResult = { kept: [], lost: [] };
     for (const { times: _t, ...it } of ledger[kind]) {
@@ -134,8 +141,7 @@ export function probeSummary(summary: string | (() => string), ledger: Ledger, l
     }
     return out;
   };
-  const path = (it: LedgerItem) =>
-    matchPath(textOf(), foldedOf, it.text, bases.get(fold(it.text).split('/').at(-1) ?? '') === 1);
+  const path = (it: LedgerItem) => matchPath(textOf(), foldedOf, it.text, basesOf().get(baseOf(it.text)) === 1);
   const said = (it: LedgerItem) => matchText(textOf(), foldedOf, it.text, true);
   return {
     filesModified: probe('filesModified', path),
