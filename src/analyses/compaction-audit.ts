@@ -2,7 +2,8 @@
 // compact_boundary + isCompactSummary, Codex `compacted`) and the pipeline's `summarize` alike. For each: the
 // ledger of the span it folds, the probes of its summary and of Tierscope's anchored summary of the same span,
 // and the re-fetches that followed (compaction-refetch.ts). The agent's side depends only on the transcript and
-// is kept per thread in the AuditMemo; the pipeline's per thread replay.
+// is kept per thread in the AuditMemo; the pipeline's per thread replay. Per run only what the reply reads is made:
+// the anchored summary (text, tokens, probes) when first read, a pipeline summary's text only when its probes need it.
 
 import { pushAll } from '../lib/arrays.ts';
 import { getOrInsert } from '../lib/maps.ts';
