@@ -6,7 +6,13 @@ import type { Transcript } from '../model/transcript.ts';
 import type { Replay } from '../replay/transcript.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { cacheApiOf } from './cache-settings.ts';
-import { type AuditedCompaction, type AuditMemo, auditCompactions, type CompactionTexts } from './compaction-audit.ts';
+import {
+  type AuditedCompaction,
+  type AuditMemo,
+  auditCompactions,
+  auditedRow,
+  type CompactionTexts,
+} from './compaction-audit.ts';
 import { type AfterMemo, type RefetchesAfter, refetchesAfter } from './compaction-refetch.ts';
 import type { CostMemo } from './cost.ts';
 import type { Refetch } from './refetch.ts';
@@ -61,7 +67,7 @@ export function auditRun(x: AuditInput): RunAudit {
     priceKey,
     x.refetchRows,
   );
-  const compactions = rows.map((r, i) => ({ ...r, refetchesAfter: after[i] }));
+  const compactions = audited.map((a, i) => auditedRow(a, after[i]));
   const loss = lossRefetches(x.refetches, x.refetchUsd, rows, after);
   const tasks = taskRows(t, replay, x.dollars, loss, (th) => getOrInsert(x.memo.taskStarts, th, () => taskStarts(th)));
   return {

@@ -2,7 +2,8 @@
 // compact_boundary + isCompactSummary, Codex `compacted`) and the pipeline's `summarize` alike. For each: the
 // ledger of the span it folds, the probes of its summary and of Tierscope's anchored summary of the same span,
 // and the re-fetches that followed (compaction-refetch.ts). The agent's side depends only on the transcript and
-// is kept per thread in the AuditMemo; the pipeline's per thread replay.
+// is kept per thread in the AuditMemo; the pipeline's per thread replay. Per run only what the reply reads is made:
+// the anchored summary (text, tokens, probes) when first read, a pipeline summary's text only when its probes need it.
 
 import { pushAll } from '../lib/arrays.ts';
 import { getOrInsert } from '../lib/maps.ts';
@@ -24,8 +25,8 @@ import { STAGES } from '../pipeline/stages/index.ts';
 import type { ThreadReplay } from '../replay/types.ts';
 import { blockText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
-import { buildLedger, type Ledger, type LedgerParts, todoSites } from './ledger.ts';
-import { type Probes, probeSummary } from './probes.ts';
+import { type AddsNothing, buildLedger, type Ledger, type LedgerParts, todoSites } from './ledger.ts';
+import { type Listed, type Probes, probeSummary } from './probes.ts';
 
 type CompactionSource = 'agent' | 'pipeline';
 
@@ -62,7 +63,11 @@ export type AuditedCompaction = {
 /** The texts the compaction view shows beside the probes. */
 export type CompactionTexts = { summary: string; anchored: string; ledger: Ledger };
 
-type Audited = { row: AuditedCompaction; texts: CompactionTexts };
+/** A compaction's row as the audit keeps it from run to run: its facts and its summary's probes (the anchored
+ *  summary's tokens and probes are read from its span's audit, when read: auditedRow). */
+export type CompactionFacts = Omit<AuditedCompaction, 'anchoredTokens' | 'anchoredProbes'>;
+
+type Audited = { row: CompactionFacts; span: SpanAudit; texts: CompactionTexts };
 
 /** What an audit reads that depends on the thread alone (kept in the AuditMemo): where its todo lists are, each
  *  message's contribution to an anchored summary, and what each span audited so far holds. */
@@ -70,13 +75,36 @@ type Known = {
   sites: readonly number[];
   contributions: Contributions;
   ledgerParts: LedgerParts;
+  addsNothing: AddsNothing;
+  sections: WeakMap<Block, ArtifactIndex>;
   lines: AnchoredLines;
   spans: RoundMap<string, SpanAudit>;
 };
 
-/** What the audit of a span makes that depends on the thread and the span alone: its ledger, Tierscope's anchored
- *  summary of it with its tokens, and that summary's probes. */
-type SpanAudit = { ledger: Ledger; anchored: string; anchoredTokens: number; anchoredProbes: Probes };
+/** Tierscope's anchored summary of a span, with its tokens and its probes against the span's ledger. */
+type Anchored = { text: string; tokens: number; probes: Probes };
+
+/** What the audit of a span makes that depends on the thread and the span alone: its ledger, and Tierscope's
+ *  anchored summary of it, made when first read (a run's reply and the timeline read neither the anchored text, its
+ *  tokens nor its probes: the compaction view and the report do, for the compaction they show). */
+class SpanAudit {
+  private made?: Anchored;
+  constructor(
+    readonly ledger: Ledger,
+    private readonly thread: Thread,
+    private readonly known: Known,
+  ) {}
+  get anchored(): Anchored {
+    if (!this.made) {
+      const { from, to } = this.ledger;
+      const index = anchoredIndex(this.thread, from, to, this.known.contributions);
+      const text = anchoredText(from, to, index);
+      const tokens = anchoredTokensOf(from, to, index, this.known.lines);
+      this.made = { text, tokens, probes: probeSummary(text, this.ledger) };
+    }
+    return this.made;
+  }
+}
 
 /** Pipeline audits of a thread whose spans are kept: the run's and the two before, so a drag back and forth between
  *  two values audits no span twice (a drag makes a few hundred new spans a run, most shared with the run before).
@@ -125,6 +153,8 @@ export class AuditMemo {
   /** Message → what it adds to a ledger (ledger.ts; depends on the message alone): a drag audits new spans over
    *  the same messages. Bound: the messages alive. */
   readonly ledgerParts: LedgerParts = new WeakMap();
+  /** Thread → its messages known to add nothing to a ledger (ledger.ts AddsNothing). Bound: a byte a message. */
+  readonly addsNothing = new WeakMap<Thread, AddsNothing>();
   /** The line counts anchored summaries' tokens are summed from, per tokenizer (AnchoredLines). Bound: one per
    *  tokenizer. */
   readonly anchoredLines = new WeakMap<Tokenizer, AnchoredLines>();
@@ -142,7 +172,12 @@ export class AuditMemo {
   /** `contributions`: message → what it adds to an anchored summary (artifacts.ts; depends on the message alone).
    *  The run memo passes the pipeline's, which the summarize stage fills for the same messages (one copy, not two).
    *  Bound: the messages alive. */
-  constructor(readonly contributions: Contributions = new Contributions()) {}
+  constructor(
+    readonly contributions: Contributions = new Contributions(),
+    /** Pipeline summary block → the merged index its sections render (the pipeline's PipelineMemo.summarySections,
+     *  filled by the summarize stage): its item lines are read there before the summary's text is made. */
+    readonly sections: WeakMap<Block, ArtifactIndex> = new WeakMap(),
+  ) {}
 }
 
 /** The request that first sends message `mi` (the first whose input reaches past it); null when none does. */
@@ -193,34 +228,91 @@ function spanAudit(thread: Thread, span: { from: number; to: number }, known: Kn
   const key = `${span.from}:${span.to}`;
   let found = known.spans.get(key);
   if (!found) {
-    const ledger = buildLedger(thread, span.from, span.to, known.sites, known.ledgerParts);
-    const index = anchoredIndex(thread, span.from, span.to, known.contributions);
-    const anchored = anchoredText(span.from, span.to, index);
-    const anchoredTokens = anchoredTokensOf(span.from, span.to, index, known.lines);
-    found = { ledger, anchored, anchoredTokens, anchoredProbes: probeSummary(anchored, ledger) };
+    const ledger = buildLedger(thread, span.from, span.to, known.sites, known.ledgerParts, known.addsNothing);
+    found = new SpanAudit(ledger, thread, known);
     known.spans.set(key, found);
   }
   return found;
 }
 
+type AuditBase = Omit<AuditedCompaction, 'probes' | 'anchoredProbes' | 'summaryTokens' | 'anchoredTokens'>;
+
+/** The texts the compaction view shows: the summary (a pipeline one is made each time it is read, summarize.ts
+ *  summaryMessage: the audit keeps the block, not hundreds of KBs of text a run) and the anchored summary (made
+ *  when first read). */
+class AuditTexts implements CompactionTexts {
+  constructor(
+    private readonly text: () => string,
+    private readonly span: SpanAudit,
+  ) {}
+  get summary(): string {
+    return this.text();
+  }
+  get anchored(): string {
+    return this.span.anchored.text;
+  }
+  get ledger(): Ledger {
+    return this.span.ledger;
+  }
+}
+
+/** Whether a summary rendering `index`'s sections has a line holding exactly `text` (an item of a section the kind
+ *  is drawn from; else the probe reads the text). */
+function listedIn(index: ArtifactIndex): Listed {
+  return (kind, text) => {
+    const lists =
+      kind === 'filesModified' || kind === 'filesRead'
+        ? [index.filesModified, index.filesRead]
+        : kind === 'errors'
+          ? [index.errors]
+          : Object.values(index);
+    for (const list of lists) for (const a of list) if (a.text === text) return true;
+    return false;
+  };
+}
+
+/** A compaction audited: its summary probed now (its text made only when a probe needs it: `sections`, the index a
+ *  pipeline summary renders, lists most items verbatim); Tierscope's anchored summary of its span when first read. */
 function audit(
-  base: Omit<AuditedCompaction, 'probes' | 'anchoredProbes' | 'summaryTokens' | 'anchoredTokens'>,
-  summary: string,
+  base: AuditBase,
+  text: () => string,
   thread: Thread,
-  tok: Tokenizer,
   known: Known,
-  summaryTokens?: number,
+  summaryTokens: () => number,
+  sections?: ArtifactIndex,
 ): Audited {
-  const { ledger, anchored, anchoredTokens, anchoredProbes } = spanAudit(thread, base.span, known);
+  const span = spanAudit(thread, base.span, known);
+  const { ledger } = span;
+  const probes = probeSummary(text, base.opaque ? emptyLedger(ledger) : ledger, sections && listedIn(sections));
+  return { row: { ...base, summaryTokens: summaryTokens(), probes }, span, texts: new AuditTexts(text, span) };
+}
+
+/** A run's row of an audited compaction with `extra` (its after-effects): the anchored summary's tokens and probes
+ *  are getters (made when first read: the reply and the timeline read neither). Fields in the report's order. */
+export function auditedRow<T>(a: Audited, refetchesAfter: T): AuditedCompaction & { refetchesAfter: T } {
+  const r = a.row;
+  const s = a.span;
   return {
-    row: {
-      ...base,
-      summaryTokens: summaryTokens ?? tok.count(summary),
-      anchoredTokens,
-      probes: base.opaque ? probeSummary(summary, emptyLedger(ledger)) : probeSummary(summary, ledger),
-      anchoredProbes,
+    id: r.id,
+    thread: r.thread,
+    source: r.source,
+    request: r.request,
+    trigger: r.trigger,
+    messageIndex: r.messageIndex,
+    line: r.line,
+    span: r.span,
+    preTokens: r.preTokens,
+    preTokensBasis: r.preTokensBasis,
+    opaque: r.opaque,
+    summaryTokens: r.summaryTokens,
+    get anchoredTokens() {
+      return s.anchored.tokens;
     },
-    texts: { summary, anchored, ledger },
+    probes: r.probes,
+    get anchoredProbes() {
+      return s.anchored.probes;
+    },
+    refetchesAfter,
   };
 }
 
@@ -297,10 +389,17 @@ function agentCompactions(
     const was = kept?.get(m);
     // A kept audit gets a new row object: what is keyed on the row (the re-fetches after it) depends on the
     // messages after the summary, which a growth appends to.
+    const text = textOf(m);
     const audited =
       was && sameAgentAudit(was, thread, base)
-        ? { row: { ...was.audited.row }, texts: was.audited.texts }
-        : audit(base, textOf(m), thread, tok, known);
+        ? { ...was.audited, row: { ...was.audited.row } }
+        : audit(
+            base,
+            () => text,
+            thread,
+            known,
+            () => tok.count(text),
+          );
     kept?.set(m, { thread, audited });
     out.push(audited);
     from = m.index + 1;
@@ -310,21 +409,8 @@ function agentCompactions(
 
 const SUMMARIZE = STAGES.findIndex((s) => s.id === 'summarize');
 
-/** A pipeline summary's text is made each time it is read (summarize.ts summaryMessage): its audit keeps the block
- *  it is read from, not the text (hundreds of KBs a run). */
-function keepBlockText(a: Audited, block: Block): void {
-  const { anchored, ledger } = a.texts;
-  a.texts = {
-    get summary() {
-      return blockText(block);
-    },
-    anchored,
-    ledger,
-  };
-}
-
 /** The pipeline's summaries in a thread's replay: each against the messages it newly folded. */
-function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, known: Known): Audited[] {
+function pipelineCompactions(thread: Thread, tr: ThreadReplay, known: Known): Audited[] {
   const out: Audited[] = [];
   known.spans.nextRound();
   const spans = new Map<number, { from: number; to: number }>();
@@ -336,11 +422,17 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, k
       s.to = Math.max(s.to, mi + 1);
     } else spans.set(r, { from: mi, to: mi + 1 });
   });
-  for (const q of tr.requests) {
+  // Only the requests that folded messages can audit a summary: their events, in request order (not every event
+  // of every request of the thread).
+  const reqs = tr.requests;
+  for (const r of [...spans.keys()].sort((a, b) => a - b)) {
+    const q = reqs[firstIndex(reqs.length, (i) => reqs[i].index >= r)];
+    if (q?.index !== r) continue;
     for (const e of q.events) {
       if (e.stage !== 'summarize' || e.action !== 'summarize') continue;
       const span = spans.get(q.index);
-      if (!span || !e.after) continue;
+      const block = e.after;
+      if (!span || !block) continue;
       out.push(
         audit(
           {
@@ -356,14 +448,13 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, tok: Tokenizer, k
             preTokensBasis: 'counted',
             opaque: false,
           },
-          blockText(e.after),
+          () => blockText(block),
           thread,
-          tok,
           known,
-          e.tokensAfter, // the summary's count, made by the stage from its lines
+          () => e.tokensAfter, // the summary's count, made by the stage from its lines
+          known.sections.get(block),
         ),
       );
-      keepBlockText(out[out.length - 1], e.after);
     }
   }
   return out;
@@ -384,6 +475,8 @@ export function auditCompactions(
       sites: getOrInsert(memo.todoSites, thread, () => todoSites(thread)),
       contributions: memo.contributions,
       ledgerParts: memo.ledgerParts,
+      addsNothing: getOrInsert(memo.addsNothing, thread, () => new Uint8Array(thread.messages.length)),
+      sections: memo.sections,
       lines: getOrInsert(memo.anchoredLines, tok, () => new AnchoredLines(tok)),
       spans: getOrInsert(memo.spans, thread, newSpans),
     };
@@ -397,7 +490,7 @@ export function auditCompactions(
     if (!tr) continue;
     let pipe = memo.pipeline.get(tr);
     if (!pipe) {
-      pipe = pipelineCompactions(thread, tr, tok, known);
+      pipe = pipelineCompactions(thread, tr, known);
       memo.pipeline.set(tr, pipe);
     }
     pushAll(out, pipe);

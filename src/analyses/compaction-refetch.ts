@@ -12,7 +12,7 @@ import { inputPaths } from '../pipeline/artifacts.ts';
 import type { ThreadReplay } from '../replay/types.ts';
 import { resultText } from '../tokens/block-text.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
-import type { AuditedCompaction } from './compaction-audit.ts';
+import type { CompactionFacts } from './compaction-audit.ts';
 import { normalizedArgs, type Refetch } from './refetch.ts';
 
 /** One call after a compaction that fetched again what it folded. */
@@ -41,14 +41,14 @@ function readPaths(name: string, input: unknown): string[] {
 
 /** Where a compaction's "after" starts: the message of its boundary (an agent's), else the first message its
  *  request sent after the span. */
-function startOf(x: AuditedCompaction, thread: Thread): number {
+function startOf(x: CompactionFacts, thread: Thread): number {
   return x.messageIndex ?? (x.request !== null ? (thread.requests[x.request]?.inputEnd ?? x.span.to) : x.span.to);
 }
 
 /** The starts of every compaction by thread and source, ascending: a compaction's "after" ends at the next
  *  start of its own thread and source (else at the thread's end). */
 function startsBySource(
-  all: readonly AuditedCompaction[],
+  all: readonly CompactionFacts[],
   threads: ReadonlyMap<string, { th: Thread }>,
 ): Map<string, number[]> {
   const out = new Map<string, number[]>();
@@ -63,10 +63,12 @@ function startsBySource(
 }
 
 /** One thread's re-fetches (never after-edit): by the repeat's message, ties in the run's order (an agent's
- *  window is a range of them), and by the request whose pipeline summary folded the first result. */
-type ThreadRefetches = { byRepeat: Refetch[]; byFold: Map<number, Refetch[]> };
+ *  window is a range of them; sorted when an agent's compaction first reads them: a run's pipeline summaries do
+ *  not, and an agent's after-effects are kept from run to run), and by the request whose pipeline summary folded
+ *  the first result. */
+type ThreadRefetches = { byRepeat: Refetch[]; sorted: boolean; byFold: Map<number, Refetch[]> };
 
-const newThreadRefetches = (): ThreadRefetches => ({ byRepeat: [], byFold: new Map() });
+const newThreadRefetches = (): ThreadRefetches => ({ byRepeat: [], sorted: false, byFold: new Map() });
 const newList = (): Refetch[] => [];
 const newStarts = (): number[] => [];
 
@@ -89,19 +91,26 @@ function refetchIndex(
     const foldedAt = row >= 0 ? fates.foldedAt(row) : null;
     if (foldedAt !== null) getOrInsert(x.byFold, foldedAt, newList).push(f);
   }
-  // Stable: equal messages keep the run's order.
-  for (const x of out.values()) x.byRepeat.sort((a, b) => a.repeatMessageIndex - b.repeatMessageIndex);
   return out;
+}
+
+/** `x`'s re-fetches by the repeat's message (stable: equal messages keep the run's order). */
+function byRepeat(x: ThreadRefetches): Refetch[] {
+  if (!x.sorted) {
+    x.byRepeat.sort((a, b) => a.repeatMessageIndex - b.repeatMessageIndex);
+    x.sorted = true;
+  }
+  return x.byRepeat;
 }
 
 /** The re-fetches a compaction folded that were made in its window: an agent's, every repeat across it before
  *  its next compaction; a pipeline summary's, the results it folded itself (a later summary merges, never
  *  restores them), however late. In the run's order within a message. */
-function foldedRepeats(c: AuditedCompaction, win: { from: number; to: number }, x: ThreadRefetches): Refetch[] {
+function foldedRepeats(c: CompactionFacts, win: { from: number; to: number }, x: ThreadRefetches): Refetch[] {
   if (c.source !== 'agent')
     return c.request === null ? [] : (x.byFold.get(c.request) ?? []).filter((f) => f.repeatMessageIndex > win.from);
   const out: Refetch[] = [];
-  const list = x.byRepeat;
+  const list = byRepeat(x);
   for (let i = firstIndex(list.length, (k) => list[k].repeatMessageIndex > win.from); i < list.length; i++) {
     const f = list[i];
     if (f.repeatMessageIndex >= win.to) break;
@@ -114,7 +123,7 @@ function foldedRepeats(c: AuditedCompaction, win: { from: number; to: number }, 
  *  kept while its audit is (agent rows per thread, pipeline rows per thread replay), and its after-effects depend
  *  only on the row, its thread's repeats (replay-independent but for their kind, which this does not read beyond
  *  after-edit, itself replay-independent) or its replay's folds, and the prices. Bound: the rows alive. */
-export type AfterMemo = WeakMap<AuditedCompaction, { priceKey: string; value: RefetchesAfter }>;
+export type AfterMemo = WeakMap<CompactionFacts, { priceKey: string; value: RefetchesAfter }>;
 
 /**
  * The re-fetches after each compaction. `refetches` are the run's (refetch.ts); `price` turns re-fetches into
@@ -126,7 +135,7 @@ export type AfterMemo = WeakMap<AuditedCompaction, { priceKey: string; value: Re
 export function refetchesAfter(
   t: Transcript,
   tok: Tokenizer,
-  compactions: readonly AuditedCompaction[],
+  compactions: readonly CompactionFacts[],
   replays: readonly ThreadReplay[],
   found: readonly Refetch[],
   price: (items: Pick<Refetch, 'thread' | 'repeatMessageIndex' | 'tokens'>[]) => (number | null)[],
@@ -156,7 +165,7 @@ export function refetchesAfter(
 }
 
 function afterOne(
-  c: AuditedCompaction,
+  c: CompactionFacts,
   threads: ReadonlyMap<string, { th: Thread }>,
   starts: ReadonlyMap<string, number[]>,
   index: ReadonlyMap<string, ThreadRefetches>,
@@ -182,7 +191,7 @@ function afterOne(
       toolUseId: f.repeatToolUseId,
       messageIndex: f.repeatMessageIndex,
       why: 'repeat',
-      lostItem: lostPathOf(th, f.repeatToolUseId, f.repeatMessageIndex, lost),
+      lostItem: lost.size > 0 ? lostPathOf(th, f.repeatToolUseId, f.repeatMessageIndex, lost) : null,
       firstToolUseId: f.firstToolUseId,
       tokens: f.tokens,
     });

@@ -138,9 +138,14 @@ type LedgerEntry =
 type MessageLedger = { said: string | null; entries: LedgerEntry[] };
 
 /** Message → what it adds to a ledger (the audit's memo keeps it: a drag audits spans over the same messages), for
- *  the messages that add something: most add nothing (a plain tool result), and those are not kept (a run holds
- *  no entry per message for them; SPEC §9's bytes per message). Assumes messages are never mutated. */
+ *  the messages that add something: most add nothing (a plain tool result), and those are not kept here (a run
+ *  holds no entry per message for them; SPEC §9's bytes per message) but marked in the thread's `AddsNothing`.
+ *  Assumes messages are never mutated. */
 export type LedgerParts = WeakMap<Message, MessageLedger>;
+
+/** By message of a thread, 1 when it is known to add nothing to a ledger (one byte a message: without it each
+ *  ledger made them again, every run, for the 60% of messages that add nothing). */
+export type AddsNothing = Uint8Array;
 
 /** What a message that adds nothing adds (one shared object). */
 const NOTHING: MessageLedger = Object.freeze({ said: null, entries: [] }) as unknown as MessageLedger;
@@ -199,7 +204,8 @@ function messageLedger(m: Message): MessageLedger {
 /**
  * The ledger of messages [from, to) of a thread. The todo list is the state at `to`: the newest todo/plan call
  * before it, even one before `from` (a list written earlier is still open). `sites`: the thread's todoSites (made
- * here when not given); `parts`: each message's entries kept from earlier ledgers (a fresh memo when not given).
+ * here when not given); `parts`: each message's entries kept from earlier ledgers (a fresh memo when not given);
+ * `nothing`: the thread's messages known to add nothing (filled here).
  */
 export function buildLedger(
   thread: Thread,
@@ -207,6 +213,7 @@ export function buildLedger(
   to: number,
   sites: readonly number[] = todoSites(thread),
   parts: LedgerParts = new WeakMap(),
+  nothing: AddsNothing = new Uint8Array(thread.messages.length),
 ): Ledger {
   const items = {
     filesModified: new Items(),
@@ -216,18 +223,20 @@ export function buildLedger(
     identifiers: new Items(),
   };
   const instructions: LedgerItem[] = [];
-  const partOf = (m: Message): MessageLedger => {
+  const partOf = (m: Message, i: number): MessageLedger => {
     let part = parts.get(m);
     if (!part) {
       part = messageLedger(m);
       if (part !== NOTHING) parts.set(m, part);
+      else nothing[i] = 1;
     }
     return part;
   };
   for (let i = from; i < to && i < thread.messages.length; i++) {
+    if (nothing[i] === 1) continue;
     const m = thread.messages[i];
     if (m.compaction) continue;
-    const part = partOf(m);
+    const part = partOf(m, i);
     if (part.said !== null)
       instructions.push({ text: part.said, messageIndex: m.index, line: m.source.line, times: 1 });
     for (const e of part.entries) {

@@ -43,7 +43,7 @@ export class RunMemo extends ReplayCache {
     super(transcript, meter, calibrations, from);
     this.report = new ReportMemo(from?.report);
     this.refetch = from?.refetch ?? new RefetchMemo();
-    this.audit = from?.audit ?? new AuditMemo(this.pipeline.contributions);
+    this.audit = from?.audit ?? new AuditMemo(this.pipeline.contributions, this.pipeline.summarySections);
     this.compactionAfter = from?.compactionAfter ?? new WeakMap();
     this.cost = new CostMemo(from?.cost.pricings);
     this.previews = from?.previews ?? new WeakMap();

@@ -8,7 +8,7 @@ import { headRunes, runeCount } from '../lib/runes.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Thread, Transcript } from '../model/transcript.ts';
 import type { Replay } from '../replay/transcript.ts';
-import type { AuditedCompaction } from './compaction-audit.ts';
+import type { CompactionFacts } from './compaction-audit.ts';
 import type { RefetchesAfter } from './compaction-refetch.ts';
 import { instructionText } from './ledger.ts';
 import type { Refetch } from './refetch.ts';
@@ -75,25 +75,42 @@ export function taskStarts(thread: Thread): TaskStart[] {
   return out;
 }
 
+/** Re-fetched results by thread, then by the repeat's tool_use id (in the order first met: a thread's sums add them in
+ *  that order). Keyed by the parsed ids themselves: a run meets tens of thousands of re-fetches, and a joined
+ *  `thread + id` key a run made new for each cost more than the rest of the work. */
+type RefetchedByThread = Map<string, Map<string, Refetched>>;
+
+const newRefetched = (): Map<string, Refetched> => new Map();
+
 /** Re-fetches caused by loss: the agent's (after its compactions) and the run's (after the pipeline's rewrites). */
 export function lossRefetches(
   found: readonly Refetch[],
   foundUsd: readonly (number | null)[],
-  compactions: readonly AuditedCompaction[],
+  compactions: readonly CompactionFacts[],
   after: readonly RefetchesAfter[],
-): { agent: Refetched[]; run: Refetched[] } {
-  const agent = new Map<string, Refetched>();
-  const run = new Map<string, Refetched>();
-  found.forEach((f, i) => {
-    if (f.kind !== 'after-agent-compaction' && f.kind !== 'after-pipeline') return;
-    const r = { thread: f.thread, toolUseId: f.repeatToolUseId, messageIndex: f.repeatMessageIndex, tokens: f.tokens };
-    const x = { ...r, usd: foundUsd[i] ?? null };
-    if (f.kind === 'after-agent-compaction') agent.set(`${f.thread}\u0000${f.repeatToolUseId}`, x);
-    run.set(`${f.thread}\u0000${f.repeatToolUseId}`, x);
-  });
-  compactions.forEach((c, i) => {
-    for (const it of after[i]?.items ?? []) {
-      const key = `${c.thread}\u0000${it.toolUseId}`;
+): { agent: RefetchedByThread; run: RefetchedByThread } {
+  const agent: RefetchedByThread = new Map();
+  const run: RefetchedByThread = new Map();
+  for (let i = 0; i < found.length; i++) {
+    const f = found[i];
+    if (f.kind !== 'after-agent-compaction' && f.kind !== 'after-pipeline') continue;
+    const x = {
+      thread: f.thread,
+      toolUseId: f.repeatToolUseId,
+      messageIndex: f.repeatMessageIndex,
+      tokens: f.tokens,
+      usd: foundUsd[i] ?? null,
+    };
+    if (f.kind === 'after-agent-compaction') getOrInsert(agent, f.thread, newRefetched).set(x.toolUseId, x);
+    getOrInsert(run, f.thread, newRefetched).set(x.toolUseId, x);
+  }
+  for (let i = 0; i < compactions.length; i++) {
+    const items = after[i]?.items;
+    if (!items || items.length === 0) continue;
+    const c = compactions[i];
+    const inRun = getOrInsert(run, c.thread, newRefetched);
+    const inAgent = c.source === 'agent' ? getOrInsert(agent, c.thread, newRefetched) : undefined;
+    for (const it of items) {
       const x = {
         thread: c.thread,
         toolUseId: it.toolUseId,
@@ -101,11 +118,11 @@ export function lossRefetches(
         tokens: it.tokens,
         usd: it.usd,
       };
-      if (c.source === 'agent' && !agent.has(key)) agent.set(key, x);
-      if (!run.has(key)) run.set(key, x);
+      if (inAgent && !inAgent.has(it.toolUseId)) inAgent.set(it.toolUseId, x);
+      if (!inRun.has(it.toolUseId)) inRun.set(it.toolUseId, x);
     }
-  });
-  return { agent: [...agent.values()], run: [...run.values()] };
+  }
+  return { agent, run };
 }
 
 /** The tasks of every thread with their tokens and dollars. `dollars`: the run's, one per request in replay order;
@@ -114,13 +131,10 @@ export function taskRows(
   t: Transcript,
   replay: Replay,
   dollars: readonly RequestDollars[],
-  refetched: { agent: readonly Refetched[]; run: readonly Refetched[] },
+  refetched: { agent: RefetchedByThread; run: RefetchedByThread },
   startsOf: (thread: Thread) => readonly TaskStart[] = taskStarts,
 ): TaskRow[] {
   const rows: TaskRow[] = [];
-  // By thread once, so placing them costs their number, not threads × re-fetches.
-  const runByThread = byThread(refetched.run);
-  const agentByThread = byThread(refetched.agent);
   let k = 0;
   for (const [ti, tr] of replay.threads.entries()) {
     const thread = t.threads[ti];
@@ -171,29 +185,23 @@ export function taskRows(
     }
     for (const row of unpriced) row.usd = null;
     for (const row of unrecorded) row.recorded.usd = null;
-    const place = (list: readonly Refetched[] | undefined, add: (row: TaskRow, r: Refetched) => void) => {
-      for (const r of list ?? []) {
+    // By thread, so placing them costs their number, not threads × re-fetches.
+    const place = (list: ReadonlyMap<string, Refetched> | undefined, add: (row: TaskRow, r: Refetched) => void) => {
+      for (const r of list?.values() ?? []) {
         const row = byTask.get(ofMessage(r.messageIndex));
         if (row) add(row, r);
       }
     };
-    place(runByThread.get(thread.id), (row, r) => {
+    place(refetched.run.get(thread.id), (row, r) => {
       row.refetchTokens += r.tokens;
       row.refetchUsd = addUsd(row.refetchUsd, r.usd);
     });
-    place(agentByThread.get(thread.id), (row, r) => {
+    place(refetched.agent.get(thread.id), (row, r) => {
       row.recorded.refetchTokens += r.tokens;
     });
   }
   return rows;
 }
-
-function byThread(list: readonly Refetched[]): Map<string, Refetched[]> {
-  const out = new Map<string, Refetched[]>();
-  for (const r of list) getOrInsert(out, r.thread, newList).push(r);
-  return out;
-}
-const newList = (): Refetched[] => [];
 
 /** Totals and means per task of this run's rows. */
 export function taskTotals(rows: readonly TaskRow[]): TaskTotals {

@@ -5,7 +5,7 @@
 import type { Block } from '../model/transcript.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { ToolMatcher } from './aliases.ts';
-import { Contributions } from './artifacts.ts';
+import { type ArtifactIndex, Contributions } from './artifacts.ts';
 import { CategoryTable } from './categories.ts';
 import { Placements } from './placements.ts';
 import { ResultSites } from './result-sites.ts';
@@ -34,6 +34,9 @@ export class PipelineMemo {
   readonly contributions = new Contributions();
   /** Summary drafts' token counts (summary-drafts.ts). */
   readonly drafts = new SummaryDrafts();
+  /** A pipeline summary's block → the merged index its sections render (stages/summarize.ts): the compaction
+   *  audit finds the summary's item lines in it without making the text. Bound: the summaries alive. */
+  readonly summarySections = new WeakMap<Block, ArtifactIndex>();
   /** Block → the hard cap's last-resort cut of it at ratio 0 (all it can cut; stages/hardcap.ts), or null when it
    *  has no such cut. A prompt whose estimate stays far over the cap cuts every block of the history this way on
    *  every request; the cut depends on the block alone. Bound: the blocks alive. */

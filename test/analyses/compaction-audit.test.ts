@@ -3,7 +3,7 @@
 // pipeline's own summarize stage audited the same way.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AnalyzeOptions, analyze } from '../../src/analyses/analyze.ts';
-import { buildLedger } from '../../src/analyses/ledger.ts';
+import { buildLedger, todoSites } from '../../src/analyses/ledger.ts';
 import { fold, probeSummary } from '../../src/analyses/probes.ts';
 import type { Transcript } from '../../src/model/transcript.ts';
 import { type CachedTokenizer, createTokenizer, ENCODINGS } from '../../src/tokens/tokenizer.ts';
@@ -185,6 +185,54 @@ describe('the pipeline’s own summaries are audited the same way', () => {
     }
   });
 
+  it('a ledger made with the parts and marks kept from other spans equals one made from scratch', () => {
+    const th = work().threads[0];
+    const n = th.messages.length;
+    const sites = todoSites(th);
+    const parts = new WeakMap();
+    const nothing = new Uint8Array(n);
+    for (const [from, to] of [
+      [0, n],
+      [3, 10],
+      [5, n - 2],
+      [0, n],
+      [n - 4, n + 3],
+    ])
+      expect(buildLedger(th, from, to, sites, parts, nothing)).toEqual(buildLedger(th, from, to));
+    expect(nothing.includes(1)).toBe(true);
+  });
+
+  it('a pipeline summary probed through its sections’ lines keeps and loses what probing its text does', () => {
+    const a = run(work(), opts);
+    const pipe = a.audit.compactions.filter((c) => c.source === 'pipeline');
+    expect(pipe.length).toBeGreaterThanOrEqual(2);
+    for (const c of pipe) {
+      const texts = a.audit.texts.get(c.id);
+      expect(texts).toBeDefined();
+      if (texts) expect(c.probes).toEqual(probeSummary(texts.summary, texts.ledger));
+    }
+  });
+
+  it('the anchored summary is made when first read, and a row reads as its spread copy does', () => {
+    const counted: string[] = [];
+    const count = (s: string) => {
+      counted.push(s);
+      return tk.count(s);
+    };
+    const tok = { encoding: tk.encoding, count };
+    const a = analyze(work(), { ...baseOptions(opts), tokenizer: tok });
+    const pipe = a.audit.compactions.filter((c) => c.source === 'pipeline');
+    expect(pipe.length).toBeGreaterThanOrEqual(2);
+    const head = '[Tierscope anchored summary of messages ';
+    expect(counted).not.toContain(head);
+    for (const c of pipe) {
+      const spread = { ...c };
+      expect(counted).toContain(head);
+      expect(JSON.stringify(c)).toBe(JSON.stringify(spread));
+      expect(Object.keys(c)).toEqual(Object.keys(spread));
+    }
+  });
+
   it('a pipeline compaction’s text (what its view shows) is its summary’s, made when read', () => {
     const a = run(work(), opts);
     const pipe = a.audit.compactions.filter((c) => c.source === 'pipeline');
@@ -230,6 +278,18 @@ U Make the   Retry limit configurable
 A ok`);
     expect(l.instructions.map((x) => x.text)).toEqual(['Make the   Retry limit configurable']);
     expect(fold('Make the `Retry`  limit')).toBe('make the retry limit');
+    // Every whitespace run becomes one space, whatever its characters (the fold replaces only runs that change).
+    const alphabet = [' ', ' ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\ufeff', '\u3000', 'a', 'B', '"', '\\', 'Σ'];
+    let seed = 7;
+    for (let i = 0; i < 5000; i++) {
+      let s = '';
+      for (let n = i % 13; n > 0; n--) {
+        seed = (seed * 48271) % 2147483647;
+        s += alphabet[seed % alphabet.length];
+      }
+      const plain = s.toLowerCase().replace(/\\/g, '/').replace(/["]/g, '').replace(/\s+/g, ' ').trim();
+      expect(fold(s)).toBe(plain);
+    }
     expect(probeSummary('user: "make the retry limit configurable"', l).instructions.kept[0].match).toBe('normalized');
   });
 });

@@ -1,6 +1,7 @@
 // The run's reply lists compactions without their probe and re-fetch items (the compaction view asks for the open
 // one whole): on a real session with an agent compaction and, replayed raw in a 60k window, pipeline summaries,
-// each listed row keeps every other fact and counts what the audit's row holds.
+// each listed row keeps every other fact (not the anchored summary's tokens: only the compaction view reads them, and
+// they are made when read) and counts what the audit's row holds.
 import { expect, it } from 'vitest';
 import { analyze } from '../../src/analyses/analyze.ts';
 import { PROBE_KINDS } from '../../src/analyses/probes.ts';
@@ -25,7 +26,7 @@ describeWild('compaction list rows', () => {
     let lost = 0;
     for (const row of rows) {
       const listed = compactionListRow(row);
-      const { probes, anchoredProbes, refetchesAfter, ...facts } = row;
+      const { probes, anchoredProbes, anchoredTokens, refetchesAfter, ...facts } = row;
       const count = (side: 'kept' | 'lost') => PROBE_KINDS.reduce((n, k) => n + probes[k][side].length, 0);
       expect(listed).toEqual({
         ...facts,
@@ -35,6 +36,8 @@ describeWild('compaction list rows', () => {
       });
       expect(JSON.stringify(listed)).not.toContain('"items"');
       expect(anchoredProbes).toBeDefined();
+      expect(anchoredTokens).toBeGreaterThan(0);
+      expect(listed).not.toHaveProperty('anchoredTokens');
       lost += listed.lost;
     }
     expect(lost).toBeGreaterThan(0);

@@ -230,6 +230,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
     if (tokensAfter >= tokensBefore) return state; // the prose made it no smaller than what it replaces
     const summary = summaryMessage(() => `${head}${renderSections(merged)}`);
     ctx.meter.knownBlock(summary.blocks[0], tokensAfter);
+    ctx.memo.summarySections.set(summary.blocks[0], merged);
     const runes = runeCount(head) + sectionRunes(merged);
     ctx.memo.runes.known(summary.blocks[0], runes);
     state.index = chosen.merged;
