@@ -329,3 +329,55 @@ export function sectionTokens(
   }
   return n;
 }
+
+/** What mergeIndex keeps of a list that is not replaced (Next Steps and Current State are). */
+const MERGED_MAX = 60;
+
+/**
+ * `sectionTokens(mergeIndex(base, more), count, itemCount)` without making the merged index: a summary plan measures
+ * a draft per candidate cut and keeps one (summarize.ts). Each kept list is merged into `scratch` as mergeIndex
+ * merges it (the base's items, then each new item whose text the list does not hold, the oldest leaving past
+ * MERGED_MAX), and counted from there; `scratch` is the caller's, reused, and emptied again.
+ */
+export function mergedSectionTokens(
+  base: ArtifactIndex,
+  more: ArtifactIndex,
+  scratch: (Artifact | undefined)[],
+  count: (line: string) => number,
+  itemCount: (a: Artifact) => number,
+): number {
+  let n = 0;
+  for (let s = 0; s < SECTION_KEYS.length; s++) {
+    const k = SECTION_KEYS[s];
+    const last = s === SECTION_KEYS.length - 1;
+    const add = more[k];
+    let items: readonly (Artifact | undefined)[];
+    let from = 0;
+    let to: number;
+    if (k === 'state' || k === 'next') {
+      items = add.length > 0 ? add : base[k];
+      to = items.length;
+    } else {
+      const kept = base[k];
+      for (to = 0; to < kept.length; to++) scratch[to] = kept[to];
+      for (let i = 0; i < add.length; i++) {
+        const a = add[i];
+        if (a.text === '') continue;
+        let held = false;
+        for (let j = from; j < to && !held; j++) held = (scratch[j] as Artifact).text === a.text;
+        if (held) continue;
+        scratch[to++] = a;
+        if (to - from > MERGED_MAX) from++;
+      }
+      items = scratch;
+    }
+    n += count(TITLE_LINES.get(k) as string);
+    if (to === from) n += count(last ? NONE_LINE : NONE_LINE_BREAK);
+    for (let i = from; i < to; i++) {
+      const a = items[i] as Artifact;
+      n += last && i === to - 1 ? count(itemLine(a)) : itemCount(a);
+    }
+    if (items === scratch) scratch.fill(undefined, 0, to);
+  }
+  return n;
+}
