@@ -189,10 +189,7 @@ export function startReplay(
 
   // One stage context per thread, updated per request (a request allocates as little as possible).
   let task: string | undefined;
-  /** This request's events so far, in a list reused by every request (`pendingCount` of them): a request keeps them
-   *  in a list of their exact length (a list pushed to from empty reserves 17 places). */
-  const pending: (PipelineEvent | undefined)[] = [];
-  let pendingCount = 0;
+  let events: PipelineEvent[] = NO_EVENTS;
   let current = 0;
   /** Calibrated estimate of this request's input, and its counted messages (the estimate moves with them, at
    *  `rate`: what the calibration says one of their counted tokens is worth, calibration.ts). */
@@ -229,7 +226,8 @@ export function startReplay(
     emit: () => undefined,
     stage: STAGES[0].id,
     record: (ev: PipelineEvent) => {
-      pending[pendingCount++] = ev;
+      if (events === NO_EVENTS) events = [];
+      events.push(ev);
       if (ev.toolUseId && ev.after?.type === 'tool_result') {
         // A result rewrite was just applied at (position, blockIndex): its tool id's number is there.
         let n = work.refsAt(ev.position)?.[ev.blockIndex];
@@ -245,25 +243,14 @@ export function startReplay(
     ctx.record({ thread: thread.id, request: current, stage: stage.id, ...e });
   });
 
-  // Made only when something is validated (most requests find their input check cached).
-  const validationContext = (request: number, stage: string) => ({
-    thread: thread.id,
-    request,
-    provider: opts.provider,
-    stage,
-  });
-  /** The request's output tokens by category, as forEachCategory hands them (one callback a thread). */
-  let categories: Record<string, number> = {};
-  const setCategory = (k: string, v: number) => {
-    categories[k] = v;
-  };
-
   const step = (plans: ThreadPlans, k: number): void => {
     const plan = plans.at(k);
     const r = plan.request;
     const { view, delta, toolsKey, systemKey, toolsTokens, staticTokens, rawInputTokens } = plan;
     const messages = view.array.slice(plan.from, view.end);
     let pairing: PairingViolation[] = NO_VIOLATIONS;
+    // Made only when something is validated (most requests find their input check cached).
+    const pctx = (stage: string) => ({ thread: thread.id, request: r.index, provider: opts.provider, stage });
 
     work.startRequest();
     let freshFrom: number;
@@ -285,13 +272,7 @@ export function startReplay(
         plans.keepCheck(
           k,
           key,
-          validateAppended(
-            view,
-            delta.from,
-            validationContext(r.index, 'input'),
-            full && !settled,
-            settled ? knownDuplicate : undefined,
-          ),
+          validateAppended(view, delta.from, pctx('input'), full && !settled, settled ? knownDuplicate : undefined),
           NO_VIOLATIONS,
         );
       if (found.length > 0) pairing = report(found, pairing, view.array, view.start);
@@ -302,13 +283,13 @@ export function startReplay(
       freshFrom = 0;
       const found =
         plans.check(k, keys.reset) ??
-        plans.keepCheck(k, keys.reset, validatePairing(raw, validationContext(r.index, 'input')), NO_VIOLATIONS);
+        plans.keepCheck(k, keys.reset, validatePairing(raw, pctx('input')), NO_VIOLATIONS);
       pairing = report(found, pairing, raw);
       if (track(plans, k)) repeats.reset(raw, inputDuplicateReported);
     }
 
     task = undefined;
-    pendingCount = 0;
+    events = NO_EVENTS;
     current = r.index;
     // The calibration estimates the recorded input (calibration.ts); another input (raw mode) differs from it
     // by its counted messages.
@@ -333,7 +314,7 @@ export function startReplay(
       states[i] = stage.run(work, states[i] as never, ctx);
       stageTokens[i] = staticTokens + work.total;
       if (work.epoch !== epoch) {
-        const stageCtx = validationContext(r.index, stage.id);
+        const stageCtx = pctx(stage.id);
         const uniqueUses = work.duplicateUses === 0;
         // One splice (a summary, a drop): a window around its junction shows whether anything can be new. A
         // splice (it inserts no tool block) cannot make a use repeat, so the window skips that global check.
@@ -365,15 +346,12 @@ export function startReplay(
     const commonTokens = samePrefix ? staticTokens + work.tokensBefore(commonMessages) : sameTools ? toolsTokens : 0;
     if (!samePrefix) commonMessages = 0;
 
-    categories = {};
-    work.forEachCategory(setCategory);
+    const categories: Record<string, number> = {};
+    work.forEachCategory((k, v) => {
+      categories[k] = v;
+    });
     categories.tools = toolsTokens;
     categories.system = (categories.system ?? 0) + Math.max(0, staticTokens - toolsTokens);
-    let events = NO_EVENTS;
-    if (pendingCount > 0) {
-      events = pending.slice(0, pendingCount) as PipelineEvent[];
-      pending.fill(undefined, 0, pendingCount);
-    }
     const summarizeState = states[SUMMARIZE] as SummarizeState;
     const failure = summarizeState.failed.at(-1);
 
