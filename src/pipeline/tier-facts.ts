@@ -87,17 +87,6 @@ export class TierFacts {
     return this.cleared[row] === 1;
   }
 
-  /** The Tier-1 stub of the block of `row`, when it was made (`tier1`). */
-  stub(row: number): Block | undefined {
-    return this.stubs[row];
-  }
-
-  /** The truncation of the block of `row` at `cap`, when it is kept (`truncated`). */
-  cut(row: number, cap: number): Block | undefined {
-    const at = this.slotOf(row, cap);
-    return at >= 0 ? this.cuts[at] : undefined;
-  }
-
   /** The Tier-1 stub of `prev` (the block of `row`), made by `make` once. */
   tier1(row: number, prev: Block, make: () => Block): Block {
     let next = this.stubs[row];

@@ -90,12 +90,9 @@ function mechanical(b: ToolResultBlock, cap: number, runes: number, meter: Token
   return { ...b, content };
 }
 
-/** Per pass: the config as tiering reads it, the summary attempts used, and the tier and distance each rewrite's
- *  event reads (emitRewrite copies them: one object a pass, not one a result). */
+/** Per pass: the config as tiering reads it, and the summary attempts used. */
 type Pass = {
   attempts: number;
-  tier1: { tier: 1; distance: number };
-  tier2: { tier: 2; distance: number };
   floorScope: 'block' | 'message';
   floorTools: readonly string[];
   guiTools: readonly string[];
@@ -143,11 +140,8 @@ function tierMessage(
     if (tierFacts.isCleared(f)) continue;
     if (distance >= tier1Distance && !floor) {
       state.tier[n] = 1;
-      const stub =
-        tierFacts.stub(f) ??
-        tierFacts.tier1(f, b, () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
-      pass.tier1.distance = distance;
-      emitRewrite(work, ctx, pos, j, stub, 'tier1', pass.tier1, tierFacts.tier1Measured(f), edits);
+      const stub = tierFacts.tier1(f, b, () => ({ ...b, content: tier1Stub(tool, work.toolInput(id), runes) }));
+      emitRewrite(work, ctx, pos, j, stub, 'tier1', { tier: 1, distance }, tierFacts.tier1Measured(f), edits);
       continue;
     }
     const text = tierFacts.text(f);
@@ -173,19 +167,15 @@ function tierMessage(
         }
       }
       if (next) {
-        pass.tier2.distance = distance;
-        if (emitRewrite(work, ctx, pos, j, next, 'tier2-summary', pass.tier2, undefined, edits)) {
+        if (emitRewrite(work, ctx, pos, j, next, 'tier2-summary', { tier: 2, distance }, undefined, edits)) {
           state.flags[n] |= SUMMARIZED;
           continue;
         }
       }
     }
-    const cut =
-      tierFacts.cut(f, pass.tier2Cap) ??
-      tierFacts.truncated(f, b, pass.tier2Cap, () => mechanical(b, pass.tier2Cap, runes, ctx.meter));
+    const cut = tierFacts.truncated(f, b, pass.tier2Cap, () => mechanical(b, pass.tier2Cap, runes, ctx.meter));
     const measured = tierFacts.truncatedMeasured(f, pass.tier2Cap);
-    pass.tier2.distance = distance;
-    emitRewrite(work, ctx, pos, j, cut, 'tier2-truncate', pass.tier2, measured, edits);
+    emitRewrite(work, ctx, pos, j, cut, 'tier2-truncate', { tier: 2, distance }, measured, edits);
   }
   if (edits.length > 0) work.replaceBlocks(pos, edits);
 }
@@ -233,8 +223,6 @@ export const tiersStage: PipelineStage<TiersState> = {
     if (state.next < end) {
       const pass: Pass = {
         attempts: 0,
-        tier1: { tier: 1, distance: 0 },
-        tier2: { tier: 2, distance: 0 },
         floorScope: cfg.floorScope,
         floorTools: cfg.floorTools,
         guiTools: cfg.guiTools,
