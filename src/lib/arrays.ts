@@ -37,31 +37,3 @@ export function spliceIn<T>(a: T[], start: number, deleteCount: number, items: r
   for (let i = 0; i < items.length; i++) a[start + i] = items[i];
   return removed;
 }
-
-/**
- * Positions [start, start + deleteCount) of `a` make room for `k` new ones, in place: the tail moves down and the
- * list is cut short, so a splice that inserts fewer than it removes (a summary, a drop) allocates nothing. The new
- * positions hold `fill` until the caller writes them. (Growing goes through the native splice.)
- */
-export function openRange<T>(a: T[], start: number, deleteCount: number, k: number, fill: T): void {
-  const shift = k - deleteCount;
-  if (shift > 0) {
-    const room: T[] = new Array<T>(shift).fill(fill);
-    spliceIn(a, start + deleteCount, 0, room);
-    return;
-  }
-  if (shift === 0) return;
-  const n = a.length;
-  for (let i = start + deleteCount; i < n; i++) a[i + shift] = a[i];
-  a.length = n + shift;
-}
-
-/** `a` with positions [start, start + deleteCount) replaced by `items`, in place (openRange). */
-export function replaceRange<T>(a: T[], start: number, deleteCount: number, items: readonly T[]): void {
-  if (items.length > deleteCount) {
-    spliceIn(a, start, deleteCount, items);
-    return;
-  }
-  for (let i = 0; i < items.length; i++) a[start + i] = items[i];
-  openRange(a, start + items.length, deleteCount - items.length, 0, items[0]);
-}

@@ -2,9 +2,11 @@
 // out: each tool id's call (first tool_use in an assistant message) and first result by interned number, how
 // far the pairs opened at each position reach (so valid cuts are one pass over numbers), and the positions of
 // tool-result messages. Typed arrays and plain number lists: no hashing, no walking messages to shift them.
-import { openRange } from '../lib/arrays.ts';
+import { spliceIn } from '../lib/arrays.ts';
 import type { Message } from '../model/transcript.ts';
 import { type BlockRefs, grownTo, type ToolIds } from './tool-ids.ts';
+
+const NONE: readonly number[] = Object.freeze([]);
 
 export class PairIndex {
   /** By tool id number: position of the assistant message holding the tool_use, −1 when absent. */
@@ -113,8 +115,7 @@ export class PairIndex {
       }
     }
     for (let i = end; i < reach.length; i++) if (reach[i] >= 0) reach[i] += shift;
-    openRange(reach, start, end - start, inserted, -1);
-    for (let i = start; i < start + inserted; i++) reach[i] = -1;
+    spliceIn(reach, start, end - start, inserted === 0 ? NONE : new Array<number>(inserted).fill(-1));
     if (stale) for (const u of stale) reach[u] = this.reachOf(messageAt(u), u, refsAt(u));
     const list = this.resultMessages;
     let lo = 0;
@@ -122,7 +123,7 @@ export class PairIndex {
     let hi = lo;
     while (hi < list.length && list[hi] < end) hi++;
     for (let i = hi; i < list.length; i++) list[i] += shift;
-    if (hi > lo) openRange(list, lo, hi - lo, 0, 0);
+    if (hi > lo) list.splice(lo, hi - lo);
     const removed = hi - lo;
     return { lo, removed };
   }

@@ -4,7 +4,7 @@
 // to stages by ownership: stages never mutate a Message or Block (they replace them), so the original
 // transcript is untouched and unchanged messages stay shared — which is what keeps re-runs incremental.
 
-import { openRange, replaceRange } from '../lib/arrays.ts';
+import { spliceIn } from '../lib/arrays.ts';
 import type { Block, Message } from '../model/transcript.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
 import { type Category, CategoryTotals, type MessageCategories, singleCategory } from './categories.ts';
@@ -296,63 +296,66 @@ export class Working {
   /**
    * Structural change: remove `deleteCount` messages at `start` and insert `items`. Token totals and
    * categories are adjusted by what left and what came in; positions after the cut shift (no re-measuring
-   * of the kept history).
+   * of the kept history). Returns the removed messages.
    */
-  splice(start: number, deleteCount: number, items: readonly Message[] = []): void {
+  splice(start: number, deleteCount: number, items: readonly Message[] = []): Message[] {
     const end = start + deleteCount;
     const itemsHaveTools = items.some((m) => m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
     if (itemsHaveTools) {
       // Rare: inserted tool blocks need every index rebuilt from scratch.
+      const removed = this.messages.slice(start, end);
       const next = [...this.messages.slice(0, start), ...items, ...this.messages.slice(end)];
       const firstChange = Math.min(this.firstChange, start);
       const carried = this.carried;
       this.reset(next);
       this.firstChange = firstChange;
       this.carried = carried;
-      return;
+      return removed;
     }
     for (let i = start; i < end; i++) {
       this.addCategories(i, -1);
       this.total -= this.tokens[i];
     }
-    // One copy (the message list itself is shared with callers that keep the previous output); the other
-    // per-position lists are private: a summary replaces many messages with one, moving the tail down in place.
+    const itemTokens = items.map((m) => this.meter.message(m));
+    // One copy, spliced in place (the message list itself is shared with callers that keep the previous output).
     const next = this.messages.slice();
-    replaceRange(next, start, deleteCount, items);
+    const removed = spliceIn(next, start, deleteCount, items);
     this.messages = next;
-    const k = items.length;
-    openRange(this.tokens, start, deleteCount, k, 0);
-    openRange(this.cats, start, deleteCount, k, this.cats[0]);
-    openRange(this.single, start, deleteCount, k, 0);
-    openRange(this.runes, start, deleteCount, k, 0);
-    openRange(this.refs, start, deleteCount, k, NO_REFS);
-    for (let i = 0; i < k; i++) {
-      const m = items[i];
-      const t = this.meter.message(m);
-      const c = this.categoriesOf(m);
-      this.tokens[start + i] = t;
-      this.cats[start + i] = c;
-      this.single[start + i] = singleCategory(c);
-      this.runes[start + i] = this.memo.runes.message(m);
-      this.refs[start + i] = NO_REFS;
-      this.total += t;
-    }
+    // The other per-position lists are private: spliced in place.
+    spliceIn(this.tokens, start, deleteCount, itemTokens);
+    const itemCats = items.map((m) => this.categoriesOf(m));
+    spliceIn(this.cats, start, deleteCount, itemCats);
+    spliceIn(this.single, start, deleteCount, itemCats.map(singleCategory));
+    spliceIn(
+      this.runes,
+      start,
+      deleteCount,
+      items.map((m) => this.memo.runes.message(m)),
+    );
+    spliceIn(
+      this.refs,
+      start,
+      deleteCount,
+      items.map(() => NO_REFS),
+    );
+    for (const t of itemTokens) this.total += t;
     const { lo, removed: removedResults } = this.pairs.splice(
       start,
       end,
-      k,
+      items.length,
       (p) => this.messages[p],
       (p) => this.refs[p],
     );
     // Repeated ids (local servers reuse `call_0` every round): a removed first occurrence hands its place to a
     // later one, so the pair index is made afresh from the kept refs — one pass, nothing re-measured.
     if (this.pairs.duplicateUses > 0 || this.pairs.duplicateResults > 0) this.reindexPairs();
-    for (let i = start; i < start + k; i++) this.addCategories(i, 1);
+    for (let i = start; i < start + items.length; i++) this.addCategories(i, 1);
     this.epoch++;
     this.resultSplices.push({ epoch: this.epoch, lo, removed: removedResults });
-    this.lastSplice = { epoch: this.epoch, start, inserted: k };
+    this.lastSplice = { epoch: this.epoch, start, inserted: items.length };
     this.firstChange = Math.min(this.firstChange, start);
     this.structural = true;
+    return removed;
   }
 
   /** A fresh pair index over the current messages and their tool id numbers. */
