@@ -198,13 +198,13 @@ describe('re-runs reuse untouched threads', () => {
       expect(warm.requests).toEqual(fresh.requests);
       expect(warm.fates).toEqual(fresh.fates);
     }
-    // Drafts are measured (SummaryDrafts.mergedDraft, from their lines' counts) only the first time: a repeat run
+    // Drafts are measured (SummaryDrafts.draft, from their lines' counts) only the first time: a repeat run
     // measures none.
     const drafts = () => {
       let n = 0;
       const proto = Object.getPrototypeOf(cache.pipeline.drafts) as SummaryDrafts;
-      const draft = proto.mergedDraft;
-      const spy = vi.spyOn(proto, 'mergedDraft').mockImplementation(function (this: SummaryDrafts, ...a) {
+      const draft = proto.draft;
+      const spy = vi.spyOn(proto, 'draft').mockImplementation(function (this: SummaryDrafts, ...a) {
         n++;
         return draft.apply(this, a);
       });
