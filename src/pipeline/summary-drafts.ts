@@ -6,7 +6,7 @@
 import { getOrInsert } from '../lib/maps.ts';
 import { RoundMap } from '../lib/rounds.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
-import { type Artifact, type ArtifactIndex, itemLine, mergedSectionTokens, sectionTokens } from './artifacts.ts';
+import { type Artifact, type ArtifactIndex, itemLine, sectionTokens } from './artifacts.ts';
 
 /** The first line of a pipeline summary (without its "\n"). */
 export function summaryHeader(n: number, first: number, last: number, summarizer: string): string {
@@ -62,45 +62,10 @@ export class SummaryDrafts {
     return n;
   }
 
-  /** Where a merged draft's lists are merged to be counted (mergedSectionTokens), reused. */
-  private readonly scratch: (Artifact | undefined)[] = [];
-
-  /** A draft's tokens (its header and sections, no prose). */
+  /** A draft's tokens (its header and sections, no prose): a plan measures one per candidate cut it has not measured
+   *  before (summarize.ts). */
   draft(meter: TokenMeter, n: number, first: number, last: number, summarizer: string, index: ArtifactIndex): number {
     return this.headTokens(meter, n, first, last, summarizer, '') + this.sectionTokens(meter, index);
-  }
-
-  /** `draft(…, mergeIndex(base, more))` without making the merged index: a plan measures one per candidate cut it
-   *  has not measured before (summarize.ts) and keeps the index of the one it chooses. */
-  mergedDraft(
-    meter: TokenMeter,
-    n: number,
-    first: number,
-    last: number,
-    summarizer: string,
-    base: ArtifactIndex,
-    more: ArtifactIndex,
-  ): number {
-    return (
-      this.headTokens(meter, n, first, last, summarizer, '') +
-      mergedSectionTokens(
-        base,
-        more,
-        this.scratch,
-        (line) => this.other(meter, line),
-        (a) => this.itemTokens(meter, a),
-      )
-    );
-  }
-
-  /** Tokens of an item's line with its "\n", kept by the item's identity. */
-  private itemTokens(meter: TokenMeter, a: Artifact): number {
-    let k = this.itemLines.get(a);
-    if (k === undefined) {
-      k = meter.text(`${itemLine(a)}\n`);
-      this.itemLines.set(a, k);
-    }
-    return k;
   }
 
   /**
@@ -130,7 +95,14 @@ export class SummaryDrafts {
     return sectionTokens(
       index,
       (line) => this.other(meter, line),
-      (a) => this.itemTokens(meter, a),
+      (a) => {
+        let k = this.itemLines.get(a);
+        if (k === undefined) {
+          k = meter.text(`${itemLine(a)}\n`);
+          this.itemLines.set(a, k);
+        }
+        return k;
+      },
     );
   }
 

@@ -2,7 +2,7 @@
 // numbers, the sections from their lines. Each must equal counting the whole text, in both encodings, for numbers of
 // every length, with and without prose (prose that starts with "/" is counted with the header).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Artifact, type ArtifactIndex, mergeIndex, renderSections } from '../../src/pipeline/artifacts.ts';
+import { type ArtifactIndex, renderSections } from '../../src/pipeline/artifacts.ts';
 import { SummaryDrafts, summaryHeader } from '../../src/pipeline/summary-drafts.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import { type CachedTokenizer, createTokenizer, ENCODINGS } from '../../src/tokens/tokenizer.ts';
@@ -60,40 +60,6 @@ describe('summary tokens from their parts', () => {
         expect(drafts.draft(meter, 3, 10, 2000, 'extractive', index)).toBe(tk.count(text));
         // Again: the items' lines come from the memo.
         expect(drafts.draft(meter, 3, 10, 2000, 'extractive', index)).toBe(tk.count(text));
-      }
-    });
-
-    it(`a merged draft counts as the merged index's draft (${encoding})`, () => {
-      const tk = tokenizers[encoding] as CachedTokenizer;
-      const drafts = new SummaryDrafts();
-      const meter = new TokenMeter(tk);
-      // Lists past the merge's 60 (the oldest leave), repeated texts (kept once, in the window only), empty
-      // texts, and Next Steps / Current State replaced by the new index's when it has any.
-      let seed = 7;
-      const rand = (n: number) => {
-        seed = (seed * 1103515245 + 12345) % 2147483648;
-        return seed % n;
-      };
-      const list = (n: number, texts: number): Artifact[] =>
-        Array.from({ length: n }, () => item(rand(9) === 0 ? '' : `path/${rand(texts)}.ts — 第${rand(5)}`, rand(3000)));
-      const random = (big: number): ArtifactIndex => ({
-        intent: list(rand(3), 4),
-        filesModified: list(rand(big), 90),
-        filesRead: list(rand(big), 30),
-        decisions: list(rand(14), 20),
-        errors: list(rand(22), 25),
-        state: list(rand(2), 5),
-        next: list(rand(2), 5),
-      });
-      for (let t = 0; t < 60; t++) {
-        const base = t % 5 === 0 ? EMPTY : random(t % 2 ? 70 : 45);
-        const more = t % 7 === 0 ? EMPTY : random(t % 3 ? 50 : 80);
-        const merged = mergeIndex(base, more);
-        const text = `${summaryHeader(t + 1, t, 3 * t, 'extractive')}\n${renderSections(merged)}`;
-        expect(drafts.mergedDraft(meter, t + 1, t, 3 * t, 'extractive', base, more)).toBe(tk.count(text));
-        expect(drafts.mergedDraft(meter, t + 1, t, 3 * t, 'extractive', base, more)).toBe(
-          drafts.draft(meter, t + 1, t, 3 * t, 'extractive', merged),
-        );
       }
     });
   }

@@ -126,8 +126,8 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     let found = memo.find(drafts, key);
     if (found === undefined) {
       const n = state.count + 1;
-      const tokens = memo.mergedDraft(ctx.meter, n, span.first, span.last, ctx.summarizer.id, base, index);
-      found = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last, tokens };
+      const tokens = memo.draft(ctx.meter, n, span.first, span.last, ctx.summarizer.id, mergeIndex(base, index));
+      found = { ...key, tokens };
       memo.keep(drafts, found);
     }
     const draft = found.tokens;
