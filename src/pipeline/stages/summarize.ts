@@ -127,7 +127,9 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     if (found === undefined) {
       const n = state.count + 1;
       const tokens = memo.draft(ctx.meter, n, span.first, span.last, ctx.summarizer.id, mergeIndex(base, index));
-      found = { ...key, tokens };
+      // One literal (a spread of `key` with a field added keeps that field outside the object: drafts are kept for
+      // three replays, thousands a replay at 20,000 requests).
+      found = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last, tokens };
       memo.keep(drafts, found);
     }
     const draft = found.tokens;
