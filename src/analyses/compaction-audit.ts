@@ -69,8 +69,10 @@ export type CompactionFacts = Omit<AuditedCompaction, 'anchoredTokens' | 'anchor
 
 type Audited = { row: CompactionFacts; span: SpanAudit; texts: CompactionTexts };
 
-/** What an audit reads that depends on the thread alone (kept in the AuditMemo): where its todo lists are, each
- *  message's contribution to an anchored summary, and what each span audited so far holds. */
+/** What an audit reads that is kept in the AuditMemo, not made per run: where the thread's todo lists are, each
+ *  message's contribution to an anchored summary, the ledger's parts and which messages add nothing to it, what each
+ *  span audited so far holds, the line counts, and (memo-wide, by summary block) the sections a pipeline summary was
+ *  rendered from. */
 type Known = {
   sites: readonly number[];
   contributions: Contributions;
@@ -89,17 +91,19 @@ type Anchored = { text: string; tokens: number; probes: Probes };
  *  tokens nor its probes: the compaction view and the report do, for the compaction they show). */
 class SpanAudit {
   private made?: Anchored;
+  /** Only what the anchored summary reads (not the whole Known: a kept agent audit would pin its read's span memo). */
   constructor(
     readonly ledger: Ledger,
     private readonly thread: Thread,
-    private readonly known: Known,
+    private readonly contributions: Contributions,
+    private readonly lines: AnchoredLines,
   ) {}
   get anchored(): Anchored {
     if (!this.made) {
       const { from, to } = this.ledger;
-      const index = anchoredIndex(this.thread, from, to, this.known.contributions);
+      const index = anchoredIndex(this.thread, from, to, this.contributions);
       const text = anchoredText(from, to, index);
-      const tokens = anchoredTokensOf(from, to, index, this.known.lines);
+      const tokens = anchoredTokensOf(from, to, index, this.lines);
       this.made = { text, tokens, probes: probeSummary(text, this.ledger) };
     }
     return this.made;
@@ -229,7 +233,7 @@ function spanAudit(thread: Thread, span: { from: number; to: number }, known: Kn
   let found = known.spans.get(key);
   if (!found) {
     const ledger = buildLedger(thread, span.from, span.to, known.sites, known.ledgerParts, known.addsNothing);
-    found = new SpanAudit(ledger, thread, known);
+    found = new SpanAudit(ledger, thread, known.contributions, known.lines);
     known.spans.set(key, found);
   }
   return found;

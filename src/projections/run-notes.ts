@@ -103,10 +103,10 @@ export class RunNotes {
    *  what is asked. */
   window(runId: number, thread: string, from: number, to: number, only?: readonly number[]): WindowNotes {
     const out: WindowNotes = { runId, thread, from, to, results: [], events: [], drops: [] };
-    const ti = this.threadOrder.get(thread);
-    if (ti === undefined || to <= from) return out;
     const runs = only ? only.filter((m) => m >= from && m < to) : undefined;
     if (runs) out.only = runs;
+    const ti = this.threadOrder.get(thread);
+    if (ti === undefined || to <= from) return out;
     // Contiguous messages [a, b): the whole window, or each message the filter shows.
     const spans: [number, number][] = runs ? runs.map((m) => [m, m + 1]) : [[from, to]];
     const n = this.rows.length;

@@ -4,7 +4,7 @@
 // they are made when read) and counts what the audit's row holds.
 import { expect, it } from 'vitest';
 import { analyze } from '../../src/analyses/analyze.ts';
-import { PROBE_KINDS } from '../../src/analyses/probes.ts';
+import { PROBE_KINDS, probeSummary } from '../../src/analyses/probes.ts';
 import { mergeConfig } from '../../src/pipeline/config.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
 import { compactionListRow } from '../../src/projections/compaction-list.ts';
@@ -40,6 +40,22 @@ describeWild('compaction list rows', () => {
       expect(listed).not.toHaveProperty('anchoredTokens');
       lost += listed.lost;
     }
+    expect(lost).toBeGreaterThan(0);
+  });
+
+  it('probe a pipeline summary through the sections it was rendered from as its text does', async () => {
+    const tok = await tokenizer();
+    const t = loadWild(CC);
+    const config = mergeConfig(presetConfig('seeds'), { contextWindow: 60000 });
+    const { audit } = analyze(t, { preset: 'seeds', config, mode: 'raw', provider: 'anthropic', tokenizer: tok });
+    let lost = 0;
+    for (const row of audit.compactions.filter((r) => r.source === 'pipeline')) {
+      const texts = audit.texts.get(row.id);
+      if (!texts) throw new Error(`no texts for ${row.id}`);
+      expect(row.probes, row.id).toEqual(probeSummary(texts.summary, texts.ledger));
+      lost += PROBE_KINDS.reduce((n, k) => n + row.probes[k].lost.length, 0);
+    }
+    // Items the summaries lost: a listed item must not be taken for one that is there.
     expect(lost).toBeGreaterThan(0);
   });
 });

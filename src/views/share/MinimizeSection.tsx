@@ -46,6 +46,7 @@ export function MinimizeSection({ base, redact, fileName }: Props) {
   const [candidates, setCandidates] = useState<Candidate[] | null>(null);
   const [spec, setSpec] = useState('');
   const shownRun = useStore((s) => s.run.result?.runId);
+  const current = useRef(0);
   useEffect(() => {
     const s = useStore.getState();
     let live = true;
@@ -55,14 +56,14 @@ export function MinimizeSection({ base, redact, fileName }: Props) {
         if (!live) return;
         const c = predicateCandidates(s.run.result, s.view, threadRows(s), found);
         setCandidates(c);
-        setSpec((was) => (c.some((x) => x.spec === was) ? was : (c[0]?.spec ?? '')));
+        // A minimize under way keeps the predicate it runs on shown.
+        setSpec((was) => (current.current || c.some((x) => x.spec === was) ? was : (c[0]?.spec ?? '')));
       });
     return () => {
       live = false;
     };
   }, [shownRun]);
   const [run, setRun] = useState<Run>({ phase: 'idle' });
-  const current = useRef(0);
   const redactKey = redact ? `paths:${redact.keepPaths}` : 'plain';
 
   // Closing the dialog stops a run.

@@ -10,7 +10,7 @@ import { TierLegend } from './TierLegend.tsx';
 import { TranscriptRow } from './TranscriptRow.tsx';
 import { TranscriptToolbar } from './TranscriptToolbar.tsx';
 import { useTranscriptUi } from './transcript-ui.ts';
-import { blockWindow, useWindowNotes } from './use-notes.ts';
+import { blockWindow, positionBlock, useWindowNotes } from './use-notes.ts';
 import { useWarmRows } from './use-warm-rows.ts';
 
 const ROW_HEIGHT = 22;
@@ -96,9 +96,11 @@ export function Transcript() {
   // The rows rendered (the viewport and the overscan) ask the engine for their notes; see use-notes.ts.
   const lo = items.length > 0 ? (shown ? shown[items[0].index] : items[0].index) : 0;
   const hi = items.length > 0 ? (shown ? shown[items[items.length - 1].index] : items[items.length - 1].index) : -1;
-  // Filtered (search), the rows on screen can be far apart: then just their messages are asked for.
-  const picked = shown ? items.map((it) => shown[it.index]).filter((m) => m !== undefined) : [];
-  const only = picked.length > 0 && picked.length < (hi ?? -1) - (lo ?? 0) + 1 ? picked : undefined;
+  // Filtered (search), the rows on screen can be far apart: then just their messages are asked for, those of the
+  // filtered rows' blocks of positions.
+  const at = shown && items.length > 0 ? positionBlock(items[0].index, items[items.length - 1].index, count) : null;
+  const picked = shown && at ? shown.slice(at.from, at.to) : [];
+  const only = picked.length > 0 && picked[picked.length - 1] - picked[0] + 1 > picked.length ? picked : undefined;
   const want = only ? { from: only[0], to: only[only.length - 1] + 1 } : blockWindow(lo ?? 0, hi ?? -1);
   const win = useWindowNotes(rows ? result?.runId : undefined, thread, want.from, want.to, only);
   const notes = useMemo(() => notesFor(result, thread, rows, win.notes), [result, thread, rows, win.notes]);

@@ -52,6 +52,13 @@ export function useWindowNotes(
  *  when it crosses a block. */
 const BLOCK = 64;
 
+/** Positions [from, to) of a filtered list's rows on screen, rounded out to blocks of `BLOCK` (at most `count`): a
+ *  search filter's window is asked for by the rows' positions, so scrolling within a block asks nothing again. */
+export function positionBlock(first: number, last: number, count: number): { from: number; to: number } {
+  if (last < first) return { from: 0, to: 0 };
+  return { from: Math.floor(first / BLOCK) * BLOCK, to: Math.min(count, Math.ceil((last + 1) / BLOCK) * BLOCK) };
+}
+
 export function blockWindow(first: number, last: number): { from: number; to: number } {
   if (last < first) return { from: 0, to: 0 };
   return { from: Math.floor(first / BLOCK) * BLOCK, to: Math.ceil((last + 1) / BLOCK) * BLOCK };

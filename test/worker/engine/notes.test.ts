@@ -137,6 +137,7 @@ describeReal('notes by window', () => {
           windows++;
         }
         // A search filter's rows on screen, far apart: just their messages.
+        const picks: number[][] = [];
         for (const [start, step] of [
           [0, 7],
           [3, 13],
@@ -144,9 +145,21 @@ describeReal('notes by window', () => {
           [Math.floor(n / 2), 31],
         ]) {
           const only = Array.from({ length: Math.ceil((n - start) / step) }, (_, i) => start + i * step).slice(0, 60);
+          picks.push(only);
+        }
+        // A drop's own message with a later one it reaches (its events, not a drop again), and the message before.
+        for (const e of events.filter((x) => x.thread === th.id && x.action === 'drop').slice(0, 20)) {
+          const last = Math.min(n - 1, e.lastMessageIndex ?? e.messageIndex);
+          if (last > e.messageIndex) picks.push([e.messageIndex, last]);
+          if (e.messageIndex > 0) picks.push([e.messageIndex - 1, last]);
+        }
+        for (const only of picks) {
           if (only.length === 0) continue;
           const w = await engine.notes(runId, th.id, only[0], only[only.length - 1] + 1, only);
-          expect(w, `${th.id} only ${start}+${step}k`).toEqual({ runId, ...filteredOnly(rows, events, th.id, only) });
+          expect(w, `${th.id} only ${only.slice(0, 3)}…`).toEqual({
+            runId,
+            ...filteredOnly(rows, events, th.id, only),
+          });
           onlyDrops += w?.drops.length ?? 0;
           onlyEvents += w?.events.length ?? 0;
         }
