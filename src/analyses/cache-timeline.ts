@@ -209,6 +209,9 @@ type Schedule = {
   toolsId: Int32Array;
   prefixes: number;
   tools: number;
+  /** Per request (replay order): its thread's index; and each thread's first request, then the count. */
+  threadOf: Int32Array;
+  threadStart: Int32Array;
 };
 function scheduleFor(t: Transcript, replay: Replay, memo: TimelineMemo): Schedule {
   const shape = replay.threads.map((tr) => tr.requests.length);
@@ -239,7 +242,17 @@ function scheduleFor(t: Transcript, replay: Replay, memo: TimelineMemo): Schedul
     }
   });
   const order = Int32Array.from(time.keys()).sort((a, b) => (time[a] ?? 0) - (time[b] ?? 0) || a - b);
+  const threadOf = new Int32Array(time.length);
+  const threadStart = new Int32Array(shape.length + 1);
+  for (let ti = 0, k = 0; ti < shape.length; ti++) {
+    threadStart[ti] = k;
+    threadOf.fill(ti, k, k + shape[ti]);
+    k += shape[ti];
+  }
+  threadStart[shape.length] = time.length;
   const s: Schedule = {
+    threadOf,
+    threadStart,
     shape,
     order,
     time,
@@ -304,54 +317,60 @@ function simulatedCause(
   return { cause: 'below-minimum', detail: 'the shared prefix is below the cacheable minimum' };
 }
 
+/** A use at `at` is still cached at `now` (either unknown: assumed so). */
+function within(now: number | undefined, at: number | undefined, ttl: number): boolean {
+  return now === undefined || at === undefined || now - at <= ttl;
+}
+
 /** Simulated cache read/write for every replayed request, merged over threads by time. */
 export function simulatedTimeline(t: Transcript, replay: Replay, memo = new TimelineMemo()): SimulatedPoint[] {
   const cfg = replay.options.config;
   const sched = scheduleFor(t, replay, memo);
-  // Entries in replay order: the request, its thread's id and calibration factor.
-  const rrs: RequestReplay[] = [];
-  const factors: number[] = [];
-  const threadOf: number[] = [];
-  replay.threads.forEach((tr, ti) => {
-    for (const rr of tr.requests) {
-      rrs.push(rr);
-      factors.push(tr.calibration.factor);
-      threadOf.push(ti);
-    }
-  });
+  const { threadOf, threadStart } = sched;
+  const threads = replay.threads;
+  /** Request `k` (replay order) of the replay. */
+  const rrAt = (k: number): RequestReplay => threads[threadOf[k]].requests[k - threadStart[threadOf[k]]];
   const ttl = cfg.cache.ttlSeconds * 1000;
-  // The API's rules for each request's model (its minimum and step), with the config's overrides.
+  // The API's rules for each request's model (its minimum and step), with the config's overrides; consecutive
+  // requests mostly share a model, so the last one is checked before the map.
   const api = cacheApiOf(replay.options.provider);
   const rulesByModel = new Map<string | undefined, EffectiveRules>();
-  const rulesOf = (model: string | undefined) =>
-    getOrInsert(rulesByModel, model, () => rulesFor(api, model, cfg.cache));
-  const lastByThread = new Int32Array(replay.threads.length).fill(-1);
+  let lastModel: string | undefined;
+  let lastRules: EffectiveRules | undefined;
+  const lastByThread = new Int32Array(threads.length).fill(-1);
   // Last use time of each shared prefix (model|tools|system) and tools prefix (model|tools); NaN: never.
   const prefixSeen = new Float64Array(sched.prefixes).fill(Number.NaN);
   const toolsSeen = new Float64Array(sched.tools).fill(Number.NaN);
-  const points: SimulatedPoint[] = new Array(rrs.length);
-  const prompts = new Float64Array(rrs.length);
-  for (const k of sched.order) {
-    const rr = rrs[k];
-    const factor = factors[k];
+  const count = threadOf.length;
+  const points: SimulatedPoint[] = new Array(count);
+  const prompts = new Float64Array(count);
+  for (let o = 0; o < count; o++) {
+    const k = sched.order[o];
+    const ti = threadOf[k];
+    const rr = rrAt(k);
+    const factor = threads[ti].calibration.factor;
     // The prompt is the calibrated estimate of what would be sent: counted tokens × factor, plus what the log does
     // not hold (the unlogged system prompt and tool schemas, hidden framing), which sits at the front of every
     // prompt and so belongs to any prefix it shares.
     const prompt = Math.max(0, rr.estimateOut);
     const front = Math.max(0, prompt - factor * rr.outputTokens);
     prompts[k] = prompt;
-    const rules = rulesOf(rr.model);
+    if (lastRules === undefined || rr.model !== lastModel) {
+      const model = rr.model;
+      lastRules = getOrInsert(rulesByModel, model, () => rulesFor(api, model, cfg.cache));
+      lastModel = model;
+    }
+    const rules = lastRules;
     const min = rules.minCacheable;
     const now = sched.time[k];
-    const within = (at: number | undefined) => now === undefined || at === undefined || now - at <= ttl;
-    const p = lastByThread[threadOf[k]];
-    const prev = p >= 0 ? rrs[p] : undefined;
+    const p = lastByThread[ti];
+    const prev = p >= 0 ? rrAt(p) : undefined;
     let read = 0;
     let expired = false;
     let gap = 0;
     if (prev && prev.model === rr.model) {
       const at = sched.end[p] ?? sched.time[p];
-      if (within(at) && rr.commonTokens > 0) read = front + factor * rr.commonTokens;
+      if (within(now, at, ttl) && rr.commonTokens > 0) read = front + factor * rr.commonTokens;
       else {
         expired = true;
         gap = (now ?? 0) - (at ?? 0);
@@ -359,8 +378,10 @@ export function simulatedTimeline(t: Transcript, replay: Replay, memo = new Time
     }
     const seenPrefix = prefixSeen[sched.prefixId[k]];
     const seenTools = toolsSeen[sched.toolsId[k]];
-    if (!Number.isNaN(seenPrefix) && within(seenPrefix)) read = Math.max(read, front + factor * rr.prefixTokens);
-    else if (!Number.isNaN(seenTools) && within(seenTools)) read = Math.max(read, front + factor * rr.toolsTokens);
+    if (!Number.isNaN(seenPrefix) && within(now, seenPrefix, ttl))
+      read = Math.max(read, front + factor * rr.prefixTokens);
+    else if (!Number.isNaN(seenTools) && within(now, seenTools, ttl))
+      read = Math.max(read, front + factor * rr.toolsTokens);
     read = cachedPrefix(Math.min(read, prompt), min, rules.step);
     const cacheable = prompt >= min;
     // Anthropic bills writing the prompt up to its breakpoint; OpenAI and Gemini cache by themselves and bill the
@@ -385,7 +406,7 @@ export function simulatedTimeline(t: Transcript, replay: Replay, memo = new Time
       hitRate: prompt > 0 ? read / prompt : 0,
       break: brk,
     };
-    lastByThread[threadOf[k]] = k;
+    lastByThread[ti] = k;
     const used = sched.end[k] ?? sched.time[k] ?? 0;
     prefixSeen[sched.prefixId[k]] = used;
     toolsSeen[sched.toolsId[k]] = used;

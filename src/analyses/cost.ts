@@ -21,7 +21,7 @@ import {
 import type { BilledResponse, ObservedUsage, Thread } from '../model/transcript.ts';
 
 /** What an entry is: one of a thread's requests, or a response billed apart from them. */
-export type EntryKind = 'request' | BilledResponse['why'];
+type EntryKind = 'request' | BilledResponse['why'];
 
 export type ModelCost = {
   model: string;
@@ -94,6 +94,15 @@ export function usageTokens(u: ObservedUsage): TokenSplit {
 
 const HOUR = 3_600_000;
 
+/** One entry of a book: a request or a response billed apart, its model, time and tokens. */
+export type BookEntry = {
+  thread: Thread;
+  kind: EntryKind;
+  model: string | undefined;
+  time: number | undefined;
+  tokens: TokenSplit;
+};
+
 /** What the dollars keep from one run to the next of one transcript (the engine's RunMemo): prices do not
  *  move with the thresholds a drag changes. */
 export class CostMemo {
@@ -125,6 +134,11 @@ export class CostBook {
   private noRequestUsd = 0;
   private priced = 0;
   private unpriced = 0;
+  /** The last pricing looked up (by model and hour), the last entry's model row (by model and pricing) and its
+   *  thread row. */
+  private lastPricing: { model: string | undefined; hour: number | undefined; pricing: ModelPricing } | undefined;
+  private lastRow: { model: string | undefined; pricingOf: ModelPricing; row: ModelCost } | undefined;
+  private lastThread: ThreadCost | undefined;
 
   /** `adjust` rewrites a model's prices before use (the simulation's `cache.*` multipliers). */
   private readonly userKey: string;
@@ -141,6 +155,15 @@ export class CostBook {
    *  by model and hour number, without a key string a lookup. */
   pricing(model: string | undefined, time: number | undefined): ModelPricing {
     const hour = time === undefined ? undefined : Math.floor(time / HOUR);
+    // Consecutive lookups mostly ask for the same model and hour: the last answer is checked first.
+    const last = this.lastPricing;
+    if (last && last.model === model && last.hour === hour) return last.pricing;
+    const p = this.pricingAt(model, hour);
+    this.lastPricing = { model, hour, pricing: p };
+    return p;
+  }
+
+  private pricingAt(model: string | undefined, hour: number | undefined): ModelPricing {
     let slot = this.pricings.get(model ?? '');
     if (!slot) {
       slot = { hours: new Map(), any: undefined };
@@ -170,17 +193,20 @@ export class CostBook {
   }
 
   /** Add one entry; returns its dollars, or null when its model has no price. Keeps none of `e`'s objects. */
-  add(e: {
-    thread: Thread;
-    kind: EntryKind;
-    model: string | undefined;
-    time: number | undefined;
-    tokens: TokenSplit;
-  }): number | null {
-    const name = e.model ?? '(no model)';
+  add(e: BookEntry): number | null {
+    // Consecutive entries mostly share a model, an hour and a thread: the last one's lookups are kept.
     const pricing = this.pricing(e.model, e.time);
-    const m = this.modelRow(name, pricing);
-    const th = this.threadRow(e.thread);
+    let last = this.lastRow;
+    if (last?.pricingOf !== pricing || last.model !== e.model) {
+      last = { model: e.model, pricingOf: pricing, row: this.modelRow(e.model ?? '(no model)', pricing) };
+      this.lastRow = last;
+    }
+    const m = last.row;
+    let th = this.lastThread;
+    if (th?.thread !== e.thread.id) {
+      th = this.threadRow(e.thread);
+      this.lastThread = th;
+    }
     if (e.kind === 'request') {
       m.requests++;
       th.requests++;

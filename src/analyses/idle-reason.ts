@@ -23,10 +23,10 @@ export type IdleReason = {
 export type IdleInput = {
   config: PipelineConfig;
   mode: 'recorded' | 'raw';
-  /** Every request's calibrated estimate of its recorded input. */
-  requests: readonly { thread: string; index: number; estimateIn: number }[];
-  /** Stages of the run's rewrite events. */
-  eventStages: readonly string[];
+  /** Every request's calibrated estimate of its recorded input (read only when no lossy stage acted). */
+  requests: Iterable<{ thread: string; index: number; estimateIn: number }>;
+  /** Stages of the run's rewrite events (read up to the first lossy one). */
+  eventStages: Iterable<string>;
   /** The agent's own compactions (source `agent`) with the size the agent recorded before each. */
   agentCompactions: readonly { thread: string; request: number | null; preTokens: number | null }[];
   /** Tool-result messages per thread (fewer than `tier3Window`: tiering never touches a result); asked only
@@ -75,9 +75,11 @@ export function windowForTrigger(c: PipelineConfig, target: number): Record<stri
 export function idleReason(x: IdleInput): IdleReason | null {
   const c = x.config;
   const anyStage = c.tiersEnabled || c.microcompact.enabled || c.summarize.enabled || c.hardcap.enabled;
-  if (!anyStage || x.requests.length === 0 || x.eventStages.some((s) => LOSSY.has(s))) return null;
-  let peak = x.requests[0];
-  for (const r of x.requests) if (r.estimateIn > peak.estimateIn) peak = r;
+  if (!anyStage) return null;
+  for (const s of x.eventStages) if (LOSSY.has(s)) return null;
+  let peak: { thread: string; index: number; estimateIn: number } | undefined;
+  for (const r of x.requests) if (peak === undefined || r.estimateIn > peak.estimateIn) peak = r;
+  if (peak === undefined) return null;
   const trigger = triggerTokens(c);
   const at = { thread: peak.thread, request: peak.index, tokens: Math.round(peak.estimateIn) };
   const line = `this preset's trigger of ${k(trigger)} (${Math.round(c.triggerRatio * 100)}% of ${k(c.contextWindow)})`;

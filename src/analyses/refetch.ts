@@ -53,6 +53,12 @@ type Repeat = Omit<Refetch, 'kind' | 'lostBy'> & {
   /** The first call's result's row in its thread's fates, read once (a thread's rows are the same in every replay;
    *  checked by id before use): −1 when it has no result, −2 before it is read. */
   firstRow: number;
+  /** The re-fetch made for it by the last run, and the request and way its first result was lost then: a run
+   *  that classifies it alike hands out the same object (a 20k-request log has ~28k re-fetches a run, most of
+   *  them classified alike run after run; made anew, each would be copied by scavenges and promoted). */
+  made?: Refetch;
+  madeLostAt?: number;
+  madeHow?: string;
 };
 
 /** What the re-fetch analysis keeps from one run to the next of one transcript and tokenizer (RunMemo). */
@@ -150,7 +156,9 @@ function findRefetches(
         : lostAt >= 0 && lostAt <= r.repeatRequest
           ? 'after-pipeline'
           : 'plain';
-    const lostBy = kind === 'after-pipeline' && fates ? `${fates.lostHow(row)} at request ${lostAt}` : undefined;
+    const how = kind === 'after-pipeline' && fates ? fates.lostHow(row) : undefined;
+    const prev = r.made;
+    if (prev && prev.kind === kind && r.madeHow === how && (how === undefined || r.madeLostAt === lostAt)) return prev;
     const out: Refetch = {
       thread: r.thread,
       tool: r.tool,
@@ -162,7 +170,10 @@ function findRefetches(
       tokens: r.tokens,
       kind,
     };
-    if (lostBy !== undefined) out.lostBy = lostBy;
+    if (how !== undefined) out.lostBy = `${how} at request ${lostAt}`;
+    r.made = out;
+    r.madeHow = how;
+    r.madeLostAt = lostAt;
     return out;
   });
   return found;

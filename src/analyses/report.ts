@@ -23,7 +23,7 @@ import { type Counts, transcriptCounts } from './counts.ts';
 import { type BilledTokens, billedTokens, REPORT_FIGURES } from './figures.ts';
 import type { Refetch } from './refetch.ts';
 import type { RequestDollars, RunCost } from './run-cost.ts';
-import { type CheckRow, type SelfCheck, selfCheck } from './self-check.ts';
+import { type SelfCheck, SelfCheckTally } from './self-check.ts';
 import type { SettingsOrigin } from './settings-origin.ts';
 import type { TaskRow, TaskTotals } from './tasks.ts';
 import { indexToolCalls } from './tool-index.ts';
@@ -159,8 +159,9 @@ export class ReportMemo {
   /** Tool result block → its text's runes and tokens (a followed session's growth reads every result again).
    *  Bound: the result blocks alive. */
   readonly resultSizes: WeakMap<Block, { chars: number; tokens: number }>;
-  /** The transcript's counts. */
+  /** The transcript's counts, and its billed tokens (null: no usage). */
   counts: Counts | undefined;
+  billed: BilledTokens | null | undefined;
   /** `from`: the memo of an earlier read of a followed session; what is keyed on threads, blocks and replays is
    *  kept (the counts are the whole transcript's). */
   constructor(from?: ReportMemo) {
@@ -351,6 +352,12 @@ export type ReportInput = {
   rows?: boolean;
 };
 
+/** The transcript's billed tokens (a copy: the report's own object). */
+function billedOf(t: Transcript, memo: ReportMemo): BilledTokens | null {
+  if (memo.billed === undefined) memo.billed = billedTokens(t);
+  return memo.billed && { ...memo.billed };
+}
+
 function countsOf(t: Transcript, memo: ReportMemo): Counts {
   memo.counts ??= transcriptCounts(t);
   return { ...memo.counts };
@@ -441,8 +448,8 @@ export function buildReport(x: ReportInput): Report {
   let tokensIn = 0;
   let tokensAfter = 0;
   const breaks: BreakRecord[] = [];
-  /** What the self-check reads of each request with usage (kept also when the run skips the rows). */
-  const checked: CheckRow[] = [];
+  /** The self-check, told each request with usage (also when the run skips the rows). */
+  const check = new SelfCheckTally(t);
   for (const [ti, tr] of replay.threads.entries()) {
     const thread = t.threads[ti];
     for (const q of tr.requests) {
@@ -466,13 +473,7 @@ export function buildReport(x: ReportInput): Report {
         obsTot.cacheWrite += req.observed.cacheWrite;
       }
       if (req?.observed)
-        checked.push({
-          thread: tr.thread,
-          index: q.index,
-          estimateIn: q.estimateIn,
-          observed: req.observed,
-          estimate: { note: tr.calibration.requests[q.index]?.note ?? null },
-        });
+        check.add(tr.thread, q.index, q.estimateIn, req.observed, tr.calibration.requests[q.index]?.note ?? null);
       if (sim) {
         simTot.prompt += sim.prompt;
         simTot.cacheRead += sim.cacheRead;
@@ -497,9 +498,9 @@ export function buildReport(x: ReportInput): Report {
       });
     }
   }
-  const pairing = replay.threads.flatMap((tr) =>
-    tr.requests.flatMap((q) => q.pairing.map(({ provider: _p, ...v }) => v)),
-  );
+  const pairing: Report['pairing'] = [];
+  for (const tr of replay.threads)
+    for (const q of tr.requests) for (const { provider: _p, ...v } of q.pairing) pairing.push(v);
   const hasObserved = obsTot.prompt > 0;
   const report: Report = {
     format: sourceFormat(t),
@@ -522,11 +523,11 @@ export function buildReport(x: ReportInput): Report {
     toolResults: [],
     requests,
     figures: REPORT_FIGURES,
-    selfCheck: selfCheck(t, checked),
+    selfCheck: check.result(),
     refetches: x.refetches,
     cacheFindings: cacheFindings(breaks),
     totals: {
-      billed: billedTokens(t),
+      billed: billedOf(t, x.memo),
       tokensIn,
       tokensAfterPipeline: tokensAfter,
       tokensSaved: tokensIn - tokensAfter,

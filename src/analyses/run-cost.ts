@@ -9,8 +9,8 @@ import { getOrInsert } from '../lib/maps.ts';
 import type { Transcript } from '../model/transcript.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { cacheApiOf, cacheApiOfModel } from './cache-settings.ts';
-import type { ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
-import type { CostMemo, CostReport } from './cost.ts';
+import type { BreakInfo, ObservedPoint, SimulatedPoint } from './cache-timeline.ts';
+import type { CostBook, CostMemo, CostReport } from './cost.ts';
 import { recordedCost } from './recorded-cost.ts';
 import type { Refetch } from './refetch.ts';
 import { simulatedCost } from './simulated-cost.ts';
@@ -38,6 +38,17 @@ export type RunCost = {
   refetchUsd: (number | null)[];
 };
 
+/** At a ttl-expired break, what a 1-hour write would have changed (null at another cause). */
+function ttlAdvice(
+  b: BreakInfo,
+  model: string | undefined,
+  time: number | undefined,
+  api: CacheApi,
+  book: CostBook,
+): OneHourAdvice | null {
+  return b.cause === 'ttl-expired' ? oneHourAdvice(b, model, time, api, book) : null;
+}
+
 export function runCost(
   t: Transcript,
   replay: Replay,
@@ -56,37 +67,41 @@ export function runCost(
   const apiOfModel = new Map<string | undefined, CacheApi>();
   let k = 0;
   let obsAt = 0;
+  const oneHourWrites = cfg.cache.ttlSeconds > 300;
   for (const [ti, tr] of replay.threads.entries()) {
+    const recorded = rec.byRequest[ti];
+    const thread = t.threads[ti];
     for (const q of tr.requests) {
       const s = simulated[k];
       const o = observed[obsAt];
       const obs = o && o.thread === tr.thread && o.index === q.index ? observed[obsAt++] : undefined;
       const model = q.model;
-      const ttl = (b: typeof s.break, onApi: typeof api) =>
-        b?.cause === 'ttl-expired' ? oneHourAdvice(b, model, q.time, onApi, book) : null;
+      const ob = obs?.break;
+      const sb = s?.break;
       byPoint.push({
-        recorded: rec.byRequest[ti]?.[q.index] ?? null,
+        recorded: recorded?.[q.index] ?? null,
         simulated: sim.byPoint[k] ?? null,
-        observedOneHour: obs?.break
-          ? ttl(
-              obs.break,
-              getOrInsert(apiOfModel, model, () => cacheApiOfModel(model)),
-            )
-          : null,
-        simulatedOneHour: ttl(s?.break ?? null, api),
-        observedBreakUsd: obs?.break
-          ? breakUsd(
-              obs.break.tokensLost,
+        observedOneHour: ob
+          ? ttlAdvice(
+              ob,
               model,
               q.time,
-              cacheApiOfModel(model),
-              (t.threads[ti]?.requests[q.index]?.observed?.cacheWrite1h ?? 0) > 0,
+              getOrInsert(apiOfModel, model, () => cacheApiOfModel(model)),
               book,
             )
           : null,
-        simulatedBreakUsd: s?.break
-          ? breakUsd(s.break.tokensLost, model, q.time, api, cfg.cache.ttlSeconds > 300, book)
+        simulatedOneHour: sb ? ttlAdvice(sb, model, q.time, api, book) : null,
+        observedBreakUsd: ob
+          ? breakUsd(
+              ob.tokensLost,
+              model,
+              q.time,
+              cacheApiOfModel(model),
+              (thread?.requests[q.index]?.observed?.cacheWrite1h ?? 0) > 0,
+              book,
+            )
           : null,
+        simulatedBreakUsd: sb ? breakUsd(sb.tokensLost, model, q.time, api, oneHourWrites, book) : null,
       });
       k++;
     }

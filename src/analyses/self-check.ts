@@ -3,7 +3,7 @@
 // target's base), the worst miss and where — and whether the billed responses add up to the log's own running
 // totals (Codex `total_token_usage`; for a fork, its final total minus the total it inherited). A request more than
 // 10% off, or a sum that disagrees, is flagged: a format change shows up as a warning, not as silently wrong
-// numbers. Pure over the transcript and the report's request rows, so every format and view can use it.
+// numbers. Pure over the transcript and what the report tells it of each request, so every format and view can use it.
 import { grouped } from '../lib/digits.ts';
 import type { Transcript, UsageTotals } from '../model/transcript.ts';
 
@@ -48,14 +48,8 @@ export type SelfCheck = {
   summary: string;
 };
 
-/** What the check needs of a report row (RequestRow has it). */
-export type CheckRow = {
-  thread: string;
-  index: number;
-  estimateIn: number;
-  observed: { input: number; cacheRead: number; cacheWrite: number } | null;
-  estimate: { note: string | null };
-};
+/** A request's billed usage, as the check reads it. */
+type CheckUsage = { input: number; cacheRead: number; cacheWrite: number };
 
 const pct = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed(1)}%`;
 
@@ -94,36 +88,70 @@ export function whereIs(c: Pick<CheckedRequest, 'thread' | 'request' | 'line' | 
   return `${c.thread} request ${c.request}${at}`;
 }
 
-export function selfCheck(t: Transcript, rows: readonly CheckRow[]): SelfCheck {
-  const threads = new Map(t.threads.map((th) => [th.id, th]));
-  let base = 0;
-  let within = 0;
-  let worst: CheckedRequest | null = null;
-  const flagged: CheckedRequest[] = [];
-  for (const q of rows) {
-    if (!q.observed) continue;
-    const billed = q.observed.input + q.observed.cacheRead + q.observed.cacheWrite;
-    if (billed <= 0) continue;
-    const miss = (q.estimateIn - billed) / billed;
-    const th = threads.get(q.thread);
-    const req = th?.requests[q.index];
-    const c: CheckedRequest = {
-      thread: q.thread,
-      request: q.index,
+/** The self-check, told one request with usage at a time (the report's loop over requests): a request's
+ *  CheckedRequest is made only when it is flagged or the worst so far. */
+export class SelfCheckTally {
+  private readonly threads: Map<string, Transcript['threads'][number]>;
+  private base = 0;
+  private within = 0;
+  private worst: CheckedRequest | null = null;
+  private readonly flagged: CheckedRequest[] = [];
+
+  constructor(private readonly t: Transcript) {
+    this.threads = new Map(t.threads.map((th) => [th.id, th]));
+  }
+
+  /** One request with usage: its estimate of the recorded input and the calibration's note on it. */
+  add(thread: string, index: number, estimateIn: number, observed: CheckUsage, note: string | null): void {
+    const billed = observed.input + observed.cacheRead + observed.cacheWrite;
+    if (billed <= 0) return;
+    const miss = (estimateIn - billed) / billed;
+    let c: CheckedRequest | undefined;
+    if (billed >= CHECK_MIN_PROMPT) {
+      this.base++;
+      if (Math.abs(miss) <= WITHIN) this.within++;
+      if (!this.worst || Math.abs(miss) > Math.abs(this.worst.miss)) {
+        c = this.checked(thread, index, estimateIn, billed, miss, note);
+        this.worst = c;
+      }
+    }
+    if (Math.abs(miss) > FLAG_AT) this.flagged.push(c ?? this.checked(thread, index, estimateIn, billed, miss, note));
+  }
+
+  private checked(
+    thread: string,
+    index: number,
+    estimateIn: number,
+    billed: number,
+    miss: number,
+    note: string | null,
+  ): CheckedRequest {
+    const th = this.threads.get(thread);
+    const req = th?.requests[index];
+    return {
+      thread,
+      request: index,
       line: req?.line ?? null,
       file: th?.file ?? null,
-      estimate: Math.round(q.estimateIn),
+      estimate: Math.round(estimateIn),
       billed,
       miss,
-      note: q.estimate.note,
+      note,
     };
-    if (billed >= CHECK_MIN_PROMPT) {
-      base++;
-      if (Math.abs(miss) <= WITHIN) within++;
-      if (!worst || Math.abs(miss) > Math.abs(worst.miss)) worst = c;
-    }
-    if (Math.abs(miss) > FLAG_AT) flagged.push(c);
   }
+
+  result(): SelfCheck {
+    return summarize(this.t, this.base, this.within, this.worst, this.flagged);
+  }
+}
+
+function summarize(
+  t: Transcript,
+  base: number,
+  within: number,
+  worst: CheckedRequest | null,
+  flagged: CheckedRequest[],
+): SelfCheck {
   const totals = totalsCheck(t);
   const off = totals.filter((x) => !x.agrees);
   const share = base > 0 ? within / base : null;

@@ -12,7 +12,7 @@ import type { CacheConfig } from '../pipeline/config.ts';
 import type { Replay } from '../replay/transcript.ts';
 import { cacheApiOf, rulesFor } from './cache-settings.ts';
 import type { SimulatedPoint } from './cache-timeline.ts';
-import { CostBook, type CostMemo, type CostTotals } from './cost.ts';
+import { type BookEntry, CostBook, type CostMemo, type CostTotals } from './cost.ts';
 
 export type SimulatedCost = {
   totals: CostTotals;
@@ -47,24 +47,34 @@ export function simulatedCost(
   const book = new CostBook('estimated', cfg.prices, simulationPrices(cfg.cache), memo);
   const api = cacheApiOf(replay.options.provider);
   const oneHourByModel = new Map<string | undefined, boolean>();
-  const oneHourOf = (model: string | undefined) =>
-    getOrInsert(oneHourByModel, model, () => rulesFor(api, model, cfg.cache).oneHourWrites);
   const byPoint: (number | null)[] = [];
-  // One split rewritten for each point: the book adds its numbers and keeps none of its objects.
+  // One split and one entry rewritten for each point: the book adds their numbers and keeps none of their objects.
   const tokens: TokenSplit = { input: 0, output: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0 };
+  // Consecutive requests mostly share a model: the last one's answer is checked before the map.
+  let lastModel: string | undefined;
+  let lastOneHour: boolean | undefined;
   let k = 0;
-  for (const [ti, tr] of replay.threads.entries()) {
+  for (let ti = 0; ti < replay.threads.length; ti++) {
     const thread = t.threads[ti];
-    for (const q of tr.requests) {
-      const p = points[k++];
+    const entry: BookEntry = { thread, kind: 'request', model: undefined, time: undefined, tokens };
+    for (const q of replay.threads[ti].requests) {
+      const p = points[k];
       const req = thread.requests[q.index];
-      const oneHour = oneHourOf(q.model);
+      const model = q.model;
+      if (lastOneHour === undefined || model !== lastModel) {
+        lastOneHour = getOrInsert(oneHourByModel, model, () => rulesFor(api, model, cfg.cache).oneHourWrites);
+        lastModel = model;
+      }
+      const oneHour = lastOneHour;
       tokens.input = p.uncached;
       tokens.output = req?.observed?.output ?? 0;
       tokens.cacheRead = p.cacheRead;
       tokens.cacheWrite5m = oneHour ? 0 : p.cacheWrite;
       tokens.cacheWrite1h = oneHour ? p.cacheWrite : 0;
-      byPoint.push(book.add({ thread, kind: 'request', model: q.model, time: q.time, tokens }));
+      entry.model = model;
+      entry.time = q.time;
+      byPoint.push(book.add(entry));
+      k++;
     }
   }
   return { totals: book.totals(), byPoint };

@@ -104,19 +104,40 @@ export function refetchPricer(
   const threads = new Map(t.threads.map((th) => [th.id, th]));
   // Rules depend on the model alone here (one API, one cache config): once per model, not per re-fetch.
   const rulesByModel = new Map<string | undefined, ReturnType<typeof rulesFor>>();
+  // A list is mostly in thread and message order: the last re-fetch's thread, request and rate are checked first.
+  let lastThread: Transcript['threads'][number] | undefined;
+  let lastAt = -1;
+  let lastRate: number | null = null;
+  let rulesModel: string | undefined;
+  let rules: ReturnType<typeof rulesFor> | undefined;
   return (found) =>
     found.map((f) => {
-      const th = threads.get(f.thread);
+      const th = lastThread?.id === f.thread ? lastThread : threads.get(f.thread);
       // The first request whose input holds the repeat (inputEnd grows with the request index in a thread).
       const reqs = th?.requests ?? [];
-      const at = firstIndex(reqs.length, (i) => reqs[i].inputEnd > f.repeatMessageIndex);
+      const m = f.repeatMessageIndex;
+      // Searched from the last answer when the repeat is at or after it (its own request: the last rate).
+      let lo = 0;
+      const at0 = lastAt;
+      if (th && th === lastThread && at0 >= 0 && at0 < reqs.length && (at0 === 0 || reqs[at0 - 1].inputEnd <= m)) {
+        if (reqs[at0].inputEnd > m) return lastRate === null ? null : (f.tokens * lastRate) / 1e6;
+        lo = at0 + 1;
+      }
+      const at = firstIndex(reqs.length, (i) => reqs[i].inputEnd > m, lo);
+      lastThread = th;
+      lastAt = at;
+      lastRate = null;
       const req = at < reqs.length ? reqs[at] : undefined;
       if (!req) return null;
       const pricing = book.pricing(req.model, req.time);
       if (!pricing.known) return null;
-      const rules = getOrInsert(rulesByModel, req.model, () => rulesFor(api, req.model, c.cache));
+      if (rules === undefined || req.model !== rulesModel) {
+        const model = req.model;
+        rules = getOrInsert(rulesByModel, model, () => rulesFor(api, model, c.cache));
+        rulesModel = model;
+      }
       const p = pricing.prices;
-      const rate = rules.writes === 'explicit' ? writePrice(p, rules.oneHourWrites) : p.input;
-      return (f.tokens * rate) / 1e6;
+      lastRate = rules.writes === 'explicit' ? writePrice(p, rules.oneHourWrites) : p.input;
+      return (f.tokens * lastRate) / 1e6;
     });
 }

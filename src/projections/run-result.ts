@@ -10,7 +10,9 @@ import { madeOnRead } from '../lib/made-on-read.ts';
 import type { Transcript } from '../model/transcript.ts';
 import type { PairingViolation, Provider } from '../pairing/types.ts';
 import { hardcapTokens, landingTokens, type PipelineConfig, triggerTokens } from '../pipeline/config.ts';
+import type { PipelineEvent } from '../pipeline/stage.ts';
 import type { ReplayMode } from '../replay/inputs.ts';
+import type { RequestReplay } from '../replay/replay.ts';
 import type { EncodingName } from '../tokens/encodings.ts';
 import { type CompactionListRow, compactionListRow } from './compaction-list.ts';
 import type { NoteKinds, RunNotes, SummaryOutputs } from './run-notes.ts';
@@ -77,6 +79,22 @@ function refetchRisk(all: readonly Refetch[]): RunResult['refetchRisk'] {
   return { count, tokens };
 }
 
+/** The pairing violations of every request, in replay order. */
+function pairingOf(analysis: Analysis): PairingViolation[] {
+  const out: PairingViolation[] = [];
+  for (const tr of analysis.replay.threads) for (const q of tr.requests) for (const v of q.pairing) out.push(v);
+  return out;
+}
+
+/** Every replayed request, made as the idle reason reads them (it reads none once a lossy stage acted). */
+function* requestsOf(analysis: Analysis): Generator<RequestReplay> {
+  for (const tr of analysis.replay.threads) yield* tr.requests;
+}
+
+function* stagesOf(events: readonly PipelineEvent[]): Generator<string> {
+  for (const e of events) yield e.stage;
+}
+
 export type RunFacts = { runId: number; ms: number; settings: RunSettings; pendingSummaries: number };
 
 /** The run result of `analysis` (of `t`) with its timeline, as the page draws it. Its `timeline` is made on first
@@ -105,7 +123,7 @@ export function runResult(
     notes: notes.kinds(),
     summaries: c.summarizer === 'http' ? notes.summaries() : null,
     breaks,
-    pairing: analysis.replay.threads.flatMap((tr) => tr.requests.flatMap((q) => q.pairing)),
+    pairing: pairingOf(analysis),
     refetchRisk: refetchRisk(report.refetches),
     compactions: analysis.audit.compactions.map(compactionListRow),
     tasks: analysis.audit.tasks,
@@ -114,8 +132,8 @@ export function runResult(
     idle: idleReason({
       config: c,
       mode: run.settings.mode,
-      requests: analysis.replay.threads.flatMap((tr) => tr.requests),
-      eventStages: shown.full.map((e) => e.stage),
+      requests: requestsOf(analysis),
+      eventStages: stagesOf(shown.full),
       agentCompactions: analysis.audit.compactions.filter((r) => r.source === 'agent'),
       resultMessages: () => resultMessages(t),
     }),

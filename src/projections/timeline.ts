@@ -84,13 +84,16 @@ export type BreakRow = {
  *  points and rows are made when read (the run result's wire writes them one by one). */
 export type RunTimeline = { timeline: TimelinePoints; events: EventRows; full: PipelineEvent[]; breaks: BreakRow[] };
 
-/** The breaks of a point, observed before simulated. */
+/** The breaks of a point, observed before simulated. Each row is one literal (a spread of the shared fields made
+ *  each row ~6 µs, 7 ms a 20k run). */
 export function breaksAt(p: TimelinePoint, point: number, out: BreakRow[]): void {
-  const base = { thread: p.thread, request: p.index, point, time: p.time };
   const o = p.observedBreak;
   if (o)
     out.push({
-      ...base,
+      thread: p.thread,
+      request: p.index,
+      point,
+      time: p.time,
       source: 'observed',
       cause: o.cause,
       detail: o.detail,
@@ -103,7 +106,10 @@ export function breaksAt(p: TimelinePoint, point: number, out: BreakRow[]): void
   const c = p.cacheBreak;
   if (c)
     out.push({
-      ...base,
+      thread: p.thread,
+      request: p.index,
+      point,
+      time: p.time,
       source: 'simulated',
       cause: c.cause,
       detail: c.detail,
