@@ -26,6 +26,29 @@ export type EffectiveRules = Pick<CacheRules, 'api' | 'writes' | 'minCacheable' 
   oneHourWrites: boolean;
 };
 
+/** `rulesFor` of one API and cache config, by model, for a run's walk over its requests: made once a model, and
+ *  consecutive requests (which mostly share a model) answered from the last one without a map lookup. */
+export class RulesByModel {
+  private readonly byModel = new Map<string | undefined, EffectiveRules>();
+  private lastModel: string | undefined;
+  private last: EffectiveRules | undefined;
+  constructor(
+    private readonly api: CacheApi,
+    private readonly cache: CacheConfig,
+  ) {}
+  of(model: string | undefined): EffectiveRules {
+    if (this.last !== undefined && model === this.lastModel) return this.last;
+    let r = this.byModel.get(model);
+    if (r === undefined) {
+      r = rulesFor(this.api, model, this.cache);
+      this.byModel.set(model, r);
+    }
+    this.lastModel = model;
+    this.last = r;
+    return r;
+  }
+}
+
 /** The rules for one request: the API's for its model, overridden by every non-null `cache.*` value. */
 export function rulesFor(api: CacheApi, model: string | undefined, c: CacheConfig): EffectiveRules {
   const r = cacheRulesFor(api, model);

@@ -20,7 +20,7 @@ import type { TokenMeter } from '../tokens/meter.ts';
 import type { BreakCause } from './break-causes.ts';
 import { type Divergence, locateDivergence, PlacementMemo, placeInput } from './cache-divergence.ts';
 import { divergenceLine, fmtGap, sessionCause } from './cache-evidence.ts';
-import { cacheApiOf, cacheApiOfModel, type EffectiveRules, rulesFor } from './cache-settings.ts';
+import { cacheApiOf, cacheApiOfModel, RulesByModel, rulesFor } from './cache-settings.ts';
 import { endTime, observedCause, observedMin, type Ttl, ttlOf } from './observed-cause.ts';
 import { withReportedCause } from './reported-cause.ts';
 
@@ -331,12 +331,8 @@ export function simulatedTimeline(t: Transcript, replay: Replay, memo = new Time
   /** Request `k` (replay order) of the replay. */
   const rrAt = (k: number): RequestReplay => threads[threadOf[k]].requests[k - threadStart[threadOf[k]]];
   const ttl = cfg.cache.ttlSeconds * 1000;
-  // The API's rules for each request's model (its minimum and step), with the config's overrides; consecutive
-  // requests mostly share a model, so the last one is checked before the map.
-  const api = cacheApiOf(replay.options.provider);
-  const rulesByModel = new Map<string | undefined, EffectiveRules>();
-  let lastModel: string | undefined;
-  let lastRules: EffectiveRules | undefined;
+  // The API's rules for each request's model (its minimum and step), with the config's overrides.
+  const rulesOf = new RulesByModel(cacheApiOf(replay.options.provider), cfg.cache);
   const lastByThread = new Int32Array(threads.length).fill(-1);
   // Last use time of each shared prefix (model|tools|system) and tools prefix (model|tools); NaN: never.
   const prefixSeen = new Float64Array(sched.prefixes).fill(Number.NaN);
@@ -355,12 +351,7 @@ export function simulatedTimeline(t: Transcript, replay: Replay, memo = new Time
     const prompt = Math.max(0, rr.estimateOut);
     const front = Math.max(0, prompt - factor * rr.outputTokens);
     prompts[k] = prompt;
-    if (lastRules === undefined || rr.model !== lastModel) {
-      const model = rr.model;
-      lastRules = getOrInsert(rulesByModel, model, () => rulesFor(api, model, cfg.cache));
-      lastModel = model;
-    }
-    const rules = lastRules;
+    const rules = rulesOf.of(rr.model);
     const min = rules.minCacheable;
     const now = sched.time[k];
     const p = lastByThread[ti];

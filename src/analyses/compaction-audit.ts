@@ -282,13 +282,13 @@ function audit(
   text: () => string,
   thread: Thread,
   known: Known,
-  summaryTokens: () => number,
+  summaryTokens: number,
   sections?: ArtifactIndex,
 ): Audited {
   const span = spanAudit(thread, base.span, known);
   const { ledger } = span;
   const probes = probeSummary(text, base.opaque ? emptyLedger(ledger) : ledger, sections && listedIn(sections));
-  return { row: { ...base, summaryTokens: summaryTokens(), probes }, span, texts: new AuditTexts(text, span) };
+  return { row: { ...base, summaryTokens, probes }, span, texts: new AuditTexts(text, span) };
 }
 
 /** A run's row of an audited compaction with `extra` (its after-effects): the anchored summary's tokens and probes
@@ -377,6 +377,7 @@ function agentCompactions(
         break;
       }
     }
+    const text = textOf(m);
     const base = {
       id: `${thread.id}/agent/${out.length}`,
       thread: thread.id,
@@ -388,22 +389,15 @@ function agentCompactions(
       span: { from, to: m.index, firstRequest: requestOf(thread, from), lastRequest: before },
       preTokens,
       preTokensBasis: basis,
-      opaque: m.blocks.some((b) => b.type === 'other' && b.kind === 'compaction') || textOf(m).trim() === '',
+      opaque: m.blocks.some((b) => b.type === 'other' && b.kind === 'compaction') || text.trim() === '',
     };
     const was = kept?.get(m);
     // A kept audit gets a new row object: what is keyed on the row (the re-fetches after it) depends on the
     // messages after the summary, which a growth appends to.
-    const text = textOf(m);
     const audited =
       was && sameAgentAudit(was, thread, base)
         ? { ...was.audited, row: { ...was.audited.row } }
-        : audit(
-            base,
-            () => text,
-            thread,
-            known,
-            () => tok.count(text),
-          );
+        : audit(base, () => text, thread, known, tok.count(text));
     kept?.set(m, { thread, audited });
     out.push(audited);
     from = m.index + 1;
@@ -455,7 +449,7 @@ function pipelineCompactions(thread: Thread, tr: ThreadReplay, known: Known): Au
           () => blockText(block),
           thread,
           known,
-          () => e.tokensAfter, // the summary's count, made by the stage from its lines
+          e.tokensAfter, // the summary's count, made by the stage from its lines
           known.sections.get(block),
         ),
       );

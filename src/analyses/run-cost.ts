@@ -78,25 +78,19 @@ export function runCost(
       const model = q.model;
       const ob = obs?.break;
       const sb = s?.break;
+      // The API the log's own request went to (its model's), for its observed break.
+      const obsApi = ob ? getOrInsert(apiOfModel, model, () => cacheApiOfModel(model)) : api;
       byPoint.push({
         recorded: recorded?.[q.index] ?? null,
         simulated: sim.byPoint[k] ?? null,
-        observedOneHour: ob
-          ? ttlAdvice(
-              ob,
-              model,
-              q.time,
-              getOrInsert(apiOfModel, model, () => cacheApiOfModel(model)),
-              book,
-            )
-          : null,
+        observedOneHour: ob ? ttlAdvice(ob, model, q.time, obsApi, book) : null,
         simulatedOneHour: sb ? ttlAdvice(sb, model, q.time, api, book) : null,
         observedBreakUsd: ob
           ? breakUsd(
               ob.tokensLost,
               model,
               q.time,
-              cacheApiOfModel(model),
+              obsApi,
               (thread?.requests[q.index]?.observed?.cacheWrite1h ?? 0) > 0,
               book,
             )

@@ -6,11 +6,10 @@
 
 import type { ModelPrices, TokenPrices } from '../catalog/catalog.ts';
 import type { TokenSplit } from '../catalog/prices.ts';
-import { getOrInsert } from '../lib/maps.ts';
 import type { Transcript } from '../model/transcript.ts';
 import type { CacheConfig } from '../pipeline/config.ts';
 import type { Replay } from '../replay/transcript.ts';
-import { cacheApiOf, rulesFor } from './cache-settings.ts';
+import { cacheApiOf, RulesByModel } from './cache-settings.ts';
 import type { SimulatedPoint } from './cache-timeline.ts';
 import { type BookEntry, CostBook, type CostMemo, type CostTotals } from './cost.ts';
 
@@ -45,14 +44,10 @@ export function simulatedCost(
 ): SimulatedCost {
   const cfg = replay.options.config;
   const book = new CostBook('estimated', cfg.prices, simulationPrices(cfg.cache), memo);
-  const api = cacheApiOf(replay.options.provider);
-  const oneHourByModel = new Map<string | undefined, boolean>();
+  const rulesOf = new RulesByModel(cacheApiOf(replay.options.provider), cfg.cache);
   const byPoint: (number | null)[] = [];
   // One split and one entry rewritten for each point: the book adds their numbers and keeps none of their objects.
   const tokens: TokenSplit = { input: 0, output: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0 };
-  // Consecutive requests mostly share a model: the last one's answer is checked before the map.
-  let lastModel: string | undefined;
-  let lastOneHour: boolean | undefined;
   let k = 0;
   for (let ti = 0; ti < replay.threads.length; ti++) {
     const thread = t.threads[ti];
@@ -61,11 +56,7 @@ export function simulatedCost(
       const p = points[k];
       const req = thread.requests[q.index];
       const model = q.model;
-      if (lastOneHour === undefined || model !== lastModel) {
-        lastOneHour = getOrInsert(oneHourByModel, model, () => rulesFor(api, model, cfg.cache).oneHourWrites);
-        lastModel = model;
-      }
-      const oneHour = lastOneHour;
+      const oneHour = rulesOf.of(model).oneHourWrites;
       tokens.input = p.uncached;
       tokens.output = req?.observed?.output ?? 0;
       tokens.cacheRead = p.cacheRead;

@@ -7,11 +7,10 @@
 import type { CacheApi } from '../catalog/cache-rules.ts';
 import { tierFor, writePrice } from '../catalog/prices.ts';
 import { grouped } from '../lib/digits.ts';
-import { getOrInsert } from '../lib/maps.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Transcript } from '../model/transcript.ts';
 import type { PipelineConfig } from '../pipeline/config.ts';
-import { rulesFor } from './cache-settings.ts';
+import { RulesByModel } from './cache-settings.ts';
 import type { BreakInfo } from './cache-timeline.ts';
 import { CostBook, type CostMemo } from './cost.ts';
 import type { Refetch } from './refetch.ts';
@@ -103,13 +102,11 @@ export function refetchPricer(
 ): (found: readonly Pick<Refetch, 'thread' | 'repeatMessageIndex' | 'tokens'>[]) => (number | null)[] {
   const threads = new Map(t.threads.map((th) => [th.id, th]));
   // Rules depend on the model alone here (one API, one cache config): once per model, not per re-fetch.
-  const rulesByModel = new Map<string | undefined, ReturnType<typeof rulesFor>>();
+  const rulesOf = new RulesByModel(api, c.cache);
   // A list is mostly in thread and message order: the last re-fetch's thread, request and rate are checked first.
   let lastThread: Transcript['threads'][number] | undefined;
   let lastAt = -1;
   let lastRate: number | null = null;
-  let rulesModel: string | undefined;
-  let rules: ReturnType<typeof rulesFor> | undefined;
   return (found) =>
     found.map((f) => {
       const th = lastThread?.id === f.thread ? lastThread : threads.get(f.thread);
@@ -131,11 +128,7 @@ export function refetchPricer(
       if (!req) return null;
       const pricing = book.pricing(req.model, req.time);
       if (!pricing.known) return null;
-      if (rules === undefined || req.model !== rulesModel) {
-        const model = req.model;
-        rules = getOrInsert(rulesByModel, model, () => rulesFor(api, model, c.cache));
-        rulesModel = model;
-      }
+      const rules = rulesOf.of(req.model);
       const p = pricing.prices;
       lastRate = rules.writes === 'explicit' ? writePrice(p, rules.oneHourWrites) : p.input;
       return (f.tokens * lastRate) / 1e6;

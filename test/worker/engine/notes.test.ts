@@ -189,16 +189,9 @@ describeReal('notes by window', () => {
       3,
       Array.from({ length: r3.notes.events }, (_, i) => i),
     )) as EventRow[];
-    const same = all3.find(
-      (e) =>
-        e.thread === like.thread &&
-        e.request === like.request &&
-        e.stage === like.stage &&
-        e.action === like.action &&
-        e.messageIndex === like.messageIndex &&
-        e.blockIndex === like.blockIndex &&
-        e.toolUseId === like.toolUseId,
-    );
+    // What the event did, as the test names it (not the engine's own comparison).
+    const did = ['thread', 'request', 'stage', 'action', 'messageIndex', 'blockIndex', 'toolUseId'] as const;
+    const same = all3.find((e) => did.every((k) => e[k] === like[k]));
     expect(same).toBeDefined();
     expect(found).toEqual({ id: same?.id ?? null });
     expect(await engine.notes(2, loaded.threads[0].id, 0, 10)).toBeNull();
