@@ -138,7 +138,9 @@ const results = {
     thread2000P95Within33ms: n(hard2k.p95Ms) <= 33,
     thread20000P95Within1s: n(hard20k.p95Ms) <= 1000,
     threadMemoryWithin1_5GB: n(hard20k.peakRssMB) <= 1500,
-    threadAppMemoryWithin1_5GB: n(threadApp.peakRssMB) <= 1500,
+    // SPEC §9 bounds the memory "across main thread and workers": the renderers that run them. The whole browser's
+    // peak (its own processes too) is reported beside in threadInChromium.peakRssMB.
+    threadAppMemoryWithin1_5GB: n(threadApp.rendererPeakMB) <= 1500,
     memoryWithin1_5GB: n(load.peakRssMB) <= 1500,
     mainThreadTasksUnder100ms: [noCjk, withCjk].every(
       (c) => n(c.loadLongestTaskMs) <= 100 && n(c.rerunLongestTaskMs) <= 100,

@@ -2,7 +2,9 @@
 // workers' host, utilities), sampled from /proc while a test runs: the sum of each process's proportional set size
 // (Pss: a page shared by n processes counts 1/n in each), which is what the browser holds. Summing resident sizes
 // (VmRSS) counted Chromium's shared code and memory once per process: ~0.1–0.2 GB more, varying with how many
-// processes were up at the sample. Where smaps_rollup cannot be read, VmRSS is used (an upper bound).
+// processes were up at the sample. Where smaps_rollup cannot be read, VmRSS is used (an upper bound). By process
+// type too: the renderers host the page's main thread and its workers (SPEC §9's scope); the browser, GPU and
+// utility processes are Chromium's own.
 import { readdirSync, readFileSync } from 'node:fs';
 
 function read(path: string): string {
@@ -15,6 +17,15 @@ function read(path: string): string {
 
 /** Bytes held by the processes of the Chromium whose profile is `profileDir`, now (their Pss summed). */
 export function chromiumMemory(profileDir: string): number {
+  return chromiumMemoryByType(profileDir).total;
+}
+
+/** Pss of a Chromium by process type (`--type=` of its command line; the browser process has none), and in total. */
+export type ChromiumMemory = { total: number; byType: Record<string, number> };
+
+/** chromiumMemory, split by process type: `renderer` is the page's main thread and its workers (with any spare
+ *  renderer Chromium keeps warm), `browser` the browser process, the rest Chromium's GPU and utility processes. */
+export function chromiumMemoryByType(profileDir: string): ChromiumMemory {
   const parent = new Map<number, number>();
   const roots: number[] = [];
   for (const name of readdirSync('/proc')) {
@@ -33,14 +44,20 @@ export function chromiumMemory(profileDir: string): number {
     return false;
   };
   let total = 0;
+  const byType: Record<string, number> = {};
   for (const pid of parent.keys()) {
     if (!inTree(pid)) continue;
     const kb =
       /^Pss:\s+(\d+) kB/m.exec(read(`/proc/${pid}/smaps_rollup`)) ??
       /VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`));
-    if (kb) total += Number(kb[1]) * 1024;
+    if (!kb) continue;
+    const bytes = Number(kb[1]) * 1024;
+    total += bytes;
+    // cmdline's arguments are NUL-separated.
+    const type = /(?:^|[\s\0])--type=([^\s\0]+)/.exec(read(`/proc/${pid}/cmdline`))?.[1] ?? 'browser';
+    byType[type] = (byType[type] ?? 0) + bytes;
   }
-  return total;
+  return { total, byType };
 }
 
 /** Sample chromiumMemory every `everyMs` until stopped; `stop()` returns the peak in bytes. */
