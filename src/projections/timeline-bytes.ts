@@ -1,0 +1,95 @@
+// The timeline as the page reads it: chunks of points, one typed column per drawn field, and the bytes a part of
+// chunks crosses the worker boundary as. A part is transferred and read as views on its buffer: nothing to parse
+// per point (its JSON cost ~25 ms to write and more to parse at 20k). Written in the worker (timeline-columns.ts),
+// read on the page (wire.ts, views/timeline/points.ts); this file is loaded by both, so it stays small.
+
+/** Points [from, from + index.length) of the timeline, one column per drawn field. NaN in a nullable column
+ *  (time, observed usage, dollars, a category): absent — where the JSON columns had null. */
+export type TimelineChunk = {
+  from: number;
+  /** Thread ids of the chunk; `thread[i]` indexes it. */
+  threads: string[];
+  thread: Int32Array;
+  index: Int32Array;
+  time: Float64Array;
+  /** Models of the chunk; `model[i]` indexes it, -1: none. */
+  models: string[];
+  model: Int32Array;
+  inputTokens: Float64Array;
+  outputTokens: Float64Array;
+  estimateIn: Float64Array;
+  estimateOut: Float64Array;
+  /** Category keys of the chunk in first-seen order, and per key its value at each point (NaN: not a key of it). */
+  cats: string[];
+  catValues: Float64Array[];
+  /** Observed usage (NaN: the request has none). */
+  obsInput: Float64Array;
+  obsRead: Float64Array;
+  obsWrite: Float64Array;
+  obsOutput: Float64Array;
+  simRead: Float64Array;
+  simWrite: Float64Array;
+  simPrompt: Float64Array;
+  usdRecorded: Float64Array;
+  usdSimulated: Float64Array;
+  responseMessage: Int32Array;
+};
+
+type Floats = { [K in keyof TimelineChunk]: TimelineChunk[K] extends Float64Array ? K : never }[keyof TimelineChunk];
+type Ints = { [K in keyof TimelineChunk]: TimelineChunk[K] extends Int32Array ? K : never }[keyof TimelineChunk];
+
+/** The number columns in their order in a part: 8-byte ones, then each category's, then the 4-byte ones. */
+export const FLOAT_COLUMNS: readonly Floats[] = [
+  'time',
+  'inputTokens',
+  'outputTokens',
+  'estimateIn',
+  'estimateOut',
+  'obsInput',
+  'obsRead',
+  'obsWrite',
+  'obsOutput',
+  'simRead',
+  'simWrite',
+  'simPrompt',
+  'usdRecorded',
+  'usdSimulated',
+];
+export const INT_COLUMNS: readonly Ints[] = ['thread', 'index', 'model', 'responseMessage'];
+
+/** A chunk in a part's head: its first point, its point count and its tables. */
+export type ChunkHead = { from: number; n: number; threads: string[]; models: string[]; cats: string[] };
+
+export const pad8 = (x: number): number => (x + 7) & ~7;
+
+/** A part's layout: the head's UTF-8 JSON length (u32, little-endian), the head (ChunkHead[]), zero bytes to a
+ *  multiple of 8, then per chunk its float columns, its categories' columns and its int columns, padded to 8. */
+export const chunkBytes = (h: ChunkHead): number =>
+  pad8((FLOAT_COLUMNS.length + h.cats.length) * 8 * h.n + INT_COLUMNS.length * 4 * h.n);
+
+/** The chunks of a part, as views on its bytes (copied first only if they do not start at a multiple of 8). */
+export function unpackTimeline(bytes: Uint8Array): TimelineChunk[] {
+  const own = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+  const buf = own.buffer as ArrayBuffer;
+  const base = own.byteOffset;
+  const headLength = new DataView(buf, base, 4).getUint32(0, true);
+  const heads = JSON.parse(new TextDecoder().decode(own.subarray(4, 4 + headLength))) as ChunkHead[];
+  let at = base + pad8(4 + headLength);
+  return heads.map((h) => {
+    const start = at;
+    const floats = () => {
+      const col = new Float64Array(buf, at, h.n);
+      at += 8 * h.n;
+      return col;
+    };
+    const c = { from: h.from, threads: h.threads, models: h.models, cats: h.cats } as Record<string, unknown>;
+    for (const k of FLOAT_COLUMNS) c[k] = floats();
+    c.catValues = h.cats.map(floats);
+    for (const k of INT_COLUMNS) {
+      c[k] = new Int32Array(buf, at, h.n);
+      at += 4 * h.n;
+    }
+    at = start + chunkBytes(h);
+    return c as TimelineChunk;
+  });
+}
