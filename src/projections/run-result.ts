@@ -17,7 +17,7 @@ import type { EncodingName } from '../tokens/encodings.ts';
 import { type CompactionListRow, compactionListRow } from './compaction-list.ts';
 import type { NoteKinds, RunNotes, SummaryOutputs } from './run-notes.ts';
 import type { BreakRow, RunTimeline } from './timeline.ts';
-import type { TimelineChunk } from './timeline-bytes.ts';
+import type { TimelineChunk } from './timeline-chunk.ts';
 import { timelineChunks } from './timeline-columns.ts';
 
 export type RunSettings = {

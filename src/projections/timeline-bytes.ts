@@ -1,39 +1,8 @@
-// The timeline as the page reads it: chunks of points, one typed column per drawn field, and the bytes a part of
-// chunks crosses the worker boundary as. A part is transferred and read as views on its buffer: nothing to parse
-// per point (its JSON cost ~25 ms to write and more to parse at 20k). Written in the worker (timeline-columns.ts),
-// read on the page (wire.ts, views/timeline/points.ts); this file is loaded by both, so it stays small.
-
-/** Points [from, from + index.length) of the timeline, one column per drawn field. NaN in a nullable column
- *  (time, observed usage, dollars, a category): absent — where the JSON columns had null. */
-export type TimelineChunk = {
-  from: number;
-  /** Thread ids of the chunk; `thread[i]` indexes it. */
-  threads: string[];
-  thread: Int32Array;
-  index: Int32Array;
-  time: Float64Array;
-  /** Models of the chunk; `model[i]` indexes it, -1: none. */
-  models: string[];
-  model: Int32Array;
-  inputTokens: Float64Array;
-  outputTokens: Float64Array;
-  estimateIn: Float64Array;
-  estimateOut: Float64Array;
-  /** Category keys of the chunk in first-seen order, and per key its value at each point (NaN: not a key of it). */
-  cats: string[];
-  catValues: Float64Array[];
-  /** Observed usage (NaN: the request has none). */
-  obsInput: Float64Array;
-  obsRead: Float64Array;
-  obsWrite: Float64Array;
-  obsOutput: Float64Array;
-  simRead: Float64Array;
-  simWrite: Float64Array;
-  simPrompt: Float64Array;
-  usdRecorded: Float64Array;
-  usdSimulated: Float64Array;
-  responseMessage: Int32Array;
-};
+// The bytes a part of timeline chunks (timeline-chunk.ts: typed columns) crosses the worker boundary as. A part
+// is transferred and read as views on its buffer: nothing to parse per point (its JSON cost ~25 ms to write and
+// more to parse at 20k). Written in the worker (timeline-columns.ts), read on the page (wire.ts); this file is
+// loaded by both, so it stays small.
+import type { TimelineChunk } from './timeline-chunk.ts';
 
 type Floats = { [K in keyof TimelineChunk]: TimelineChunk[K] extends Float64Array ? K : never }[keyof TimelineChunk];
 type Ints = { [K in keyof TimelineChunk]: TimelineChunk[K] extends Int32Array ? K : never }[keyof TimelineChunk];

@@ -5,7 +5,8 @@
 import type { Items } from '../lib/made-on-read.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
 import { type EventRow, eventRow, type TimelinePoint, type TimelinePoints } from './timeline.ts';
-import { type ChunkHead, chunkBytes, FLOAT_COLUMNS, INT_COLUMNS, pad8, type TimelineChunk } from './timeline-bytes.ts';
+import { type ChunkHead, chunkBytes, FLOAT_COLUMNS, INT_COLUMNS, pad8 } from './timeline-bytes.ts';
+import type { TimelineChunk } from './timeline-chunk.ts';
 
 /** Points per chunk, and chunks per wire part (~1 MB at most with ~10 categories). */
 export const CHUNK = 512;

@@ -89,7 +89,7 @@ export type { RunResult, RunSettings } from '../projections/run-result.ts';
 
 export type StaleRun = { runId: number; stale: true };
 
-export type { TimelineChunk } from '../projections/timeline-bytes.ts';
+export type { TimelineChunk } from '../projections/timeline-chunk.ts';
 export type { PointDetail } from '../projections/timeline-columns.ts';
 
 export type MessageDetail = {

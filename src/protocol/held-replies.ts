@@ -4,7 +4,7 @@
 // An array field made on read (lib/made-on-read.ts: a run's timeline) is written item by item; a field packed as
 // bytes (the timeline's typed columns) goes `perPart` items a part, which the page reads by the part's codec.
 import { type Items, itemsOf } from '../lib/made-on-read.ts';
-import type { TimelineChunk } from '../projections/timeline-bytes.ts';
+import type { TimelineChunk } from '../projections/timeline-chunk.ts';
 import { PER_PART, packTimeline } from '../projections/timeline-columns.ts';
 import { type Codec, PART_CHARS, type Packed, type PartPlan, type Parts } from './wire.ts';
 

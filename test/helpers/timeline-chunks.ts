@@ -1,10 +1,11 @@
 // Test points as the page gets them: TimelinePoint objects written into the wire's column chunks
-// (projections/timeline-bytes.ts), and their breaks as the run's break rows. The chunks are made the way the JSON
+// (projections/timeline-chunk.ts), and their breaks as the run's break rows. The chunks are made the way the JSON
 // columns were until round 11 (one array per field, null where absent; `jsonChunksOf`, kept as the reference the
 // typed columns are checked against), then typed (NaN where absent).
 
 import { type BreakRow, breaksAt, type TimelinePoint } from '../../src/projections/timeline.ts';
-import { FLOAT_COLUMNS, INT_COLUMNS, type TimelineChunk } from '../../src/projections/timeline-bytes.ts';
+import { FLOAT_COLUMNS, INT_COLUMNS } from '../../src/projections/timeline-bytes.ts';
+import type { TimelineChunk } from '../../src/projections/timeline-chunk.ts';
 import { CHUNK } from '../../src/projections/timeline-columns.ts';
 
 /** The JSON columns of a chunk (before round 11): the same fields, `null` where absent. */

@@ -1,5 +1,5 @@
 // The page's reading of a run's timeline columns (RunResult.timeline: chunks of typed columns, NaN where a value
-// is absent; projections/timeline-bytes.ts): how many points, one point's drawn fields as the chart uses them, a
+// is absent; projections/timeline-chunk.ts): how many points, one point's drawn fields as the chart uses them, a
 // point's response message, a thread's request; the rest of a point (estimate note, break facts, rewrites) is
 // fetched when one is shown (use-points.ts).
 import type { TimelineChunk, TimelinePoint } from '../../protocol/index.ts';
