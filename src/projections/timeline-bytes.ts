@@ -8,7 +8,7 @@ type Floats = { [K in keyof TimelineChunk]: TimelineChunk[K] extends Float64Arra
 type Ints = { [K in keyof TimelineChunk]: TimelineChunk[K] extends Int32Array ? K : never }[keyof TimelineChunk];
 
 /** The number columns in their order in a part: 8-byte ones, then each category's, then the 4-byte ones. */
-export const FLOAT_COLUMNS: readonly Floats[] = [
+export const FLOAT_COLUMNS = [
   'time',
   'inputTokens',
   'outputTokens',
@@ -23,8 +23,12 @@ export const FLOAT_COLUMNS: readonly Floats[] = [
   'simPrompt',
   'usdRecorded',
   'usdSimulated',
-];
-export const INT_COLUMNS: readonly Ints[] = ['thread', 'index', 'model', 'responseMessage'];
+] as const satisfies readonly Floats[];
+export const INT_COLUMNS = ['thread', 'index', 'model', 'responseMessage'] as const satisfies readonly Ints[];
+/** Every typed column of a chunk is listed above (a column left out would not be sent): a compile-time check. */
+type Unlisted = Exclude<Floats, (typeof FLOAT_COLUMNS)[number]> | Exclude<Ints, (typeof INT_COLUMNS)[number]>;
+const everyColumnListed: [Unlisted] extends [never] ? true : never = true;
+void everyColumnListed;
 
 /** A chunk in a part's head: its first point, its point count and its tables. */
 export type ChunkHead = { from: number; n: number; threads: string[]; models: string[]; cats: string[] };
@@ -32,7 +36,8 @@ export type ChunkHead = { from: number; n: number; threads: string[]; models: st
 export const pad8 = (x: number): number => (x + 7) & ~7;
 
 /** A part's layout: the head's UTF-8 JSON length (u32, little-endian), the head (ChunkHead[]), zero bytes to a
- *  multiple of 8, then per chunk its float columns, its categories' columns and its int columns, padded to 8. */
+ *  multiple of 8, then per chunk its float columns, its categories' columns and its int columns, padded to 8 (a
+ *  no-op while the int columns are four, 16 bytes a point; kept so a fifth keeps the next chunk's floats aligned). */
 export const chunkBytes = (h: ChunkHead): number =>
   pad8((FLOAT_COLUMNS.length + h.cats.length) * 8 * h.n + INT_COLUMNS.length * 4 * h.n);
 

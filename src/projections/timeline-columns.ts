@@ -8,12 +8,14 @@ import { type EventRow, eventRow, type TimelinePoint, type TimelinePoints } from
 import { type ChunkHead, chunkBytes, FLOAT_COLUMNS, INT_COLUMNS, pad8 } from './timeline-bytes.ts';
 import type { TimelineChunk } from './timeline-chunk.ts';
 
-/** Points per chunk, and chunks per wire part (~1 MB at most with ~10 categories). */
+/** Points per chunk, and chunks per wire part: a part is bounded by its count of points, not by bytes ((14 + the
+ *  categories) × 8 + 16 bytes a point; ~0.8 MB with 10 categories, ~2.5 MB with 60), read as views, never parsed. */
 export const CHUNK = 512;
 export const PER_PART = 8;
 
-/** An absent value of a nullable column. Logs are JSON, so their numbers are finite: NaN stands only for null. */
-const orNaN = (v: number | null | undefined): number => v ?? Number.NaN;
+/** A nullable column's value, NaN when absent — or not finite, as the JSON wire wrote it (null): a log can hold
+ *  a number past 1e308 (`JSON.parse('1e999')` is Infinity), and the page reads NaN as absent. */
+const orNaN = (v: number | null | undefined): number => (v != null && Number.isFinite(v) ? v : Number.NaN);
 
 /** Points [from, to) of `points` as a chunk of columns. */
 function timelineChunk(points: TimelinePoints, from: number, to: number): TimelineChunk {
@@ -68,13 +70,13 @@ function timelineChunk(points: TimelinePoints, from: number, to: number): Timeli
         at = c.cats.push(key) - 1;
         c.catValues.push(new Float64Array(n).fill(Number.NaN));
       }
-      c.catValues[at][i] = cats[key];
+      c.catValues[at][i] = orNaN(cats[key]);
     }
     const o = req?.observed;
-    c.obsInput[i] = o ? o.input : Number.NaN;
-    c.obsRead[i] = o ? o.cacheRead : Number.NaN;
-    c.obsWrite[i] = o ? o.cacheWrite : Number.NaN;
-    c.obsOutput[i] = o ? o.output : Number.NaN;
+    c.obsInput[i] = orNaN(o?.input);
+    c.obsRead[i] = orNaN(o?.cacheRead);
+    c.obsWrite[i] = orNaN(o?.cacheWrite);
+    c.obsOutput[i] = orNaN(o?.output);
     c.simRead[i] = Math.round(sim?.cacheRead ?? 0);
     c.simWrite[i] = Math.round(sim?.cacheWrite ?? 0);
     c.simPrompt[i] = Math.round(q.estimateOut);

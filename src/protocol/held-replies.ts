@@ -70,9 +70,14 @@ class PartWriter {
   }
 }
 
+/** Item `i` of a list or of one made on read. */
+function itemAt(items: Items<unknown> | readonly unknown[]): (i: number) => unknown {
+  return Array.isArray(items) ? (i: number) => items[i] : (i: number) => (items as Items<unknown>).at(i);
+}
+
 /** A packed field's parts: `perPart` items each (one part, empty, when it has none). */
 function packed(a: PackedKey, items: Items<unknown> | readonly unknown[], plan: PartPlan, out: PartWriter): void {
-  const item = Array.isArray(items) ? (i: number) => items[i] : (i: number) => (items as Items<unknown>).at(i);
+  const item = itemAt(items);
   for (let from = 0; from < items.length || from === 0; from += a.perPart) {
     const to = Math.min(items.length, from + a.perPart);
     const part: unknown[] = [];
@@ -89,7 +94,7 @@ function slices(
   plan: PartPlan,
   out: PartWriter,
 ): void {
-  const item = Array.isArray(items) ? (i: number) => items[i] : (i: number) => (items as Items<unknown>).at(i);
+  const item = itemAt(items);
   let from = 0;
   let count = 0;
   let size = 0;

@@ -22,7 +22,8 @@ export const PART_CHARS = 192_000;
  *  (`codec`) packed as bytes. */
 export type PartPlan = { key: string | null; from: number; to: number; codec?: Codec }[];
 
-/** A reply cut into parts: part k's bytes are the UTF-8 JSON of `partValue(value, plan, k, arrayKeys)`. */
+/** A reply cut into parts: part k's bytes are the UTF-8 JSON of `partValue(value, plan, k, arrayKeys)`, or for a
+ *  packed part (`codec`) those items packed as bytes (timeline-bytes.ts). */
 export type Parts = { plan: PartPlan; parts: Uint8Array[] };
 
 /** Part `k` as the page reads it: its JSON value, or the items of a packed part. */

@@ -3,6 +3,7 @@
 // decodes from the wire's parts are the JSON columns it read before (values, nulls, thread, model and category
 // tables), and each point read back from them has the drawn fields TimelinePoints.at(k) gives; a point in full
 // with its rewrites' rows is the point and the rows of its event ids.
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { claudeCodeLines } from '../../bench/generate.ts';
 import { analyze } from '../../src/analyses/analyze.ts';
@@ -35,24 +36,10 @@ function drawnOf(p: TimelinePoint, k: number): unknown {
   return JSON.parse(JSON.stringify({ k, ...drawn }));
 }
 
-/** A chunk as JSON writes it: typed columns as arrays (NaN → null, as JSON writes it). */
-const asJson = (chunks: readonly TimelineChunk[]): unknown =>
-  JSON.parse(JSON.stringify(chunks, (_, v) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array) : v)));
-
-/** The columns that are never absent: every value a finite number (the JSON had no null there either). */
-const DENSE = [
-  'thread',
-  'index',
-  'model',
-  'inputTokens',
-  'outputTokens',
-  'estimateIn',
-  'estimateOut',
-  'simRead',
-  'simWrite',
-  'simPrompt',
-  'responseMessage',
-] as const;
+/** The number columns that are never absent: every value finite (the JSON had no null there either). */
+const DENSE_FLOATS = FLOAT_COLUMNS.filter(
+  (k) => !['time', 'usdRecorded', 'usdSimulated'].includes(k) && !/^obs/.test(k),
+);
 
 /** The timeline as the page gets it: the run's field made on read, cut by the worker, each part unpacked. */
 function overTheWire(pts: TimelinePoints, size: number): TimelineChunk[] {
@@ -65,12 +52,14 @@ function overTheWire(pts: TimelinePoints, size: number): TimelineChunk[] {
   return (acc as typeof run).timeline;
 }
 
-/** Decoded columns equal the JSON columns of the points made whole; dense columns hold no NaN. */
+/** Decoded columns equal what the JSON wire gave of the points made whole, its nulls read as NaN (compared as typed
+ *  arrays: NaN equals NaN, −0 is not 0, Infinity is not null); dense columns hold no NaN. */
 function expectJsonColumns(pts: TimelinePoints, size: number): TimelineChunk[] {
   const chunks = overTheWire(pts, size);
   const points = pts.toArray();
-  expect(asJson(chunks)).toEqual(JSON.parse(JSON.stringify(jsonChunksOf(points, size))));
-  for (const c of chunks) for (const k of DENSE) expect(c[k].every(Number.isFinite)).toBe(true);
+  const json = JSON.parse(JSON.stringify(jsonChunksOf(points, size))) as JsonChunk[];
+  expect(chunks).toEqual(json.map(typed));
+  for (const c of chunks) for (const k of DENSE_FLOATS) expect(c[k].every(Number.isFinite)).toBe(true);
   return chunks;
 }
 
@@ -114,6 +103,22 @@ describeReal('timeline columns', () => {
       }
       expect(pointDetail(pts, shown.full, pts.length)).toBeNull();
     });
+});
+
+describe('a value past what a number holds', () => {
+  it('an OTLP start time of 331 digits is no time, on the wire as over JSON (the chart keeps its index axis)', () => {
+    let text = readFileSync('test/fixtures/otel-genai/pomodoro-genai-spans.json', 'utf8');
+    const huge = `"startTimeUnixNano":"1${'0'.repeat(330)}"`;
+    expect(text).toContain('"startTimeUnixNano":"1761077094195000000"');
+    text = text.replace('"startTimeUnixNano":"1761077094195000000"', huge);
+    const r = parseTranscript(fileFromText('spans.json', text), []);
+    if (!r.ok) throw new Error(r.error);
+    const shown = run(r.transcript, presetConfig('seeds'));
+    const chunks = expectJsonColumns(shown.timeline, 512);
+    const times = drawnPoints(chunks, null).map((p) => p.time);
+    expect(times).toContain(undefined);
+    expect(times.every((x) => x === undefined || Number.isFinite(x))).toBe(true);
+  });
 });
 
 describe('timeline columns on the bench’s 2k thread', () => {
