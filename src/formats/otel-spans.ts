@@ -52,7 +52,8 @@ function attrMap(list: unknown): Map<string, unknown> {
 
 /** Nanoseconds since the epoch (a decimal string, or a number) as epoch ms. */
 function nanosToMs(v: unknown): number | undefined {
-  if (typeof v === 'string' && /^\d+$/.test(v)) return v.length > 6 ? Number(v.slice(0, -6)) : 0;
+  // A digit string too long for a number (over ~309 digits) is no time at all (`num`: finite or undefined).
+  if (typeof v === 'string' && /^\d+$/.test(v)) return v.length > 6 ? num(Number(v.slice(0, -6))) : 0;
   const n = num(v);
   return n === undefined ? undefined : n / 1e6;
 }

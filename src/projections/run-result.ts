@@ -17,7 +17,8 @@ import type { EncodingName } from '../tokens/encodings.ts';
 import { type CompactionListRow, compactionListRow } from './compaction-list.ts';
 import type { NoteKinds, RunNotes, SummaryOutputs } from './run-notes.ts';
 import type { BreakRow, RunTimeline } from './timeline.ts';
-import { type TimelineChunk, timelineChunks } from './timeline-columns.ts';
+import type { TimelineChunk } from './timeline-chunk.ts';
+import { timelineChunks } from './timeline-columns.ts';
 
 export type RunSettings = {
   preset: string;
@@ -39,8 +40,8 @@ export type RunResult = {
   cacheFindings: Report['cacheFindings'];
   calibration: Report['calibration'];
   lines: { window: number; trigger: number; landing: number; hardcap: number };
-  /** The timeline's drawn fields in columns, by chunks of points (timeline-columns.ts); a point's other fields
-   *  come from the engine's `point` call. */
+  /** The timeline's drawn fields in typed columns, by chunks of points (timeline-columns.ts), sent as bytes
+   *  (timeline-bytes.ts); a point's other fields come from the engine's `point` call. */
   timeline: TimelineChunk[];
   /** Which tiers and marks the run's tool results show, and its result and event counts: the rows themselves are
    *  asked for by window (EngineApi.notes, projections/run-notes.ts). */

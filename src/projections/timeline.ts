@@ -5,10 +5,13 @@
 
 import type { Analysis } from '../analyses/analyze.ts';
 import type { BreakCause } from '../analyses/break-causes.ts';
+import type { SimulatedPoint } from '../analyses/cache-timeline.ts';
 import { cacheBreakRow, estimateRow, observedBreakRow, type RequestRow } from '../analyses/report.ts';
+import type { RequestDollars } from '../analyses/run-cost.ts';
 import { firstIndex } from '../lib/search.ts';
 import type { Request, Transcript } from '../model/transcript.ts';
 import type { PipelineEvent } from '../pipeline/stage.ts';
+import type { RequestReplay } from '../replay/replay.ts';
 
 /** One request of the timeline: what the stacked chart and break markers need. */
 export type TimelinePoint = {
@@ -36,25 +39,15 @@ export type TimelinePoint = {
   responseMessage: number;
 };
 
-/** A point's fields the chart draws (`TimelinePoints.drawn`), which timeline-columns.ts writes into columns. */
-export type DrawnFields = {
-  thread: string;
-  index: number;
-  time?: number;
-  model?: string;
-  inputTokens: number;
-  outputTokens: number;
-  estimateIn: number;
-  estimateOut: number;
-  categories: Record<string, number>;
-  observed: { input: number; cacheRead: number; cacheWrite: number; output: number } | null;
-  simRead: number;
-  simWrite: number;
-  simPrompt: number;
-  usdRecorded: number | null;
-  usdSimulated: number | null;
-  responseMessage: number;
-};
+/** What `TimelinePoints.each` hands over for point `k`. */
+export type PointVisitor = (
+  k: number,
+  thread: string,
+  q: RequestReplay,
+  req: Request | undefined,
+  usd: RequestDollars | undefined,
+  sim: SimulatedPoint | undefined,
+) => void;
 
 export type EventRow = Omit<PipelineEvent, 'before' | 'after'> & { id: number };
 
@@ -236,27 +229,18 @@ export class TimelinePoints {
     };
   }
 
-  /** The fields of point `k` the chart draws (timeline-columns.ts), without its break and estimate rows. */
-  drawn(k: number): DrawnFields {
-    const { tr, q, usd, sim, req } = this.locate(k);
-    return {
-      thread: tr.thread,
-      index: q.index,
-      time: q.time,
-      model: q.model,
-      inputTokens: q.inputTokens,
-      outputTokens: q.outputTokens,
-      estimateIn: q.estimateIn,
-      estimateOut: q.estimateOut,
-      categories: q.categories,
-      observed: req?.observed ?? null,
-      simRead: Math.round(sim?.cacheRead ?? 0),
-      simWrite: Math.round(sim?.cacheWrite ?? 0),
-      simPrompt: Math.round(q.estimateOut),
-      usdRecorded: usd?.recorded ?? null,
-      usdSimulated: usd?.simulated ?? null,
-      responseMessage: req?.inputEnd ?? 0,
-    };
+  /** Visits points [from, to) in order with what the chart draws of each is read from — its thread, replayed
+   *  request, logged request, dollars and simulated cache — making no object per point (timeline-columns.ts writes
+   *  them into columns). */
+  each(from: number, to: number, visit: PointVisitor): void {
+    const { analysis, threadStart } = this;
+    let lo = firstIndex(threadStart.length - 1, (i) => threadStart[i] > from) - 1;
+    for (let k = from; k < to; k++) {
+      while (k >= threadStart[lo + 1]) lo++;
+      const tr = analysis.replay.threads[lo];
+      const q = tr.requests[k - threadStart[lo]];
+      visit(k, tr.thread, q, this.t.threads[lo].requests[q.index], analysis.cost.byPoint[k], analysis.simulated[k]);
+    }
   }
 
   /** Whether point `k` has an observed or a simulated break (without making it). */

@@ -89,7 +89,8 @@ export type { RunResult, RunSettings } from '../projections/run-result.ts';
 
 export type StaleRun = { runId: number; stale: true };
 
-export type { PointDetail, TimelineChunk } from '../projections/timeline-columns.ts';
+export type { TimelineChunk } from '../projections/timeline-chunk.ts';
+export type { PointDetail } from '../projections/timeline-columns.ts';
 
 export type MessageDetail = {
   thread: string;

@@ -1,13 +1,24 @@
 // The worker's side of the wire (wire.ts): a reply cut into parts by JSON length, not item count (rows and timeline
 // points differ 2× in size), each part's UTF-8 bytes written as it is cut (no part text is held: a 20k run's texts
 // took ~50 MB of its heap), held until the page fetches it or drops the reply (a run overtaken during a fast drag).
-// An array field made on read (lib/made-on-read.ts: a run's timeline) is written item by item.
+// An array field made on read (lib/made-on-read.ts: a run's timeline) is written item by item; a field packed as
+// bytes (the timeline's typed columns) goes `perPart` items a part, which the page reads by the part's codec.
 import { type Items, itemsOf } from '../lib/made-on-read.ts';
-import { PART_CHARS, type Packed, type PartPlan, type Parts } from './wire.ts';
+import type { TimelineChunk } from '../projections/timeline-chunk.ts';
+import { PER_PART, packTimeline } from '../projections/timeline-columns.ts';
+import { type Codec, PART_CHARS, type Packed, type PartPlan, type Parts } from './wire.ts';
+
+/** A big array field sent as bytes, not JSON: `perPart` items a part, packed by `pack` (wire.ts unpacks a part by
+ *  `codec`). */
+type PackedKey = { key: string; codec: Codec; perPart: number; pack(items: readonly unknown[]): Uint8Array };
+/** A big array field of a reply: its key (cut as JSON), or how it is packed. */
+export type ArrayKey = string | PackedKey;
+
+const keyOf = (a: ArrayKey): string => (typeof a === 'string' ? a : a.key);
 
 /** Cut `value` (an array, or an object with some big array fields) into parts of at most `budget` JSON
- *  characters, each written as UTF-8 bytes at once. */
-export function cutParts(value: unknown, arrayKeys: readonly string[], budget = PART_CHARS): Parts {
+ *  characters, each written as UTF-8 bytes at once (a packed field: its own parts of bytes). */
+export function cutParts(value: unknown, arrayKeys: readonly ArrayKey[], budget = PART_CHARS): Parts {
   const plan: PartPlan = [];
   const out = new PartWriter();
   if (Array.isArray(value)) {
@@ -18,10 +29,13 @@ export function cutParts(value: unknown, arrayKeys: readonly string[], budget = 
   out.write(JSON.stringify(partValue(value, plan, 0, arrayKeys)) ?? 'null');
   out.end();
   if (typeof value !== 'object' || value === null) return { plan, parts: out.parts };
-  for (const k of arrayKeys) {
+  for (const a of arrayKeys) {
+    const k = keyOf(a);
     const items = itemsOf(value, k);
-    const v = items ?? (value as Record<string, unknown>)[k];
-    if (items || Array.isArray(v)) slices(k, v as Items<unknown> | readonly unknown[], budget, plan, out);
+    const v = (items ?? (value as Record<string, unknown>)[k]) as Items<unknown> | readonly unknown[];
+    if (!items && !Array.isArray(v)) continue;
+    if (typeof a === 'string') slices(k, v, budget, plan, out);
+    else packed(a, v, plan, out);
   }
   return { plan, parts: out.parts };
 }
@@ -49,6 +63,28 @@ class PartWriter {
     this.parts.push(this.buf.slice(0, this.at));
     this.at = 0;
   }
+
+  /** A part already written (bytes that own their buffer). */
+  add(bytes: Uint8Array): void {
+    this.parts.push(bytes);
+  }
+}
+
+/** Item `i` of a list or of one made on read. */
+function itemAt(items: Items<unknown> | readonly unknown[]): (i: number) => unknown {
+  return Array.isArray(items) ? (i: number) => items[i] : (i: number) => (items as Items<unknown>).at(i);
+}
+
+/** A packed field's parts: `perPart` items each (one part, empty, when it has none). */
+function packed(a: PackedKey, items: Items<unknown> | readonly unknown[], plan: PartPlan, out: PartWriter): void {
+  const item = itemAt(items);
+  for (let from = 0; from < items.length || from === 0; from += a.perPart) {
+    const to = Math.min(items.length, from + a.perPart);
+    const part: unknown[] = [];
+    for (let i = from; i < to; i++) part.push(item(i));
+    plan.push({ key: a.key, from, to, codec: a.codec });
+    out.add(a.pack(part));
+  }
 }
 
 function slices(
@@ -58,7 +94,7 @@ function slices(
   plan: PartPlan,
   out: PartWriter,
 ): void {
-  const item = Array.isArray(items) ? (i: number) => items[i] : (i: number) => (items as Items<unknown>).at(i);
+  const item = itemAt(items);
   let from = 0;
   let count = 0;
   let size = 0;
@@ -83,15 +119,16 @@ function slices(
 }
 
 /** The value of part `k` of a plan. */
-export function partValue(value: unknown, plan: PartPlan, k: number, arrayKeys: readonly string[]): unknown {
+export function partValue(value: unknown, plan: PartPlan, k: number, arrayKeys: readonly ArrayKey[]): unknown {
   const p = plan[k];
   if (Array.isArray(value)) return value.slice(p.from, p.to);
   const obj = value as Record<string, unknown>;
   if (p.key === null) {
     // The fields in their order, the big arrays empty (an array made on read is not made).
     const head: Record<string, unknown> = {};
+    const keys = arrayKeys.map(keyOf);
     for (const key of Object.keys(obj ?? {})) {
-      const big = arrayKeys.includes(key) && (itemsOf(obj, key) !== undefined || Array.isArray(obj[key]));
+      const big = keys.includes(key) && (itemsOf(obj, key) !== undefined || Array.isArray(obj[key]));
       head[key] = big ? [] : obj[key];
     }
     return head;
@@ -106,7 +143,7 @@ export class HeldReplies {
   private next = 1;
   private readonly replies = new Map<number, Uint8Array[]>();
 
-  hold(value: unknown, arrayKeys: readonly string[]): { id: number; plan: PartPlan } {
+  hold(value: unknown, arrayKeys: readonly ArrayKey[]): { id: number; plan: PartPlan } {
     const id = this.next++;
     const { plan, parts } = cutParts(value, arrayKeys);
     this.replies.set(id, parts);
@@ -136,5 +173,13 @@ export class HeldReplies {
 
 const EMPTY = new Uint8Array(0);
 
+/** The run's timeline chunks, packed as bytes. */
+const TIMELINE: PackedKey = {
+  key: 'timeline',
+  codec: 'timeline',
+  perPart: PER_PART,
+  pack: (chunks) => packTimeline(chunks as TimelineChunk[]),
+};
+
 /** The run result's arrays the worker cuts into parts (the rest of a run result goes whole in part 0). */
-export const RUN_ARRAYS = ['timeline', 'breaks', 'pairing', 'compactions', 'tasks'] as const;
+export const RUN_ARRAYS: readonly ArrayKey[] = [TIMELINE, 'breaks', 'pairing', 'compactions', 'tasks'];

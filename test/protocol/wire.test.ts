@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { itemsOf, madeOnRead } from '../../src/lib/made-on-read.ts';
-import { cutParts, HeldReplies, partValue } from '../../src/protocol/held-replies.ts';
+import { FLOAT_COLUMNS, INT_COLUMNS } from '../../src/projections/timeline-bytes.ts';
+import { cutParts, HeldReplies, partValue, RUN_ARRAYS } from '../../src/protocol/held-replies.ts';
 import { fetchHeld, mergePart, PART_CHARS, unpackJson } from '../../src/protocol/wire.ts';
+import { type JsonChunk, typed } from '../helpers/timeline-chunks.ts';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -78,7 +80,7 @@ describe('worker replies in parts', () => {
 describe('held replies', () => {
   const run = (runId: number) => ({
     runId,
-    timeline: Array.from({ length: 12_000 }, (_, i) => ({ index: i, label: `point ${i} of run ${runId}` })),
+    rows: Array.from({ length: 12_000 }, (_, i) => ({ index: i, label: `point ${i} of run ${runId}` })),
   });
   /** The page's calls to the worker's store, counted. */
   const remoteOf = (replies: HeldReplies) => {
@@ -99,7 +101,7 @@ describe('held replies', () => {
   it('a wanted reply is fetched whole, each part once, and then no longer held', async () => {
     const replies = new HeldReplies();
     const remote = remoteOf(replies);
-    const held = replies.hold(run(1), ['timeline']);
+    const held = replies.hold(run(1), ['rows']);
     expect(held.plan.length).toBeGreaterThan(2);
     expect(await fetchHeld(remote, held)).toEqual(run(1));
     expect(remote.calls).toEqual({ part: held.plan.length, drop: 0 });
@@ -111,8 +113,8 @@ describe('held replies', () => {
     const replies = new HeldReplies();
     const remote = remoteOf(replies);
     // Overtaken before its first part: nothing of it is fetched.
-    const first = replies.hold(run(1), ['timeline']);
-    const second = replies.hold(run(2), ['timeline']);
+    const first = replies.hold(run(1), ['rows']);
+    const second = replies.hold(run(2), ['rows']);
     expect(replies.size).toBe(2);
     expect(await fetchHeld(remote, first, () => false)).toBeUndefined();
     expect(remote.calls).toEqual({ part: 0, drop: 1 });
@@ -126,7 +128,7 @@ describe('held replies', () => {
     expect(remote.calls).toEqual({ part: 1, drop: 2 });
     expect(replies.size).toBe(0);
     // A newer reply is still fetched whole.
-    const third = replies.hold(run(3), ['timeline']);
+    const third = replies.hold(run(3), ['rows']);
     expect(await fetchHeld(remote, third, () => 3 >= newest)).toEqual(run(3));
   });
 
@@ -174,5 +176,43 @@ describe('held replies', () => {
     expect(whole).toBe(1);
     // a reply that is not an object: its head as before (a spread of null is {})
     expect(text(cutParts(null, keys).parts[0])).toBe('{}');
+  });
+});
+
+describe('a run reply as the page fetches it (RUN_ARRAYS: the timeline packed as bytes)', () => {
+  /** A typed chunk of `n` points from `from`, some values absent. */
+  const chunk = (from: number, n: number): ReturnType<typeof typed> => {
+    const col = (f: (i: number) => number | null) => Array.from({ length: n }, (_, i) => f(i));
+    const c = { from, threads: ['main'], models: ['m'], cats: ['c0'], catValues: [col((i) => (i % 2 ? i : null))] };
+    const j = c as Record<string, unknown>;
+    for (const k of FLOAT_COLUMNS) j[k] = col((i) => (i % 3 ? from + i : null));
+    for (const k of INT_COLUMNS) j[k] = col((i) => from + i);
+    return typed(c as JsonChunk);
+  };
+  const run = (runId: number, chunks: number) => ({
+    runId,
+    timeline: Array.from({ length: chunks }, (_, n) => chunk(3 * n, 3)),
+    breaks: [{ point: 1 }],
+    pairing: [],
+  });
+  const remoteOf = (replies: HeldReplies) => ({
+    part: async (id: number, k: number) => replies.part(id, k),
+    drop: async (id: number) => replies.drop(id),
+  });
+
+  it('is fetched whole through fetchHeld: several packed parts, an empty timeline, one overtaken mid-way', async () => {
+    const replies = new HeldReplies();
+    const remote = remoteOf(replies);
+    const whole = replies.hold(run(1, 20), RUN_ARRAYS);
+    expect(whole.plan.filter((p) => p.codec === 'timeline').length).toBeGreaterThan(2);
+    expect(await fetchHeld(remote, whole)).toEqual(run(1, 20));
+    const empty = replies.hold(run(2, 0), RUN_ARRAYS);
+    expect(await fetchHeld(remote, empty)).toEqual(run(2, 0));
+    // Overtaken after its first packed part: dropped in the worker, nothing answered.
+    const third = replies.hold(run(3, 20), RUN_ARRAYS);
+    let asked = 0;
+    const wanted = () => asked++ < 2;
+    expect(await fetchHeld(remote, third, wanted)).toBeUndefined();
+    expect(replies.size).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ import { analyze } from '../../src/analyses/analyze.ts';
 import { exportBundle } from '../../src/formats/tierscope.ts';
 import { itemsOf } from '../../src/lib/made-on-read.ts';
 import { presetConfig } from '../../src/pipeline/presets.ts';
-import { cutParts } from '../../src/protocol/held-replies.ts';
+import { cutParts, RUN_ARRAYS } from '../../src/protocol/held-replies.ts';
 import { createTokenizer } from '../../src/tokens/tokenizer.ts';
 import { pointCount } from '../../src/views/timeline/points.ts';
 import type { RunResult, RunSettings } from '../../worker/api.ts';
@@ -42,11 +42,11 @@ describe('engine', () => {
     expect(rows[2].tokens).toBeGreaterThan(600);
     const r = (await engine.run(1, settings())) as RunResult;
     expect(r.stale).toBeFalsy();
-    // The worker's wire writes the timeline one point at a time unmade (lib/made-on-read.ts): the bytes of the
+    // The worker's wire writes the timeline one chunk at a time unmade (lib/made-on-read.ts): the bytes of the
     // result read whole. The tool-result and event rows are not in the result: asked for by window.
-    const unread = cutParts(r, ['timeline']);
+    const unread = cutParts(r, RUN_ARRAYS);
     expect(itemsOf(r, 'timeline')).toBeDefined();
-    expect(unread.parts).toEqual(cutParts(JSON.parse(JSON.stringify(r)), ['timeline']).parts);
+    expect(unread.parts).toEqual(cutParts({ ...r }, RUN_ARRAYS).parts);
     expect(itemsOf(r, 'timeline')).toBeUndefined();
     expect(Object.keys(r)).not.toContain('toolResults');
     expect(Object.keys(r)).not.toContain('events');

@@ -1,6 +1,7 @@
-// The page's reading of a run's timeline columns (RunResult.timeline: chunks of columns): how many points, one
-// point's drawn fields as the chart uses them, a point's response message, a thread's request; the rest of a
-// point (estimate note, break facts, rewrites) is fetched when one is shown (use-points.ts).
+// The page's reading of a run's timeline columns (RunResult.timeline: chunks of typed columns, NaN where a value
+// is absent; projections/timeline-chunk.ts): how many points, one point's drawn fields as the chart uses them, a
+// point's response message, a thread's request; the rest of a point (estimate note, break facts, rewrites) is
+// fetched when one is shown (use-points.ts).
 import type { TimelineChunk, TimelinePoint } from '../../protocol/index.ts';
 
 /** What the chart draws of a point, and `k`: its position in the run's timeline (for the engine's `point`). */
@@ -41,22 +42,26 @@ export function drawnPoint(tl: Timeline, k: number): DrawnPoint | undefined {
   return c ? fromChunk(c, k - c.from) : undefined;
 }
 
+/** A nullable column's value (NaN: absent). */
+const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
+
 function fromChunk(c: TimelineChunk, i: number): DrawnPoint {
   const categories: Record<string, number> = {};
   for (let j = 0; j < c.cats.length; j++) {
     const v = c.catValues[j][i];
-    if (v !== null) categories[c.cats[j]] = v;
+    if (!Number.isNaN(v)) categories[c.cats[j]] = v;
   }
   const read = c.obsRead[i];
   const input = c.obsInput[i];
   const write = c.obsWrite[i];
   const time = c.time[i];
   const model = c.model[i];
+  const output = c.obsOutput[i];
   return {
     k: c.from + i,
     thread: c.threads[c.thread[i]],
     index: c.index[i],
-    ...(time === null ? {} : { time }),
+    ...(Number.isNaN(time) ? {} : { time }),
     ...(model < 0 ? {} : { model: c.models[model] }),
     inputTokens: c.inputTokens[i],
     outputTokens: c.outputTokens[i],
@@ -64,11 +69,17 @@ function fromChunk(c: TimelineChunk, i: number): DrawnPoint {
     estimateOut: c.estimateOut[i],
     categories,
     observed:
-      read === null || input === null || write === null
+      Number.isNaN(read) || Number.isNaN(input) || Number.isNaN(write)
         ? null
-        : { input, cacheRead: read, cacheWrite: write, output: c.obsOutput[i] ?? 0, prompt: input + read + write },
+        : {
+            input,
+            cacheRead: read,
+            cacheWrite: write,
+            output: Number.isNaN(output) ? 0 : output,
+            prompt: input + read + write,
+          },
     simulated: { cacheRead: c.simRead[i], cacheWrite: c.simWrite[i], prompt: c.simPrompt[i] },
-    costUsd: { recorded: c.usdRecorded[i], simulated: c.usdSimulated[i] },
+    costUsd: { recorded: orNull(c.usdRecorded[i]), simulated: orNull(c.usdSimulated[i]) },
     responseMessage: c.responseMessage[i],
   };
 }
