@@ -91,8 +91,6 @@ export type Contribution = {
   modified: string[];
   read: string[];
   errors: string[];
-  /** Its items at the request last asked for (Contributions.artifacts): kept on it, one lookup per message. */
-  items: MessageArtifacts | undefined;
 };
 
 /** The first non-empty line of an error result, clipped. */
@@ -113,7 +111,7 @@ const listOrNothing = (list: string[]) => (list.length === 0 ? NOTHING : list.sl
 
 /** Gathered in a scratch object, kept as one literal (a field added to a made object takes a property array). */
 function contribution(m: Message, id: number): Contribution {
-  const c: Contribution = { id, decisions: [], modified: [], read: [], errors: [], items: undefined };
+  const c: Contribution = { id, decisions: [], modified: [], read: [], errors: [] };
   fill(c, m);
   return {
     id,
@@ -121,7 +119,6 @@ function contribution(m: Message, id: number): Contribution {
     modified: listOrNothing(c.modified),
     read: listOrNothing(c.read),
     errors: listOrNothing(c.errors),
-    items: undefined,
     ...(c.user ? { user: c.user } : {}),
     ...(c.state !== undefined ? { state: c.state } : {}),
   };
@@ -186,6 +183,9 @@ function artifactsOf(c: Contribution, req: number): MessageArtifacts {
  *  Assumes messages are never mutated. Bound: the messages alive. */
 export class Contributions {
   private readonly byMessage = new WeakMap<Message, Contribution>();
+  /** A contribution → its items at the request last asked for (one request per message in a thread), the same
+   *  objects every time, so the lines a summary renders from them are counted once (summary-drafts.ts). */
+  private readonly items = new WeakMap<Contribution, MessageArtifacts>();
   private nextId = 1;
 
   of(m: Message): Contribution {
@@ -197,14 +197,12 @@ export class Contributions {
     return c;
   }
 
-  /** `c`'s items made at request `req`: those of the request last asked for (one request per message in a thread)
-   *  are kept on `c`, the same objects every time, so the lines a summary renders from them are counted once
-   *  (summary-drafts.ts). */
+  /** `c`'s items made at request `req`. */
   artifacts(c: Contribution, req: number): MessageArtifacts {
-    let found = c.items;
+    let found = this.items.get(c);
     if (!found || found.req !== req) {
       found = artifactsOf(c, req);
-      c.items = found;
+      this.items.set(c, found);
     }
     return found;
   }
