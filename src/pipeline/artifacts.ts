@@ -304,77 +304,28 @@ function digits(n: number): number {
 const TITLE_LINES = new Map(SECTION_KEYS.map((k) => [k, `## ${SECTION_TITLES[k]}\n`]));
 const NONE_LINE_BREAK = `${NONE_LINE}\n`;
 
-/** The last token count of each section's list (by position in the section order), for a caller that measures
- *  a run of indexes that grow from each other (a plan's drafts, one per candidate cut: a merge of the same base and
- *  the messages folded so far, so between two cuts a section's list gains items at its end and, at its cap, loses
- *  some at its front). Items are compared by identity (a merged index keeps its items; its lists are its own and
- *  never written to once made). */
-export class SectionCounts {
-  private readonly lists: (readonly Artifact[] | undefined)[] = [];
-  private readonly tokens: number[] = [];
-
-  /** The count of section `s` (one whose item lines all end in "\n": not the last section) from its count at the
-   *  last call, when its list then, less items at its front, starts its list now: those items' counts are taken
-   *  off and the new ones' added. Undefined when it does not. */
-  from(s: number, items: readonly Artifact[], itemCount: (a: Artifact) => number): number | undefined {
-    const prev = this.lists[s];
-    if (prev === undefined || prev.length === 0 || items.length === 0) return undefined;
-    let gone = 0;
-    while (gone < prev.length && prev[gone] !== items[0]) gone++;
-    const same = prev.length - gone;
-    if (same === 0 || same > items.length) return undefined;
-    for (let i = 1; i < same; i++) if (prev[gone + i] !== items[i]) return undefined;
-    let n = this.tokens[s];
-    for (let i = 0; i < gone; i++) n -= itemCount(prev[i]);
-    for (let i = same; i < items.length; i++) n += itemCount(items[i]);
-    return n;
-  }
-
-  set(s: number, items: readonly Artifact[], tokens: number): void {
-    this.lists[s] = items;
-    this.tokens[s] = tokens;
-  }
-}
-
 /**
  * Tokens of `renderSections(index)` without rendering or hashing it: every line but the first starts with "#" or
  * "-", so the break before it is a safe cut (tokens/line-units.ts) and the count is the sum of the lines' counts,
  * each with its "\n" but the last. `count` counts a line that renders no item; `itemCount` is the count of an
  * item's line with its "\n", kept by the item's identity (a merged index keeps its items: summaries share most of
  * their lines), so an item's line is built only when its count is not known yet (`itemLine`). The last line is an
- * item of Next Steps or `- (none)`, counted without its "\n". With `kept`, a section whose list continues the one it
- * had at the last call is counted from that one's count (SectionCounts).
+ * item of Next Steps or `- (none)`, counted without its "\n".
  */
 export function sectionTokens(
   index: ArtifactIndex,
   count: (line: string) => number,
   itemCount: (a: Artifact) => number,
-  kept?: SectionCounts,
 ): number {
   let n = 0;
   for (let s = 0; s < SECTION_KEYS.length; s++) {
-    const items = index[SECTION_KEYS[s]];
-    // The last section's last line has no "\n": counted whole (it is short: Next Steps).
-    const known = kept && s < SECTION_KEYS.length - 1 ? kept.from(s, items, itemCount) : undefined;
-    const t = known ?? sectionLines(s, items, count, itemCount);
-    kept?.set(s, items, t);
-    n += t;
+    const k = SECTION_KEYS[s];
+    const items = index[k];
+    const last = s === SECTION_KEYS.length - 1;
+    n += count(TITLE_LINES.get(k) as string);
+    if (items.length === 0) n += count(last ? NONE_LINE : NONE_LINE_BREAK);
+    for (let i = 0; i < items.length; i++)
+      n += last && i === items.length - 1 ? count(itemLine(items[i])) : itemCount(items[i]);
   }
-  return n;
-}
-
-/** Tokens of section `s`'s lines: its title, then `- (none)` or its items (the last section's last line without
- *  its "\n"). */
-function sectionLines(
-  s: number,
-  items: readonly Artifact[],
-  count: (line: string) => number,
-  itemCount: (a: Artifact) => number,
-): number {
-  const last = s === SECTION_KEYS.length - 1;
-  let n = count(TITLE_LINES.get(SECTION_KEYS[s]) as string);
-  if (items.length === 0) n += count(last ? NONE_LINE : NONE_LINE_BREAK);
-  for (let i = 0; i < items.length; i++)
-    n += last && i === items.length - 1 ? count(itemLine(items[i])) : itemCount(items[i]);
   return n;
 }

@@ -6,7 +6,7 @@
 import { getOrInsert } from '../lib/maps.ts';
 import { RoundMap } from '../lib/rounds.ts';
 import type { TokenMeter } from '../tokens/meter.ts';
-import { type Artifact, type ArtifactIndex, itemLine, type SectionCounts, sectionTokens } from './artifacts.ts';
+import { type Artifact, type ArtifactIndex, itemLine, sectionTokens } from './artifacts.ts';
 
 /** The first line of a pipeline summary (without its "\n"). */
 export function summaryHeader(n: number, first: number, last: number, summarizer: string): string {
@@ -63,17 +63,9 @@ export class SummaryDrafts {
   }
 
   /** A draft's tokens (its header and sections, no prose): a plan measures one per candidate cut it has not measured
-   *  before (summarize.ts); `kept`: the plan's section counts, so a section its last draft counted is not again. */
-  draft(
-    meter: TokenMeter,
-    n: number,
-    first: number,
-    last: number,
-    summarizer: string,
-    index: ArtifactIndex,
-    kept?: SectionCounts,
-  ): number {
-    return this.headTokens(meter, n, first, last, summarizer, '') + this.sectionTokens(meter, index, kept);
+   *  before (summarize.ts). */
+  draft(meter: TokenMeter, n: number, first: number, last: number, summarizer: string, index: ArtifactIndex): number {
+    return this.headTokens(meter, n, first, last, summarizer, '') + this.sectionTokens(meter, index);
   }
 
   /**
@@ -98,9 +90,8 @@ export class SummaryDrafts {
   }
 
   /** Tokens of the rendered sections of `index`, from its lines' counts (artifacts.ts sectionTokens), each item's
-   *  kept by the item's identity: a draft is neither rendered nor hashed whole (with `kept`, nor its unchanged
-   *  sections counted again). */
-  sectionTokens(meter: TokenMeter, index: ArtifactIndex, kept?: SectionCounts): number {
+   *  kept by the item's identity: a draft is neither rendered nor hashed whole. */
+  sectionTokens(meter: TokenMeter, index: ArtifactIndex): number {
     return sectionTokens(
       index,
       (line) => this.other(meter, line),
@@ -112,7 +103,6 @@ export class SummaryDrafts {
         }
         return k;
       },
-      kept,
     );
   }
 

@@ -2,7 +2,7 @@
 // numbers, the sections from their lines. Each must equal counting the whole text, in both encodings, for numbers of
 // every length, with and without prose (prose that starts with "/" is counted with the header).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ArtifactIndex, mergeIndex, renderSections, SectionCounts } from '../../src/pipeline/artifacts.ts';
+import { type ArtifactIndex, renderSections } from '../../src/pipeline/artifacts.ts';
 import { SummaryDrafts, summaryHeader } from '../../src/pipeline/summary-drafts.ts';
 import { TokenMeter } from '../../src/tokens/meter.ts';
 import { type CachedTokenizer, createTokenizer, ENCODINGS } from '../../src/tokens/tokenizer.ts';
@@ -61,37 +61,6 @@ describe('summary tokens from their parts', () => {
         // Again: the items' lines come from the memo.
         expect(drafts.draft(meter, 3, 10, 2000, 'extractive', index)).toBe(tk.count(text));
       }
-    });
-
-    it(`a plan's drafts, each counting only the sections that changed, are their texts' counts (${encoding})`, () => {
-      const tk = tokenizers[encoding] as CachedTokenizer;
-      const drafts = new SummaryDrafts();
-      const meter = new TokenMeter(tk);
-      const kept = new SectionCounts();
-      // As a plan folds more messages (the same item objects, merged anew each time): items appended to some
-      // sections, Next Steps and Current State replaced, items evicted from the front at the cap (60), a section
-      // emptied, a list that no longer continues the last one.
-      const reads = Array.from({ length: 75 }, (_, i) =>
-        item(`/r/${i % 9 === 0 ? 'a-much-longer-path/' : ''}${i}.go`, i),
-      );
-      const decided = [item('decided: a', 5), item('decided: bb ccc', 6)];
-      const more: ArtifactIndex[] = [
-        EMPTY,
-        { ...EMPTY, decisions: decided.slice(0, 1) },
-        { ...EMPTY, decisions: decided, next: [item('next one', 6)] },
-        { ...EMPTY, decisions: decided, next: [item('next two', 7)], state: [item('s', 7)] },
-        ...[10, 30, 58, 60, 61, 64, 75].map((k) => ({ ...EMPTY, decisions: decided, filesRead: reads.slice(0, k) })),
-        { ...EMPTY, filesRead: reads.slice(3, 40) },
-        { ...EMPTY, filesRead: [reads[5], reads[4]] },
-        { ...EMPTY, filesRead: reads.slice(3, 6) },
-        { ...EMPTY, filesRead: [reads[3], reads[9], reads[18], reads[27]] },
-      ];
-      for (const base of [EMPTY, INDEX])
-        for (const m of more) {
-          const index = mergeIndex(base, m);
-          const text = `${summaryHeader(4, 1, 99, 'extractive')}\n${renderSections(index)}`;
-          expect(drafts.draft(meter, 4, 1, 99, 'extractive', index, kept)).toBe(tk.count(text));
-        }
     });
   }
 });

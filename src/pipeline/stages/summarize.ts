@@ -12,7 +12,6 @@ import {
   indexMessage,
   mergeIndex,
   renderSections,
-  SectionCounts,
   sectionRunes,
 } from '../artifacts.ts';
 import { landingTokens } from '../config.ts';
@@ -100,8 +99,6 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
   const span: Span = { first: Number.POSITIVE_INFINITY, last: 0 };
   let at = start;
   let removed = 0;
-  // Each section's count at the last draft: the next cut's draft counts only the sections its messages changed.
-  const kept = new SectionCounts();
   let following = -1;
   for (let cut = cuts.next(); cut >= 0; cut = following) {
     following = cuts.next();
@@ -133,7 +130,7 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     if (found === undefined) {
       const n = state.count + 1;
       measured = mergeIndex(base, index);
-      const tokens = memo.draft(ctx.meter, n, span.first, span.last, ctx.summarizer.id, measured, kept);
+      const tokens = memo.draft(ctx.meter, n, span.first, span.last, ctx.summarizer.id, measured);
       // One literal (a spread of `key` with a field added keeps that field outside the object: drafts are kept for
       // three replays, thousands a replay at 20,000 requests).
       found = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last, tokens };
