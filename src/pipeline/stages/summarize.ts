@@ -50,8 +50,6 @@ type Plan = {
   span: Span;
   previous: Message | undefined;
   merged: ArtifactIndex;
-  /** Tokens of the merged index's rendered sections (the draft's, without its header). */
-  sections: number;
   removed: number;
 };
 
@@ -64,15 +62,16 @@ function widen(span: Span, r: number): void {
 }
 
 /** A summary's parts — its head (header and prose) and the merged index its sections render — and its tokens
- *  (counted from its parts: summary-drafts.ts; the sections' from the plan's draft, not walked again). */
-function summaryOf(n: number, p: Plan, ctx: StageContext, prose: string) {
-  const { span, merged } = p;
+ *  (counted from its parts: summary-drafts.ts). */
+function summaryOf(n: number, span: Span, ctx: StageContext, prose: string, merged: ArtifactIndex) {
+  const drafts = ctx.memo.drafts;
   const head = `${summaryHeader(n, span.first, span.last, ctx.summarizer.id)}\n${prose.trim() ? `${prose.trim()}\n` : ''}`;
   return {
     head,
     merged,
     tokens:
-      ctx.memo.drafts.headTokens(ctx.meter, n, span.first, span.last, ctx.summarizer.id, prose.trim()) + p.sections,
+      drafts.headTokens(ctx.meter, n, span.first, span.last, ctx.summarizer.id, prose.trim()) +
+      drafts.sectionTokens(ctx.meter, merged),
   };
 }
 
@@ -125,12 +124,9 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     const b = h2 >>> 0;
     const key = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last };
     let found = memo.find(drafts, key);
-    // The merged index a new draft was measured from (the summary's, if this cut is taken).
-    let measured: ArtifactIndex | undefined;
     if (found === undefined) {
       const n = state.count + 1;
-      measured = mergeIndex(base, index);
-      const tokens = memo.draft(ctx.meter, n, span.first, span.last, ctx.summarizer.id, measured);
+      const tokens = memo.draft(ctx.meter, n, span.first, span.last, ctx.summarizer.id, mergeIndex(base, index));
       // One literal (a spread of `key` with a field added keeps that field outside the object: drafts are kept for
       // three replays, thousands a replay at 20,000 requests).
       found = { h1: a, h2: b, n: fresh.length, first: span.first, last: span.last, tokens };
@@ -139,13 +135,10 @@ function plan(work: Working, state: SummarizeState, ctx: StageContext, start: nu
     const draft = found.tokens;
     if (draft >= removed) continue;
     if (isLast || rest + ctx.factor * draft < landingLine) {
-      const merged = measured ?? mergeIndex(base, index);
+      const merged = mergeIndex(base, index);
       // What the merged index is made of: the base's key and the folded messages (summary-drafts.ts).
       memo.setKey(merged, `${baseId}+${fresh.length}.${a}.${b}`);
-      // The draft is its header (no prose) and its sections: the sections' tokens are what the header's are not.
-      const sections =
-        draft - memo.headTokens(ctx.meter, state.count + 1, span.first, span.last, ctx.summarizer.id, '');
-      const p: Plan = { cut, fresh: fresh.slice(), span: { ...span }, previous, merged, sections, removed };
+      const p: Plan = { cut, fresh: fresh.slice(), span: { ...span }, previous, merged, removed };
       return p;
     }
   }
@@ -221,7 +214,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       return state;
     }
     state.failures = 0;
-    let made = summaryOf(state.count + 1, chosen, ctx, out.text);
+    let made = summaryOf(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
     // The prose tipped it back over the landing line: fold as far as allowed, so a second pass (a retry of
     // the same input) finds nothing left to do.
     const landed = ctx.estimate() + ctx.factor * (made.tokens - chosen.removed) < landingTokens(cfg);
@@ -231,7 +224,7 @@ export const summarizeStage: PipelineStage<SummarizeState> = {
       if (again.ok) {
         chosen = far;
         out = again;
-        made = summaryOf(state.count + 1, chosen, ctx, out.text);
+        made = summaryOf(state.count + 1, chosen.span, ctx, out.text, chosen.merged);
       }
     }
     const { cut, fresh, removed: tokensBefore } = chosen;
