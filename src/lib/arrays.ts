@@ -23,9 +23,12 @@ export function minOf(xs: Iterable<number>, empty = Number.POSITIVE_INFINITY): n
   return m ?? empty;
 }
 
-/** `a.splice(start, deleteCount, ...items)` in place, without spreading `items` (the removal is the native one; a
- *  few items go in one by one, many by one shift of the tail). Returns the removed elements. */
+/** `a.splice(start, deleteCount, ...items)` in place, without spreading `items` (none or one item: the native splice
+ *  itself, one shift of the tail; else the removal is the native one and a few items go in one by one, many by one
+ *  shift of the tail). Returns the removed elements. */
 export function spliceIn<T>(a: T[], start: number, deleteCount: number, items: readonly T[]): T[] {
+  if (items.length === 0) return a.splice(start, deleteCount);
+  if (items.length === 1) return a.splice(start, deleteCount, items[0]);
   const removed = a.splice(start, deleteCount);
   if (items.length <= 8) {
     for (let i = 0; i < items.length; i++) a.splice(start + i, 0, items[i]);

@@ -91,15 +91,16 @@ export class PairIndex {
     refsAt: (pos: number) => BlockRefs,
   ): { lo: number; removed: number } {
     const shift = inserted - (end - start);
-    const move = (a: Int32Array) => {
-      for (let n = this.live; n < this.end; n++) {
-        const p = a[n];
-        if (p >= end) a[n] = p + shift;
-        else if (p >= start) a[n] = -1;
-      }
-    };
-    move(this.callAt);
-    move(this.resultAt);
+    // Both columns in one pass over the live numbers.
+    const { callAt, resultAt } = this;
+    for (let n = this.live; n < this.end; n++) {
+      const c = callAt[n];
+      if (c >= end) callAt[n] = c + shift;
+      else if (c >= start) callAt[n] = -1;
+      const r = resultAt[n];
+      if (r >= end) resultAt[n] = r + shift;
+      else if (r >= start) resultAt[n] = -1;
+    }
     while (this.live < this.end && this.callAt[this.live] < 0 && this.resultAt[this.live] < 0) this.live++;
     // Every list is moved in place: a summary splices a long history hundreds of times a run, and copies of its
     // per-position lists were a sixth of what a run allocated.

@@ -375,8 +375,13 @@ export class Working {
    *  first entry after it); undefined when a reset came in between (positions no longer correspond). */
   remapResultIndex(i: number, epoch: number): number | undefined {
     if (epoch < this.resetEpoch) return undefined;
-    for (const s of this.resultSplices) {
-      if (s.epoch <= epoch) continue;
+    // Only the splices after `epoch` (the list is in epoch order): found from the end, so a stage that remaps after
+    // each splice reads one entry, not every splice since the reset (hundreds a run on a long thread).
+    const list = this.resultSplices;
+    let k = list.length;
+    while (k > 0 && list[k - 1].epoch > epoch) k--;
+    for (; k < list.length; k++) {
+      const s = list[k];
       if (i > s.lo) i = Math.max(s.lo, i - s.removed);
     }
     return i;

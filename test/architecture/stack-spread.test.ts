@@ -71,12 +71,13 @@ describe('the no-stack-spread lint', () => {
     expect(minOf(big)).toBe(big.reduce((a, b) => Math.min(a, b)));
     expect(maxOf([])).toBe(Number.NEGATIVE_INFINITY);
     expect(minOf([], 0)).toBe(0);
-    for (const items of [[], [9], big.slice(0, 20)]) {
-      const a = big.slice(0, 50);
-      const b = a.slice();
-      spliceIn(a, 10, 5, items);
-      b.splice(10, 5, ...items);
-      expect(a).toEqual(b);
-    }
+    for (const items of [[], [9], [7, 8, 9], big.slice(0, 20)])
+      for (const deleteCount of [0, 1, 5]) {
+        const a = big.slice(0, 50);
+        const b = a.slice();
+        const removed = spliceIn(a, 10, deleteCount, items);
+        expect(removed).toEqual(b.splice(10, deleteCount, ...items));
+        expect(a).toEqual(b);
+      }
   });
 });

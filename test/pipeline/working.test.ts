@@ -103,7 +103,18 @@ describe('Working indexes', () => {
         const memo = new PipelineMemo(meter);
         const work = new Working(memo, memo.toolIds.of(thread));
         let next = 0;
+        // Every splice as the tiers stage remaps by it (the epoch it made, result messages before the cut and inside
+        // it), and each epoch's result-message count: remapResultIndex must map as a walk over all of them would.
+        const splices: { epoch: number; lo: number; removed: number }[] = [];
+        const seen: { epoch: number; results: number }[] = [{ epoch: work.epoch, results: 0 }];
         for (const op of ops) {
+          if (op.kind === 'splice' && work.length > 0) {
+            const at = op.at % work.length;
+            const end = at + Math.min(op.count, work.length - at);
+            const list = work.resultMessages;
+            const lo = list.filter((p) => p < at).length;
+            splices.push({ epoch: work.epoch + 1, lo, removed: list.filter((p) => p >= at && p < end).length });
+          }
           if (op.kind === 'append') {
             work.append(thread.messages.slice(next, next + op.n));
             next = Math.min(thread.messages.length, next + op.n);
@@ -134,6 +145,13 @@ describe('Working indexes', () => {
           const cats = new Map<string, number>();
           work.forEachCategory((name, n) => cats.set(name, n));
           expect(cats).toEqual(categoriesOf(work.messages, meter, (id) => work.ids.name(id)));
+          for (const { epoch, results } of seen)
+            for (let i = 0; i <= results; i++) {
+              let want = i;
+              for (const sp of splices) if (sp.epoch > epoch && want > sp.lo) want = Math.max(sp.lo, want - sp.removed);
+              expect(work.remapResultIndex(i, epoch), `index ${i} of epoch ${epoch}`).toBe(want);
+            }
+          seen.push({ epoch: work.epoch, results: work.resultMessages.length });
         }
       }),
       { numRuns: 120 },
