@@ -9,6 +9,7 @@ import { rememberInput } from './last-input.ts';
 import { fileTooBig, useLoadLimits } from './load-limits.ts';
 import { beginLoad, isNewest, supersede } from './load-order.ts';
 import { baselineConfig, INITIAL_CONFIG, loadedConfig } from './log-settings.ts';
+import { oneAtATime } from './one-at-a-time.ts';
 import type { AppState, LoadSource, Opened, Restore } from './types.ts';
 import { urlFileName } from './url-name.ts';
 import { restoreView, viewOf } from './url-state.ts';
@@ -348,9 +349,11 @@ async function fetchRows(thread: string): Promise<readonly Row[] | null> {
 /** Swap the visible thread's rows for freshly counted ones in one step: the estimated rows stay on screen
  *  until then (clearing them first made the list empty, then mounted every row anew: two extra layouts of
  *  the page in the middle of a load). Other threads' rows are dropped and fetched again when shown. */
-async function refreshRows(): Promise<void> {
+async function fetchFreshRows(): Promise<void> {
   const { summary } = useStore.getState().transcript;
   const thread = useStore.getState().view.thread;
+  const encoding = useStore.getState().config.encoding;
+  fetched = { summary, thread, encoding };
   const rows = await fetchRows(thread);
   const s = useStore.getState();
   if (!rows || s.transcript.summary !== summary) return; // another file loaded meanwhile
@@ -358,6 +361,18 @@ async function refreshRows(): Promise<void> {
   useStore.setState({ transcript: { ...s.transcript, rows: fresh } });
   if (s.view.thread !== thread) void s.transcriptActions.ensureRows(s.view.thread);
 }
+/** What the last refresh fetched: asked again while it ran, it runs again unless it gave this file's shown thread
+ *  in the encoding now, every row counted (one-at-a-time.ts). */
+let fetched: { summary: unknown; thread: string; encoding: string } | undefined;
+const refreshRows = oneAtATime(fetchFreshRows, () => {
+  const st = useStore.getState();
+  if (!fetched || st.transcript.summary !== fetched.summary) return false; // another file fetches its own rows
+  return (
+    st.config.encoding !== fetched.encoding ||
+    st.view.thread !== fetched.thread ||
+    threadRows(st, fetched.thread)?.some((r) => r.exact === false) === true
+  );
+});
 
 /** A load failed. With an analysis on screen when it started, that analysis stays (its source, rows, run and view)
  *  and the failure is named beside it; with none, the error page says what failed. */
