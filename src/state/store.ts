@@ -361,13 +361,14 @@ async function fetchFreshRows(): Promise<void> {
   useStore.setState({ transcript: { ...s.transcript, rows: fresh } });
   if (s.view.thread !== thread) void s.transcriptActions.ensureRows(s.view.thread);
 }
-/** What the last refresh fetched: asked again while it ran, it runs again unless it gave this file's shown thread
- *  in the encoding now, every row counted (one-at-a-time.ts). */
+/** What the last refresh fetched: asked again while it ran, it runs again unless it gave the shown thread of the
+ *  file on screen in the encoding now, every row counted (one-at-a-time.ts). */
 let fetched: { summary: unknown; thread: string; encoding: string } | undefined;
 const refreshRows = oneAtATime(fetchFreshRows, () => {
   const st = useStore.getState();
-  if (!fetched || st.transcript.summary !== fetched.summary) return false; // another file fetches its own rows
   return (
+    fetched === undefined ||
+    st.transcript.summary !== fetched.summary ||
     st.config.encoding !== fetched.encoding ||
     st.view.thread !== fetched.thread ||
     threadRows(st, fetched.thread)?.some((r) => r.exact === false) === true
