@@ -53,7 +53,7 @@ export function chromiumMemoryByType(profileDir: string): ChromiumMemory {
     if (!kb) continue;
     const bytes = Number(kb[1]) * 1024;
     total += bytes;
-    // cmdline's arguments are NUL-separated.
+    // The type is an argument of the command line: NUL-separated, or spaces once Chromium rewrote its title.
     const type = /(?:^|[\s\0])--type=([^\s\0]+)/.exec(read(`/proc/${pid}/cmdline`))?.[1] ?? 'browser';
     byType[type] = (byType[type] ?? 0) + bytes;
   }
