@@ -37,6 +37,7 @@ export function scanRecord(r: SessionRow) {
     parseIssues: r.parseIssues,
     sumsOff: r.sumsOff,
     forkOf: r.forkOf,
+    orphan: r.orphan,
     companions: r.companions,
     bytes: r.bytes,
   };
@@ -129,7 +130,7 @@ export function scanText(
     localTime(r.start),
     duration(r),
     cell(clip(r.project, 32)),
-    cell(clip(r.title ?? '(untitled)', 48)),
+    cell(clip(`${r.orphan ? 'sub-agent: ' : ''}${r.title ?? '(untitled)'}`, 48)),
     cell(clip(r.models.join(', ') || '—', 28)),
     String(r.requests),
     String(r.subagents),

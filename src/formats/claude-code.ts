@@ -537,6 +537,9 @@ export const claudeCodeParser: FormatParser = {
     const meta: TranscriptMeta = {};
     if (r.sessionId !== undefined) meta.sessionId = r.sessionId;
     if (r.version !== undefined) meta.version = r.version;
+    // The sub-agent files read as threads: a folder scan counts another session's agent files, and those whose
+    // session file is missing, apart (sessions/scan.ts).
+    if (extras.length > 0) meta.attached = extras.map((x) => x.name);
     const title = titleOf(r);
     if (title) meta.title = title;
     if (Object.keys(skipped).length > 0) meta.skipped = skipped;

@@ -223,8 +223,8 @@ export type TranscriptMeta = {
   originalFormat?: FormatId;
   /** Anything else format-specific worth showing. */
   extra?: Record<string, string | number | boolean>;
-  /** Companion files the parser attached as threads (Codex child rollouts): a folder scan lists them under this
-   *  session, not as sessions of their own. */
+  /** Companion files the parser attached as threads (Codex child rollouts, Claude Code sub-agent files): a folder
+   *  scan lists them under this session, not as sessions of their own. */
   attached?: string[];
   /** The model a log that names none is priced at, and why (Codex: the default of its CLI version). */
   assumedModel?: { model: string; why: string };

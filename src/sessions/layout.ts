@@ -55,7 +55,7 @@ function notASession(path: string, has: (p: string) => boolean): boolean {
 }
 
 /** Normalize a path as the scan names it: '/'-separated, no leading './' or '/'. */
-function normalizePath(p: string): string {
+export function normalizePath(p: string): string {
   return p.replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '');
 }
 

@@ -8,7 +8,7 @@ import { fileIsSqlite, type SqliteOpener } from '../formats/sqlite.ts';
 import type { SourceFile } from '../formats/types.ts';
 import { pushAll } from '../lib/arrays.ts';
 import type { Transcript } from '../model/transcript.ts';
-import { type FolderEntry, isRolloutName, type SessionFiles, sessionsOf } from './layout.ts';
+import { type FolderEntry, isRolloutName, normalizePath, type SessionFiles, sessionsOf } from './layout.ts';
 import { rowMemo, type SessionRow, sessionRow } from './summary.ts';
 
 export type ScanProgress = { done: number; total: number; bytes: number; path: string };
@@ -109,6 +109,47 @@ function databaseRows(
   return { rows, skipped };
 }
 
+/** A Claude Code sub-agent log: a 2.0 sibling `agent-*.jsonl`, or any `.jsonl` in a 2.1 `<id>/subagents/` folder. */
+function isAgentLog(name: string): boolean {
+  if (!name.endsWith('.jsonl')) return false;
+  return /(^|\/)subagents\//.test(name) || name.slice(name.lastIndexOf('/') + 1).startsWith('agent-');
+}
+
+/** The companions a parsed session read: Codex children and Claude Code sub-agent files only when its parser
+ *  attached them (a 2.0 project folder hands every session all its sibling agent files), a `.meta.json` with its
+ *  agent file; every other companion as listed. */
+function readCompanions(s: SessionFiles, mine: ReadonlySet<string>): SessionFiles['companions'] {
+  return s.companions.filter((c) => {
+    if (isRolloutName(c.name) || isAgentLog(c.name)) return mine.has(c.name);
+    if (c.name.endsWith('.meta.json')) return mine.has(`${c.name.slice(0, -'.meta.json'.length)}.jsonl`);
+    return true;
+  });
+}
+
+/**
+ * Sub-agent files no session of the listing read: their session file is missing (or another folder holds it). Each
+ * is billed on its own, so each is a session row of its own rather than lost (a 2.0 "Warmup" call, a Task agent);
+ * the project is the folder its session would sit in. Files of a skipped session are reported with it, not here.
+ */
+function orphanAgents(
+  entries: readonly FolderEntry[],
+  rootName: string,
+  accounted: ReadonlySet<string>,
+): SessionFiles[] {
+  const out: SessionFiles[] = [];
+  for (const e of entries) {
+    const path = normalizePath(e.path);
+    if (e.size === 0 || !isAgentLog(path) || accounted.has(path)) continue;
+    const segs = path.split('/');
+    if (segs.some((x) => x.startsWith('.') || x === 'node_modules')) continue;
+    const sub = segs.lastIndexOf('subagents');
+    // <project>/<session id>/subagents/<file>, or <project>/agent-<id>.jsonl
+    const at = sub >= 0 ? sub - 2 : segs.length - 2;
+    out.push({ path, companions: [], folder: at >= 0 ? segs[at] : rootName, size: e.size });
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
 export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptions): Promise<ScanResult> {
   const t0 = Date.now();
   const sessions = sessionsOf(entries, o.rootName);
@@ -121,20 +162,24 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
   let opener: SqliteOpener | undefined;
   /** Files a session's parser attached as its sub-agents (Codex forks): rows of their own no more. */
   const attached = new Set<string>();
-  for (const [i, s] of sessions.entries()) {
-    if (o.cancelled?.()) {
-      cancelled = true;
-      break;
-    }
-    if (attached.has(s.path)) continue;
-    o.progress?.({ done: i, total: sessions.length, bytes, path: s.path });
+  /** Companion files of the sessions read or skipped (what is left of the sub-agent logs is orphaned). */
+  const accounted = new Set<string>();
+  let total = sessions.length;
+
+  const scanOne = async (s: SessionFiles, i: number, orphan = false): Promise<void> => {
+    if (attached.has(s.path)) return;
+    o.progress?.({ done: i, total, bytes, path: s.path });
     const was = o.kept?.(s);
     if (was) {
       if ('row' in was) {
         rows.push(was.row);
         for (const p of was.attached) attached.add(p);
-      } else skipped.push({ path: s.path, reason: was.skipped });
-      continue;
+        for (const p of was.row.companions) accounted.add(p);
+      } else {
+        skipped.push({ path: s.path, reason: was.skipped });
+        for (const c of s.companions) accounted.add(c.path);
+      }
+      return;
     }
     const main = await o.open(s.path, s.path.slice(s.path.lastIndexOf('/') + 1));
     const extra: SourceFile[] = [];
@@ -146,19 +191,22 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
       const done = databaseRows(main, extra, s, opener, memo);
       pushAll(rows, done.rows);
       pushAll(skipped, done.skipped);
-      continue;
+      for (const c of s.companions) accounted.add(c.path);
+      return;
     }
     const loaded = parseTranscript(main, extra);
     if (!loaded.ok) {
       skipped.push({ path: s.path, reason: loaded.error });
+      for (const c of s.companions) accounted.add(c.path);
       o.made?.(s, { skipped: loaded.error });
-      continue;
+      return;
     }
     const t = loaded.transcript;
     const mine = new Set(t.meta.attached ?? []);
-    const kept = s.companions.filter((c) => !isRolloutName(c.name) || mine.has(c.name));
-    const mineAttached = kept.filter((c) => mine.has(c.name)).map((c) => c.path);
+    const kept = readCompanions(s, mine);
+    const mineAttached = kept.filter((c) => mine.has(c.name) && isRolloutName(c.name)).map((c) => c.path);
     for (const p of mineAttached) attached.add(p);
+    for (const c of kept) accounted.add(c.path);
     const row = sessionRow(
       t,
       {
@@ -166,15 +214,35 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
         companions: kept.map((c) => c.path),
         project: projectOf(t, s),
         bytes: s.size,
+        orphan,
       },
       memo,
     );
     rows.push(row);
     o.made?.(s, { row, attached: mineAttached });
+  };
+
+  for (const [i, s] of sessions.entries()) {
+    if (o.cancelled?.()) {
+      cancelled = true;
+      break;
+    }
+    await scanOne(s, i);
+  }
+  if (!cancelled) {
+    const orphans = orphanAgents(entries, o.rootName, accounted);
+    total += orphans.length;
+    for (const [i, s] of orphans.entries()) {
+      if (o.cancelled?.()) {
+        cancelled = true;
+        break;
+      }
+      await scanOne(s, sessions.length + i, true);
+    }
   }
   o.progress?.({
-    done: cancelled ? rows.length + skipped.length : sessions.length,
-    total: sessions.length,
+    done: cancelled ? rows.length + skipped.length : total,
+    total,
     bytes,
     path: '',
   });

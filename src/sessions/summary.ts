@@ -55,6 +55,9 @@ export type SessionRow = {
   sumsOff: number;
   /** For a fork read without its parent: the thread it was forked from (or spawned by). */
   forkOf: string | null;
+  /** A sub-agent file whose session file is not in the scanned folder: a row of its own, since it is billed all the
+   *  same (its `sessionId` names that session). */
+  orphan: boolean;
   bytes: number;
 };
 
@@ -89,7 +92,7 @@ function modelsOf(t: Transcript): string[] {
   return [...seen].sort();
 }
 
-export type RowPlace = { path: string; companions: string[]; project: string; bytes: number };
+export type RowPlace = { path: string; companions: string[]; project: string; bytes: number; orphan?: boolean };
 
 /** Catalog lookups shared by the sessions of one scan: a model's entry, and its prices at an hour, are the same in
  *  every session, and a lookup is not free. */
@@ -147,6 +150,7 @@ export function sessionRow(t: Transcript, place: RowPlace, memo: RowMemo = rowMe
     parseIssues: t.parseIssues.length,
     sumsOff: totalsCheck(t).filter((x) => !x.agrees).length,
     forkOf: main?.fork?.from ?? null,
+    orphan: place.orphan ?? false,
     bytes: place.bytes,
   };
 }

@@ -24,6 +24,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listFolder } from '../../src/cli/node-folder.ts';
 import { sessionsOf } from '../../src/sessions/layout.ts';
 import { describeWild, WILD_DIR } from '../helpers/fixtures.ts';
+import { orphanAgentFiles } from '../helpers/orphan-agents.ts';
 import { openBrowser, ROOT, screenshot } from './harness.ts';
 import { spawnServer, userEnv } from './spawned.ts';
 import { cliReport, expectLoadStatus } from './ui.ts';
@@ -106,7 +107,7 @@ describeWild('the npm package', () => {
 
   it('`npx tierscope` opens on the sessions table with one row per session of ~/.claude/projects', async () => {
     const root = join(home, '.claude', 'projects');
-    const expected = sessionsOf(listFolder(root), 'projects').length;
+    const expected = sessionsOf(listFolder(root), 'projects').length + orphanAgentFiles(root).length;
     // The tarball's own `scan` agrees on the sessions there (every session of the folder loads).
     const scanned = JSON.parse(npx(['scan', root, '--json'])) as { sessions: unknown[]; skipped: unknown[] };
     expect([scanned.sessions.length, scanned.skipped]).toEqual([expected, []]);
@@ -128,7 +129,8 @@ describeWild('the npm package', () => {
     const day = join(home, '.codex', 'sessions', '2025', '11', '13');
     mkdirSync(day, { recursive: true });
     copyWritable(CODEX, day);
-    const claude = sessionsOf(listFolder(join(home, '.claude', 'projects')), 'projects').length;
+    const projects = join(home, '.claude', 'projects');
+    const claude = sessionsOf(listFolder(projects), 'projects').length + orphanAgentFiles(projects).length;
     const codex = readdirSync(CODEX).filter((f) => f.endsWith('.jsonl')).length;
     // `--open` hands the URL to the desktop's opener (xdg-open on Linux): a stand-in records what it was given.
     const bin = join(work, 'bin');

@@ -9,18 +9,23 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Report } from '../../src/analyses/report.ts';
 import { fmtUsd } from '../../src/lib/money.ts';
 import { describeWild, WILD_DIR } from '../helpers/fixtures.ts';
+import { orphanAgentFiles } from '../helpers/orphan-agents.ts';
 import { type Session, screenshot, stopServer } from './harness.ts';
 import { cliReport, openApp, waitForRun } from './ui.ts';
 
 const PROJECTS = join(WILD_DIR, 'claude-code/projects');
 
-/** Every session file of the folder, relative to it (sub-agent files are not sessions). */
+/** Every session file of the folder, relative to it, and each sub-agent file whose session file is not there
+ *  (a row of its own: it is billed all the same). */
 function sessionFiles(): string[] {
-  return readdirSync(PROJECTS).flatMap((p) =>
-    readdirSync(join(PROJECTS, p))
-      .filter((f) => f.endsWith('.jsonl') && !f.startsWith('agent-'))
-      .map((f) => `${p}/${f}`),
-  );
+  return [
+    ...readdirSync(PROJECTS).flatMap((p) =>
+      readdirSync(join(PROJECTS, p))
+        .filter((f) => f.endsWith('.jsonl') && !f.startsWith('agent-'))
+        .map((f) => `${p}/${f}`),
+    ),
+    ...orphanAgentFiles(PROJECTS),
+  ];
 }
 
 type Shown = { path: string; cells: Record<string, string> };
@@ -99,7 +104,11 @@ describeWild('the sessions of a Claude Code projects folder', () => {
     await s.page.getByTestId('sessions-project').selectOption('ccl--Users-dain-workspace-danieldemmel-me-next');
     await expect
       .poll(async () => (await shownRows(s.page)).map((r) => r.cells.project))
-      .toEqual(Array(3).fill('ccl--Users-dain-workspace-danieldemmel-me-next'));
+      .toEqual(
+        Array(files.filter((f) => f.startsWith('ccl--Users-dain-workspace-danieldemmel-me-next/')).length).fill(
+          'ccl--Users-dain-workspace-danieldemmel-me-next',
+        ),
+      );
     await s.page.getByTestId('sessions-project').selectOption('');
     await s.page.waitForFunction(
       (n) => document.querySelectorAll('[data-testid="session-row"]').length === n,

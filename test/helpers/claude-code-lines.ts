@@ -110,3 +110,14 @@ export function toolCallLines(o: {
     },
   ];
 }
+
+/** The first sessionId a Claude Code file's user or assistant lines name, read without the parser (tests that
+ *  check which session a sub-agent file belongs to). */
+export function firstSessionIdOf(text: string): string | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const o = JSON.parse(line) as { type?: string; sessionId?: string };
+    if ((o.type === 'user' || o.type === 'assistant') && typeof o.sessionId === 'string') return o.sessionId;
+  }
+  return undefined;
+}

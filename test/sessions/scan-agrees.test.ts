@@ -7,6 +7,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Report } from '../../src/analyses/report.ts';
 import { runCapture } from '../helpers/cli.ts';
 import { describeReal, describeWild, REAL_DIR, realPath, WILD_DIR } from '../helpers/fixtures.ts';
+import { orphanAgentFiles } from '../helpers/orphan-agents.ts';
 
 type Row = Record<string, unknown> & { path: string };
 
@@ -29,14 +30,15 @@ describeWild('scan agrees with analyze on every session of the wild folder', () 
     skipped = body.skipped;
   }, 60_000);
 
-  it('lists each session file once: every log but sub-agent files and their metadata', () => {
-    const expected = walk(WILD_DIR)
-      .filter((p) => /\.(jsonl|json|eval|traj)$/.test(p))
-      .filter((p) => !p.includes('/subagents/') && !/(^|\/)agent-[^/]*\.jsonl$/.test(p))
-      .sort();
+  it('lists each session file once, and each sub-agent file whose session file is missing', () => {
+    const logs = walk(WILD_DIR).filter((p) => /\.(jsonl|json|eval|traj)$/.test(p));
+    const isAgent = (p: string) => p.includes('/subagents/') || /(^|\/)agent-[^/]*\.jsonl$/.test(p);
+    const orphans = orphanAgentFiles(WILD_DIR);
+    expect(orphans.length).toBeGreaterThan(0);
+    const expected = [...logs.filter((p) => !isAgent(p)), ...orphans].sort();
     expect(rows.map((r) => r.path).sort()).toEqual(expected);
     expect(skipped).toEqual([]);
-    expect(rows.filter((r) => r.format === 'claude-code')).toHaveLength(14);
+    expect(rows.filter((r) => r.format === 'claude-code')).toHaveLength(14 + orphans.length);
     expect(rows.filter((r) => r.format === 'codex')).toHaveLength(3);
     expect(rows.filter((r) => r.format === 'inspect')).toHaveLength(4);
   });

@@ -17,8 +17,9 @@ const COLUMNS: Column[] = [
   {
     key: 'title',
     label: 'title',
-    title: 'The session’s own title, else its first prompt',
-    cell: (r) => r.title ?? '(untitled)',
+    title:
+      'The session’s own title, else its first prompt (“sub-agent:” a sub-agent file whose session file is not here)',
+    cell: (r) => `${r.orphan ? 'sub-agent: ' : ''}${r.title ?? '(untitled)'}`,
   },
   { key: 'start', label: 'start', title: 'First timestamp in the log (local time)', cell: (r) => fmtStart(r.start) },
   { key: 'duration', label: 'duration', title: 'First to last timestamp', num: true, cell: fmtDuration },
@@ -79,7 +80,11 @@ function checkNote(r: SessionRow): string {
     r.sumsOff > 0
       ? `\n⚠ self-check: ${r.sumsOff} thread(s) whose billed responses disagree with the log's own totals`
       : '';
-  return `${sums}${r.forkOf ? `\na fork of ${r.forkOf} (its parent is not in this folder)` : ''}`;
+  const fork = r.forkOf ? `\na fork of ${r.forkOf} (its parent is not in this folder)` : '';
+  const orphan = r.orphan
+    ? `\na sub-agent of session ${r.sessionId ?? '(unknown)'}, whose session file is not in this folder`
+    : '';
+  return `${sums}${fork}${orphan}`;
 }
 
 function rowTitle(r: SessionRow): string {
