@@ -109,7 +109,10 @@ function observedBreak(
   const obs = r.observed as NonNullable<Request['observed']>;
   const refPrompt = observedPrompt(ref.observed as NonNullable<Request['observed']>);
   const c = observedCause(th, ref, refThread, r, first, config, memo.ttl);
-  const brk: BreakInfo = { ...c, tokensLost: refPrompt - obs.cacheRead };
+  // What the break made the request bill again: its prompt up to the previous one's size, less what it read. A
+  // prompt that shrank (an agent compaction, a sub-agent's first request after a long main thread) dropped the rest:
+  // those tokens were not sent, so they are not counted (nor priced) as re-written.
+  const brk: BreakInfo = { ...c, tokensLost: Math.max(0, Math.min(refPrompt, observedPrompt(obs)) - obs.cacheRead) };
   const cal = ctx?.calibrations.get(th.id);
   const est = cal?.requests[r.index];
   if (!ctx || !cal || !est) return withReportedCause(brk, r);

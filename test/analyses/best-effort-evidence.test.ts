@@ -183,7 +183,9 @@ describe('reasoning-dropped: a new user prompt after a turn that reasoned', () =
     const last = t.threads[0].requests.length - 1;
     const b = breakAt(report(t), last);
     expect(b.cause).toBe('reasoning-dropped');
-    expect(b.tokensLost).toBe(prompts[last - 1] - read);
+    // Re-written: the prompt it sent (smaller by the dropped reasoning) less its read, not the previous prompt.
+    expect(b.tokensLost).toBe(Math.min(prompts[last - 1], prompts[last]) - read);
+    expect(prompts[last]).toBeLessThan(prompts[last - 1]);
     expect(Math.abs((b.divergence?.messageIndex ?? -9) - firstReasoning)).toBeLessThanOrEqual(1);
     const text = b.evidence.join('\n');
     expect(text).toMatch(/previous turn's 4 responses \(requests 0–3\) reported [\d,]+ reasoning tokens/);
@@ -196,7 +198,9 @@ describe('reasoning-dropped: a new user prompt after a turn that reasoned', () =
     const last = t.threads[0].requests.length - 1;
     const b = breakAt(report(t), last);
     expect(b.cause).toBe('reasoning-dropped');
-    expect(b.tokensLost).toBe(prompts[last - 1] - read);
+    // Re-written: the prompt it sent (smaller by the dropped reasoning) less its read, not the previous prompt.
+    expect(b.tokensLost).toBe(Math.min(prompts[last - 1], prompts[last]) - read);
+    expect(prompts[last]).toBeLessThan(prompts[last - 1]);
     expect(b.evidence.join('\n')).toMatch(/with that reasoning out of the prompt and ≈[+−][\d,]+ with it kept/);
   });
 

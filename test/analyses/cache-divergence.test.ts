@@ -91,7 +91,9 @@ describe('divergence and cause on session logs (no exact input)', () => {
     );
     expect(b.cause).toMatch(/^history-rewritten@\d+$/);
     expect(Math.abs((b.divergence?.messageIndex ?? -9) - k)).toBeLessThanOrEqual(1);
-    expect(b.tokensLost).toBe(prompts[5] - (u.starts[k] + 60));
+    // Re-written: the shrunk prompt it sent less its read (the 1,500 removed tokens were not sent again).
+    expect(b.tokensLost).toBe(prompts[6] - (u.starts[k] + 60));
+    expect(prompts[6]).toBeLessThan(prompts[5]);
     expect(b.detail).toMatch(/the prompt shrank/);
   });
 
