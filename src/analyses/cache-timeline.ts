@@ -275,12 +275,22 @@ function fits(s: Schedule, shape: number[]): boolean {
   return s.shape.length === shape.length && s.shape.every((n, i) => n === shape[i]);
 }
 
+/** The first message each request's pipeline summary folded (by request index), from a thread's `folded`. */
+function firstFoldedBy(folded: readonly (number | undefined)[]): Map<number, number> {
+  const out = new Map<number, number>();
+  folded.forEach((request, message) => {
+    if (request !== undefined && !out.has(request)) out.set(request, message);
+  });
+  return out;
+}
+
 function simulatedCause(
   rr: RequestReplay,
   prev: RequestReplay,
   expired: boolean,
   gap: number,
   ttl: number,
+  firstFolded: () => Map<number, number>,
 ): Omit<BreakInfo, 'tokensLost'> {
   if (expired)
     return {
@@ -309,12 +319,23 @@ function simulatedCause(
     const firstPos = inside[0].e.position;
     const culprits = inside.filter(({ e }) => e.position === firstPos);
     const e = culprits[0].e;
-    const what = `${e.stage}${e.tier ? ` tier ${e.tier}` : ''} ${e.action}`;
+    const what = e.action === e.stage ? e.stage : `${e.stage}${e.tier ? ` tier ${e.tier}` : ''} ${e.action}`;
+    const rewrites = `${inside.length} rewrite${inside.length > 1 ? 's' : ''} in the old prefix`;
+    if (e.messageIndex >= 0)
+      return {
+        cause: e.stage,
+        detail: `${what} rewrote message ${e.messageIndex} inside the cached prefix (${rewrites})`,
+        events: inside.map(({ i }) => i),
+        messageIndex: e.messageIndex,
+      };
+    // A summary is no message of the log: the break points at the first message it folded (where the old prefix
+    // stopped holding what was sent before), when it folded any.
+    const first = firstFolded().get(rr.index);
     return {
       cause: e.stage,
-      detail: `${what} rewrote message ${e.messageIndex >= 0 ? e.messageIndex : '(summary)'} inside the cached prefix (${inside.length} rewrite${inside.length > 1 ? 's' : ''} in the old prefix)`,
+      detail: `${what} replaced ${first !== undefined ? `messages from ${first} on` : 'messages'} with a summary inside the cached prefix (${rewrites})`,
       events: inside.map(({ i }) => i),
-      messageIndex: e.messageIndex,
+      ...(first !== undefined ? { messageIndex: first } : {}),
     };
   }
   return { cause: 'below-minimum', detail: 'the shared prefix is below the cacheable minimum' };
@@ -343,6 +364,8 @@ export function simulatedTimeline(t: Transcript, replay: Replay, memo = new Time
   const count = threadOf.length;
   const points: SimulatedPoint[] = new Array(count);
   const prompts = new Float64Array(count);
+  /** Per thread, made when a summary first breaks the simulated cache: the first message each request folded. */
+  const foldedIndex = new Map<number, Map<number, number>>();
   for (let o = 0; o < count; o++) {
     const k = sched.order[o];
     const ti = threadOf[k];
@@ -386,7 +409,9 @@ export function simulatedTimeline(t: Transcript, replay: Replay, memo = new Time
     if (prev) {
       const prevPrompt = prompts[p];
       if (isBreak(read, prevPrompt, min)) {
-        const c = simulatedCause(rr, prev, expired, gap, ttl);
+        const c = simulatedCause(rr, prev, expired, gap, ttl, () =>
+          getOrInsert(foldedIndex, ti, () => firstFoldedBy(threads[ti].folded)),
+        );
         brk = { ...c, tokensLost: Math.max(0, prevPrompt - read) };
       }
     }

@@ -80,6 +80,23 @@ describe('simulated timeline', () => {
     expect(simulatedTimeline(t, none).filter((p) => p.break)).toEqual([]);
   });
 
+  it('a summary inside the cached prefix points at the first message it folded, and names its stage once', async () => {
+    const t = loop(repeat(40, { tool: 'Bash', args: 'go test', result: '3000 chars' }));
+    const r = await run(t, { set: { contextWindow: 24_000, outputReserve: 2000, tiersEnabled: false } });
+    const sim = simulatedTimeline(t, r);
+    const byStage = sim.filter((p) => p.break?.cause === 'summarize');
+    expect(byStage.length).toBeGreaterThan(0);
+    const folded = r.threads[0].folded;
+    for (const p of byStage) {
+      const first = folded.indexOf(p.index);
+      expect(first).toBeGreaterThanOrEqual(0);
+      expect(p.break?.messageIndex).toBe(first);
+      expect(p.break?.detail).toMatch(
+        new RegExp(`^summarize replaced messages from ${first} on with a summary inside`),
+      );
+    }
+  });
+
   it('the sliding window breaks the cache on every request once it starts dropping', async () => {
     const t = loop(repeat(60, { tool: 'Bash', args: 'ls', result: '1500 chars' }));
     const r = await run(t, { preset: 'sliding-window' });

@@ -4,7 +4,7 @@ import { useStore } from '../../state/store.ts';
 import { useLayout } from '../app/layout-state.ts';
 import { fmtTokens } from '../common/format.ts';
 import type { DrawnPoint } from './points.ts';
-import { eventLine } from './TimelineHover.tsx';
+import { eventLine, eventName } from './TimelineHover.tsx';
 import { type BreakMark, causeWords } from './timeline-model.ts';
 import { pickMark } from './timeline-ui.ts';
 import { usePoints } from './use-points.ts';
@@ -89,8 +89,7 @@ export const BreakStrip = memo(function BreakStrip({ points, breaks, runId, sele
               selectEvent(e.id);
             }}
           >
-            {e.stage}
-            {e.tier ? ` t${e.tier}` : ''} {e.action} m{e.messageIndex >= 0 ? e.messageIndex : 'Σ'}
+            {eventName(e, ' t')} m{e.messageIndex >= 0 ? e.messageIndex : 'Σ'}
           </button>
         ))}
         {evs.length > 12 && <span className="muted">+{evs.length - 12} more</span>}

@@ -40,8 +40,13 @@ function catLabel(k: string): string {
 /** What a rewrite event did, in one line: "tiers tier1 · message 6 (toolu_…) · 4.7k → 151 chars". */
 export function eventLine(e: EventRow): string {
   const where = e.messageIndex >= 0 ? `message ${e.messageIndex}` : 'summary';
-  const tier = e.tier ? ` tier ${e.tier}` : '';
-  return `${e.stage}${tier} ${e.action} · ${where} · ${fmtTokens(e.charsBefore)} → ${fmtTokens(e.charsAfter)} chars (≈${fmtTokens(e.tokensBefore - e.tokensAfter)} tokens freed)`;
+  return `${eventName(e, ' tier ')} · ${where} · ${fmtTokens(e.charsBefore)} → ${fmtTokens(e.charsAfter)} chars (≈${fmtTokens(e.tokensBefore - e.tokensAfter)} tokens freed)`;
+}
+
+/** A rewrite's stage, tier and action ("tiers tier 1 tier1"), the stage once when the action is named after it
+ *  ("summarize", not "summarize summarize"). */
+export function eventName(e: Pick<EventRow, 'stage' | 'tier' | 'action'>, tierWord: string): string {
+  return e.action === e.stage ? e.stage : `${e.stage}${e.tier ? `${tierWord}${e.tier}` : ''} ${e.action}`;
 }
 
 /** Dollars of the requests of a column: recorded (null when none has a priced usage) and simulated. */
