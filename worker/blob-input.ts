@@ -9,6 +9,7 @@
 import { overFileLimit } from '../src/formats/limits.ts';
 import type { ByteSource } from '../src/formats/types.ts';
 import { grouped } from '../src/lib/digits.ts';
+import { servedPageReason } from '../src/lib/served-page.ts';
 import type { LoadFile } from './api.ts';
 
 export type Prepared = { ok: true; source: ByteSource; issue?: string } | { ok: false; error: string };
@@ -130,6 +131,11 @@ export async function prepareInput(
       return { ok: false, error: `Could not fetch ${name}: ${e instanceof Error ? e.message : String(e)}` };
     }
     if (!res.ok) return { ok: false, error: `Could not fetch ${name}: ${res.status} ${res.statusText}` };
+    const page = servedPageReason(res, f.url);
+    if (page) {
+      await res.body?.cancel().catch(() => {});
+      return { ok: false, error: `Could not fetch ${name}: ${page}.` };
+    }
     const length = Number(res.headers.get('content-length') ?? Number.NaN);
     if (length > maxBytes) {
       await res.body?.cancel().catch(() => {});

@@ -2,6 +2,7 @@
 // complete lines end, and a poll that reads only what was added — a byte range of a served file, or a file handle
 // from the folder picker read again — and says whether the file grew by whole lines, was replaced (or cut short),
 // or has nothing new. A last line without its end waits for it.
+import { servedPageReason } from '../lib/served-page.ts';
 
 /** Where a followed file's bytes come from. */
 export type FileTail = {
@@ -15,6 +16,8 @@ export function urlTail(url: string): FileTail {
   const get = async (range?: string) => {
     const res = await fetch(url, { cache: 'no-store', ...(range ? { headers: { Range: range } } : {}) });
     if (!res.ok && res.status !== 416) throw new Error(`${res.status} ${res.statusText}`);
+    const page = servedPageReason(res, url);
+    if (page) throw new Error(page);
     return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) };
   };
   return {

@@ -201,6 +201,21 @@ describe('?src=', () => {
     }
   });
 
+  it('a path with no file says so (the server answers its index page), not that the format is unknown', async () => {
+    const { openSession } = await import('./harness.ts');
+    const s = await openSession();
+    try {
+      await s.page.goto(`${s.baseUrl}?src=samples/no-such-session.jsonl`);
+      await s.page.locator('[data-testid="load-status"][data-status="error"]').waitFor({ timeout: 60_000 });
+      const text = (await s.page.getByTestId('load-error').textContent()) ?? '';
+      expect(text).toMatch(/Could not fetch no-such-session\.jsonl: the server answered with a web page/);
+      expect(text).not.toMatch(/doctype|recognise/i);
+      expect(s.consoleErrors).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('loads a same-origin file named in the URL', async () => {
     const { openSession } = await import('./harness.ts');
     const s = await openSession();
