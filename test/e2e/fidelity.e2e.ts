@@ -21,6 +21,8 @@ const CLAUDE = join(
   'claude-code/tpuinf--home-tarading-tpu-inference/19a2e244-9267-4afb-8908-2e5caa9374ba.jsonl',
 );
 const CCUSAGE = 'ccusage@20.0.24';
+/** A Codex 0.114 gpt-5.4 session with one remote compaction (its summary encrypted). */
+const SHIP = join(WILD2_DIR, 'codex/ship-rollout-2026-03-12T14-37-47-019ce38e-1d19-7260-adc0-9c32ac8b6007.jsonl');
 
 /** ccusage's billed tokens (input + output + cache creation + cache read) for one Claude Code session file, run
  *  offline over a temp copy laid out as ~/.claude/projects. */
@@ -114,5 +116,35 @@ describeReal('this year’s logs, exact', () => {
     expect(report.totals.billed?.total).toBe(expected);
     await s.page.getByTestId('summary-bar').screenshot({ path: join(tmpdir(), 'tierscope-summary-billed.png') });
     await screenshot(s.page, 'claude-code-billed-headline');
+  }, 300_000);
+
+  it('a Codex remote compaction (encrypted summary): what it kept is unknown, not "none in the span"', async () => {
+    await loadFiles(s.page, [SHIP]);
+    await waitForRun(s.page);
+    await s.page.getByTestId('compaction-marker').first().click();
+    const view = s.page.getByTestId('compaction-view');
+    await view.getByTestId('compaction-opaque').waitFor({ timeout: 60_000 });
+    const sideOf = (side: string) =>
+      view.locator(`[data-testid="probe-kind"][data-side="${side}"]`).evaluateAll((els) =>
+        els.map((e) => ({
+          kind: e.getAttribute('data-kind'),
+          unknown: e.getAttribute('data-unknown') === 'true',
+          head: e.querySelector('.cv-kind-head span:last-child')?.textContent ?? '',
+          items: e.querySelectorAll('[data-testid="probe-item"]').length,
+        })),
+      );
+    const summary = await sideOf('summary');
+    const anchored = await sideOf('anchored');
+    expect(summary.every((k) => k.unknown && k.items === 0)).toBe(true);
+    // Each kind the anchored side finds in the span is unknown on the agent's side, with the same count.
+    const inSpan = anchored.filter((k) => k.head !== 'none in the span');
+    expect(inSpan.length).toBeGreaterThan(0);
+    for (const k of inSpan) {
+      const n = Number(k.head.match(/of (\d+)/)?.[1]);
+      expect(summary.find((x) => x.kind === k.kind)?.head).toBe(`unknown: ${n} in the span, the summary unreadable`);
+    }
+    expect(await view.getByTestId('compaction-summary').textContent()).toContain('kept and lost unknown');
+    await screenshot(s.page, 'codex-opaque-compaction');
+    expect(s.consoleErrors).toEqual([]);
   }, 300_000);
 });

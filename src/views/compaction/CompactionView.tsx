@@ -152,6 +152,7 @@ export function CompactionView({ id }: { id: string }) {
                 probes={row.probes}
                 text={detail.summary}
                 onGo={goTo}
+                unknown={row.opaque ? row.anchoredProbes : undefined}
               />
               <SummaryColumn
                 side="anchored"
@@ -182,20 +183,29 @@ type ColumnProps = {
   probes: Probes;
   text: string;
   onGo: (messageIndex: number) => void;
+  /** The agent's summary has no readable text: the span's items (ProbeList), kept or lost unknown. */
+  unknown?: Probes;
 };
 
-function SummaryColumn({ side, heading, tokens, probes, text, onGo }: ColumnProps) {
+function SummaryColumn({ side, heading, tokens, probes, text, onGo, unknown }: ColumnProps) {
   const t = totals(probes);
   return (
     <section className="cv-column" data-testid={`compaction-${side}`}>
       <div className="cv-section-title">
         {heading}{' '}
         <span className="num muted">
-          · {fmtTokens(tokens)} tokens · kept {t.kept}
-          {t.lost > 0 ? <span className="cv-lost-count"> · lost {t.lost}</span> : ' · lost 0'}
+          · {fmtTokens(tokens)} tokens ·{' '}
+          {unknown ? (
+            'kept and lost unknown (no readable text)'
+          ) : (
+            <>
+              kept {t.kept}
+              {t.lost > 0 ? <span className="cv-lost-count"> · lost {t.lost}</span> : ' · lost 0'}
+            </>
+          )}
         </span>
       </div>
-      <ProbeList probes={probes} side={side} onGo={onGo} />
+      <ProbeList probes={probes} side={side} onGo={onGo} unknown={unknown} />
       <details className="cv-text-box">
         <summary>Full text</summary>
         <pre className="mono" data-testid={`compaction-${side}-text`}>

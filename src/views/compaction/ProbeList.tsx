@@ -35,10 +35,13 @@ type Props = {
   probes: Probes;
   side: 'summary' | 'anchored';
   onGo: (messageIndex: number) => void;
+  /** A summary with no readable text (an encrypted remote compaction): the span's items (the anchored side's, which
+   *  probes the same span), each kept or lost unknown — not "none in the span". */
+  unknown?: Probes;
 };
 
 /** What one summary kept and lost, per probe type of the seeds' skill; lost items first, each linked to its message. */
-export function ProbeList({ probes, side, onGo }: Props) {
+export function ProbeList({ probes, side, onGo, unknown }: Props) {
   return (
     <div className="cv-probes">
       {(Object.keys(PROBE_TYPES) as (keyof typeof PROBE_TYPES)[]).map((type) => (
@@ -50,7 +53,7 @@ export function ProbeList({ probes, side, onGo }: Props) {
             </div>
           )}
           {PROBE_TYPES[type].map((kind) => (
-            <KindBlock key={kind} kind={kind} probes={probes} side={side} onGo={onGo} />
+            <KindBlock key={kind} kind={kind} probes={probes} side={side} onGo={onGo} unknown={unknown} />
           ))}
         </div>
       ))}
@@ -68,7 +71,24 @@ function focusedAt(focus: string | null, side: string, kind: ProbeKind, lost: nu
   return f.kept ? lost + f.index : f.index;
 }
 
-function KindBlock({ kind, probes, side, onGo }: { kind: ProbeKind } & Props) {
+function KindBlock({ kind, probes, side, onGo, unknown }: { kind: ProbeKind } & Props) {
+  if (unknown) {
+    const n = unknown[kind].kept.length + unknown[kind].lost.length;
+    return (
+      <div className="cv-kind" data-testid="probe-kind" data-kind={kind} data-side={side} data-unknown="true">
+        <div className="cv-kind-head">
+          <span>{KIND_LABEL[kind]}</span>
+          <span className="num muted">
+            {n === 0 ? 'none in the span' : `unknown: ${n} in the span, the summary unreadable`}
+          </span>
+        </div>
+      </div>
+    );
+  }
+  return <KnownKind kind={kind} probes={probes} side={side} onGo={onGo} />;
+}
+
+function KnownKind({ kind, probes, side, onGo }: { kind: ProbeKind } & Props) {
   const { kept, lost } = probes[kind];
   const total = kept.length + lost.length;
   const focus = useStore((s) => s.view.probe);
