@@ -25,6 +25,7 @@ export { isSqlite } from '../formats/sqlite.ts';
 export { formatBytes } from '../lib/bytes.ts';
 export { fullPolicy, STATIC_POLICY } from '../lib/csp.ts';
 export { fmtUsd } from '../lib/money.ts';
+export { servedPageReason } from '../lib/served-page.ts';
 export type { ParseIssue } from '../model/transcript.ts';
 export type { PairingRule, PairingViolation, Provider } from '../pairing/types.ts';
 export { PROVIDERS } from '../pairing/types.ts';

@@ -2,7 +2,7 @@
 // complete lines end, and a poll that reads only what was added — a byte range of a served file, or a file handle
 // from the folder picker read again — and says whether the file grew by whole lines, was replaced (or cut short),
 // or has nothing new. A last line without its end waits for it.
-import { servedPageReason } from '../lib/served-page.ts';
+import { servedPageReason } from '../protocol/index.ts';
 
 /** Where a followed file's bytes come from. */
 export type FileTail = {
