@@ -7,6 +7,7 @@ import { firstIndex } from '../lib/search.ts';
 import type { Block, Message, Thread } from '../model/transcript.ts';
 import { canonicalTool } from '../pipeline/aliases.ts';
 import { inputPaths } from '../pipeline/artifacts.ts';
+import { errorLineOf } from '../pipeline/error-line.ts';
 import { resultText } from '../tokens/block-text.ts';
 
 export type LedgerKind =
@@ -86,13 +87,9 @@ function openTodos(name: string, input: unknown): string[] | null {
   return out;
 }
 
-/** The first non-empty line of an error result: the exact string the agent saw (clipped at 300 runes). */
+/** The error line of a failed result (pipeline/error-line.ts): the exact string the agent saw (clipped at 300 runes). */
 function errorString(b: Block): string | null {
-  const line = resultText(b)
-    .slice(0, 8000)
-    .split('\n')
-    .map((l) => l.trim())
-    .find((l) => l !== '');
+  const line = errorLineOf(resultText(b).slice(0, 8000));
   return line ? clip(line, 300) : null;
 }
 

@@ -7,6 +7,7 @@ import { headRunes, runeCount } from '../lib/runes.ts';
 import type { Block, Message } from '../model/transcript.ts';
 import { resultText } from '../tokens/block-text.ts';
 import { canonicalTool } from './aliases.ts';
+import { errorLineOf } from './error-line.ts';
 
 export type Artifact = { readonly text: string; readonly request: number };
 
@@ -93,13 +94,10 @@ export type Contribution = {
   errors: string[];
 };
 
-/** The first non-empty line of an error result, clipped. */
+/** The error line of a failed result (error-line.ts), clipped. */
 function errorLine(b: Block): string | null {
-  const first = resultText(b)
-    .slice(0, 4000)
-    .split('\n')
-    .find((l) => l.trim() !== '');
-  return first ? clip(first, 200) : null;
+  const line = errorLineOf(resultText(b).slice(0, 4000));
+  return line ? clip(line, 200) : null;
 }
 
 /** Most messages contribute no decision, path or error: their lists are this one (frozen, never pushed to), as a
