@@ -23,7 +23,7 @@ import { type Counts, transcriptCounts } from './counts.ts';
 import { type BilledTokens, billedTokens, REPORT_FIGURES } from './figures.ts';
 import type { Refetch } from './refetch.ts';
 import type { RequestDollars, RunCost } from './run-cost.ts';
-import { type SelfCheck, SelfCheckTally } from './self-check.ts';
+import { costCheck, type SelfCheck, SelfCheckTally } from './self-check.ts';
 import type { SettingsOrigin } from './settings-origin.ts';
 import type { TaskRow, TaskTotals } from './tasks.ts';
 import { indexToolCalls } from './tool-index.ts';
@@ -523,7 +523,7 @@ export function buildReport(x: ReportInput): Report {
     toolResults: [],
     requests,
     figures: REPORT_FIGURES,
-    selfCheck: check.result(),
+    selfCheck: check.result(costCheck(t, x.cost.report)),
     refetches: x.refetches,
     cacheFindings: cacheFindings(breaks),
     totals: {

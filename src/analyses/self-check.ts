@@ -1,11 +1,14 @@
 // The reconstruction's self-check (SPEC §2): per session, how far the estimate of each request's prompt is from
 // the prompt the provider billed — the share within ±3% (of requests billed ≥ 2,000 prompt tokens, the accuracy
 // target's base), the worst miss and where — and whether the billed responses add up to the log's own running
-// totals (Codex `total_token_usage`; for a fork, its final total minus the total it inherited). A request more than
-// 10% off, or a sum that disagrees, is flagged: a format change shows up as a warning, not as silently wrong
-// numbers. Pure over the transcript and what the report tells it of each request, so every format and view can use it.
+// totals (Codex `total_token_usage`; for a fork, its final total minus the total it inherited), and whether our
+// dollars match the run's cost where the log states one (SWE-agent and mini-swe-agent `info.model_stats.instance_cost`).
+// A request more than 10% off, a sum that disagrees, or a cost more than 3% off is flagged: a format or price change
+// shows up as a warning, not as silently wrong numbers. Pure over the transcript and what the report tells it of each request, so every format and view can use it.
 import { grouped } from '../lib/digits.ts';
+import { fmtUsd } from '../lib/money.ts';
 import type { Transcript, UsageTotals } from '../model/transcript.ts';
+import type { CostReport } from './cost.ts';
 
 /** The accuracy target's base and bounds (SPEC §9, issue 26). */
 const CHECK_MIN_PROMPT = 2000;
@@ -35,6 +38,50 @@ export type TotalsCheck = {
   agrees: boolean;
 };
 
+/** The run's cost as the log states it, against ours. */
+export type CostCheck = {
+  /** Where the log states it. */
+  source: string;
+  log: number;
+  /** Ours: recorded (the log's usage at list prices) when the log has usage, else estimated (the simulated cost of
+   *  the recorded inputs, without the pipeline). */
+  ours: number;
+  basis: 'recorded' | 'estimated';
+  /** (ours − log) / log. */
+  miss: number;
+  agrees: boolean;
+};
+
+/** Keys of meta.extra where a format puts the run's stated cost in USD (formats/mini-swe-agent.ts runFacts). */
+const STATED_COST = ['model_stats.instance_cost'];
+
+/** Our dollars against the cost the log states for the run, or null when it states none. */
+export function costCheck(t: Transcript, cost: CostReport): CostCheck | null {
+  const key = STATED_COST.find((k) => typeof t.meta.extra?.[k] === 'number');
+  const log = key ? (t.meta.extra?.[key] as number) : 0;
+  if (!key || !(log > 0)) return null;
+  const recorded = cost.recorded?.usd;
+  const estimated = cost.withoutPipeline?.usd;
+  const ours = recorded ?? estimated;
+  if (ours === undefined) return null;
+  const miss = (ours - log) / log;
+  return {
+    source: `info.${key}`,
+    log,
+    ours,
+    basis: recorded !== undefined ? 'recorded' : 'estimated',
+    miss,
+    agrees: Math.abs(miss) <= WITHIN,
+  };
+}
+
+/** The cost check in words. */
+function costLine(c: CostCheck): string {
+  return c.agrees
+    ? `${c.basis} dollars agree with the log's own cost (${fmtUsd(c.log)}, ${c.source})`
+    : `${c.basis} dollars ${fmtUsd(c.ours)} are ${pct(c.miss)} from the log's own cost ${fmtUsd(c.log)} (${c.source})`;
+}
+
 export type SelfCheck = {
   /** Requests with a billed prompt ≥ CHECK_MIN_PROMPT, and the share of them within ±3%. */
   requests: number;
@@ -43,7 +90,9 @@ export type SelfCheck = {
   /** Requests (any size) whose estimate is more than 10% off their billed prompt. */
   flagged: CheckedRequest[];
   totals: TotalsCheck[];
-  /** Nothing flagged and every sum agrees. */
+  /** Where the log states the run's cost. */
+  cost: CostCheck | null;
+  /** Nothing flagged, every sum agrees, and recorded dollars agree with the stated cost. */
   ok: boolean;
   summary: string;
 };
@@ -140,8 +189,8 @@ export class SelfCheckTally {
     };
   }
 
-  result(): SelfCheck {
-    return summarize(this.t, this.base, this.within, this.worst, this.flagged);
+  result(cost: CostCheck | null = null): SelfCheck {
+    return summarize(this.t, this.base, this.within, this.worst, this.flagged, cost);
   }
 }
 
@@ -151,6 +200,7 @@ function summarize(
   within: number,
   worst: CheckedRequest | null,
   flagged: CheckedRequest[],
+  cost: CostCheck | null,
 ): SelfCheck {
   const totals = totalsCheck(t);
   const off = totals.filter((x) => !x.agrees);
@@ -168,13 +218,16 @@ function summarize(
         ? "billed responses add up to the log's own totals"
         : `${off.length} thread(s) whose billed responses disagree with the log's own totals`,
     );
+  if (cost) parts.push(costLine(cost));
   return {
     requests: base,
     within: share,
     worst,
     flagged,
     totals,
-    ok: flagged.length === 0 && off.length === 0,
+    cost,
+    // An estimate (no usage in the log) is expected to miss the stated cost: said, not flagged.
+    ok: flagged.length === 0 && off.length === 0 && !(cost && !cost.agrees && cost.basis === 'recorded'),
     summary: parts.join('; '),
   };
 }

@@ -53,7 +53,21 @@ function originLines(o: SettingsOrigin): string[] {
 
 /** Billed tokens (the provider's usage, split as the bill is), the counted inputs before → after the pipeline, and
  *  the self-check of the estimates against the billed prompts (figures.ts, self-check.ts). */
-function tokenLines(r: Report, _file: string): string[] {
+/** What a log with no per-request usage states of the whole run (SWE-agent and mini-swe-agent `info.model_stats`). */
+function runTotals(t: Transcript): string | null {
+  const x = t.meta.extra ?? {};
+  const sent = x['model_stats.tokens_sent'];
+  const received = x['model_stats.tokens_received'];
+  const usd = x['model_stats.instance_cost'];
+  const parts = [
+    typeof sent === 'number' ? `${fmtNum(sent)} tokens sent` : '',
+    typeof received === 'number' ? `${fmtNum(received)} received` : '',
+    typeof usd === 'number' ? fmtUsd(usd) : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `the log states only run totals: ${parts.join(', ')} (info.model_stats)` : null;
+}
+
+function tokenLines(t: Transcript, r: Report, _file: string): string[] {
   const tot = r.totals;
   const out: string[] = [];
   const b = tot.billed;
@@ -61,7 +75,10 @@ function tokenLines(r: Report, _file: string): string[] {
     out.push(
       `billed tokens: ${fmtNum(b.total)} (input ${fmtNum(b.input)} · cache read ${fmtNum(b.cacheRead)} · cache write ${fmtNum(b.cacheWrite)} · output ${fmtNum(b.output)}; ${FIGURE_MEANING.billed}: ${counted(b.responses, 'response')})`,
     );
-  else out.push('billed tokens: none (the log records no usage)');
+  else {
+    const stated = runTotals(t);
+    out.push(`billed tokens: none per request (${stated ?? 'the log records no usage'})`);
+  }
   out.push(
     `input tokens counted: ${fmtNum(tot.tokensIn)} as logged → ${fmtNum(tot.tokensAfterPipeline)} after the pipeline (saved ${fmtNum(tot.tokensSaved)}; ${FIGURE_MEANING.counted}, summed over requests, the prefix a log lacks inferred)`,
   );
@@ -109,7 +126,7 @@ export function formatSummary(t: Transcript, r: Report, observed?: readonly Pick
     const reqs = sideCalls.reduce((n, th) => n + th.requests.length, 0);
     lines.push(`  side-call ×${sideCalls.length}  ${reqs} requests (titles, quota probes, helpers)`);
   }
-  pushAll(lines, tokenLines(r, t.meta.fileName ?? ''));
+  pushAll(lines, tokenLines(t, r, t.meta.fileName ?? ''));
   lines.push(`cache hit rate: observed ${pct(tot.observed?.hitRate)} → simulated ${pct(tot.simulated.hitRate)}`);
   pushAll(lines, costLines(tot.cost));
   if (t.meta.assumedModel) lines.push(`  model assumed: ${t.meta.assumedModel.model} — ${t.meta.assumedModel.why}`);

@@ -2,16 +2,24 @@
 // where the log has usage (every billed response once, split as the bill is: input, cache read, cache write,
 // output), then the counted inputs before → after the pipeline, then the self-check of the estimates against the
 // billed prompts and the log's own totals (self-check.ts).
-import type { RunResult } from '../../protocol/index.ts';
+import { fmtUsd, type RunResult } from '../../protocol/index.ts';
 import { fmtPct, fmtTokens } from '../common/format.ts';
 import { Stat } from './Stat.tsx';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
+/** A stated cost ours misses, in one line: the two figures, the miss, where the log states it. */
+function costMiss(c: NonNullable<RunResult['selfCheck']['cost']>): string {
+  const pct = `${c.miss >= 0 ? '+' : '−'}${(Math.abs(c.miss) * 100).toFixed(1)}%`;
+  return `cost: ours ${fmtUsd(c.ours)} (${c.basis}) is ${pct} from the log's own ${fmtUsd(c.log)} (${c.source})`;
+}
+
 export function TokenStats({ r }: { r: RunResult }) {
   const t = r.totals;
   const b = t.billed;
   const sc = r.selfCheck;
+  // Recorded dollars that miss the log's stated cost are a warning; an estimate's miss is only said.
+  const costOff = sc.cost !== null && !sc.cost.agrees && sc.cost.basis === 'recorded';
   const flagged = sc.flagged
     .slice(0, 8)
     .map(
@@ -54,7 +62,7 @@ export function TokenStats({ r }: { r: RunResult }) {
           {t.tokensIn > 0 ? ` (${fmtPct(t.tokensSaved / t.tokensIn)})` : ''}
         </span>
       </Stat>
-      {(sc.within !== null || sc.totals.length > 0) && (
+      {(sc.within !== null || sc.totals.length > 0 || sc.cost) && (
         <Stat
           label="self-check"
           title={[
@@ -62,12 +70,13 @@ export function TokenStats({ r }: { r: RunResult }) {
             ...flagged,
             ...(sc.flagged.length > flagged.length ? [`… ${sc.flagged.length - flagged.length} more`] : []),
             ...sums,
+            ...(sc.cost && !sc.cost.agrees ? [costMiss(sc.cost)] : []),
           ].join('\n')}
           tone={sc.ok ? 'good' : 'warn'}
         >
           <span data-testid="stat-self-check" data-ok={sc.ok ? 'true' : 'false'} data-flagged={sc.flagged.length}>
-            {sc.within !== null ? `${Math.round(sc.within * 100)}% ±3%` : 'sums'}
-            {sc.ok ? '' : ` · ⚠ ${sc.flagged.length + sums.length}`}
+            {sc.within !== null ? `${Math.round(sc.within * 100)}% ±3%` : sc.totals.length > 0 ? 'sums' : 'cost'}
+            {sc.ok ? '' : ` · ⚠ ${sc.flagged.length + sums.length + (costOff ? 1 : 0)}`}
           </span>
         </Stat>
       )}
