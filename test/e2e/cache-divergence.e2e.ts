@@ -39,7 +39,8 @@ describeWild('9e953218: every cache drop explained', () => {
     expect(await div.textContent()).toMatch(
       /Cache matched through 14,627 tokens \(observed\), stopping before message 0/,
     );
-    expect(await div.textContent()).toMatch(/4,740 tokens/);
+    // Re-written: the prompt it sent (381 tokens smaller than request 0's 19,367) less its read, 14,627.
+    expect(await div.textContent()).toMatch(/re-written after it: 4,359 tokens/);
     expect(await card.getByTestId('break-evidence').textContent()).toMatch(/the prompt shrank by 381 tokens/);
     expect(await card.getByTestId('break-pattern').textContent()).toMatch(
       /Recurring: something rewrites the context sent before message 0 .* 4 times \(requests 1, 2, 35, 68\)/,
