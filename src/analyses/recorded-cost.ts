@@ -12,6 +12,8 @@ export type RecordedCost = {
   totals: CostTotals | null;
   /** Dollars of each request, by thread index then request index (null: no usage, or no price). */
   byRequest: (number | null)[][];
+  /** Dollars of each response billed apart (rewound branches, usage-only calls), with its time, in log order. */
+  apart: { time: number | undefined; usd: number | null }[];
 };
 
 /** `memo` (the run cache's): the cost is kept for the prices it was made with, and price lookups are shared. */
@@ -27,12 +29,14 @@ export function recordedCost(t: Transcript, user: UserPrices, memo?: CostMemo): 
       return book.add({ thread: th, kind: 'request', model: r.model, time: r.time, tokens: usageTokens(r.observed) });
     }),
   );
+  const apart: RecordedCost['apart'] = [];
   for (const th of t.threads)
     for (const b of th.billedApart ?? []) {
       entries++;
-      book.add({ thread: th, kind: b.why, model: b.model, time: b.time, tokens: usageTokens(b.usage) });
+      const usd = book.add({ thread: th, kind: b.why, model: b.model, time: b.time, tokens: usageTokens(b.usage) });
+      apart.push({ time: b.time, usd });
     }
-  const value = { totals: entries > 0 ? book.totals() : null, byRequest };
+  const value = { totals: entries > 0 ? book.totals() : null, byRequest, apart };
   if (memo) memo.recorded = { key, value };
   return value;
 }

@@ -168,7 +168,10 @@ export function scanText(
     ),
   ];
   const total = rows.reduce((n, r) => n + (r.usd ?? 0), 0);
-  out.push('', `total ${fmtUsd(total)} recorded over ${rows.length} sessions`);
+  // With --since/--until a session that runs past a bound is listed whole; the days count only what fell inside.
+  const inDays = days.reduce((n, d) => n + d.usd, 0);
+  const part = Math.abs(inDays - total) >= 0.00005 ? ` (${fmtUsd(inDays)} of it billed on the days shown)` : '';
+  out.push('', `total ${fmtUsd(total)} recorded over ${rows.length} sessions${part}`);
   for (const s of result.skipped) out.push(cell(`skipped ${s.path}: ${s.reason}`));
   if (result.cancelled) out.push('scan stopped before the end');
   return out.join('\n');

@@ -41,19 +41,20 @@ export async function scanCommand(args: ParsedArgs, io: Io): Promise<number> {
   });
   cache?.save();
   let kept: SessionRow[];
+  const bounds = { since: option(args, 'since'), until: option(args, 'until') };
   try {
-    kept = filterRows(result.rows, { since: option(args, 'since'), until: option(args, 'until') });
+    kept = filterRows(result.rows, bounds);
   } catch (e) {
     throw new UsageError(`--since/--until: ${e instanceof Error ? e.message : String(e)}`);
   }
   const rows = sortRows(kept, 'start', 'desc');
   if (modes[0] === 'json') {
-    const body = { sessions: rows.map(scanRecord), skipped: result.skipped, days: dayTotals(rows) };
+    const body = { sessions: rows.map(scanRecord), skipped: result.skipped, days: dayTotals(rows, bounds) };
     io.json(JSON.stringify(body, null, 2));
   } else if (modes[0] === 'ndjson') {
     for (const r of rows) io.json(JSON.stringify(scanRecord(r)));
   } else if (modes[0] === 'csv') io.json(scanCsv(rows));
-  else io.out(scanText(result, rows, dayTotals(rows), dir));
+  else io.out(scanText(result, rows, dayTotals(rows, bounds), dir));
   for (const s of modes.length > 0 ? result.skipped : []) io.err(`tierscope: skipped ${s.path}: ${s.reason}`);
   return 0;
 }

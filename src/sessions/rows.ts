@@ -1,7 +1,8 @@
 // What the sessions table and `scan` do with rows: filter by date range and project, sort by a column, and
-// total them per day (sessions, requests, observed dollars and hit rate). Days are local calendar days of a
-// session's start, as ccusage reports them; a date bound `YYYY-MM-DD` (or `YYYYMMDD`) is a local day.
-import type { SessionRow } from './summary.ts';
+// total them per day (sessions, requests, observed dollars and hit rate). A day's totals are what was billed on that
+// local calendar day, by each response's own time (as ccusage's daily report counts): a session that runs past
+// midnight counts on both days. A date bound `YYYY-MM-DD` (or `YYYYMMDD`) is a local day.
+import { QUARTER_MS, type SessionRow } from './summary.ts';
 
 export const SORT_KEYS = [
   'project',
@@ -83,8 +84,9 @@ export function sortRows(rows: readonly SessionRow[], key: SortKey, dir: 'asc' |
 }
 
 export type DayTotal = {
-  /** Local day of the sessions' start; 'undated' for sessions without times. */
+  /** Local day; 'undated' for sessions without times. */
   day: string;
+  /** Sessions that billed (or sent a request) that day. */
   sessions: number;
   requests: number;
   /** Recorded (observed) dollars; sessions without usage add nothing. */
@@ -97,23 +99,46 @@ export type DayTotal = {
  *  loading ICU's collation data (~6 ms of a `scan` whose rows all come from its cache). */
 const newestFirst = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
 
-/** Totals per local day of start, newest day first ('undated' last). */
-export function dayTotals(rows: readonly SessionRow[]): DayTotal[] {
-  const days = new Map<string, DayTotal & { prompt: number; read: number }>();
-  for (const r of rows) {
-    const day = r.start === null ? 'undated' : dayOf(r.start);
+/** Totals per local day by each response's time, newest day first ('undated' last); with `f`'s date bounds, only
+ *  the days inside them (its rows may run past them). */
+export function dayTotals(rows: readonly SessionRow[], f: Pick<RowFilter, 'since' | 'until'> = {}): DayTotal[] {
+  const since = f.since ? (dayRange(f.since)?.[0] ?? null) : null;
+  const until = f.until ? (dayRange(f.until)?.[1] ?? null) : null;
+  const days = new Map<string, DayTotal & { prompt: number; read: number; seen: SessionRow | null }>();
+  const at = (day: string) => {
     let d = days.get(day);
     if (!d) {
-      d = { day, sessions: 0, requests: 0, usd: 0, hitRate: null, prompt: 0, read: 0 };
+      d = { day, sessions: 0, requests: 0, usd: 0, hitRate: null, prompt: 0, read: 0, seen: null };
       days.set(day, d);
     }
-    d.sessions++;
-    d.requests += r.requests;
-    d.usd += r.usd ?? 0;
-    d.prompt += r.promptTokens;
-    d.read += r.cacheReadTokens;
+    return d;
+  };
+  for (const r of rows) {
+    if (r.spend.length === 0) {
+      if (since !== null || until !== null) continue;
+      const d = at(r.start === null ? 'undated' : dayOf(r.start));
+      d.sessions++;
+      d.requests += r.requests;
+      d.usd += r.usd ?? 0;
+      d.prompt += r.promptTokens;
+      d.read += r.cacheReadTokens;
+      continue;
+    }
+    for (const [quarter, requests, usd, prompt, read] of r.spend) {
+      const ms = quarter * QUARTER_MS;
+      if ((since !== null && ms < since) || (until !== null && ms >= until)) continue;
+      const d = at(dayOf(ms));
+      if (d.seen !== r) {
+        d.seen = r;
+        d.sessions++;
+      }
+      d.requests += requests;
+      d.usd += usd;
+      d.prompt += prompt;
+      d.read += read;
+    }
   }
   return [...days.values()]
     .sort((a, b) => (a.day === 'undated' ? 1 : b.day === 'undated' ? -1 : newestFirst(a.day, b.day)))
-    .map(({ prompt, read, ...d }) => ({ ...d, hitRate: prompt > 0 ? read / prompt : null }));
+    .map(({ prompt, read, seen: _, ...d }) => ({ ...d, hitRate: prompt > 0 ? read / prompt : null }));
 }

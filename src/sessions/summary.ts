@@ -7,7 +7,7 @@ import { observedTimeline } from '../analyses/cache-timeline.ts';
 import { CostMemo } from '../analyses/cost.ts';
 import { inputPairing } from '../analyses/input-pairing.ts';
 import { logDefaults } from '../analyses/log-defaults.ts';
-import { recordedCost } from '../analyses/recorded-cost.ts';
+import { type RecordedCost, recordedCost } from '../analyses/recorded-cost.ts';
 import { totalsCheck } from '../analyses/self-check.ts';
 import { withLogDefaults } from '../analyses/settings-origin.ts';
 import { lookupModel, type ModelLookup } from '../catalog/catalog.ts';
@@ -59,7 +59,43 @@ export type SessionRow = {
    *  same (its `sessionId` names that session). */
   orphan: boolean;
   bytes: number;
+  /** What it billed per quarter hour (UTC), so totals per local day follow each response's own time (every time
+   *  zone's offset is a whole number of quarter hours): [quarter (epoch ms / 900,000), requests, USD, prompt tokens,
+   *  cache-read tokens]. A request without a time counts at the session's start; empty when the log has no times. */
+  spend: Spend[];
 };
+
+type Spend = [quarter: number, requests: number, usd: number, prompt: number, read: number];
+
+/** Quarter hours, in ms. */
+export const QUARTER_MS = 900_000;
+
+/** The session's spend per quarter hour (SessionRow.spend), from each request's time and recorded dollars. */
+function spendOf(t: Transcript, start: number | null, cost: RecordedCost): Spend[] {
+  if (start === null) return [];
+  const byQuarter = new Map<number, Spend>();
+  const add = (time: number | undefined, requests: number, usd: number, prompt: number, read: number) => {
+    const q = Math.floor((time !== undefined && Number.isFinite(time) ? time : start) / QUARTER_MS);
+    let s = byQuarter.get(q);
+    if (!s) {
+      s = [q, 0, 0, 0, 0];
+      byQuarter.set(q, s);
+    }
+    s[1] += requests;
+    s[2] += usd;
+    s[3] += prompt;
+    s[4] += read;
+  };
+  t.threads.forEach((th, ti) => {
+    th.requests.forEach((r, ri) => {
+      const o = r.observed;
+      const usd = cost.byRequest[ti]?.[ri] ?? 0;
+      add(r.time, 1, usd, o ? o.input + o.cacheRead + o.cacheWrite : 0, o ? o.cacheRead : 0);
+    });
+  });
+  for (const a of cost.apart) add(a.time, 0, a.usd ?? 0, 0, 0);
+  return [...byQuarter.values()].sort((a, b) => a[0] - b[0]);
+}
 
 function timeRange(t: Transcript): { start: number | null; end: number | null } {
   let start = Number.POSITIVE_INFINITY;
@@ -114,7 +150,9 @@ export function sessionRow(t: Transcript, place: RowPlace, memo: RowMemo = rowMe
   };
   const defaults = logDefaults(t, lookup);
   const config = withLogDefaults(presetConfig('seeds'), defaults);
-  const cost = recordedCost(t, config.prices, new CostMemo(memo.pricings)).totals;
+  const recorded = recordedCost(t, config.prices, new CostMemo(memo.pricings));
+  const cost = recorded.totals;
+  const times = timeRange(t);
   let prompt = 0;
   let read = 0;
   for (const th of t.threads)
@@ -134,7 +172,7 @@ export function sessionRow(t: Transcript, place: RowPlace, memo: RowMemo = rowMe
     project: place.project,
     title,
     format: t.format,
-    ...timeRange(t),
+    ...times,
     models: modelsOf(t),
     requests: t.threads.reduce((n, th) => n + th.requests.length, 0),
     subagents: t.threads.filter((th) => th.kind === 'sidechain').length,
@@ -152,5 +190,6 @@ export function sessionRow(t: Transcript, place: RowPlace, memo: RowMemo = rowMe
     forkOf: main?.fork?.from ?? null,
     orphan: place.orphan ?? false,
     bytes: place.bytes,
+    spend: spendOf(t, times.start, recorded),
   };
 }

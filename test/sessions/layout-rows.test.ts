@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { listFolder } from '../../src/cli/node-folder.ts';
 import { companionFiles, fileFromPath } from '../../src/cli/node-input.ts';
+import { parseTranscript } from '../../src/formats/index.ts';
 import { sessionsOf } from '../../src/sessions/layout.ts';
 import { dayOf, dayTotals, filterRows, SORT_KEYS, sortRows } from '../../src/sessions/rows.ts';
 import { scanSessions } from '../../src/sessions/scan.ts';
@@ -65,23 +66,56 @@ describeWild('folder layout and the table operations over the wild folder', () =
     const kept = filterRows(rows, { projects: [project] });
     expect(kept.map((r) => r.project)).toEqual([project, project]);
     const days = dayTotals(rows);
-    expect(days.reduce((n, d) => n + d.sessions, 0)).toBe(rows.length);
     expect(days.reduce((n, d) => n + d.requests, 0)).toBe(rows.reduce((n, r) => n + r.requests, 0));
     expect(days.reduce((n, d) => n + d.usd, 0)).toBeCloseTo(
       rows.reduce((n, r) => n + (r.usd ?? 0), 0),
       9,
     );
+    // A session counts on every day it sent a request (one that runs past midnight, on both).
     const dated = rows.filter((r) => r.start !== null);
+    const onDay = (r: SessionRow) => new Set(r.spend.map(([q]) => dayOf(q * 900_000)));
     for (const d of days.filter((x) => x.day !== 'undated'))
-      expect(d.sessions).toBe(dated.filter((r) => dayOf(r.start as number) === d.day).length);
+      expect(d.sessions).toBe(dated.filter((r) => onDay(r).has(d.day)).length);
+    expect(days.reduce((n, d) => n + d.sessions, 0)).toBeGreaterThan(dated.length);
     expect(days[days.length - 1].day).toBe('undated');
+  });
+
+  it('counts each request on the local day of its own time, as the log dates it; bounds keep only their days', () => {
+    // 9e953218 starts 2025-10-03 23:51 and runs 12 h 53 min: most of it was billed on the 4th.
+    const path =
+      'claude-code/projects/ccl--Users-dain-workspace-danieldemmel-me-next/9e953218-585f-4692-89df-9e0747a31c68.jsonl';
+    const loaded = parseTranscript(fileFromPath(join(WILD_DIR, path)));
+    if (!loaded.ok) throw new Error(loaded.error);
+    const byDay = new Map<string, number>();
+    for (const th of loaded.transcript.threads)
+      for (const q of th.requests) {
+        const day = dayOf(q.time ?? (rows.find((r) => r.path === path)?.start as number));
+        byDay.set(day, (byDay.get(day) ?? 0) + 1);
+      }
+    expect(byDay.size).toBeGreaterThan(1);
+    const row = rows.filter((r) => r.path === path);
+    const all = dayTotals(row);
+    expect(Object.fromEntries(all.map((d) => [d.day, d.requests]))).toEqual(Object.fromEntries(byDay));
+    const last = [...byDay.keys()].sort().at(-1) as string;
+    const bounded = dayTotals(row, { since: last, until: last });
+    expect(bounded.map((d) => [d.day, d.requests])).toEqual([[last, byDay.get(last)]]);
+    expect(bounded[0].usd).toBeLessThan(row[0].usd ?? 0);
   });
 });
 
 it('puts the newest day first, in the order localeCompare gives day strings (years of 3 to 5 digits too)', () => {
   const starts = [Date.UTC(2025, 0, 9), Date.UTC(2025, 0, 10), Date.UTC(999, 5, 1), Date.UTC(10000, 1, 1), 0];
   const rows = [...starts, null].map(
-    (start) => ({ start, end: start, requests: 1, usd: null, promptTokens: 0, cacheReadTokens: 0 }) as SessionRow,
+    (start) =>
+      ({
+        start,
+        end: start,
+        requests: 1,
+        usd: null,
+        promptTokens: 0,
+        cacheReadTokens: 0,
+        spend: start === null ? [] : [[Math.floor(start / 900_000), 1, 0, 0, 0]],
+      }) as SessionRow,
   );
   const days = dayTotals(rows).map((d) => d.day);
   const dated = [...new Set(starts.map(dayOf))].sort((a, b) => b.localeCompare(a));

@@ -69,7 +69,7 @@ export function createFolderMethods(sqlite?: () => Promise<SqliteOpener>) {
         const kept = filterRows(scanned.rows, { since: q.since, until: q.until, projects: q.projects });
         return {
           rows: sortRows(kept, q.sort as SortKey, q.dir),
-          days: dayTotals(kept),
+          days: dayTotals(kept, { since: q.since, until: q.until }),
           total: scanned.rows.length,
           error: null,
         };
