@@ -2,7 +2,10 @@
 // total them per day (sessions, requests, observed dollars and hit rate). A day's totals are what was billed on that
 // local calendar day, by each response's own time (as ccusage's daily report counts): a session that runs past
 // midnight counts on both days. A date bound `YYYY-MM-DD` (or `YYYYMMDD`) is a local day.
-import { QUARTER_MS, type SessionRow } from './summary.ts';
+import type { SessionRow } from './summary.ts';
+
+/** The span a row keeps its spend in (SessionRow.spend), in ms: every time zone's offset is a whole number of them. */
+const QUARTER_MS = 900_000;
 
 export const SORT_KEYS = [
   'project',
