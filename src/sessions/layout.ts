@@ -40,7 +40,7 @@ const baseOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 function notASession(path: string, has: (p: string) => boolean): boolean {
   const base = baseOf(path);
   if (!CANDIDATE.test(base) || base.startsWith('.') || base.endsWith('.meta.json')) return true;
-  if (path.split('/').some((seg) => seg.startsWith('.') || seg === 'subagents' || seg === 'node_modules')) return true;
+  if (hidden(path) || path.split('/').includes('subagents')) return true;
   if (COMPANION_NAMES.has(base) || isSessionManifest(path, has)) return true;
   // opencode's data folder: its sessions are in opencode.db; storage/ holds the legacy JSON (and diffs, todos).
   if (/(^|\/)storage\/(session|message|part|session_diff|todo|project|snapshot|session_share)\//.test(path))
@@ -51,11 +51,43 @@ function notASession(path: string, has: (p: string) => boolean): boolean {
     (base === 'logs.json' && has(`${dirOf(path) ? `${dirOf(path)}/` : ''}chats`))
   )
     return true;
-  return base.startsWith('agent-') && base.endsWith('.jsonl');
+  return isAgentLog(path);
+}
+
+/** A Claude Code sub-agent log: a 2.0 sibling `agent-*.jsonl`, or any `.jsonl` in a 2.1 `<id>/subagents/` folder. */
+export function isAgentLog(name: string): boolean {
+  if (!name.endsWith('.jsonl')) return false;
+  return /(^|\/)subagents\//.test(name) || baseOf(name).startsWith('agent-');
+}
+
+/** A path no scan looks into: hidden files and folders, node_modules. */
+const hidden = (path: string) => path.split('/').some((seg) => seg.startsWith('.') || seg === 'node_modules');
+
+/**
+ * The sub-agent logs of a listing whose paths are not in `read` (the companions the sessions' parsers read, and those
+ * of skipped sessions): their session file is missing, or another folder holds it. Each is a session of its own,
+ * billed all the same, in the folder its session would sit in. Path order.
+ */
+export function unreadAgentLogs(
+  entries: readonly FolderEntry[],
+  rootName: string,
+  read: ReadonlySet<string>,
+): SessionFiles[] {
+  const out: SessionFiles[] = [];
+  for (const e of entries) {
+    const path = normalizePath(e.path);
+    if (e.size === 0 || !isAgentLog(path) || read.has(path) || hidden(path)) continue;
+    const segs = path.split('/');
+    const sub = segs.lastIndexOf('subagents');
+    // <project>/<session id>/subagents/<file>, or <project>/agent-<id>.jsonl
+    const at = sub >= 0 ? sub - 2 : segs.length - 2;
+    out.push({ path, companions: [], folder: at >= 0 ? segs[at] : rootName, size: e.size });
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** Normalize a path as the scan names it: '/'-separated, no leading './' or '/'. */
-export function normalizePath(p: string): string {
+function normalizePath(p: string): string {
   return p.replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '');
 }
 

@@ -8,7 +8,14 @@ import { fileIsSqlite, type SqliteOpener } from '../formats/sqlite.ts';
 import type { SourceFile } from '../formats/types.ts';
 import { pushAll } from '../lib/arrays.ts';
 import type { Transcript } from '../model/transcript.ts';
-import { type FolderEntry, isRolloutName, normalizePath, type SessionFiles, sessionsOf } from './layout.ts';
+import {
+  type FolderEntry,
+  isAgentLog,
+  isRolloutName,
+  type SessionFiles,
+  sessionsOf,
+  unreadAgentLogs,
+} from './layout.ts';
 import { rowMemo, type SessionRow, sessionRow } from './summary.ts';
 
 export type ScanProgress = { done: number; total: number; bytes: number; path: string };
@@ -109,12 +116,6 @@ function databaseRows(
   return { rows, skipped };
 }
 
-/** A Claude Code sub-agent log: a 2.0 sibling `agent-*.jsonl`, or any `.jsonl` in a 2.1 `<id>/subagents/` folder. */
-function isAgentLog(name: string): boolean {
-  if (!name.endsWith('.jsonl')) return false;
-  return /(^|\/)subagents\//.test(name) || name.slice(name.lastIndexOf('/') + 1).startsWith('agent-');
-}
-
 /** The companions a parsed session read: Codex children and Claude Code sub-agent files only when its parser
  *  attached them (a 2.0 project folder hands every session all its sibling agent files), a `.meta.json` with its
  *  agent file; every other companion as listed. */
@@ -124,30 +125,6 @@ function readCompanions(s: SessionFiles, mine: ReadonlySet<string>): SessionFile
     if (c.name.endsWith('.meta.json')) return mine.has(`${c.name.slice(0, -'.meta.json'.length)}.jsonl`);
     return true;
   });
-}
-
-/**
- * Sub-agent files no session of the listing read: their session file is missing (or another folder holds it). Each
- * is billed on its own, so each is a session row of its own rather than lost (a 2.0 "Warmup" call, a Task agent);
- * the project is the folder its session would sit in. Files of a skipped session are reported with it, not here.
- */
-function orphanAgents(
-  entries: readonly FolderEntry[],
-  rootName: string,
-  accounted: ReadonlySet<string>,
-): SessionFiles[] {
-  const out: SessionFiles[] = [];
-  for (const e of entries) {
-    const path = normalizePath(e.path);
-    if (e.size === 0 || !isAgentLog(path) || accounted.has(path)) continue;
-    const segs = path.split('/');
-    if (segs.some((x) => x.startsWith('.') || x === 'node_modules')) continue;
-    const sub = segs.lastIndexOf('subagents');
-    // <project>/<session id>/subagents/<file>, or <project>/agent-<id>.jsonl
-    const at = sub >= 0 ? sub - 2 : segs.length - 2;
-    out.push({ path, companions: [], folder: at >= 0 ? segs[at] : rootName, size: e.size });
-  }
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptions): Promise<ScanResult> {
@@ -230,7 +207,7 @@ export async function scanSessions(entries: readonly FolderEntry[], o: ScanOptio
     await scanOne(s, i);
   }
   if (!cancelled) {
-    const orphans = orphanAgents(entries, o.rootName, accounted);
+    const orphans = unreadAgentLogs(entries, o.rootName, accounted);
     total += orphans.length;
     for (const [i, s] of orphans.entries()) {
       if (o.cancelled?.()) {

@@ -5,7 +5,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstSessionIdOf } from './claude-code-lines.ts';
 
-function walk(dir: string, rel = ''): string[] {
+/** Every file under `dir`, as paths relative to it. */
+export function walk(dir: string, rel = ''): string[] {
   return readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
     const r = rel ? `${rel}/${f}` : f;

@@ -1,23 +1,15 @@
 // `tierscope scan` over the folders from the wild (laid out as ~/.claude/projects, Codex rollouts, Inspect and
 // SWE-agent logs) lists every session once, and agrees with `tierscope analyze --json` on each file: the same
 // requests, recorded dollars, observed hit rate, observed breaks and pairing errors of the recorded input.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import type { Report } from '../../src/analyses/report.ts';
 import { runCapture } from '../helpers/cli.ts';
 import { describeReal, describeWild, REAL_DIR, realPath, WILD_DIR } from '../helpers/fixtures.ts';
-import { orphanAgentFiles } from '../helpers/orphan-agents.ts';
+import { orphanAgentFiles, walk } from '../helpers/orphan-agents.ts';
 
 type Row = Record<string, unknown> & { path: string };
-
-function walk(dir: string, rel = ''): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    const r = rel ? `${rel}/${f}` : f;
-    return statSync(p).isDirectory() ? walk(p, r) : [r];
-  });
-}
 
 describeWild('scan agrees with analyze on every session of the wild folder', () => {
   let rows: Row[] = [];
