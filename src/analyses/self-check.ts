@@ -2,9 +2,10 @@
 // the prompt the provider billed — the share within ±3% (of requests billed ≥ 2,000 prompt tokens, the accuracy
 // target's base), the worst miss and where — and whether the billed responses add up to the log's own running
 // totals (Codex `total_token_usage`; for a fork, its final total minus the total it inherited), and whether our
-// dollars match the run's cost where the log states one (SWE-agent and mini-swe-agent `info.model_stats.instance_cost`).
-// A request more than 10% off, a sum that disagrees, or a cost more than 3% off is flagged: a format or price change
-// shows up as a warning, not as silently wrong numbers. Pure over the transcript and what the report tells it of each request, so every format and view can use it.
+// dollars match the run's cost where the log states one (SWE-agent, mini-swe-agent `info.model_stats.instance_cost`).
+// A request more than 10% off, a sum that disagrees, or recorded dollars more than 3% off are flagged: a format or
+// price change shows up as a warning, not as silently wrong numbers. Pure over the transcript and what the report
+// tells it of each request, so every format and view can use it.
 import { grouped } from '../lib/digits.ts';
 import { fmtUsd } from '../lib/money.ts';
 import type { Transcript, UsageTotals } from '../model/transcript.ts';

@@ -51,8 +51,6 @@ function originLines(o: SettingsOrigin): string[] {
   return [provider, window, ttl];
 }
 
-/** Billed tokens (the provider's usage, split as the bill is), the counted inputs before → after the pipeline, and
- *  the self-check of the estimates against the billed prompts (figures.ts, self-check.ts). */
 /** What a log with no per-request usage states of the whole run (SWE-agent and mini-swe-agent `info.model_stats`). */
 function runTotals(t: Transcript): string | null {
   const x = t.meta.extra ?? {};
@@ -67,6 +65,8 @@ function runTotals(t: Transcript): string | null {
   return parts.length > 0 ? `the log states only run totals: ${parts.join(', ')} (info.model_stats)` : null;
 }
 
+/** Billed tokens (the provider's usage, split as the bill is), the counted inputs before → after the pipeline, and
+ *  the self-check of the estimates against the billed prompts (figures.ts, self-check.ts). */
 function tokenLines(t: Transcript, r: Report, _file: string): string[] {
   const tot = r.totals;
   const out: string[] = [];

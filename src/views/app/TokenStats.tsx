@@ -2,17 +2,11 @@
 // where the log has usage (every billed response once, split as the bill is: input, cache read, cache write,
 // output), then the counted inputs before → after the pipeline, then the self-check of the estimates against the
 // billed prompts and the log's own totals (self-check.ts).
-import { fmtUsd, type RunResult } from '../../protocol/index.ts';
+import type { RunResult } from '../../protocol/index.ts';
 import { fmtPct, fmtTokens } from '../common/format.ts';
 import { Stat } from './Stat.tsx';
 
 const n = (x: number) => x.toLocaleString('en-US');
-
-/** A stated cost ours misses, in one line: the two figures, the miss, where the log states it. */
-function costMiss(c: NonNullable<RunResult['selfCheck']['cost']>): string {
-  const pct = `${c.miss >= 0 ? '+' : '−'}${(Math.abs(c.miss) * 100).toFixed(1)}%`;
-  return `cost: ours ${fmtUsd(c.ours)} (${c.basis}) is ${pct} from the log's own ${fmtUsd(c.log)} (${c.source})`;
-}
 
 export function TokenStats({ r }: { r: RunResult }) {
   const t = r.totals;
@@ -70,7 +64,6 @@ export function TokenStats({ r }: { r: RunResult }) {
             ...flagged,
             ...(sc.flagged.length > flagged.length ? [`… ${sc.flagged.length - flagged.length} more`] : []),
             ...sums,
-            ...(sc.cost && !sc.cost.agrees ? [costMiss(sc.cost)] : []),
           ].join('\n')}
           tone={sc.ok ? 'good' : 'warn'}
         >
